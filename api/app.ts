@@ -1,0 +1,36 @@
+// The Express application: health endpoints at the root, the versioned API under /v1, and one error
+// envelope for everything that goes wrong.
+import express from 'express';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../src/config.js';
+import type { Sql } from '../src/db/client.js';
+import type { Storage } from '../src/storage/minio.js';
+import { authenticate } from './auth.js';
+import { errorHandler, notFound } from './errors.js';
+import { healthRoutes } from './routes/health.js';
+import { reviewRoutes } from './routes/reviews.js';
+
+export interface AppDeps {
+  config: Config;
+  sql: Sql;
+  storage: Storage;
+  temporal: Client;
+  log: (line: string) => void;
+}
+
+export function createApp(deps: AppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(healthRoutes(deps));
+
+  const v1 = express.Router();
+  // Authentication first: an unauthenticated caller learns nothing, not even that its body is malformed.
+  v1.use(authenticate(deps.sql));
+  v1.use(express.json({ limit: '1mb' }));
+  v1.use(reviewRoutes(deps));
+  app.use('/v1', v1);
+
+  app.use(notFound);
+  app.use(errorHandler(deps.log));
+  return app;
+}

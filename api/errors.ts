@@ -1,0 +1,80 @@
+// The one error type of the API and the middleware that turns anything thrown into the spec's envelope
+// `{ error: { code, message } }`. Messages never carry stack traces, SQL or object keys.
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { randomUUID } from 'node:crypto';
+
+export const ERROR_STATUS = {
+  missing_api_key: 401,
+  invalid_api_key: 401,
+  org_unbound: 403,
+  auth_unavailable: 503,
+  review_not_found: 404,
+  review_failed: 422,
+  document_required: 400,
+  document_unsupported: 400,
+  document_too_large: 413,
+  too_many_documents: 422,
+  documents_too_large: 422,
+  duplicate_reference_id: 409,
+  all_documents_duplicate: 409,
+  working_doc_flattened: 422,
+  working_doc_not_review_input: 422,
+  rate_limited: 429,
+  webhook_endpoint_not_found: 404,
+  internal_error: 500,
+} as const;
+
+/** Codes whose status depends on the situation (report_not_ready 404/409, invalid_request 400/422, …). */
+export type ErrorCode =
+  | keyof typeof ERROR_STATUS
+  | 'report_not_ready'
+  | 'invalid_request'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'service_unavailable';
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(
+    readonly code: ErrorCode,
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  static of(code: keyof typeof ERROR_STATUS, message: string): ApiError {
+    return new ApiError(code, ERROR_STATUS[code], message);
+  }
+}
+
+export const notFound: RequestHandler = (req, _res, next) => {
+  next(new ApiError('not_found', 404, `No route for ${req.method} ${req.path}.`));
+};
+
+export function errorHandler(log: (line: string) => void): ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    const apiError = toApiError(err);
+    if (apiError.status >= 500) {
+      const requestId = randomUUID();
+      log(`[${requestId}] ${req.method} ${req.path} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      res.setHeader('X-Request-Id', requestId);
+    }
+    if (res.headersSent) return;
+    res.status(apiError.status).json({ error: { code: apiError.code, message: apiError.message } });
+  };
+}
+
+function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  // body-parser's errors carry a status and a type; their messages are safe to paraphrase, not to echo.
+  if (typeof err === 'object' && err !== null && 'type' in err) {
+    const type = (err as { type?: unknown }).type;
+    if (type === 'entity.parse.failed') return new ApiError('invalid_request', 400, 'The request body is not valid JSON.');
+    if (type === 'entity.too.large') return new ApiError('invalid_request', 413, 'The request body is too large.');
+    if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+      return new ApiError('invalid_request', 415, 'The request body encoding is not supported.');
+    }
+  }
+  return ApiError.of('internal_error', 'Unexpected server error; retry later.');
+}

@@ -1,0 +1,32 @@
+// The API process: builds the clients, serves HTTP, and drains in-flight requests on SIGTERM/SIGINT.
+import { loadConfigOrExit } from '../src/config.js';
+import { createSql } from '../src/db/client.js';
+import { createStorage } from '../src/storage/minio.js';
+import { createTemporalClient } from '../src/temporal/connection.js';
+import { createApp } from './app.js';
+
+const config = loadConfigOrExit();
+const sql = createSql(config);
+const storage = createStorage(config);
+const temporal = createTemporalClient(config);
+const log = (line: string) => console.error(`api: ${line}`);
+
+const server = createApp({ config, sql, storage, temporal, log }).listen(config.http.port, config.http.host, () => {
+  console.log(`api: listening on http://${config.http.host}:${config.http.port} (public ${config.http.publicBaseUrl})`);
+});
+
+let stopping = false;
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log(`${signal}: draining`);
+  server.close();
+  server.closeIdleConnections();
+  // Requests still running after 10 s are cut; Temporal keeps whatever they had started.
+  const force = setTimeout(() => server.closeAllConnections(), 10_000).unref();
+  await new Promise<void>((resolve) => server.once('close', () => resolve()));
+  clearTimeout(force);
+  await Promise.allSettled([sql.end({ timeout: 5 }), temporal.connection.close()]);
+  process.exit(0);
+}
+for (const s of ['SIGTERM', 'SIGINT'] as const) process.on(s, () => void stop(s));

@@ -1,0 +1,37 @@
+// Turning zod failures into the interface's error bodies.
+import type { z } from 'zod';
+import { ApiError } from './errors.js';
+
+/** `documents.0.url` → `documents[0].url`, the way the interface names fields. */
+export function fieldName(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out || 'body';
+}
+
+/** 422 invalid_request whose message names every offending field. */
+export function invalidRequest(error: z.ZodError): ApiError {
+  const parts = error.issues.map((issue) => {
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((k) => `${fieldName([...issue.path, k])}: unknown field`).join('; ');
+    return `${fieldName(issue.path)}: ${issue.message}`;
+  });
+  return new ApiError('invalid_request', 422, `Invalid request: ${parts.join('; ')}.`);
+}
+
+/** The 422 body used for path parameter failures: `{ detail: [{ loc, msg, type, ctx, input }] }`. */
+export function uuidPathDetail(name: string, input: string) {
+  return {
+    detail: [
+      {
+        loc: ['path', name],
+        msg: 'Input should be a valid UUID',
+        type: 'uuid_parsing',
+        ctx: { error: 'invalid UUID format' },
+        input,
+      },
+    ],
+  };
+}

@@ -1,0 +1,120 @@
+// `npm run admin -- <command>`: organizations and API keys. A key is printed once, at creation; only its
+// SHA-256 is stored. Against the local stack it finds the database by itself; elsewhere set DATABASE_URL.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfigOrExit } from '../src/config.js';
+import { createSql } from '../src/db/client.js';
+import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../src/db/keys.js';
+import { createOrganization, getOrganization, listOrganizations } from '../src/db/organizations.js';
+import { REPO_ROOT } from './stack/stack.js';
+
+const USAGE = `usage: npm run admin -- <command> [options] [--json]
+  org create --name <name>                          create an organization
+  org list                                          list organizations
+  key create --org <id> --mode live|sandbox [--label <text>] [--expires-at <ISO time>]
+  key create --unbound [--mode live|sandbox]        a valid key bound to no organization (403 org_unbound)
+  key list [--org <id>]                             list keys (prefix, mode, state; never the key)
+  key revoke <key id | key prefix>                  revoke a key at once`;
+
+class UsageError extends Error {}
+
+/** The local stack's database when DATABASE_URL is not given (`npm start` keeps its password in .data/). */
+function environment(): NodeJS.ProcessEnv {
+  if (process.env.DATABASE_URL) return process.env;
+  const secrets = join(process.env.DATA_DIR ?? join(REPO_ROOT, '.data'), 'secrets.json');
+  if (!existsSync(secrets)) return process.env;
+  const { postgresPassword } = JSON.parse(readFileSync(secrets, 'utf8')) as { postgresPassword: string };
+  const port = process.env.POSTGRES_PORT ?? '54320';
+  return { ...process.env, DATABASE_URL: `postgres://review:${encodeURIComponent(postgresPassword)}@127.0.0.1:${port}/review` };
+}
+
+function describeKey(k: ApiKeyRecord) {
+  const state = k.revokedAt ? 'revoked' : k.expiresAt && k.expiresAt <= new Date() ? 'expired' : 'active';
+  return {
+    id: k.id,
+    prefix: k.prefix,
+    mode: k.sandbox ? 'sandbox' : 'live',
+    organization_id: k.organizationId,
+    label: k.label,
+    state,
+    created_at: k.createdAt.toISOString(),
+    expires_at: k.expiresAt?.toISOString() ?? null,
+  };
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      org: { type: 'string' },
+      mode: { type: 'string' },
+      label: { type: 'string' },
+      'expires-at': { type: 'string' },
+      unbound: { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [noun, verb, arg] = positionals;
+  if (values.help || !noun) {
+    console.log(USAGE);
+    return;
+  }
+  const print = (human: string, data: unknown) => console.log(values.json ? JSON.stringify(data) : human);
+  const mode = values.mode ?? 'live';
+  if (mode !== 'live' && mode !== 'sandbox') throw new UsageError('--mode is live or sandbox');
+
+  const sql = createSql(loadConfigOrExit(environment()), { max: 1 });
+  try {
+    if (noun === 'org' && verb === 'create') {
+      if (!values.name) throw new UsageError('org create needs --name');
+      const org = await createOrganization(sql, values.name);
+      print(`organization ${org.id} "${org.name}"`, { id: org.id, name: org.name });
+    } else if (noun === 'org' && verb === 'list') {
+      const orgs = await listOrganizations(sql);
+      print(orgs.map((o) => `${o.id}  ${o.name}`).join('\n') || '(none)', orgs.map((o) => ({ id: o.id, name: o.name })));
+    } else if (noun === 'key' && verb === 'create') {
+      if (!!values.unbound === !!values.org) throw new UsageError('key create needs exactly one of --org <id> or --unbound');
+      if (values.org && !(await getOrganization(sql, values.org).catch(() => undefined))) {
+        throw new UsageError(`no organization ${values.org}`);
+      }
+      const expiresAt = values['expires-at'] ? new Date(values['expires-at']) : null;
+      if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new UsageError('--expires-at must be an ISO 8601 time');
+      const { key, record } = await createApiKey(sql, {
+        organizationId: values.org ?? null,
+        sandbox: mode === 'sandbox',
+        label: values.label ?? '',
+        expiresAt,
+      });
+      print(`${key}\n(shown once; id ${record.id}, prefix ${record.prefix}, ${mode})`, { key, ...describeKey(record) });
+    } else if (noun === 'key' && verb === 'list') {
+      const keys = (await listApiKeys(sql, values.org)).map(describeKey);
+      print(
+        keys.map((k) => `${k.id}  ${k.prefix}…  ${k.mode.padEnd(7)}  ${k.state.padEnd(7)}  org ${k.organization_id ?? '(unbound)'}  ${k.label}`).join('\n') ||
+          '(none)',
+        keys,
+      );
+    } else if (noun === 'key' && verb === 'revoke') {
+      if (!arg) throw new UsageError('key revoke needs a key id or prefix');
+      const revoked = await revokeApiKey(sql, arg);
+      if (!revoked) throw new UsageError(`no single key matches ${arg}`);
+      print(`revoked ${revoked.id} (${revoked.prefix}…)`, describeKey(revoked));
+    } else {
+      throw new UsageError(`unknown command: ${positionals.join(' ')}`);
+    }
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+main(process.argv.slice(2)).catch((err) => {
+  if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    console.error(`${(err as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  console.error(`admin: ${(err as Error).message}`);
+  process.exit(1);
+});

@@ -1,0 +1,82 @@
+// The two servers we build from source with `go install`, pinned, into a per-user cache outside the
+// repository so that every clone (and CI on the same machine) builds them once.
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+
+export interface GoBinary {
+  name: string;
+  /** What the README calls this version. */
+  label: string;
+  module: string;
+  version: string;
+}
+
+// v1.5.1: later tags carry a `replace` directive in go.mod, which `go install pkg@version` refuses.
+export const TEMPORAL_CLI: GoBinary = {
+  name: 'temporal',
+  label: 'v1.5.1',
+  module: 'github.com/temporalio/cli/cmd/temporal',
+  version: 'v1.5.1',
+};
+
+// MinIO tags releases as RELEASE.<date>, which is not semver: the module version is the pseudo-version of
+// the tagged commit (07c3a429bfed is RELEASE.2025-09-07T16-13-09Z).
+export const MINIO_SERVER: GoBinary = {
+  name: 'minio',
+  label: 'RELEASE.2025-09-07T16-13-09Z',
+  module: 'github.com/minio/minio',
+  version: 'v0.0.0-20250907161309-07c3a429bfed',
+};
+
+export function cacheDir(env: NodeJS.ProcessEnv): string {
+  return env.LOAN_REVIEW_CACHE_DIR ?? join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'loan-review');
+}
+
+export function binaryPath(env: NodeJS.ProcessEnv, b: GoBinary): string {
+  return join(cacheDir(env), 'bin', `${b.name}-${b.label}`, b.name);
+}
+
+/** Returns the cached binary, building it first if needed; progress goes to `log`. */
+export async function ensureGoBinary(env: NodeJS.ProcessEnv, b: GoBinary, log: (line: string) => void): Promise<string> {
+  const target = binaryPath(env, b);
+  if (existsSync(target)) return target;
+  const finalDir = join(target, '..');
+  await mkdir(join(finalDir, '..'), { recursive: true });
+  // Build into a private directory and rename: a concurrent `npm start` never runs half a binary.
+  const buildDir = await mkdtemp(`${finalDir}.building-`);
+  const started = Date.now();
+  log(`building ${b.name} ${b.label} with go install (first run only; several minutes)`);
+  const child = spawn('go', ['install', `${b.module}@${b.version}`], {
+    env: { ...env, GOBIN: buildDir, GOFLAGS: `${env.GOFLAGS ?? ''} -buildvcs=false`.trim() },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let downloads = 0;
+  child.stderr.on('data', (d: Buffer) => {
+    const text = d.toString();
+    output += text;
+    downloads += (text.match(/go: downloading/g) ?? []).length;
+  });
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  const ticker = setInterval(() => {
+    const secs = Math.round((Date.now() - started) / 1000);
+    log(`  … still building ${b.name} (${secs}s, ${downloads} modules downloaded)`);
+  }, 20_000);
+  const [code] = (await once(child, 'close').finally(() => clearInterval(ticker))) as [number | null];
+  if (code !== 0) {
+    await rm(buildDir, { recursive: true, force: true });
+    throw new Error(`go install ${b.module}@${b.version} failed (exit ${code}):\n${output.slice(-4000)}`);
+  }
+  try {
+    await rename(buildDir, finalDir);
+  } catch {
+    // Someone else finished first; theirs is as good as ours.
+    await rm(buildDir, { recursive: true, force: true });
+  }
+  log(`built ${b.name} in ${Math.round((Date.now() - started) / 1000)}s`);
+  return target;
+}

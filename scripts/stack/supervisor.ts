@@ -1,0 +1,139 @@
+// Starts the stack's processes and stops them in reverse order. Each child runs in its own process group
+// (so a terminal's Ctrl-C reaches only us, and we decide the order: API and worker before the servers
+// they use), logs to a file, and is killed with its whole group if it will not stop in time.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+
+export interface ChildSpec {
+  name: string;
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  uid?: number;
+  gid?: number;
+  logFile: string;
+  /** Echo output to the console with a `name |` prefix. */
+  echo?: boolean;
+  /** The signal that asks for a clean shutdown (Postgres: SIGINT, a fast shutdown). */
+  stopSignal?: NodeJS.Signals;
+  stopTimeoutMs?: number;
+}
+
+export interface Supervised {
+  spec: ChildSpec;
+  process: ChildProcess;
+  exited: Promise<number | null>;
+  running: () => boolean;
+}
+
+export class Supervisor {
+  private readonly children: Supervised[] = [];
+  private stopping = false;
+  /** Called when a child exits while the stack is meant to be running. */
+  onUnexpectedExit: (child: Supervised, code: number | null) => void = () => {};
+
+  constructor() {
+    // Last resort when the parent exits without stopping us (an uncaught error): no orphans.
+    process.once('exit', () => {
+      for (const c of this.children) if (c.running()) killGroup(c.process, 'SIGKILL');
+    });
+  }
+
+  start(spec: ChildSpec): Supervised {
+    const log: WriteStream = createWriteStream(spec.logFile, { flags: 'a' });
+    const child = spawn(spec.command, spec.args, {
+      cwd: spec.cwd,
+      env: spec.env ? { ...spec.env } : process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+      ...(spec.uid !== undefined ? { uid: spec.uid } : {}),
+      ...(spec.gid !== undefined ? { gid: spec.gid } : {}),
+    });
+    let alive = true;
+    const forward = (chunk: Buffer) => {
+      log.write(chunk);
+      if (spec.echo) {
+        for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) process.stdout.write(`${spec.name.padEnd(8)}| ${line}\n`);
+      }
+    };
+    child.stdout?.on('data', forward);
+    child.stderr?.on('data', forward);
+    const exited = new Promise<number | null>((resolve) => {
+      child.once('error', (err) => {
+        log.write(`failed to start: ${err.message}\n`);
+        alive = false;
+        resolve(null);
+      });
+      child.once('exit', (code, signal) => {
+        alive = false;
+        log.end(`exited with ${code ?? signal}\n`);
+        resolve(code);
+      });
+    });
+    const supervised: Supervised = { spec, process: child, exited, running: () => alive };
+    void exited.then((code) => {
+      if (!this.stopping) this.onUnexpectedExit(supervised, code);
+    });
+    this.children.push(supervised);
+    return supervised;
+  }
+
+  /** Stops one child: its stop signal, then SIGKILL to the group after its timeout. */
+  async stop(child: Supervised): Promise<void> {
+    if (!child.running()) return;
+    killGroup(child.process, child.spec.stopSignal ?? 'SIGTERM');
+    const timeout = child.spec.stopTimeoutMs ?? 15_000;
+    const timer = setTimeout(() => killGroup(child.process, 'SIGKILL'), timeout);
+    await child.exited;
+    clearTimeout(timer);
+    // Whatever the leader left in its group (helpers, grandchildren) goes with it.
+    killGroup(child.process, 'SIGKILL');
+  }
+
+  /** Stops every child, last started first. */
+  async stopAll(): Promise<void> {
+    this.stopping = true;
+    for (const child of [...this.children].reverse()) await this.stop(child);
+  }
+
+  /** Stops and forgets a child, letting the stack go on (tests restart workers this way). */
+  async remove(child: Supervised): Promise<void> {
+    const wasStopping = this.stopping;
+    this.stopping = true;
+    await this.stop(child);
+    this.stopping = wasStopping;
+    this.children.splice(this.children.indexOf(child), 1);
+  }
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Runs a command to completion, collecting its output; rejects with that output on failure. */
+export async function run(
+  command: string,
+  args: string[],
+  opts: { env?: Record<string, string>; uid?: number; gid?: number; cwd?: string } = {},
+): Promise<string> {
+  const child = spawn(command, args, {
+    cwd: opts.cwd,
+    env: opts.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(opts.uid !== undefined ? { uid: opts.uid } : {}),
+    ...(opts.gid !== undefined ? { gid: opts.gid } : {}),
+  });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const [code] = (await once(child, 'close')) as [number | null];
+  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}:\n${output.trim()}`);
+  return output;
+}

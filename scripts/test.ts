@@ -1,0 +1,113 @@
+// `npm test`: starts the whole stack on free ports in a throw-away directory, runs the ava suite against
+// it, stops everything whatever happened, and ends with the line `N passed, N failed[, N skipped]`.
+// Arguments after `--` go to ava (e.g. `npm test -- test/auth.test.ts`).
+import { spawn } from 'node:child_process';
+import { chmod, cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { freePort } from './stack/ports.js';
+import { REPO_ROOT, startStack, type Stack, type StackPorts } from './stack/stack.js';
+
+const started = Date.now();
+const log = (line: string) => console.log(`# [stack ${((Date.now() - started) / 1000).toFixed(1)}s] ${line}`);
+
+interface Tally {
+  passed: number;
+  failed: number;
+  skipped: number;
+  todo: number;
+}
+
+async function runAva(env: Record<string, string>, args: string[], tally: Tally): Promise<number> {
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'node_modules/ava/entrypoints/cli.mjs'), '--tap', ...args], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // TAP's closing counts are the reliable summary; stream every line through as it comes.
+  for await (const line of createInterface({ input: child.stdout })) {
+    console.log(line);
+    const m = /^# (pass|fail|skip|todo) (\d+)$/.exec(line);
+    if (m) {
+      const n = Number(m[2]);
+      if (m[1] === 'pass') tally.passed = n;
+      else if (m[1] === 'fail') tally.failed = n;
+      else if (m[1] === 'skip') tally.skipped = n;
+      else tally.todo = n;
+    }
+  }
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code ?? 1));
+  });
+}
+
+async function main(): Promise<number> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'loan-review-test-'));
+  // The postgres system user (when we are root) must be able to reach its cluster below this directory.
+  await chmod(dataDir, 0o755);
+  const ports: StackPorts = {
+    api: await freePort(),
+    postgres: await freePort(),
+    minio: await freePort(),
+    minioConsole: await freePort(),
+    temporal: await freePort(),
+    temporalUi: await freePort(),
+    temporalHttp: await freePort(),
+    temporalMetrics: await freePort(),
+  };
+  const tally: Tally = { passed: 0, failed: 0, skipped: 0, todo: 0 };
+  let stack: Stack | undefined;
+  let exitCode = 1;
+  const cleanup = async () => {
+    await stack?.stop();
+    // Keep the logs of the last run for whoever has to read a failure; drop the data.
+    await rm(join(REPO_ROOT, '.data/last-test-logs'), { recursive: true, force: true });
+    await cp(join(dataDir, 'logs'), join(REPO_ROOT, '.data/last-test-logs'), { recursive: true }).catch(() => {});
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      void cleanup().finally(() => process.exit(130));
+    });
+  }
+  try {
+    log(`starting the stack in ${dataDir}`);
+    stack = await startStack({
+      dataDir,
+      ports,
+      durable: false,
+      echoServices: false,
+      serviceEnv: { NODE_ENV: 'test', TEST_ONLY_ALLOW_LOOPBACK_TARGETS: 'true' },
+      log,
+    });
+    const descriptor = join(dataDir, 'test-stack.json');
+    await writeFile(
+      descriptor,
+      JSON.stringify({ apiUrl: stack.urls.api, dataDir, logDir: join(dataDir, 'logs'), serviceEnv: stack.serviceEnv }),
+      { mode: 0o600 },
+    );
+    const avaExit = await runAva({ ...stack.serviceEnv, TEST_STACK_FILE: descriptor }, process.argv.slice(2), tally);
+    // ava exits non-zero for failures it does not count as tests (a crashed file, an unhandled rejection).
+    if (avaExit !== 0 && tally.failed === 0) tally.failed = 1;
+    exitCode = tally.failed > 0 || tally.passed === 0 ? 1 : 0;
+  } catch (err) {
+    console.log(`# the stack failed: ${(err as Error).message}`);
+    tally.failed += 1;
+  } finally {
+    await cleanup();
+  }
+  const skipped = tally.skipped + tally.todo;
+  console.log(`${tally.passed} passed, ${tally.failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
+  return exitCode;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  },
+);

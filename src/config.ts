@@ -1,0 +1,167 @@
+// The service's configuration: every setting comes from the environment, is validated once here, and is
+// passed down as a typed object. No other module reads process.env.
+import { z } from 'zod';
+
+const MiB = 1024 * 1024;
+
+// Local development and tests run on these; production must set its own (checked below).
+const DEV_SERVER_SECRET = 'dev-only-server-secret-change-me-in-production-0000';
+const DEV_WEBHOOK_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
+
+const port = z.coerce.number().int().min(1).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const flag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .default('false')
+  .transform((v) => v === 'true' || v === '1');
+const httpUrl = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: port.default(8080),
+  PUBLIC_BASE_URL: httpUrl.optional(),
+
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .default('postgres://review@127.0.0.1:54320/review'),
+  DATABASE_POOL_MAX: positiveInt.default(10),
+
+  MINIO_ENDPOINT: httpUrl.default('http://127.0.0.1:9000'),
+  // Presigned report URLs must name the host integrators can reach, which is not always the internal one.
+  MINIO_PUBLIC_ENDPOINT: httpUrl.optional(),
+  MINIO_REGION: z.string().min(1).default('us-east-1'),
+  MINIO_ACCESS_KEY: z.string().min(3).default('minioadmin'),
+  MINIO_SECRET_KEY: z.string().min(8).default('minioadmin'),
+  MINIO_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid S3 bucket name')
+    .default('loan-review'),
+
+  TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('reviews'),
+
+  SERVER_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SERVER_SECRET),
+  WEBHOOK_SECRET_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64 encoded')
+    .default(DEV_WEBHOOK_SECRET_KEY),
+
+  MAX_FILE_BYTES: positiveInt.default(100 * MiB),
+  MAX_REVIEW_DOCUMENTS: positiveInt.default(300),
+  MAX_REVIEW_BYTES: positiveInt.default(500 * MiB),
+  RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
+  MAX_CONCURRENT_ANALYSES: positiveInt.default(4),
+  AWAITING_DOCUMENTS_DAYS: positiveInt.default(7),
+  IDEMPOTENCY_TTL_HOURS: positiveInt.default(24),
+
+  // Off in every real deployment: lets tests aim webhooks and source URLs at servers on this machine.
+  TEST_ONLY_ALLOW_LOOPBACK_TARGETS: flag,
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  env: 'development' | 'test' | 'production';
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  http: { host: string; port: number; publicBaseUrl: string };
+  database: { url: string; poolMax: number };
+  minio: {
+    endpoint: URL;
+    publicEndpoint: URL;
+    region: string;
+    accessKey: string;
+    secretKey: string;
+    bucket: string;
+  };
+  temporal: { address: string; namespace: string; taskQueue: string };
+  secrets: { server: string; webhookKey: Buffer };
+  limits: {
+    maxFileBytes: number;
+    maxReviewDocuments: number;
+    maxReviewBytes: number;
+    rateLimitPerMinute: number;
+    maxConcurrentAnalyses: number;
+    awaitingDocumentsDays: number;
+    idempotencyTtlHours: number;
+  };
+  testOnlyAllowLoopbackTargets: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment into a Config; throws ConfigError naming every invalid variable. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  // Empty strings mean "unset" so that `FOO= npm start` falls back to the default.
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([k, v]) => k in envSchema.shape && v !== undefined && v !== ''),
+  );
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.NODE_ENV === 'production') {
+    const unsafe = [
+      e.SERVER_SECRET === DEV_SERVER_SECRET && 'SERVER_SECRET',
+      e.WEBHOOK_SECRET_KEY === DEV_WEBHOOK_SECRET_KEY && 'WEBHOOK_SECRET_KEY',
+      e.TEST_ONLY_ALLOW_LOOPBACK_TARGETS && 'TEST_ONLY_ALLOW_LOOPBACK_TARGETS',
+    ].filter(Boolean);
+    if (unsafe.length > 0) {
+      throw new ConfigError(
+        `Invalid configuration:\n${unsafe.map((n) => `  ${n}: must be set to a production value when NODE_ENV=production`).join('\n')}`,
+      );
+    }
+  }
+  const minioEndpoint = new URL(e.MINIO_ENDPOINT);
+  return {
+    env: e.NODE_ENV,
+    logLevel: e.LOG_LEVEL,
+    http: {
+      host: e.HOST,
+      port: e.PORT,
+      publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://${e.HOST}:${e.PORT}/v1`,
+    },
+    database: { url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX },
+    minio: {
+      endpoint: minioEndpoint,
+      publicEndpoint: e.MINIO_PUBLIC_ENDPOINT ? new URL(e.MINIO_PUBLIC_ENDPOINT) : minioEndpoint,
+      region: e.MINIO_REGION,
+      accessKey: e.MINIO_ACCESS_KEY,
+      secretKey: e.MINIO_SECRET_KEY,
+      bucket: e.MINIO_BUCKET,
+    },
+    temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE },
+    secrets: { server: e.SERVER_SECRET, webhookKey: Buffer.from(e.WEBHOOK_SECRET_KEY, 'base64') },
+    limits: {
+      maxFileBytes: e.MAX_FILE_BYTES,
+      maxReviewDocuments: e.MAX_REVIEW_DOCUMENTS,
+      maxReviewBytes: e.MAX_REVIEW_BYTES,
+      rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+      maxConcurrentAnalyses: e.MAX_CONCURRENT_ANALYSES,
+      awaitingDocumentsDays: e.AWAITING_DOCUMENTS_DAYS,
+      idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
+    },
+    testOnlyAllowLoopbackTargets: e.TEST_ONLY_ALLOW_LOOPBACK_TARGETS,
+  };
+}
+
+/** For process entry points: load the config or print the problem and exit 1 (no stack trace). */
+export function loadConfigOrExit(source: Record<string, string | undefined> = process.env): Config {
+  try {
+    return loadConfig(source);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,89 @@
+// The reviews read model: written by workflow activities, read by the API, always scoped by organization.
+import type { Sql } from './client.js';
+import type { Review, ReviewStatus } from '../reviews/review.js';
+
+type ReviewRow = {
+  id: string;
+  organization_id: string;
+  sandbox: boolean;
+  status: ReviewStatus;
+  internal_state: string;
+  review_type: string;
+  label: string | null;
+  reference_id: string | null;
+  document_count: number;
+  report_available: boolean;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export function reviewFromRow(r: ReviewRow): Review {
+  return {
+    review_id: r.id,
+    status: r.status,
+    review_type: r.review_type,
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
+    document_count: r.document_count,
+    label: r.label,
+    reference_id: r.reference_id,
+    report_available: r.report_available,
+    sandbox: r.sandbox,
+  };
+}
+
+export interface NewReview {
+  id: string;
+  organizationId: string;
+  sandbox: boolean;
+  status: ReviewStatus;
+  internalState: string;
+  reviewType: string;
+  label: string | null;
+  referenceId: string | null;
+  metadata: Record<string, string> | null;
+  createdAt: Date;
+}
+
+export class DuplicateReferenceIdError extends Error {
+  override name = 'DuplicateReferenceIdError';
+}
+
+/**
+ * Inserts the review row. Idempotent for the same id (an activity retried after a lost reply returns the
+ * row it wrote); a reference_id taken by another review of the organization is DuplicateReferenceIdError.
+ */
+export async function insertReview(sql: Sql, r: NewReview): Promise<Review> {
+  try {
+    const rows = await sql<ReviewRow[]>`
+      insert into reviews (id, organization_id, sandbox, status, internal_state, review_type, label,
+                           reference_id, metadata, created_at, updated_at)
+      values (${r.id}, ${r.organizationId}, ${r.sandbox}, ${r.status}, ${r.internalState}, ${r.reviewType},
+              ${r.label}, ${r.referenceId}, ${r.metadata === null ? null : sql.json(r.metadata)},
+              ${r.createdAt}, ${r.createdAt})
+      on conflict (id) do nothing
+      returning *`;
+    if (rows[0]) return reviewFromRow(rows[0]);
+    const existing = await getReview(sql, r.organizationId, r.id);
+    if (!existing) throw new Error(`review ${r.id} exists under another organization`);
+    return existing;
+  } catch (err) {
+    if (isUniqueViolation(err, 'reviews_reference_id')) throw new DuplicateReferenceIdError('reference_id is taken');
+    throw err;
+  }
+}
+
+export async function getReview(sql: Sql, organizationId: string, id: string): Promise<Review | undefined> {
+  const [row] = await sql<ReviewRow[]>`
+    select * from reviews where id = ${id} and organization_id = ${organizationId}`;
+  return row && reviewFromRow(row);
+}
+
+function isUniqueViolation(err: unknown, constraint: string): boolean {
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    (err as { code?: unknown }).code === '23505' &&
+    (err as { constraint_name?: unknown }).constraint_name === constraint
+  );
+}

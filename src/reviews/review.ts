@@ -1,0 +1,42 @@
+// The Review resource as the interface specification defines it, and the create request. One schema
+// per resource: validation, response shaping and the OpenAPI document all use these.
+import { z } from 'zod';
+
+export const REVIEW_STATUSES = ['queued', 'awaiting_documents', 'processing', 'completed', 'failed'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+
+export const REVIEW_TYPES = ['mortgage_v1'] as const;
+export type ReviewType = (typeof REVIEW_TYPES)[number];
+
+// "No properties other than these appear": strict, so a stray field in a response is a test failure.
+export const ReviewSchema = z.strictObject({
+  review_id: z.uuid(),
+  status: z.enum(REVIEW_STATUSES),
+  review_type: z.string(),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+  document_count: z.number().int().min(0),
+  label: z.string().nullable(),
+  reference_id: z.string().nullable(),
+  report_available: z.boolean(),
+  sandbox: z.boolean(),
+});
+export type Review = z.infer<typeof ReviewSchema>;
+
+export const DocumentSourceSchema = z.strictObject({
+  filename: z.string().min(1).max(500),
+  content_type: z.string().min(1).max(255),
+  url: z.string().min(1).max(4000),
+});
+export type DocumentSource = z.infer<typeof DocumentSourceSchema>;
+
+export const MetadataSchema = z.record(z.string(), z.string());
+
+export const CreateReviewJsonSchema = z.strictObject({
+  documents: z.array(DocumentSourceSchema).optional(),
+  label: z.string().max(500).nullable().optional(),
+  metadata: MetadataSchema.nullable().optional(),
+  reference_id: z.string().max(255).nullable().optional(),
+  review_type: z.string().min(1).max(100).optional(),
+});
+export type CreateReviewJson = z.infer<typeof CreateReviewJsonSchema>;

@@ -1,0 +1,41 @@
+// /healthz says the process is up; /readyz says whether Postgres, MinIO and Temporal all answer.
+import test from 'ava';
+import { freePort } from '../scripts/stack/ports.js';
+import { call } from './support/http.js';
+import { apiRoot, closeShared } from './support/stack.js';
+import { TestServices } from './support/services.js';
+
+const services = new TestServices();
+test.after.always(async () => {
+  await services.stopAll();
+  await closeShared();
+});
+
+test('healthz and readyz answer 200 on the running stack', async (t) => {
+  const health = await call(apiRoot, 'GET', '/healthz');
+  t.is(health.status, 200);
+  const ready = await call(apiRoot, 'GET', '/readyz');
+  t.is(ready.status, 200);
+  t.deepEqual(ready.body, { status: 'ready', checks: { postgres: 'ok', minio: 'ok', temporal: 'ok' } });
+});
+
+test('readyz is 503 and names the dependency that does not answer', async (t) => {
+  const deadPort = await freePort();
+  const api = await services.api(
+    { MINIO_ENDPOINT: `http://127.0.0.1:${deadPort}`, TEMPORAL_ADDRESS: `127.0.0.1:${deadPort}` },
+    { waitReady: false },
+  );
+  t.is((await call(api.root, 'GET', '/healthz')).status, 200);
+  const ready = await call(api.root, 'GET', '/readyz');
+  t.is(ready.status, 503);
+  t.deepEqual(ready.body, { status: 'unavailable', checks: { postgres: 'ok', minio: 'unavailable', temporal: 'unavailable' } });
+});
+
+test('when the key store is down, authentication is 503 auth_unavailable, never a pass or a 500', async (t) => {
+  const deadPort = await freePort();
+  const api = await services.api({ DATABASE_URL: `postgres://review:x@127.0.0.1:${deadPort}/review` }, { waitReady: false });
+  const res = await call(api.url, 'GET', '/reviews/2b1e7a4e-8a51-4a8e-9b4b-1f0b0b0b0b0b', { key: 'rk_live_00000000000000000000000000000000' });
+  t.is(res.status, 503);
+  t.deepEqual(Object.keys(res.body as object), ['error']);
+  t.is((res.body as { error: { code: string } }).error.code, 'auth_unavailable');
+});

@@ -1,0 +1,44 @@
+// A tiny HTTP client for the API under test: JSON in, status + parsed body out.
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: unknown;
+  text: string;
+}
+
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  opts: { key?: string; headers?: Record<string, string>; json?: unknown; body?: string } = {},
+): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+  let body: string | undefined = opts.body;
+  if (opts.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(opts.json);
+  }
+  const res = await fetch(`${base}${path}`, { method, headers, body, signal: AbortSignal.timeout(60_000) });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+/** The smallest create body the API accepts today. */
+export function createBody(extra: Record<string, unknown> = {}) {
+  return {
+    documents: [{ filename: 'package.zip', content_type: 'application/zip', url: 'https://files.example.com/package.zip?sig=x' }],
+    ...extra,
+  };
+}
+
+export function errorCode(res: ApiResponse): string | undefined {
+  const body = res.body as { error?: { code?: unknown } } | undefined;
+  return typeof body?.error?.code === 'string' ? body.error.code : undefined;
+}

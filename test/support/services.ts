@@ -1,0 +1,58 @@
+// Extra API and worker processes for tests that stop, kill or misconfigure them without disturbing the
+// shared stack: each gets its own port and, where it matters, its own task queue.
+import { loadConfig } from '../../src/config.js';
+import { freePort } from '../../scripts/stack/ports.js';
+import { startService, waitForApi, waitForWorker } from '../../scripts/stack/stack.js';
+import { Supervisor, type Supervised } from '../../scripts/stack/supervisor.js';
+import { stack } from './stack.js';
+
+export class TestServices {
+  readonly supervisor = new Supervisor();
+  private count = 0;
+
+  env(overrides: Record<string, string>): Record<string, string> {
+    return { ...stack.serviceEnv, ...overrides };
+  }
+
+  async api(overrides: Record<string, string> = {}, opts: { waitReady?: boolean } = {}): Promise<{ child: Supervised; root: string; url: string }> {
+    const port = await freePort();
+    const env = this.env({ ...overrides, PORT: String(port) });
+    const child = startService(this.supervisor, 'api', env, stack.logDir, false, `api-test-${process.pid}-${++this.count}`);
+    const root = `http://127.0.0.1:${port}`;
+    if (opts.waitReady ?? true) await waitForApi(root);
+    else await waitForHealthz(root);
+    return { child, root, url: `${root}/v1` };
+  }
+
+  async worker(overrides: Record<string, string> = {}): Promise<Supervised> {
+    const env = this.env(overrides);
+    const child = startService(this.supervisor, 'worker', env, stack.logDir, false, `worker-test-${process.pid}-${++this.count}`);
+    await waitForWorker(loadConfig(env));
+    return child;
+  }
+
+  /** kill -9: the process gets no chance to finish anything. */
+  async crash(child: Supervised): Promise<void> {
+    if (child.process.pid !== undefined) process.kill(-child.process.pid, 'SIGKILL');
+    await child.exited;
+    await this.supervisor.remove(child);
+  }
+
+  stopAll(): Promise<void> {
+    return this.supervisor.stopAll();
+  }
+}
+
+async function waitForHealthz(root: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const res = await fetch(`${root}/healthz`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`API at ${root} never answered /healthz`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

@@ -1,0 +1,2 @@
+// The workflow bundle's entry point: every workflow type the worker registers.
+export { reviewWorkflow } from './review.js';

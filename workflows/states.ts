@@ -1,0 +1,32 @@
+// The workflow's internal states and the coarse status integrators see (ARCHITECTURE.md, "The review
+// workflow"). Internal states that mean nothing to a customer collapse to `processing`.
+import type { ReviewStatus } from '../src/reviews/review.js';
+
+export type InternalState =
+  | 'waiting_for_capacity'
+  | 'ingesting'
+  | 'analysing'
+  | 'rendering'
+  | 'release_gate'
+  | 'publication_blocked'
+  | 'awaiting_documents'
+  | 'released'
+  | 'amending'
+  | 'failed';
+
+const PROJECTION: Record<InternalState, ReviewStatus> = {
+  waiting_for_capacity: 'queued',
+  ingesting: 'processing',
+  analysing: 'processing',
+  rendering: 'processing',
+  release_gate: 'processing',
+  publication_blocked: 'processing',
+  awaiting_documents: 'awaiting_documents',
+  released: 'completed',
+  amending: 'processing',
+  failed: 'failed',
+};
+
+export function customerStatus(state: InternalState): ReviewStatus {
+  return PROJECTION[state];
+}
