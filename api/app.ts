@@ -7,8 +7,10 @@ import type { Sql } from '../src/db/client.js';
 import type { Storage } from '../src/storage/minio.js';
 import { authenticate } from './auth.js';
 import { errorHandler, notFound } from './errors.js';
+import { organizationRateLimit } from './rate-limit.js';
 import { healthRoutes } from './routes/health.js';
 import { reviewRoutes } from './routes/reviews.js';
+import { webhookEndpointRoutes } from './routes/webhook-endpoints.js';
 
 export interface AppDeps {
   config: Config;
@@ -26,8 +28,10 @@ export function createApp(deps: AppDeps): express.Express {
   const v1 = express.Router();
   // Authentication first: an unauthenticated caller learns nothing, not even that its body is malformed.
   v1.use(authenticate(deps.sql));
+  v1.use(organizationRateLimit(deps.sql, deps.config.limits.rateLimitPerMinute));
   v1.use(express.json({ limit: '1mb' }));
   v1.use(reviewRoutes(deps));
+  v1.use(webhookEndpointRoutes(deps));
   app.use('/v1', v1);
 
   app.use(notFound);

@@ -10,6 +10,8 @@ export interface Caller {
   organizationId: string;
   sandbox: boolean;
   keyId: string;
+  /** The organization's override of the default rate limit, if any. */
+  rateLimitPerMinute: number | null;
 }
 
 export function caller(res: Response): Caller {
@@ -55,7 +57,12 @@ export function authenticate(sql: Sql): RequestHandler {
       if (record.organizationId === null) {
         throw ApiError.of('org_unbound', 'The API key is not bound to an organization.');
       }
-      res.locals.caller = { organizationId: record.organizationId, sandbox: record.sandbox, keyId: record.id } satisfies Caller;
+      res.locals.caller = {
+        organizationId: record.organizationId,
+        sandbox: record.sandbox,
+        keyId: record.id,
+        rateLimitPerMinute: record.rateLimitPerMinute,
+      } satisfies Caller;
       next();
     } catch (err) {
       next(err);

@@ -6,7 +6,11 @@ import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import type { Config } from '../../src/config.js';
 import type { Sql } from '../../src/db/client.js';
-import { getReview } from '../../src/db/reviews.js';
+import { currentRelease } from '../../src/db/releases.js';
+import { getReview, listReviews } from '../../src/db/reviews.js';
+import { decodeCursor, encodeCursor, InvalidCursorError } from '../../src/reviews/cursor.js';
+import { REPORT_URL_LIFETIME_SECONDS, type Report } from '../../src/reviews/report.js';
+import { objectExists, presignDownload, type Storage } from '../../src/storage/minio.js';
 import { CreateReviewJsonSchema, REVIEW_TYPES } from '../../src/reviews/review.js';
 import { createReviewUpdate, type ReviewWorkflowInput } from '../../workflows/messages.js';
 import type { reviewWorkflow } from '../../workflows/review.js';
@@ -26,8 +30,14 @@ import { methodNotAllowed } from './method-not-allowed.js';
 export interface ReviewRoutesDeps {
   config: Config;
   sql: Sql;
+  storage: Storage;
   temporal: Client;
 }
+
+const ListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().min(1).optional(),
+});
 
 const reviewIdParam = z.uuid();
 
@@ -41,7 +51,7 @@ export const requireReviewId: RequestHandler = (req, res, next) => {
   next();
 };
 
-export function reviewRoutes({ config, sql, temporal }: ReviewRoutesDeps): Router {
+export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDeps): Router {
   const router = Router();
 
   router
@@ -100,7 +110,30 @@ export function reviewRoutes({ config, sql, temporal }: ReviewRoutesDeps): Route
         throw rejectionToApiError(err);
       }
     })
-    .all(methodNotAllowed(['POST']));
+    .get(async (req, res) => {
+      const who = caller(res);
+      const query = ListQuerySchema.safeParse(req.query);
+      if (!query.success) throw invalidRequest(query.error);
+      let after;
+      if (query.data.cursor !== undefined) {
+        try {
+          after = decodeCursor(query.data.cursor, who.organizationId, config.secrets.server);
+        } catch (err) {
+          if (err instanceof InvalidCursorError) throw new ApiError('invalid_request', 422, 'Invalid request: cursor: not a cursor this API issued; pass next_cursor back verbatim.');
+          throw err;
+        }
+      }
+      const page = await listReviews(sql, who.organizationId, query.data.limit, after);
+      const last = page.reviews.at(-1);
+      res.json({
+        data: page.reviews,
+        next_cursor:
+          page.hasMore && last
+            ? encodeCursor(who.organizationId, { createdAt: last.created_at, id: last.review_id }, config.secrets.server)
+            : null,
+      });
+    })
+    .all(methodNotAllowed(['GET', 'POST']));
 
   router
     .route('/reviews/:review_id')
@@ -108,6 +141,36 @@ export function reviewRoutes({ config, sql, temporal }: ReviewRoutesDeps): Route
       const review = await getReview(sql, caller(res).organizationId, String(req.params.review_id));
       if (!review) throw ApiError.of('review_not_found', 'No such review.');
       res.json(review);
+    })
+    .all(methodNotAllowed(['GET']));
+
+  router
+    .route('/reviews/:review_id/report')
+    .get(requireReviewId, async (req, res) => {
+      const review = await getReview(sql, caller(res).organizationId, String(req.params.review_id));
+      if (!review) throw ApiError.of('review_not_found', 'No such review.');
+      if (review.status === 'failed') throw ApiError.of('review_failed', 'The review failed; no report will ever exist.');
+      if (review.status !== 'completed') {
+        throw new ApiError('report_not_ready', 404, 'The review has not finished; keep polling.');
+      }
+      const release = await currentRelease(sql, review.review_id);
+      // A released review whose render is missing is not served from any other render: stop polling.
+      if (!release || !(await objectExists(storage, release.reportObjectKey))) {
+        throw new ApiError('report_not_ready', 409, 'The report render for this release is unavailable; contact support.');
+      }
+      const download = await presignDownload(storage, release.reportObjectKey, REPORT_URL_LIFETIME_SECONDS);
+      const report: Report = {
+        review_id: review.review_id,
+        status: 'completed',
+        outcome: release.outcome,
+        summary: release.summary,
+        issues: release.issues,
+        report_pdf_url: download.url,
+        report_pdf_expires_at: download.expiresAt.toISOString(),
+        sandbox: review.sandbox,
+        generated_at: release.generatedAt.toISOString(),
+      };
+      res.json(report);
     })
     .all(methodNotAllowed(['GET']));
 

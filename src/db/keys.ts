@@ -15,6 +15,11 @@ export interface ApiKeyRecord {
   revokedAt: Date | null;
 }
 
+/** A key as authentication needs it: with its organization's rate-limit override. */
+export interface AuthenticatedKey extends ApiKeyRecord {
+  rateLimitPerMinute: number | null;
+}
+
 type KeyRow = {
   id: string;
   organization_id: string | null;
@@ -59,9 +64,12 @@ export async function createApiKey(sql: Sql, opts: CreateKeyOptions): Promise<{ 
   return { key: generated.key, record: fromRow(row!) };
 }
 
-export async function findApiKeyByHash(sql: Sql, hash: Buffer): Promise<ApiKeyRecord | undefined> {
-  const [row] = await sql<KeyRow[]>`select * from api_keys where key_hash = ${hash}`;
-  return row && fromRow(row);
+export async function findApiKeyByHash(sql: Sql, hash: Buffer): Promise<AuthenticatedKey | undefined> {
+  const [row] = await sql<(KeyRow & { rate_limit_per_minute: number | null })[]>`
+    select k.*, o.rate_limit_per_minute
+      from api_keys k left join organizations o on o.id = k.organization_id
+     where k.key_hash = ${hash}`;
+  return row && { ...fromRow(row), rateLimitPerMinute: row.rate_limit_per_minute };
 }
 
 export async function listApiKeys(sql: Sql, organizationId?: string): Promise<ApiKeyRecord[]> {

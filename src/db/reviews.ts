@@ -79,6 +79,25 @@ export async function getReview(sql: Sql, organizationId: string, id: string): P
   return row && reviewFromRow(row);
 }
 
+/**
+ * One page of an organization's reviews, newest first by (created_at, id). Keyset pagination: reviews
+ * created while a client pages through never shift a page, so there are no duplicates or gaps.
+ */
+export async function listReviews(
+  sql: Sql,
+  organizationId: string,
+  limit: number,
+  after?: { createdAt: string; id: string },
+): Promise<{ reviews: Review[]; hasMore: boolean }> {
+  const rows = await sql<ReviewRow[]>`
+    select * from reviews
+     where organization_id = ${organizationId}
+       ${after ? sql`and (created_at, id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)` : sql``}
+     order by created_at desc, id desc
+     limit ${limit + 1}`;
+  return { reviews: rows.slice(0, limit).map(reviewFromRow), hasMore: rows.length > limit };
+}
+
 function isUniqueViolation(err: unknown, constraint: string): boolean {
   return (
     typeof err === 'object' &&

@@ -40,3 +40,22 @@ export async function ensureBucket(storage: Storage, region: string): Promise<bo
   }
   return true;
 }
+
+/** Whether an object is stored; other failures (MinIO down) are thrown, not read as "missing". */
+export async function objectExists(storage: Storage, key: string): Promise<boolean> {
+  try {
+    await storage.client.statObject(storage.bucket, key);
+    return true;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'NotFound' || code === 'NoSuchKey') return false;
+    throw err;
+  }
+}
+
+/** A GET URL for the public endpoint, valid `seconds` from now, and when it expires. */
+export async function presignDownload(storage: Storage, key: string, seconds: number): Promise<{ url: string; expiresAt: Date }> {
+  const signedAt = new Date();
+  const url = await storage.publicClient.presignedGetObject(storage.bucket, key, seconds, {}, signedAt);
+  return { url, expiresAt: new Date(Math.floor(signedAt.getTime() / 1000) * 1000 + seconds * 1000) };
+}

@@ -1,0 +1,65 @@
+// /v1/webhook-endpoints: register (201, the signing secret shown once), list, delete. Endpoints belong to
+// the organization and the mode (live or sandbox) of the key that registered them.
+import { Router } from 'express';
+import { z } from 'zod';
+import type { Config } from '../../src/config.js';
+import type { Sql } from '../../src/db/client.js';
+import { deleteEndpoint, insertEndpoint, listEndpoints } from '../../src/db/webhook-endpoints.js';
+import { checkTarget, UnsafeTargetError } from '../../src/webhooks/address-guard.js';
+import { RegisterWebhookEndpointSchema } from '../../src/webhooks/endpoint.js';
+import { encryptSecret, generateSigningSecret, secretHint } from '../../src/webhooks/secret.js';
+import { caller } from '../auth.js';
+import { ApiError } from '../errors.js';
+import { invalidRequest } from '../validation.js';
+import { methodNotAllowed } from './method-not-allowed.js';
+
+export function webhookEndpointRoutes({ config, sql }: { config: Config; sql: Sql }): Router {
+  const router = Router();
+
+  router
+    .route('/webhook-endpoints')
+    .post(async (req, res) => {
+      const who = caller(res);
+      if (!req.is('application/json')) throw new ApiError('invalid_request', 400, 'Send the endpoint as application/json.');
+      const parsed = RegisterWebhookEndpointSchema.safeParse(req.body);
+      if (!parsed.success) {
+        // Every problem with the URL is the 400 of the specification; other fields are validation (422).
+        if (parsed.error.issues.some((i) => i.path[0] === 'url')) {
+          throw new ApiError('invalid_request', 400, 'Invalid request: url: must be an https:// URL of at most 2048 characters.');
+        }
+        throw invalidRequest(parsed.error);
+      }
+      try {
+        await checkTarget(parsed.data.url, { allowLoopback: config.testOnlyAllowLoopbackTargets });
+      } catch (err) {
+        if (err instanceof UnsafeTargetError) {
+          throw new ApiError('invalid_request', 400, `Invalid request: url: ${err.message}; webhooks go only to public HTTPS hosts.`);
+        }
+        throw err;
+      }
+      const secret = generateSigningSecret();
+      const endpoint = await insertEndpoint(sql, who, {
+        url: parsed.data.url,
+        description: parsed.data.description ?? '',
+        secretCiphertext: encryptSecret(secret, config.secrets.webhookKey),
+        secretHint: secretHint(secret),
+      });
+      res.status(201).json({ ...endpoint, signing_secret: secret });
+    })
+    .get(async (_req, res) => {
+      res.json({ endpoints: await listEndpoints(sql, caller(res)) });
+    })
+    .all(methodNotAllowed(['GET', 'POST']));
+
+  router
+    .route('/webhook-endpoints/:id')
+    .delete(async (req, res) => {
+      const id = String(req.params.id);
+      const found = z.uuid().safeParse(id).success && (await deleteEndpoint(sql, caller(res), id));
+      if (!found) throw ApiError.of('webhook_endpoint_not_found', 'No such webhook endpoint.');
+      res.status(204).end();
+    })
+    .all(methodNotAllowed(['DELETE']));
+
+  return router;
+}

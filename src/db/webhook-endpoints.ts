@@ -1,0 +1,79 @@
+// Webhook endpoints, owned by an organization and a mode (live or sandbox). Deleting keeps the row
+// (deliveries reference it) but hides it everywhere.
+import { randomUUID } from 'node:crypto';
+import type { Sql } from './client.js';
+import type { WebhookEndpoint } from '../webhooks/endpoint.js';
+
+type EndpointRow = {
+  id: string;
+  organization_id: string;
+  sandbox: boolean;
+  url: string;
+  description: string;
+  enabled: boolean;
+  secret_ciphertext: Buffer;
+  secret_hint: string;
+  created_at: Date;
+};
+
+export interface StoredEndpoint {
+  endpoint: WebhookEndpoint;
+  secretCiphertext: Buffer;
+}
+
+function toEndpoint(r: EndpointRow): WebhookEndpoint {
+  return {
+    id: r.id,
+    url: r.url,
+    enabled: r.enabled,
+    description: r.description,
+    secret_hint: r.secret_hint,
+    created_at: r.created_at.toISOString(),
+  };
+}
+
+export interface Owner {
+  organizationId: string;
+  sandbox: boolean;
+}
+
+export async function insertEndpoint(
+  sql: Sql,
+  owner: Owner,
+  e: { url: string; description: string; secretCiphertext: Buffer; secretHint: string },
+): Promise<WebhookEndpoint> {
+  const [row] = await sql<EndpointRow[]>`
+    insert into webhook_endpoints (id, organization_id, sandbox, url, description, secret_ciphertext, secret_hint)
+    values (${randomUUID()}, ${owner.organizationId}, ${owner.sandbox}, ${e.url}, ${e.description},
+            ${e.secretCiphertext}, ${e.secretHint})
+    returning *`;
+  return toEndpoint(row!);
+}
+
+export async function listEndpoints(sql: Sql, owner: Owner): Promise<WebhookEndpoint[]> {
+  const rows = await sql<EndpointRow[]>`
+    select * from webhook_endpoints
+     where organization_id = ${owner.organizationId} and sandbox = ${owner.sandbox} and deleted_at is null
+     order by created_at, id`;
+  return rows.map(toEndpoint);
+}
+
+/** The enabled endpoints a review's events go to, with their sealed secrets. */
+export async function deliveryTargets(sql: Sql, owner: Owner): Promise<StoredEndpoint[]> {
+  const rows = await sql<EndpointRow[]>`
+    select * from webhook_endpoints
+     where organization_id = ${owner.organizationId} and sandbox = ${owner.sandbox}
+       and deleted_at is null and enabled
+     order by created_at, id`;
+  return rows.map((r) => ({ endpoint: toEndpoint(r), secretCiphertext: r.secret_ciphertext }));
+}
+
+/** Soft-deletes an endpoint of this owner; false when there is none (unknown, foreign, other mode). */
+export async function deleteEndpoint(sql: Sql, owner: Owner, id: string): Promise<boolean> {
+  const rows = await sql`
+    update webhook_endpoints set deleted_at = now(), enabled = false
+     where id = ${id} and organization_id = ${owner.organizationId} and sandbox = ${owner.sandbox}
+       and deleted_at is null
+    returning id`;
+  return rows.length === 1;
+}

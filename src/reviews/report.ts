@@ -1,0 +1,40 @@
+// The Report resource of the interface specification.
+import { z } from 'zod';
+import { REVIEW_STATUSES } from './review.js';
+
+export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+
+export const IssueSchema = z.strictObject({
+  code: z.string(),
+  severity: z.string(),
+  category: z.string(),
+  title: z.string(),
+  summary: z.string(),
+});
+export type Issue = z.infer<typeof IssueSchema>;
+
+export const SummarySchema = z.strictObject({
+  total: z.number().int().min(0),
+  critical: z.number().int().min(0),
+  high: z.number().int().min(0),
+  medium: z.number().int().min(0),
+  low: z.number().int().min(0),
+  info: z.number().int().min(0),
+});
+export type Summary = z.infer<typeof SummarySchema>;
+
+export const ReportSchema = z.strictObject({
+  review_id: z.uuid(),
+  status: z.enum(REVIEW_STATUSES),
+  outcome: z.string(),
+  summary: SummarySchema,
+  issues: z.array(IssueSchema),
+  report_pdf_url: z.string(),
+  report_pdf_expires_at: z.iso.datetime(),
+  sandbox: z.boolean(),
+  generated_at: z.iso.datetime(),
+});
+export type Report = z.infer<typeof ReportSchema>;
+
+/** How long a presigned report URL stays valid. */
+export const REPORT_URL_LIFETIME_SECONDS = 5 * 60;
