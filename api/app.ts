@@ -8,6 +8,7 @@ import type { Storage } from '../src/storage/minio.js';
 import { authenticate } from './auth.js';
 import { errorHandler, notFound } from './errors.js';
 import { organizationRateLimit } from './rate-limit.js';
+import { docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { reviewRoutes } from './routes/reviews.js';
 import { webhookEndpointRoutes } from './routes/webhook-endpoints.js';
@@ -24,6 +25,7 @@ export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(healthRoutes(deps));
+  app.use(docsRoutes(deps.config.http.publicBaseUrl));
 
   const v1 = express.Router();
   // Authentication first: an unauthenticated caller learns nothing, not even that its body is malformed.

@@ -2,6 +2,7 @@
 // `{ error: { code, message } }`. Messages never carry stack traces, SQL or object keys.
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
+import { z } from '../src/openapi/zod.js';
 
 export const ERROR_STATUS = {
   missing_api_key: 401,
@@ -78,3 +79,11 @@ function toApiError(err: unknown): ApiError {
   }
   return ApiError.of('internal_error', 'Unexpected server error; retry later.');
 }
+
+/** The error envelope every failure is answered with (documented in the OpenAPI document). */
+export const ErrorEnvelopeSchema = z.strictObject({
+  error: z.strictObject({
+    code: z.string().describe('Machine code from a closed set; branch on this.'),
+    message: z.string().describe('Advisory text; may change.'),
+  }),
+});

@@ -1,5 +1,5 @@
 // Turning zod failures into the interface's error bodies.
-import type { z } from 'zod';
+import { z } from '../src/openapi/zod.js';
 import { ApiError } from './errors.js';
 
 /** `documents.0.url` → `documents[0].url`, the way the interface names fields. */
@@ -35,3 +35,16 @@ export function uuidPathDetail(name: string, input: string) {
     ],
   };
 }
+
+/** The 422 body of a path parameter failure. */
+export const ValidationDetailSchema = z.strictObject({
+  detail: z.array(
+    z.strictObject({
+      loc: z.array(z.union([z.string(), z.number().int()])),
+      msg: z.string(),
+      type: z.string(),
+      ctx: z.record(z.string(), z.unknown()),
+      input: z.unknown(),
+    }),
+  ),
+});

@@ -1,8 +1,10 @@
 // /healthz says the process is up; /readyz says whether Postgres, MinIO and Temporal all answer.
 import test from 'ava';
 import { freePort } from '../scripts/stack/ports.js';
-import { call } from './support/http.js';
-import { apiRoot, closeShared } from './support/stack.js';
+import { call, createBody, errorCode } from './support/http.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { apiRoot, closeShared, newOrganization, stack } from './support/stack.js';
 import { TestServices } from './support/services.js';
 
 const services = new TestServices();
@@ -38,4 +40,19 @@ test('when the key store is down, authentication is 503 auth_unavailable, never 
   t.is(res.status, 503);
   t.deepEqual(Object.keys(res.body as object), ['error']);
   t.is((res.body as { error: { code: string } }).error.code, 'auth_unavailable');
+});
+
+test('an unexpected failure is 500 internal_error with a request id, logged, and no internals in the body', async (t) => {
+  const org = await newOrganization();
+  const deadPort = await freePort();
+  const api = await services.api({ TEMPORAL_ADDRESS: `127.0.0.1:${deadPort}` }, { waitReady: false });
+  const res = await call(api.url, 'POST', '/reviews', { key: org.liveKey, json: createBody() });
+  t.is(res.status, 500);
+  t.deepEqual(res.body, { error: { code: 'internal_error', message: 'Unexpected server error; retry later.' } });
+  const requestId = res.headers.get('x-request-id');
+  t.regex(requestId ?? '', /^[0-9a-f-]{36}$/);
+  t.notRegex(res.text, /Temporal|Error:|at |127\.0\.0\.1|select /i);
+  const log = await readFile(join(stack.logDir, `${api.child.spec.name}.log`), 'utf8');
+  t.regex(log, new RegExp(`\\[${requestId}\\] POST /v1/reviews failed`));
+  t.is(errorCode(res), 'internal_error');
 });

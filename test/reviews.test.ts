@@ -169,6 +169,13 @@ test('create validates its body: document_required, invalid_request naming field
   t.is((await db()`select count(*)::int as n from reviews where organization_id = ${org.id}`)[0]!.n, 0);
 });
 
+test('a body over the size limit is answered in the envelope, not dropped', async (t) => {
+  const org = await newOrganization();
+  const res = await api('POST', '/reviews', { key: org.liveKey, json: createBody({ label: 'x'.repeat(2 * 1024 * 1024) }) });
+  t.is(res.status, 413);
+  t.is(errorCode(res), 'invalid_request');
+});
+
 test('unknown routes and wrong methods get the error envelope', async (t) => {
   const org = await newOrganization();
   const unknown = await api('GET', '/nothing-here', { key: org.liveKey });

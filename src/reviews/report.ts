@@ -1,5 +1,5 @@
 // The Report resource of the interface specification.
-import { z } from 'zod';
+import { z } from '../openapi/zod.js';
 import { REVIEW_STATUSES } from './review.js';
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
@@ -10,7 +10,7 @@ export const IssueSchema = z.strictObject({
   category: z.string(),
   title: z.string(),
   summary: z.string(),
-});
+}).openapi('Issue');
 export type Issue = z.infer<typeof IssueSchema>;
 
 export const SummarySchema = z.strictObject({
@@ -20,7 +20,7 @@ export const SummarySchema = z.strictObject({
   medium: z.number().int().min(0),
   low: z.number().int().min(0),
   info: z.number().int().min(0),
-});
+}).openapi('Summary');
 export type Summary = z.infer<typeof SummarySchema>;
 
 export const ReportSchema = z.strictObject({

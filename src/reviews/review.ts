@@ -1,6 +1,6 @@
 // The Review resource as the interface specification defines it, and the create request. One schema
 // per resource: validation, response shaping and the OpenAPI document all use these.
-import { z } from 'zod';
+import { z } from '../openapi/zod.js';
 
 export const REVIEW_STATUSES = ['queued', 'awaiting_documents', 'processing', 'completed', 'failed'] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
@@ -20,14 +20,14 @@ export const ReviewSchema = z.strictObject({
   reference_id: z.string().nullable(),
   report_available: z.boolean(),
   sandbox: z.boolean(),
-});
+}).openapi('Review');
 export type Review = z.infer<typeof ReviewSchema>;
 
 export const DocumentSourceSchema = z.strictObject({
   filename: z.string().min(1).max(500),
   content_type: z.string().min(1).max(255),
   url: z.string().min(1).max(4000),
-});
+}).openapi('DocumentSource');
 export type DocumentSource = z.infer<typeof DocumentSourceSchema>;
 
 export const MetadataSchema = z.record(z.string(), z.string());

@@ -1,5 +1,5 @@
 // The Webhook endpoint resource and its registration request.
-import { z } from 'zod';
+import { z } from '../openapi/zod.js';
 
 export const WebhookEndpointSchema = z.strictObject({
   id: z.string(),
@@ -8,11 +8,16 @@ export const WebhookEndpointSchema = z.strictObject({
   description: z.string(),
   secret_hint: z.string(),
   created_at: z.iso.datetime(),
-});
+}).openapi('WebhookEndpoint');
 export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
 
-/** Only the registration response carries the secret; it cannot be retrieved again. */
-export const RegisteredWebhookEndpointSchema = WebhookEndpointSchema.extend({ signing_secret: z.string() });
+/**
+ * Only the registration response carries the secret; it cannot be retrieved again. Spelled out as one
+ * object: `.extend` of a named schema becomes an `allOf` with a closed object, which nothing can match.
+ */
+export const RegisteredWebhookEndpointSchema = z
+  .strictObject({ ...WebhookEndpointSchema.shape, signing_secret: z.string() })
+  .openapi('RegisteredWebhookEndpoint');
 
 export const WebhookEndpointListSchema = z.strictObject({ endpoints: z.array(WebhookEndpointSchema) });
 

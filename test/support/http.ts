@@ -1,4 +1,6 @@
-// A tiny HTTP client for the API under test: JSON in, status + parsed body out.
+// A tiny HTTP client for the API under test: JSON in, status + parsed body out. Every /v1 response is
+// checked against the served OpenAPI document on the way (a mismatch fails the calling test).
+import { documentValidator } from './openapi-validator.js';
 export interface ApiResponse {
   status: number;
   headers: Headers;
@@ -19,8 +21,12 @@ export async function call(
     headers['content-type'] = 'application/json';
     body = JSON.stringify(opts.json);
   }
-  const res = await fetch(`${base}${path}`, { method, headers, body, signal: AbortSignal.timeout(60_000) });
+  const url = new URL(`${base}${path}`);
+  const res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(60_000) });
   const text = await res.text();
+  if (url.pathname.startsWith('/v1/') && url.pathname !== '/v1/openapi.json') {
+    (await documentValidator(url.origin)).check(method, url.pathname.slice(3), res.status, text);
+  }
   let parsed: unknown;
   try {
     parsed = text === '' ? undefined : JSON.parse(text);

@@ -1,0 +1,214 @@
+// The OpenAPI 3.1 document of /v1, generated from the same zod schemas that validate requests and shape
+// responses, so the document cannot drift from the behaviour.
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { z } from '../src/openapi/zod.js';
+import { ReportSchema } from '../src/reviews/report.js';
+import { CreateReviewJsonSchema, DocumentSourceSchema, ReviewSchema } from '../src/reviews/review.js';
+import {
+  RegisteredWebhookEndpointSchema,
+  RegisterWebhookEndpointSchema,
+  WebhookEndpointListSchema,
+  WebhookEndpointSchema,
+} from '../src/webhooks/endpoint.js';
+import { WebhookPayloadSchema } from '../src/webhooks/payload.js';
+import { ErrorEnvelopeSchema } from './errors.js';
+import { ValidationDetailSchema } from './validation.js';
+
+export const API_VERSION = '2026-05-30';
+
+export function buildOpenApiDocument(publicBaseUrl: string) {
+  const registry = new OpenAPIRegistry();
+  const bearer = registry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The organization API key: `Authorization: Bearer rk_live_…` (or `rk_test_…` for sandbox).',
+  });
+  const apiKeyHeader = registry.registerComponent('securitySchemes', 'apiKeyHeader', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Api-Key',
+    description: 'The same API key; if both headers are sent they must be equal.',
+  });
+
+  const Review = registry.register('Review', ReviewSchema);
+  registry.register('DocumentSource', DocumentSourceSchema);
+  const CreateReview = registry.register('CreateReviewRequest', CreateReviewJsonSchema);
+  const ReviewList = registry.register(
+    'ReviewList',
+    z.strictObject({ data: z.array(Review), next_cursor: z.string().nullable() }),
+  );
+  const Report = registry.register('Report', ReportSchema);
+  registry.register('WebhookEndpoint', WebhookEndpointSchema);
+  const RegisteredEndpoint = registry.register('RegisteredWebhookEndpoint', RegisteredWebhookEndpointSchema);
+  const EndpointList = registry.register('WebhookEndpointList', WebhookEndpointListSchema);
+  const RegisterEndpoint = registry.register('RegisterWebhookEndpointRequest', RegisterWebhookEndpointSchema);
+  const ErrorEnvelope = registry.register('Error', ErrorEnvelopeSchema);
+  const ValidationDetail = registry.register('ValidationDetail', ValidationDetailSchema);
+  const Payload = registry.register('WebhookPayload', WebhookPayloadSchema);
+
+  const json = <T extends z.ZodType>(schema: T, description: string) => ({
+    description,
+    content: { 'application/json': { schema } },
+  });
+  const error = (description: string) => json(ErrorEnvelope, description);
+  const rateLimitHeaders = {
+    'X-RateLimit-Limit': { description: 'Ceiling for the window.', schema: { type: 'integer' as const } },
+    'X-RateLimit-Remaining': { description: 'Requests left in the window.', schema: { type: 'integer' as const } },
+    'X-RateLimit-Reset': { description: 'Unix time in seconds when the window resets.', schema: { type: 'integer' as const } },
+  };
+  const common = {
+    '401': error('`missing_api_key` or `invalid_api_key`.'),
+    '403': error('`org_unbound`: the key is bound to no organization.'),
+    '429': {
+      ...error('`rate_limited`; honour `Retry-After`.'),
+      headers: { ...rateLimitHeaders, 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' as const } } },
+    },
+    '500': error('`internal_error`; retry later.'),
+    '503': error('`auth_unavailable`; retry shortly.'),
+  };
+  const reviewIdParam = z.object({ review_id: z.uuid().describe('Identifier of the review.') });
+  const security = [{ [bearer.name]: [] }, { [apiKeyHeader.name]: [] }];
+
+  registry.registerPath({
+    method: 'post',
+    path: '/reviews',
+    summary: 'Create a review',
+    operationId: 'createReview',
+    description:
+      'Creates a review from a loan package and returns at once; the review is processed asynchronously. Documents are given as signed HTTPS URLs (JSON).',
+    security,
+    request: {
+      headers: z.object({ 'Idempotency-Key': z.string().max(255).optional() }),
+      body: { required: true, content: { 'application/json': { schema: CreateReview } } },
+    },
+    responses: {
+      '201': { ...json(Review, 'Created.'), headers: rateLimitHeaders },
+      '400': error('`document_required`, `document_unsupported`, malformed JSON or metadata (`invalid_request`).'),
+      '409': error('`duplicate_reference_id` or `all_documents_duplicate`.'),
+      '413': error('`document_too_large`.'),
+      '422': error('`invalid_request` (the message names the fields), `too_many_documents`, `documents_too_large`, `working_doc_not_review_input`.'),
+      ...common,
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/reviews',
+    summary: 'List reviews',
+    operationId: 'listReviews',
+    description: 'Newest first, by created_at then id. Pass `next_cursor` back verbatim as `cursor`; null means the last page.',
+    security,
+    request: {
+      query: z.object({
+        limit: z.number().int().min(1).max(100).default(20).optional(),
+        cursor: z.string().optional().describe('Opaque; from a previous `next_cursor`.'),
+      }),
+    },
+    responses: {
+      '200': { ...json(ReviewList, 'A page of reviews.'), headers: rateLimitHeaders },
+      '422': error('`invalid_request`: malformed `cursor` or `limit`.'),
+      ...common,
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/reviews/{review_id}',
+    summary: 'Get a review',
+    operationId: 'getReview',
+    security,
+    request: { params: reviewIdParam },
+    responses: {
+      '200': { ...json(Review, 'The review.'), headers: rateLimitHeaders },
+      '404': error('`review_not_found`.'),
+      '422': json(ValidationDetail, 'Malformed `review_id`.'),
+      ...common,
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/reviews/{review_id}/report',
+    summary: 'Get the report',
+    operationId: 'getReport',
+    description: 'Each call returns a fresh `report_pdf_url`, valid for 5 minutes.',
+    security,
+    request: { params: reviewIdParam },
+    responses: {
+      '200': { ...json(Report, 'The current released report.'), headers: rateLimitHeaders },
+      '404': error('`report_not_ready` (keep polling) or `review_not_found`.'),
+      '409': error('`report_not_ready`: the release exists but its render is unavailable (stop polling).'),
+      '422': {
+        description: '`review_failed` (error envelope), or a malformed `review_id` (validation detail).',
+        content: { 'application/json': { schema: z.union([ErrorEnvelope, ValidationDetail]) } },
+      },
+      ...common,
+    },
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/webhook-endpoints',
+    summary: 'Register a webhook endpoint',
+    operationId: 'createWebhookEndpoint',
+    security,
+    request: { body: { required: true, content: { 'application/json': { schema: RegisterEndpoint } } } },
+    responses: {
+      '201': { ...json(RegisteredEndpoint, 'Registered; `signing_secret` is shown this once.'), headers: rateLimitHeaders },
+      '400': error('`invalid_request`: the URL is not HTTPS or does not resolve only to public addresses, or the body is not JSON.'),
+      '422': error('`invalid_request`: another field fails validation.'),
+      ...common,
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/webhook-endpoints',
+    summary: "List the organization's webhook endpoints of the key's mode",
+    operationId: 'listWebhookEndpoints',
+    security,
+    responses: { '200': { ...json(EndpointList, 'Endpoints, without secrets.'), headers: rateLimitHeaders }, ...common },
+  });
+
+  registry.registerPath({
+    method: 'delete',
+    path: '/webhook-endpoints/{id}',
+    summary: 'Delete a webhook endpoint',
+    operationId: 'deleteWebhookEndpoint',
+    security,
+    request: { params: z.object({ id: z.string() }) },
+    responses: {
+      '204': { description: 'Deleted.', headers: rateLimitHeaders },
+      '404': error('`webhook_endpoint_not_found`.'),
+      ...common,
+    },
+  });
+
+  for (const event of ['review.completed', 'review.failed', 'review.amended']) {
+    registry.registerWebhook({
+      method: 'post',
+      path: event,
+      operationId: event.replace(/\.(\w)/, (_m, c: string) => c.toUpperCase()),
+      summary: `${event} delivery`,
+      description:
+        'Signed with `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed by the endpoint secret. Up to 3 attempts; de-duplicate on (review_id, event).',
+      request: {
+        headers: z.object({ 'X-Service-Signature': z.string() }),
+        body: { content: { 'application/json': { schema: Payload } } },
+      },
+      responses: { '200': { description: 'Any 2xx acknowledges the delivery.' } },
+    });
+  }
+
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Loan-package review service',
+      version: API_VERSION,
+      description: 'Quality-control review of mortgage loan packages. Errors are `{ error: { code, message } }`; branch on `code`.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: publicBaseUrl }],
+    security,
+  });
+}
