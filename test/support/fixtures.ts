@@ -1,0 +1,111 @@
+// Files the tests make for themselves: real PDFs and images, and packages both honest and hostile (zip
+// bombs, traversal, links, encryption, nesting, disguised executables, Office files).
+import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import yazl from 'yazl';
+
+export async function pdf(text = 'Closing Disclosure'): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([612, 792]);
+  page.drawText(text, { x: 72, y: 700, size: 14, font: await doc.embedFont(StandardFonts.Helvetica) });
+  return Buffer.from(await doc.save());
+}
+
+/** A 1×1 PNG. */
+export const png = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** An ELF executable header: what a `.pdf` that is really a program starts with. */
+export const elf = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(120, 0)]);
+
+export interface ZipEntry {
+  name: string;
+  data: Buffer;
+  /** Unix mode, e.g. 0o120777 for a symbolic link. */
+  mode?: number;
+  compress?: boolean;
+}
+
+export async function zip(entries: ZipEntry[]): Promise<Buffer> {
+  const z = new yazl.ZipFile();
+  for (const e of entries) {
+    z.addBuffer(e.data, e.name, { ...(e.mode !== undefined ? { mode: e.mode } : {}), compress: e.compress ?? true });
+  }
+  z.end();
+  const chunks: Buffer[] = [];
+  for await (const c of z.outputStream as unknown as AsyncIterable<Buffer>) chunks.push(c);
+  return Buffer.concat(chunks);
+}
+
+/** Marks every entry encrypted (general-purpose flag bit 0), as a password-protected zip has it. */
+export function markEncrypted(archive: Buffer): Buffer {
+  const out = Buffer.from(archive);
+  for (let i = 0; i + 4 <= out.length; i++) {
+    const sig = out.readUInt32LE(i);
+    if (sig === 0x04034b50) out.writeUInt16LE(out.readUInt16LE(i + 6) | 1, i + 6);
+    if (sig === 0x02014b50) out.writeUInt16LE(out.readUInt16LE(i + 8) | 1, i + 8);
+  }
+  return out;
+}
+
+/** Replaces a name inside the archive bytes (same length), e.g. to smuggle in `../` that writers refuse. */
+export function renameMember(archive: Buffer, from: string, to: string): Buffer {
+  if (from.length !== to.length) throw new Error('names must have the same length');
+  const out = Buffer.from(archive);
+  const needle = Buffer.from(from);
+  for (let i = out.indexOf(needle); i !== -1; i = out.indexOf(needle, i + 1)) Buffer.from(to).copy(out, i);
+  return out;
+}
+
+export interface TarEntry {
+  name: string;
+  data?: Buffer;
+  /** '0' file, '2' symlink, '1' hard link, '5' directory, '3' character device. */
+  type?: string;
+  linkName?: string;
+  /** Lie about the size in the header. */
+  declaredSize?: number;
+}
+
+/** A plain ustar writer, so tests can write what well-behaved tar tools refuse to. */
+export function tar(entries: TarEntry[], opts: { gzip?: boolean } = {}): Buffer {
+  const blocks: Buffer[] = [];
+  for (const e of entries) {
+    const data = e.data ?? Buffer.alloc(0);
+    const header = Buffer.alloc(512, 0);
+    header.write(e.name, 0, 100, 'utf8');
+    header.write('0000644\0', 100, 'ascii');
+    header.write('0000000\0', 108, 'ascii');
+    header.write('0000000\0', 116, 'ascii');
+    header.write(`${(e.declaredSize ?? data.length).toString(8).padStart(11, '0')}\0`, 124, 'ascii');
+    header.write(`${Math.floor(Date.now() / 1000).toString(8).padStart(11, '0')}\0`, 136, 'ascii');
+    header.write('        ', 148, 'ascii');
+    header.write(e.type ?? '0', 156, 'ascii');
+    if (e.linkName) header.write(e.linkName, 157, 100, 'utf8');
+    header.write('ustar\0', 257, 'ascii');
+    header.write('00', 263, 'ascii');
+    let sum = 0;
+    for (const b of header) sum += b;
+    header.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'ascii');
+    blocks.push(header, data, Buffer.alloc((512 - (data.length % 512)) % 512, 0));
+  }
+  blocks.push(Buffer.alloc(1024, 0));
+  const archive = Buffer.concat(blocks);
+  return opts.gzip ? gzipSync(archive) : archive;
+}
+
+/** A minimal .docx: a zip whose first entry is [Content_Types].xml, as Word writes it. */
+export async function docx(): Promise<Buffer> {
+  return zip([
+    { name: '[Content_Types].xml', data: Buffer.from('<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>') },
+    { name: '_rels/.rels', data: Buffer.from('<?xml version="1.0"?><Relationships/>') },
+    { name: 'word/document.xml', data: Buffer.from('<?xml version="1.0"?><w:document/>') },
+  ]);
+}
+
+export function bufferSource(buffer: Buffer) {
+  return { size: buffer.length, readRange: (start: number, end: number) => Readable.from([buffer.subarray(start, end)]) };
+}
