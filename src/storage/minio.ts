@@ -1,6 +1,7 @@
 // MinIO clients: one for the service's own traffic, one that signs URLs for the public endpoint
 // integrators download reports from (presigned URLs are bound to the host they were signed for).
-import { Client } from 'minio';
+import { PassThrough, type Readable } from 'node:stream';
+import { Client, CopyConditions } from 'minio';
 import type { Config } from '../config.js';
 
 function clientFor(endpoint: URL, config: Config['minio']): Client {
@@ -30,15 +31,20 @@ export function createStorage(config: Pick<Config, 'minio'>): Storage {
   };
 }
 
+/** Creates the bucket if missing and (always, idempotently) its staging expiry rule. */
 export async function ensureBucket(storage: Storage, region: string): Promise<boolean> {
-  if (await storage.client.bucketExists(storage.bucket)) return false;
-  try {
-    await storage.client.makeBucket(storage.bucket, region);
-  } catch (err) {
-    // Another process created it between the check and the call.
-    if ((err as { code?: string }).code !== 'BucketAlreadyOwnedByYou') throw err;
+  let created = false;
+  if (!(await storage.client.bucketExists(storage.bucket))) {
+    try {
+      await storage.client.makeBucket(storage.bucket, region);
+      created = true;
+    } catch (err) {
+      // Another process created it between the check and the call.
+      if ((err as { code?: string }).code !== 'BucketAlreadyOwnedByYou') throw err;
+    }
   }
-  return true;
+  await expireStaging(storage);
+  return created;
 }
 
 /** Whether an object is stored; other failures (MinIO down) are thrown, not read as "missing". */
@@ -58,4 +64,46 @@ export async function presignDownload(storage: Storage, key: string, seconds: nu
   const signedAt = new Date();
   const url = await storage.publicClient.presignedGetObject(storage.bucket, key, seconds, {}, signedAt);
   return { url, expiresAt: new Date(Math.floor(signedAt.getTime() / 1000) * 1000 + seconds * 1000) };
+}
+
+/** Streams into an object of unknown length (MinIO multipart upload underneath; nothing buffered whole). */
+export async function putStream(storage: Storage, key: string, stream: Readable, contentType: string): Promise<void> {
+  await storage.client.putObject(storage.bucket, key, stream, undefined, { 'Content-Type': contentType });
+}
+
+export async function objectSize(storage: Storage, key: string): Promise<number> {
+  return (await storage.client.statObject(storage.bucket, key)).size;
+}
+
+export function readObject(storage: Storage, key: string): Promise<Readable> {
+  return storage.client.getObject(storage.bucket, key);
+}
+
+/** Bytes [start, end) of an object, as a stream available at once (yauzl asks synchronously). */
+export function readObjectRange(storage: Storage, key: string, start: number, end: number): Readable {
+  const out = new PassThrough();
+  storage.client.getPartialObject(storage.bucket, key, start, end - start).then(
+    (s) => {
+      s.on('error', (err) => out.destroy(err));
+      s.pipe(out);
+    },
+    (err: Error) => out.destroy(err),
+  );
+  return out;
+}
+
+export async function copyObject(storage: Storage, from: string, to: string): Promise<void> {
+  const conditions = new CopyConditions();
+  await storage.client.copyObject(storage.bucket, to, `/${storage.bucket}/${from}`, conditions);
+}
+
+export async function removeObjects(storage: Storage, keys: string[]): Promise<void> {
+  if (keys.length > 0) await storage.client.removeObjects(storage.bucket, keys);
+}
+
+/** Abandoned uploads (a client that went away, a crashed API) expire from staging/ after a day. */
+export async function expireStaging(storage: Storage): Promise<void> {
+  await storage.client.setBucketLifecycle(storage.bucket, {
+    Rule: [{ ID: 'expire-staging', Status: 'Enabled', Filter: { Prefix: 'staging/' }, Expiration: { Days: 1 } }],
+  });
 }

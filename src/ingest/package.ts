@@ -1,0 +1,191 @@
+// Turns staged uploads (whole files in MinIO staging/) into the documents of a review: each upload is
+// sniffed; a package is unpacked member by member; every document is hashed on the way and written to a
+// temporary object. Nothing becomes a document until the whole submission passes (`commitDocuments`);
+// a rejection removes every temporary object it made. Duplicates within a submission collapse to one.
+import { randomUUID } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { readTar, readZip, type ArchiveLimits } from './archive.js';
+import { Meter } from './meter.js';
+import { peek } from './peek.js';
+import { IngestRejection } from './rejection.js';
+import { sniff, SNIFF_BYTES, type DocumentMime } from './sniff.js';
+import {
+  copyObject,
+  objectSize,
+  putStream,
+  readObject,
+  readObjectRange,
+  removeObjects,
+  type Storage,
+} from '../storage/minio.js';
+
+export interface IngestLimits {
+  maxFileBytes: number;
+  maxReviewDocuments: number;
+  maxReviewBytes: number;
+}
+
+/** A file as it arrived: an upload part or a fetched URL, already stored whole under staging/. */
+export interface StagedFile {
+  key: string;
+  filename: string;
+  declaredType: string | null;
+  source: 'upload' | 'url';
+}
+
+export interface IngestedDocument {
+  sha256: string;
+  size: number;
+  mime: DocumentMime;
+  filename: string;
+  declaredType: string | null;
+  source: 'upload' | 'url' | 'archive_member';
+  /** For an archive member: the package it came from. */
+  sourceDetail: string | null;
+  /** Where its bytes are until committed. */
+  tempKey: string;
+}
+
+export function documentKey(reviewId: string, sha256: string): string {
+  return `documents/${reviewId}/${sha256}`;
+}
+
+class Submission {
+  readonly documents: IngestedDocument[] = [];
+  readonly tempKeys: string[] = [];
+  private readonly seen = new Set<string>();
+  private bytes = 0;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly reviewId: string,
+    private readonly limits: IngestLimits,
+    private readonly knownHashes: ReadonlySet<string>,
+    private readonly alreadyOnReview: { documents: number; bytes: number },
+  ) {}
+
+  /** Hashes a document into a temporary object and keeps it unless it repeats one already seen. */
+  async keep(stream: Readable, doc: Omit<IngestedDocument, 'sha256' | 'size' | 'tempKey'>): Promise<void> {
+    const tempKey = `staging/${this.reviewId}/${randomUUID()}`;
+    this.tempKeys.push(tempKey);
+    const meter = new Meter(this.limits.maxFileBytes, () => new IngestRejection('document_too_large', `${doc.filename} is larger than the per-file limit.`));
+    const upload = putStream(this.storage, tempKey, meter, doc.mime);
+    await Promise.all([pipeline(stream, meter), upload]);
+    const sha256 = meter.digest();
+    if (this.seen.has(sha256) || this.knownHashes.has(sha256)) {
+      this.seen.add(sha256);
+      await removeObjects(this.storage, [tempKey]);
+      this.tempKeys.splice(this.tempKeys.indexOf(tempKey), 1);
+      return;
+    }
+    this.seen.add(sha256);
+    this.bytes += meter.bytes;
+    if (this.alreadyOnReview.bytes + this.bytes > this.limits.maxReviewBytes) {
+      throw new IngestRejection('documents_too_large', 'The documents exceed the per-review size limit.');
+    }
+    if (this.alreadyOnReview.documents + this.documents.length + 1 > this.limits.maxReviewDocuments) {
+      throw new IngestRejection('too_many_documents', `A review holds at most ${this.limits.maxReviewDocuments} documents.`);
+    }
+    this.documents.push({ ...doc, sha256, size: meter.bytes, tempKey });
+  }
+
+  /** Every hash offered, duplicates and known ones included (to tell "all duplicates" apart). */
+  get offered(): number {
+    return this.seen.size;
+  }
+}
+
+export interface UnpackOptions {
+  storage: Storage;
+  reviewId: string;
+  limits: IngestLimits;
+  /** Hashes of documents the review already has (add-documents): such files are not added again. */
+  knownHashes?: ReadonlySet<string>;
+  alreadyOnReview?: { documents: number; bytes: number };
+}
+
+export interface UnpackResult {
+  documents: IngestedDocument[];
+  /** Distinct files offered, including ones the review already had. */
+  offered: number;
+}
+
+/** Validates and unpacks a submission; throws IngestRejection (after cleaning up) when any part is refused. */
+export async function unpackSubmission(files: StagedFile[], o: UnpackOptions): Promise<UnpackResult> {
+  const submission = new Submission(o.storage, o.reviewId, o.limits, o.knownHashes ?? new Set(), o.alreadyOnReview ?? { documents: 0, bytes: 0 });
+  try {
+    if (files.length === 0) throw new IngestRejection('document_required', 'Supply at least one document.');
+    for (const file of files) await unpackFile(file, submission, o);
+    return { documents: submission.documents, offered: submission.offered };
+  } catch (err) {
+    await removeObjects(o.storage, submission.tempKeys).catch(() => {});
+    throw err;
+  }
+}
+
+async function unpackFile(file: StagedFile, submission: Submission, o: UnpackOptions): Promise<void> {
+  const size = await objectSize(o.storage, file.key);
+  if (size === 0) throw new IngestRejection('document_required', `${file.filename} is empty.`);
+  if (size > o.limits.maxFileBytes) throw new IngestRejection('document_too_large', `${file.filename} is larger than the per-file limit.`);
+  const head = await streamToBuffer(readObjectRange(o.storage, file.key, 0, Math.min(size, SNIFF_BYTES)));
+  const kind = await sniff(head);
+  const base = { filename: file.filename, declaredType: file.declaredType, source: file.source, sourceDetail: null };
+  switch (kind.kind) {
+    case 'empty':
+      throw new IngestRejection('document_required', `${file.filename} is empty.`);
+    case 'unsupported':
+      throw new IngestRejection('document_unsupported', `${file.filename} is ${kind.what}; send PDF or image documents, or a zip/tar package of them.`);
+    case 'document':
+      await submission.keep(await readObject(o.storage, file.key), { ...base, mime: kind.mime });
+      return;
+    case 'archive': {
+      const limits: ArchiveLimits = {
+        maxMembers: o.limits.maxReviewDocuments,
+        maxMemberBytes: o.limits.maxFileBytes,
+        maxExpandedBytes: Math.min(10 * size, o.limits.maxReviewBytes),
+      };
+      const onMember = async (member: { path: string; stream: Readable }) => {
+        const { head: memberHead, stream } = await peek(member.stream, SNIFF_BYTES);
+        const memberKind = await sniff(memberHead);
+        const name = `${file.filename}: ${member.path}`;
+        if (memberKind.kind !== 'document') stream.destroy();
+        if (memberKind.kind === 'empty') throw new IngestRejection('document_required', `${name} is empty.`);
+        if (memberKind.kind === 'archive') throw new IngestRejection('document_unsupported', `${name} is an archive inside an archive; nested archives are not accepted.`);
+        if (memberKind.kind === 'unsupported') throw new IngestRejection('document_unsupported', `${name} is ${memberKind.what}; packages may hold only PDF and image documents.`);
+        if (memberKind.kind !== 'document') return;
+        await submission.keep(stream, {
+          filename: member.path.split('/').pop() || member.path,
+          declaredType: null,
+          source: 'archive_member',
+          sourceDetail: file.filename,
+          mime: memberKind.mime,
+        });
+      };
+      if (kind.format === 'zip') {
+        await readZip(file.filename, { size, readRange: (start, end) => readObjectRange(o.storage, file.key, start, end) }, limits, onMember);
+      } else {
+        await readTar(file.filename, await readObject(o.storage, file.key), limits, onMember);
+      }
+      return;
+    }
+  }
+}
+
+/** Moves accepted documents to their final keys (documents/<review>/<sha256>) and drops the temporaries. */
+export async function commitDocuments(storage: Storage, reviewId: string, documents: IngestedDocument[]): Promise<string[]> {
+  const keys: string[] = [];
+  for (const d of documents) {
+    const key = documentKey(reviewId, d.sha256);
+    await copyObject(storage, d.tempKey, key);
+    keys.push(key);
+  }
+  await removeObjects(storage, documents.map((d) => d.tempKey));
+  return keys;
+}
+
+async function streamToBuffer(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
