@@ -1,13 +1,18 @@
 // The activities the worker registers, built over the process's shared clients.
+import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
+import type { Storage } from '../src/storage/minio.js';
+import { createIngestActivities } from './ingest.js';
 import { createReviewActivities } from './review-record.js';
 
 export interface ActivityDeps {
+  config: Config;
   sql: Sql;
+  storage: Storage;
 }
 
 export function createActivities(deps: ActivityDeps) {
-  return { ...createReviewActivities(deps) };
+  return { ...createIngestActivities(deps), ...createReviewActivities(deps) };
 }
 
 export type ReviewActivities = ReturnType<typeof createActivities>;

@@ -2,19 +2,28 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Sql } from '../src/db/client.js';
 import { DuplicateReferenceIdError, insertReview } from '../src/db/reviews.js';
+import { commitDocuments, type IngestedDocument, type StagedFile } from '../src/ingest/package.js';
+import { removeObjects, type Storage } from '../src/storage/minio.js';
 import type { Review, ReviewStatus } from '../src/reviews/review.js';
 import type { CreateReviewRequest, ReviewWorkflowInput } from '../workflows/messages.js';
 
-export interface CreateReviewRecordInput extends ReviewWorkflowInput, CreateReviewRequest {
+export interface CreateReviewRecordInput extends ReviewWorkflowInput, Omit<CreateReviewRequest, 'files'> {
   status: ReviewStatus;
   internalState: string;
+  documents: IngestedDocument[];
+  /** The uploads the documents came from; removed once the review is recorded. */
+  staged: StagedFile[];
 }
 
-export function createReviewActivities({ sql }: { sql: Sql }) {
+export function createReviewActivities({ sql, storage }: { sql: Sql; storage: Storage }) {
   return {
+    /** Moves the documents to their final keys, then writes the review and its documents in one transaction. */
     async createReviewRecord(input: CreateReviewRecordInput): Promise<Review> {
+      const keys = await commitDocuments(storage, input.reviewId, input.documents);
       try {
-        return await insertReview(sql, {
+        const review = await insertReview(
+          sql,
+          {
           id: input.reviewId,
           organizationId: input.organizationId,
           sandbox: input.sandbox,
@@ -25,9 +34,15 @@ export function createReviewActivities({ sql }: { sql: Sql }) {
           referenceId: input.referenceId,
           metadata: input.metadata,
           createdAt: new Date(input.createdAt),
-        });
+          },
+          input.documents.map((d, i) => ({ ...d, objectKey: keys[i]! })),
+        );
+        await removeObjects(storage, input.staged.map((f) => f.key));
+        return review;
       } catch (err) {
         if (err instanceof DuplicateReferenceIdError) {
+          // Refused: nothing of it is kept.
+          await removeObjects(storage, [...keys, ...input.staged.map((f) => f.key)]).catch(() => {});
           throw ApplicationFailure.nonRetryable(
             'A review with this reference_id already exists in your organization.',
             'duplicate_reference_id',

@@ -75,11 +75,25 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     summary: 'Create a review',
     operationId: 'createReview',
     description:
-      'Creates a review from a loan package and returns at once; the review is processed asynchronously. Documents are given as signed HTTPS URLs (JSON).',
+      'Creates a review from a loan package and returns at once; the review is processed asynchronously. Upload the files as multipart, or give signed HTTPS URLs (JSON).',
     security,
     request: {
       headers: z.object({ 'Idempotency-Key': z.string().max(255).optional() }),
-      body: { required: true, content: { 'application/json': { schema: CreateReview } } },
+      body: {
+        required: true,
+        content: {
+          'application/json': { schema: CreateReview },
+          'multipart/form-data': {
+            schema: z.strictObject({
+              documents: z.array(z.string().meta({ format: 'binary' })).describe('One or more files: zip, tar, tar.gz/tgz packages, or PDF/image documents.'),
+              label: z.string().max(500).optional(),
+              metadata: z.string().optional().describe('A JSON object of string values, as a string.'),
+              reference_id: z.string().max(255).optional(),
+              review_type: z.string().min(1).max(100).optional(),
+            }),
+          },
+        },
+      },
     },
     responses: {
       '201': { ...json(Review, 'Created.'), headers: rateLimitHeaders },

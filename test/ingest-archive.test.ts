@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { readTar, readZip, type ArchiveLimits, type ArchiveMember } from '../src/ingest/archive.js';
 import { IngestRejection } from '../src/ingest/rejection.js';
 import { sniff, SNIFF_BYTES } from '../src/ingest/sniff.js';
-import { peek } from '../src/ingest/peek.js';
+import { peek } from '../src/streams/peek.js';
 import { bufferSource, docx, elf, markEncrypted, pdf, png, renameMember, tar, zip } from './support/fixtures.js';
 
 const MiB = 1024 * 1024;

@@ -6,6 +6,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
 import { loadConfigOrExit } from '../src/config.js';
 import { createSql } from '../src/db/client.js';
+import { createStorage } from '../src/storage/minio.js';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes.js';
 
 const config = loadConfigOrExit();
@@ -28,7 +29,7 @@ async function main() {
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
       workflowsPath: fileURLToPath(new URL('../workflows/index.ts', import.meta.url)),
-      activities: createActivities({ sql }),
+      activities: createActivities({ config, sql, storage: createStorage(config) }),
       bundlerOptions: { ignoreModules: [] },
     });
     log(`polling task queue ${config.temporal.taskQueue} on ${config.temporal.address}`);

@@ -1,5 +1,6 @@
 // The messages of the review workflow, shared by the workflow and its callers (API, tests, operators).
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { StagedFile } from '../src/ingest/package.js';
 import type { Review } from '../src/reviews/review.js';
 import type { InternalState } from './states.js';
 
@@ -19,6 +20,8 @@ export interface CreateReviewRequest {
   metadata: Record<string, string> | null;
   /** ISO timestamp chosen by the API, so the id order and created_at agree with the request. */
   createdAt: string;
+  /** Uploads already streamed to staging (object keys only: no bytes in workflow payloads). */
+  files: StagedFile[];
 }
 
 export interface ReviewWorkflowState {
@@ -35,5 +38,12 @@ export const createReviewUpdate = defineUpdate<Review, [CreateReviewRequest]>('c
 export const getStateQuery = defineQuery<ReviewWorkflowState>('getState');
 
 /** ApplicationFailure types a create can end with; each is an error code of the interface. */
-export const CREATE_REJECTIONS = ['duplicate_reference_id'] as const;
+export const CREATE_REJECTIONS = [
+  'duplicate_reference_id',
+  'document_required',
+  'document_unsupported',
+  'document_too_large',
+  'too_many_documents',
+  'documents_too_large',
+] as const;
 export type CreateRejection = (typeof CREATE_REJECTIONS)[number];

@@ -20,6 +20,12 @@ import {
 } from './messages.js';
 import { customerStatus } from './states.js';
 
+// Unpacking a large package takes a while; a refusal is final, anything else is retried.
+const ingest = proxyActivities<ReviewActivities>({
+  startToCloseTimeout: '10 minutes',
+  retry: { initialInterval: '1 second', maximumAttempts: 5, nonRetryableErrorTypes: [...CREATE_REJECTIONS] },
+});
+
 const readModel = proxyActivities<ReviewActivities>({
   startToCloseTimeout: '30 seconds',
   // A create waits for its row, so its retries are bounded: an integrator gets an answer, not a hang.
@@ -43,9 +49,25 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
     createReviewUpdate,
     async (request: CreateReviewRequest) => {
       try {
+        const { files, ...fields } = request;
+        const documents =
+          files.length > 0
+            ? await ingest.ingestSubmission.executeWithOptions({ summary: `Unpack ${files.length} upload(s)` }, [
+                { reviewId: input.reviewId, files },
+              ])
+            : [];
         const review = await readModel.createReviewRecord.executeWithOptions(
-          { summary: 'Record the review in the read model' },
-          [{ ...input, ...request, status: customerStatus(state.internalState), internalState: state.internalState }],
+          { summary: 'Record the review and its documents' },
+          [
+            {
+              ...input,
+              ...fields,
+              documents,
+              staged: files,
+              status: customerStatus(state.internalState),
+              internalState: state.internalState,
+            },
+          ],
         );
         state.created = true;
         return review;

@@ -1,5 +1,5 @@
 // /v1/reviews: create (update-with-start of the review workflow) and read (the Postgres read model).
-import { Router, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
@@ -10,8 +10,15 @@ import { currentRelease } from '../../src/db/releases.js';
 import { getReview, listReviews } from '../../src/db/reviews.js';
 import { decodeCursor, encodeCursor, InvalidCursorError } from '../../src/reviews/cursor.js';
 import { REPORT_URL_LIFETIME_SECONDS, type Report } from '../../src/reviews/report.js';
-import { objectExists, presignDownload, type Storage } from '../../src/storage/minio.js';
-import { CreateReviewJsonSchema, REVIEW_TYPES } from '../../src/reviews/review.js';
+import { objectExists, presignDownload, removeObjects, type Storage } from '../../src/storage/minio.js';
+import type { StagedFile } from '../../src/ingest/package.js';
+import {
+  CreateReviewJsonSchema,
+  CreateReviewMultipartFieldsSchema,
+  MetadataSchema,
+  REVIEW_TYPES,
+  type CreateReviewJson,
+} from '../../src/reviews/review.js';
 import { createReviewUpdate, type ReviewWorkflowInput } from '../../workflows/messages.js';
 import type { reviewWorkflow } from '../../workflows/review.js';
 import {
@@ -24,6 +31,7 @@ import {
 } from '../../workflows/search-attributes.js';
 import { caller } from '../auth.js';
 import { ApiError, ERROR_STATUS } from '../errors.js';
+import { multipartDocuments, stagedParts } from '../uploads.js';
 import { invalidRequest, uuidPathDetail } from '../validation.js';
 import { methodNotAllowed } from './method-not-allowed.js';
 
@@ -53,23 +61,52 @@ export const requireReviewId: RequestHandler = (req, res, next) => {
 
 export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDeps): Router {
   const router = Router();
+  const upload = multipartDocuments(storage, config.limits);
+
+  /** The create request's fields and staged uploads, from either body type; validation errors as the spec says. */
+  async function createInput(req: Request, res: Response): Promise<{ fields: CreateFields; files: StagedFile[] }> {
+    if (req.is('multipart/form-data')) {
+      await upload(req, res);
+      const files: StagedFile[] = stagedParts(req).map((p) => ({
+        key: p.key,
+        filename: p.filename,
+        declaredType: p.declaredType || null,
+        source: 'upload',
+      }));
+      try {
+        const parsed = CreateReviewMultipartFieldsSchema.safeParse(req.body ?? {});
+        if (!parsed.success) throw invalidRequest(parsed.error);
+        const metadata = parsed.data.metadata === undefined ? undefined : parseMetadata(parsed.data.metadata);
+        if (files.length === 0) throw ApiError.of('document_required', 'Supply at least one document as a "documents" file part.');
+        return { fields: { ...parsed.data, metadata }, files };
+      } catch (err) {
+        await removeObjects(storage, files.map((f) => f.key));
+        throw err;
+      }
+    }
+    if (req.is('application/json')) {
+      const parsed = CreateReviewJsonSchema.safeParse(req.body);
+      if (!parsed.success) {
+        if (parsed.error.issues.some((i) => i.path[0] === 'metadata')) throw malformedMetadata();
+        throw invalidRequest(parsed.error);
+      }
+      if (!parsed.data.documents || parsed.data.documents.length === 0) {
+        throw ApiError.of('document_required', 'Supply at least one document.');
+      }
+      return { fields: parsed.data, files: [] };
+    }
+    throw new ApiError('invalid_request', 400, 'Send the review as application/json or multipart/form-data.');
+  }
 
   router
     .route('/reviews')
     .post(async (req, res) => {
       const who = caller(res);
-      if (!req.is('application/json')) {
-        throw new ApiError('invalid_request', 400, 'Send the review as application/json.');
-      }
-      const parsed = CreateReviewJsonSchema.safeParse(req.body);
-      if (!parsed.success) throw invalidRequest(parsed.error);
-      const body = parsed.data;
-      const reviewType = body.review_type ?? 'mortgage_v1';
+      const { fields, files } = await createInput(req, res);
+      const reviewType = fields.review_type ?? 'mortgage_v1';
       if (!(REVIEW_TYPES as readonly string[]).includes(reviewType)) {
+        await removeObjects(storage, files.map((f) => f.key));
         throw new ApiError('invalid_request', 422, `Invalid request: review_type: must be one of ${REVIEW_TYPES.join(', ')}.`);
-      }
-      if (!body.documents || body.documents.length === 0) {
-        throw ApiError.of('document_required', 'Supply at least one document.');
       }
 
       const reviewId = randomUUID();
@@ -79,17 +116,17 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
         taskQueue: config.temporal.taskQueue,
         args: [input],
         workflowIdConflictPolicy: 'FAIL',
-        staticSummary: `Review ${body.reference_id ?? body.label ?? reviewId}`,
+        staticSummary: `Review ${fields.reference_id ?? fields.label ?? reviewId}`,
         staticDetails: `Organization \`${who.organizationId}\`${who.sandbox ? ' (sandbox)' : ''}`,
         // Operators see the integrator's metadata here; the Review object does not carry it (DECISIONS 1).
-        memo: { metadata: body.metadata ?? {} },
+        memo: { metadata: fields.metadata ?? {} },
         typedSearchAttributes: [
           { key: ReviewStatusKey, value: 'processing' },
           { key: InternalStateKey, value: 'ingesting' },
           { key: OrgIdKey, value: who.organizationId },
           { key: SandboxKey, value: who.sandbox },
           { key: ReviewTypeKey, value: reviewType },
-          ...(body.reference_id ? [{ key: ReferenceIdKey, value: body.reference_id }] : []),
+          ...(fields.reference_id ? [{ key: ReferenceIdKey, value: fields.reference_id }] : []),
         ],
       });
       try {
@@ -97,10 +134,11 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
           args: [
             {
               reviewType,
-              label: body.label ?? null,
-              referenceId: body.reference_id ?? null,
-              metadata: body.metadata ?? null,
+              label: fields.label ?? null,
+              referenceId: fields.reference_id ?? null,
+              metadata: fields.metadata ?? null,
               createdAt: new Date().toISOString(),
+              files,
             },
           ],
           startWorkflowOperation: start,
@@ -175,6 +213,24 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
     .all(methodNotAllowed(['GET']));
 
   return router;
+}
+
+type CreateFields = Omit<CreateReviewJson, 'documents'>;
+
+function malformedMetadata(): ApiError {
+  return new ApiError('invalid_request', 400, 'Invalid request: metadata: must be a JSON object whose values are strings.');
+}
+
+function parseMetadata(raw: string): Record<string, string> | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw malformedMetadata();
+  }
+  const parsed = MetadataSchema.nullable().safeParse(value);
+  if (!parsed.success) throw malformedMetadata();
+  return parsed.data;
 }
 
 function rejectionToApiError(err: unknown): unknown {

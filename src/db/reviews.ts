@@ -1,5 +1,6 @@
 // The reviews read model: written by workflow activities, read by the API, always scoped by organization.
 import type { Sql } from './client.js';
+import { insertDocuments, type NewDocument } from './documents.js';
 import type { Review, ReviewStatus } from '../reviews/review.js';
 
 type ReviewRow = {
@@ -50,23 +51,29 @@ export class DuplicateReferenceIdError extends Error {
 }
 
 /**
- * Inserts the review row. Idempotent for the same id (an activity retried after a lost reply returns the
- * row it wrote); a reference_id taken by another review of the organization is DuplicateReferenceIdError.
+ * Inserts the review row with its documents, in one transaction. Idempotent for the same id (an activity
+ * retried after a lost reply returns the row it wrote); a reference_id taken by another review of the
+ * organization is DuplicateReferenceIdError.
  */
-export async function insertReview(sql: Sql, r: NewReview): Promise<Review> {
+export async function insertReview(sql: Sql, r: NewReview, documents: NewDocument[] = []): Promise<Review> {
   try {
-    const rows = await sql<ReviewRow[]>`
-      insert into reviews (id, organization_id, sandbox, status, internal_state, review_type, label,
-                           reference_id, metadata, created_at, updated_at)
-      values (${r.id}, ${r.organizationId}, ${r.sandbox}, ${r.status}, ${r.internalState}, ${r.reviewType},
-              ${r.label}, ${r.referenceId}, ${r.metadata === null ? null : sql.json(r.metadata)},
-              ${r.createdAt}, ${r.createdAt})
-      on conflict (id) do nothing
-      returning *`;
-    if (rows[0]) return reviewFromRow(rows[0]);
-    const existing = await getReview(sql, r.organizationId, r.id);
-    if (!existing) throw new Error(`review ${r.id} exists under another organization`);
-    return existing;
+    return await sql.begin(async (tx) => {
+      const rows = await tx<ReviewRow[]>`
+        insert into reviews (id, organization_id, sandbox, status, internal_state, review_type, label,
+                             reference_id, metadata, document_count, created_at, updated_at)
+        values (${r.id}, ${r.organizationId}, ${r.sandbox}, ${r.status}, ${r.internalState}, ${r.reviewType},
+                ${r.label}, ${r.referenceId}, ${r.metadata === null ? null : tx.json(r.metadata)},
+                ${documents.length}, ${r.createdAt}, ${r.createdAt})
+        on conflict (id) do nothing
+        returning *`;
+      if (rows[0]) {
+        await insertDocuments(tx as unknown as Sql, r.id, documents);
+        return reviewFromRow(rows[0]);
+      }
+      const existing = await getReview(tx as unknown as Sql, r.organizationId, r.id);
+      if (!existing) throw new Error(`review ${r.id} exists under another organization`);
+      return existing;
+    });
   } catch (err) {
     if (isUniqueViolation(err, 'reviews_reference_id')) throw new DuplicateReferenceIdError('reference_id is taken');
     throw err;

@@ -51,6 +51,7 @@ const unsupported = (message: string) => new IngestRejection('document_unsupport
 /** Counts bookkeeping across members: how many, and how many bytes in all. */
 class Budget {
   private members = 0;
+  private declared = 0;
   private expanded = 0;
   constructor(
     private readonly archiveName: string,
@@ -62,6 +63,13 @@ class Budget {
       throw new IngestRejection('too_many_documents', `${this.archiveName} holds more than ${this.limits.maxMembers} documents.`);
     }
     this.checkMember(path, declaredSize);
+    // Refuse a bomb on what it declares, before inflating a byte of it; `spend` catches headers that lie.
+    this.declared += declaredSize;
+    if (this.declared > this.limits.maxExpandedBytes) throw this.bomb(path);
+  }
+
+  private bomb(path: string): IngestRejection {
+    return new IngestRejection('documents_too_large', `${this.archiveName} expands beyond the allowed size (bomb guard) at member ${path}.`);
   }
 
   checkMember(path: string, size: number): void {
@@ -73,12 +81,7 @@ class Budget {
   /** Called for every byte that actually comes out; the declared sizes may lie. */
   spend(path: string, bytes: number): void {
     this.expanded += bytes;
-    if (this.expanded > this.limits.maxExpandedBytes) {
-      throw new IngestRejection(
-        'documents_too_large',
-        `${this.archiveName} expands beyond the allowed size (bomb guard) at member ${path}.`,
-      );
-    }
+    if (this.expanded > this.limits.maxExpandedBytes) throw this.bomb(path);
   }
 
   /** A pass-through that enforces the declared size, the member limit and the expansion budget. */

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { readTar, readZip, type ArchiveLimits } from './archive.js';
 import { Meter } from './meter.js';
-import { peek } from './peek.js';
+import { peek } from '../streams/peek.js';
 import { IngestRejection } from './rejection.js';
 import { sniff, SNIFF_BYTES, type DocumentMime } from './sniff.js';
 import {

@@ -40,3 +40,11 @@ export const CreateReviewJsonSchema = z.strictObject({
   review_type: z.string().min(1).max(100).optional(),
 });
 export type CreateReviewJson = z.infer<typeof CreateReviewJsonSchema>;
+
+/** Multipart create: the same logical fields, `metadata` as a string holding a JSON object. */
+export const CreateReviewMultipartFieldsSchema = z.strictObject({
+  label: z.string().max(500).optional(),
+  metadata: z.string().optional(),
+  reference_id: z.string().max(255).optional(),
+  review_type: z.string().min(1).max(100).optional(),
+});

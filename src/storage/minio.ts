@@ -2,6 +2,7 @@
 // integrators download reports from (presigned URLs are bound to the host they were signed for).
 import { PassThrough, type Readable } from 'node:stream';
 import { Client, CopyConditions } from 'minio';
+import { peek } from '../streams/peek.js';
 import type { Config } from '../config.js';
 
 function clientFor(endpoint: URL, config: Config['minio']): Client {
@@ -14,6 +15,9 @@ function clientFor(endpoint: URL, config: Config['minio']): Client {
     secretKey: config.secretKey,
     // An explicit region keeps presigning offline: no bucket-location lookup against a host we may not reach.
     region: config.region,
+    // Streams of unknown length are uploaded in parts that the client holds in memory one at a time;
+    // 8 MiB parts keep an upload's footprint small whatever the file size.
+    partSize: 8 * 1024 * 1024,
   });
 }
 
@@ -68,7 +72,23 @@ export async function presignDownload(storage: Storage, key: string, seconds: nu
 
 /** Streams into an object of unknown length (MinIO multipart upload underneath; nothing buffered whole). */
 export async function putStream(storage: Storage, key: string, stream: Readable, contentType: string): Promise<void> {
-  await storage.client.putObject(storage.bucket, key, stream, undefined, { 'Content-Type': contentType });
+  // A multipart upload needs at least one part, so an empty stream is stored as an empty object instead.
+  const { head, stream: whole } = await peek(stream, 1);
+  if (head.length === 0) {
+    await storage.client.putObject(storage.bucket, key, Buffer.alloc(0), 0, { 'Content-Type': contentType });
+    return;
+  }
+  // minio-js does not always listen for errors on the stream it reads: an upload cut off mid-way (size
+  // limit, client gone) would be an unhandled 'error' event and take the process down. We listen, fail
+  // the upload ourselves, and abort the multipart upload it left open.
+  const failed = new Promise<never>((_, reject) => whole.once('error', reject));
+  failed.catch(() => {}); // settled by the race below, or too late to matter
+  try {
+    await Promise.race([storage.client.putObject(storage.bucket, key, whole, undefined, { 'Content-Type': contentType }), failed]);
+  } catch (err) {
+    await storage.client.removeIncompleteUpload(storage.bucket, key).catch(() => {});
+    throw err;
+  }
 }
 
 export async function objectSize(storage: Storage, key: string): Promise<number> {

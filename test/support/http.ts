@@ -12,17 +12,19 @@ export async function call(
   base: string,
   method: string,
   path: string,
-  opts: { key?: string; headers?: Record<string, string>; json?: unknown; body?: string } = {},
+  opts: { key?: string; headers?: Record<string, string>; json?: unknown; body?: string; form?: FormData } = {},
 ): Promise<ApiResponse> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
-  let body: string | undefined = opts.body;
+  let body: string | FormData | undefined = opts.form ?? opts.body;
   if (opts.json !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(opts.json);
   }
   const url = new URL(`${base}${path}`);
-  const res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(60_000) });
+  const res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(60_000) }).catch((err: Error & { cause?: unknown }) => {
+    throw new Error(`${method} ${url.pathname}: ${err.message} (${String(err.cause)})`);
+  });
   const text = await res.text();
   if (url.pathname.startsWith('/v1/') && url.pathname !== '/v1/openapi.json') {
     (await documentValidator(url.origin)).check(method, url.pathname.slice(3), res.status, text);
@@ -47,4 +49,12 @@ export function createBody(extra: Record<string, unknown> = {}) {
 export function errorCode(res: ApiResponse): string | undefined {
   const body = res.body as { error?: { code?: unknown } } | undefined;
   return typeof body?.error?.code === 'string' ? body.error.code : undefined;
+}
+
+/** A multipart create body: files under `documents`, plus text fields. */
+export function form(files: { name: string; data: Buffer; type?: string }[], fields: Record<string, string> = {}): FormData {
+  const fd = new FormData();
+  for (const [k, v] of Object.entries(fields)) fd.append(k, v);
+  for (const f of files) fd.append('documents', new Blob([f.data], { type: f.type ?? 'application/octet-stream' }), f.name);
+  return fd;
 }

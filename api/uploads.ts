@@ -1,0 +1,83 @@
+// Multipart uploads streamed straight to MinIO staging/ as they arrive (a multer storage engine): each
+// part is hashed and counted on the way and cut off past the per-file limit. The API never holds a file.
+import type { Request } from 'express';
+import multer, { MulterError, type StorageEngine } from 'multer';
+import { randomUUID } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import { Meter } from '../src/ingest/meter.js';
+import { putStream, removeObjects, type Storage } from '../src/storage/minio.js';
+import { ApiError } from './errors.js';
+
+export interface StagedPart {
+  key: string;
+  size: number;
+  sha256: string;
+}
+
+class StagingStorage implements StorageEngine {
+  constructor(
+    private readonly storage: Storage,
+    private readonly maxFileBytes: number,
+  ) {}
+
+  _handleFile(_req: Request, file: Express.Multer.File, cb: (error?: unknown, info?: Partial<Express.Multer.File>) => void): void {
+    const key = `staging/uploads/${randomUUID()}`;
+    const meter = new Meter(this.maxFileBytes, () =>
+      ApiError.of('document_too_large', `${file.originalname} is larger than the per-file limit.`),
+    );
+    const upload = putStream(this.storage, key, meter, 'application/octet-stream');
+    Promise.all([pipeline(file.stream, meter), upload]).then(
+      () => cb(null, { key, size: meter.bytes, sha256: meter.digest() } as Partial<Express.Multer.File>),
+      async (err: unknown) => {
+        // A part cut off mid-way may have left an object (or an incomplete multipart upload) behind.
+        await removeObjects(this.storage, [key]).catch(() => {});
+        cb(err);
+      },
+    );
+  }
+
+  _removeFile(_req: Request, file: Express.Multer.File & Partial<StagedPart>, cb: (error: Error | null) => void): void {
+    if (!file.key) return cb(null);
+    removeObjects(this.storage, [file.key]).then(
+      () => cb(null),
+      () => cb(null),
+    );
+  }
+}
+
+/** Parses a multipart body: file parts under `documents`, text fields as given. */
+export function multipartDocuments(storage: Storage, limits: { maxFileBytes: number; maxReviewDocuments: number }) {
+  const parse = multer({
+    storage: new StagingStorage(storage, limits.maxFileBytes),
+    limits: { files: limits.maxReviewDocuments, fields: 20, fieldSize: 64 * 1024, parts: limits.maxReviewDocuments + 20 },
+  }).array('documents', limits.maxReviewDocuments);
+  return (req: Request, res: Parameters<typeof parse>[1]): Promise<void> =>
+    new Promise((resolve, reject) => {
+      parse(req, res, (err: unknown) => (err ? reject(multerToApiError(err)) : resolve()));
+    });
+}
+
+function multerToApiError(err: unknown): unknown {
+  if (!(err instanceof MulterError)) {
+    if (err instanceof Error && /Unexpected end of form|Malformed part header|Multipart: Boundary not found/i.test(err.message)) {
+      return new ApiError('invalid_request', 400, 'The multipart body is malformed.');
+    }
+    return err;
+  }
+  switch (err.code) {
+    case 'LIMIT_FILE_COUNT':
+      return ApiError.of('too_many_documents', 'More documents than a review may hold.');
+    case 'LIMIT_UNEXPECTED_FILE':
+      return new ApiError('invalid_request', 422, `Invalid request: ${err.field ?? 'a file part'}: files go in the "documents" field.`);
+    case 'LIMIT_FILE_SIZE':
+      return ApiError.of('document_too_large', 'A document is larger than the per-file limit.');
+    default:
+      return new ApiError('invalid_request', 422, `Invalid request: ${err.field ? `${err.field}: ` : ''}${err.message}.`);
+  }
+}
+
+/** The staged parts multer left on the request, in upload order. */
+export function stagedParts(req: Request): (StagedPart & { filename: string; declaredType: string })[] {
+  const files = (req.files ?? []) as (Express.Multer.File & StagedPart)[];
+  return files.map((f) => ({ key: f.key, size: f.size, sha256: f.sha256, filename: f.originalname, declaredType: f.mimetype }));
+}
