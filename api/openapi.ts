@@ -97,6 +97,7 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     },
     responses: {
       '201': { ...json(Review, 'Created.'), headers: rateLimitHeaders },
+      '200': { ...json(Review, 'A retry with the same `Idempotency-Key`: the original Review; nothing new is created.'), headers: rateLimitHeaders },
       '400': error('`document_required`, `document_unsupported`, malformed JSON or metadata (`invalid_request`).'),
       '409': error('`duplicate_reference_id` or `all_documents_duplicate`.'),
       '413': error('`document_too_large`.'),

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Meter } from '../src/ingest/meter.js';
 import { putStream, removeObjects, type Storage } from '../src/storage/minio.js';
+import { caller } from './auth.js';
 import { ApiError } from './errors.js';
 
 export interface StagedPart {
@@ -20,8 +21,9 @@ class StagingStorage implements StorageEngine {
     private readonly maxFileBytes: number,
   ) {}
 
-  _handleFile(_req: Request, file: Express.Multer.File, cb: (error?: unknown, info?: Partial<Express.Multer.File>) => void): void {
-    const key = `staging/uploads/${randomUUID()}`;
+  _handleFile(req: Request, file: Express.Multer.File, cb: (error?: unknown, info?: Partial<Express.Multer.File>) => void): void {
+    // Under the organization, so an operator can tell whose uploads are in flight.
+    const key = `staging/uploads/${caller(req.res!).organizationId}/${randomUUID()}`;
     const meter = new Meter(this.maxFileBytes, () =>
       ApiError.of('document_too_large', `${file.originalname} is larger than the per-file limit.`),
     );

@@ -25,9 +25,9 @@ async function keysUnder(prefix: string): Promise<string[]> {
   return keys.sort();
 }
 
-/** Only this file uploads through the API, and its tests run one at a time: staging must be empty between them. */
-async function nothingStaged(t: { deepEqual: (a: unknown, b: unknown, m?: string) => void }) {
-  t.deepEqual(await keysUnder('staging/uploads/'), [], 'no upload left in staging');
+/** The API stages uploads under the organization: after a create, none of the organization's may remain. */
+async function nothingStaged(t: { deepEqual: (a: unknown, b: unknown, m?: string) => void }, organizationId: string) {
+  t.deepEqual(await keysUnder(`staging/uploads/${organizationId}/`), [], 'no upload left in staging');
 }
 
 test.serial('a PDF, an image and a package become the review’s documents; duplicates count once', async (t) => {
@@ -59,7 +59,7 @@ test.serial('a PDF, an image and a package become the review’s documents; dupl
     ].sort(),
   );
   t.deepEqual(await keysUnder(`documents/${review.review_id}/`), [sha(cd), sha(note), sha(png)].map((h) => `documents/${review.review_id}/${h}`).sort());
-  await nothingStaged(t);
+  await nothingStaged(t, org.id);
 });
 
 const refusals: [string, () => Promise<{ name: string; data: Buffer }[]>, number, string, RegExp][] = [
@@ -84,7 +84,7 @@ for (const [title, files, status, code, pattern] of refusals) {
     t.is(errorCode(res), code);
     t.regex((res.body as { error: { message: string } }).error.message, pattern);
     t.is((await db()`select count(*)::int as n from reviews where organization_id = ${org.id}`)[0]!.n, 0);
-    await nothingStaged(t);
+    await nothingStaged(t, org.id);
     // The reference is free: the refused create kept nothing.
     const again = await call(stack.apiUrl, 'POST', '/reviews', { key: org.liveKey, form: form([{ name: 'ok.png', data: png }], { reference_id: 'LN-refused' }) });
     t.is(again.status, 201);
@@ -117,7 +117,7 @@ test.serial('no file part, malformed metadata, unknown fields and wrong file fie
   t.is(jsonMetadata.status, 400);
   t.is(errorCode(jsonMetadata), 'invalid_request');
   t.is((await db()`select count(*)::int as n from reviews where organization_id = ${org.id}`)[0]!.n, 0);
-  await nothingStaged(t);
+  await nothingStaged(t, org.id);
 });
 
 test.serial('a file over the per-file limit is cut off with 413 document_too_large', async (t) => {
@@ -134,5 +134,5 @@ test.serial('a file over the per-file limit is cut off with 413 document_too_lar
   t.true(api.child.running());
   t.is((await fetch(`${api.root}/healthz`)).status, 200);
   t.is((await db()`select count(*)::int as n from reviews where organization_id = ${org.id}`)[0]!.n, 0);
-  await nothingStaged(t);
+  await nothingStaged(t, org.id);
 });

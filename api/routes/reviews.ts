@@ -18,6 +18,7 @@ import {
   MetadataSchema,
   REVIEW_TYPES,
   type CreateReviewJson,
+  type Review,
 } from '../../src/reviews/review.js';
 import { createReviewUpdate, type ReviewWorkflowInput } from '../../workflows/messages.js';
 import type { reviewWorkflow } from '../../workflows/review.js';
@@ -29,7 +30,9 @@ import {
   ReviewTypeKey,
   SandboxKey,
 } from '../../workflows/search-attributes.js';
-import { caller } from '../auth.js';
+import { caller, type Caller } from '../auth.js';
+import { beginIdempotent, fingerprint, idempotencyKey } from '../idempotency.js';
+import { completeIdempotencyKey, releaseIdempotencyKey } from '../../src/db/idempotency.js';
 import { ApiError, ERROR_STATUS } from '../errors.js';
 import { multipartDocuments, stagedParts } from '../uploads.js';
 import { invalidRequest, uuidPathDetail } from '../validation.js';
@@ -64,10 +67,11 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
   const upload = multipartDocuments(storage, config.limits);
 
   /** The create request's fields and staged uploads, from either body type; validation errors as the spec says. */
-  async function createInput(req: Request, res: Response): Promise<{ fields: CreateFields; files: StagedFile[] }> {
+  async function createInput(req: Request, res: Response): Promise<{ fields: CreateFields; files: StagedFile[]; sources: unknown }> {
     if (req.is('multipart/form-data')) {
       await upload(req, res);
-      const files: StagedFile[] = stagedParts(req).map((p) => ({
+      const parts = stagedParts(req);
+      const files: StagedFile[] = parts.map((p) => ({
         key: p.key,
         filename: p.filename,
         declaredType: p.declaredType || null,
@@ -78,7 +82,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
         if (!parsed.success) throw invalidRequest(parsed.error);
         const metadata = parsed.data.metadata === undefined ? undefined : parseMetadata(parsed.data.metadata);
         if (files.length === 0) throw ApiError.of('document_required', 'Supply at least one document as a "documents" file part.');
-        return { fields: { ...parsed.data, metadata }, files };
+        return { fields: { ...parsed.data, metadata }, files, sources: parts.map((p) => ({ filename: p.filename, sha256: p.sha256 })) };
       } catch (err) {
         await removeObjects(storage, files.map((f) => f.key));
         throw err;
@@ -93,7 +97,8 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
       if (!parsed.data.documents || parsed.data.documents.length === 0) {
         throw ApiError.of('document_required', 'Supply at least one document.');
       }
-      return { fields: parsed.data, files: [] };
+      const { documents, ...fields } = parsed.data;
+      return { fields, files: [], sources: documents };
     }
     throw new ApiError('invalid_request', 400, 'Send the review as application/json or multipart/form-data.');
   }
@@ -102,50 +107,40 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
     .route('/reviews')
     .post(async (req, res) => {
       const who = caller(res);
-      const { fields, files } = await createInput(req, res);
-      const reviewType = fields.review_type ?? 'mortgage_v1';
-      if (!(REVIEW_TYPES as readonly string[]).includes(reviewType)) {
-        await removeObjects(storage, files.map((f) => f.key));
-        throw new ApiError('invalid_request', 422, `Invalid request: review_type: must be one of ${REVIEW_TYPES.join(', ')}.`);
-      }
-
-      const reviewId = randomUUID();
-      const input: ReviewWorkflowInput = { reviewId, organizationId: who.organizationId, sandbox: who.sandbox };
-      const start = new WithStartWorkflowOperation<typeof reviewWorkflow>('reviewWorkflow', {
-        workflowId: reviewId,
-        taskQueue: config.temporal.taskQueue,
-        args: [input],
-        workflowIdConflictPolicy: 'FAIL',
-        staticSummary: `Review ${fields.reference_id ?? fields.label ?? reviewId}`,
-        staticDetails: `Organization \`${who.organizationId}\`${who.sandbox ? ' (sandbox)' : ''}`,
-        // Operators see the integrator's metadata here; the Review object does not carry it (DECISIONS 1).
-        memo: { metadata: fields.metadata ?? {} },
-        typedSearchAttributes: [
-          { key: ReviewStatusKey, value: 'processing' },
-          { key: InternalStateKey, value: 'ingesting' },
-          { key: OrgIdKey, value: who.organizationId },
-          { key: SandboxKey, value: who.sandbox },
-          { key: ReviewTypeKey, value: reviewType },
-          ...(fields.reference_id ? [{ key: ReferenceIdKey, value: fields.reference_id }] : []),
-        ],
-      });
+      const { fields, files, sources } = await createInput(req, res);
+      let claimedKey: string | undefined;
       try {
-        const review = await temporal.workflow.executeUpdateWithStart(createReviewUpdate, {
-          args: [
-            {
-              reviewType,
-              label: fields.label ?? null,
-              referenceId: fields.reference_id ?? null,
-              metadata: fields.metadata ?? null,
-              createdAt: new Date().toISOString(),
-              files,
-            },
-          ],
-          startWorkflowOperation: start,
-        });
-        res.status(201).json(review);
+        const reviewType = fields.review_type ?? 'mortgage_v1';
+        if (!(REVIEW_TYPES as readonly string[]).includes(reviewType)) {
+          throw new ApiError('invalid_request', 422, `Invalid request: review_type: must be one of ${REVIEW_TYPES.join(', ')}.`);
+        }
+        const reviewId = randomUUID();
+        const key = idempotencyKey(req);
+        if (key !== undefined) {
+          const outcome = await beginIdempotent(sql, {
+            organizationId: who.organizationId,
+            key,
+            fingerprint: fingerprint({ ...fields, review_type: reviewType, sources, sandbox: who.sandbox }),
+            newReviewId: reviewId,
+            ttlHours: config.limits.idempotencyTtlHours,
+          });
+          if (outcome.kind === 'replay') {
+            await removeObjects(storage, files.map((f) => f.key));
+            res.status(200).type('application/json').send(outcome.body);
+            return;
+          }
+          claimedKey = key;
+        }
+        const review = await startReview(who, reviewId, reviewType, fields, files);
+        // One serialisation, sent now and stored for replays: byte for byte the same.
+        const body = JSON.stringify(review);
+        if (claimedKey !== undefined) await completeIdempotencyKey(sql, who.organizationId, claimedKey, body);
+        res.status(201).type('application/json').send(body);
       } catch (err) {
-        throw rejectionToApiError(err);
+        if (claimedKey !== undefined) await releaseIdempotencyKey(sql, who.organizationId, claimedKey);
+        // The workflow removes what it was given; uploads it never saw are ours to remove.
+        if (!(err instanceof StartedError)) await removeObjects(storage, files.map((f) => f.key)).catch(() => {});
+        throw err instanceof StartedError ? err.cause : err;
       }
     })
     .get(async (req, res) => {
@@ -212,7 +207,54 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
     })
     .all(methodNotAllowed(['GET']));
 
+  /** Update-with-start of the review's workflow; rejections come back as the API's errors. */
+  async function startReview(who: Caller, reviewId: string, reviewType: string, fields: CreateFields, files: StagedFile[]): Promise<Review> {
+    const input: ReviewWorkflowInput = { reviewId, organizationId: who.organizationId, sandbox: who.sandbox };
+    const start = new WithStartWorkflowOperation<typeof reviewWorkflow>('reviewWorkflow', {
+      workflowId: reviewId,
+      taskQueue: config.temporal.taskQueue,
+      args: [input],
+      workflowIdConflictPolicy: 'FAIL',
+      staticSummary: `Review ${fields.reference_id ?? fields.label ?? reviewId}`,
+      staticDetails: `Organization \`${who.organizationId}\`${who.sandbox ? ' (sandbox)' : ''}`,
+      // Operators see the integrator's metadata here; the Review object does not carry it (DECISIONS 1).
+      memo: { metadata: fields.metadata ?? {} },
+      typedSearchAttributes: [
+        { key: ReviewStatusKey, value: 'processing' },
+        { key: InternalStateKey, value: 'ingesting' },
+        { key: OrgIdKey, value: who.organizationId },
+        { key: SandboxKey, value: who.sandbox },
+        { key: ReviewTypeKey, value: reviewType },
+        ...(fields.reference_id ? [{ key: ReferenceIdKey, value: fields.reference_id }] : []),
+      ],
+    });
+    try {
+      return await temporal.workflow.executeUpdateWithStart(createReviewUpdate, {
+        args: [
+          {
+            reviewType,
+            label: fields.label ?? null,
+            referenceId: fields.reference_id ?? null,
+            metadata: fields.metadata ?? null,
+            createdAt: new Date().toISOString(),
+            files,
+          },
+        ],
+        startWorkflowOperation: start,
+      });
+    } catch (err) {
+      throw new StartedError(rejectionToApiError(err));
+    }
+  }
+
   return router;
+}
+
+/** A failure after the workflow was asked to start: it owns the uploads from then on. */
+class StartedError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('review start failed');
+  }
 }
 
 type CreateFields = Omit<CreateReviewJson, 'documents'>;
