@@ -2,17 +2,17 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Sql } from '../src/db/client.js';
 import { DuplicateReferenceIdError, insertReview } from '../src/db/reviews.js';
-import { commitDocuments, type IngestedDocument, type StagedFile } from '../src/ingest/package.js';
+import { commitDocuments, type IngestedDocument } from '../src/ingest/package.js';
 import { removeObjects, type Storage } from '../src/storage/minio.js';
 import type { Review, ReviewStatus } from '../src/reviews/review.js';
 import type { CreateReviewRequest, ReviewWorkflowInput } from '../workflows/messages.js';
 
-export interface CreateReviewRecordInput extends ReviewWorkflowInput, Omit<CreateReviewRequest, 'files'> {
+export interface CreateReviewRecordInput extends ReviewWorkflowInput, Omit<CreateReviewRequest, 'files' | 'sources'> {
   status: ReviewStatus;
   internalState: string;
   documents: IngestedDocument[];
-  /** The uploads the documents came from; removed once the review is recorded. */
-  staged: StagedFile[];
+  /** The staging objects the documents came from; removed once the review is recorded. */
+  staged: string[];
 }
 
 export function createReviewActivities({ sql, storage }: { sql: Sql; storage: Storage }) {
@@ -37,12 +37,12 @@ export function createReviewActivities({ sql, storage }: { sql: Sql; storage: St
           },
           input.documents.map((d, i) => ({ ...d, objectKey: keys[i]! })),
         );
-        await removeObjects(storage, input.staged.map((f) => f.key));
+        await removeObjects(storage, input.staged);
         return review;
       } catch (err) {
         if (err instanceof DuplicateReferenceIdError) {
           // Refused: nothing of it is kept.
-          await removeObjects(storage, [...keys, ...input.staged.map((f) => f.key)]).catch(() => {});
+          await removeObjects(storage, [...keys, ...input.staged]).catch(() => {});
           throw ApplicationFailure.nonRetryable(
             'A review with this reference_id already exists in your organization.',
             'duplicate_reference_id',

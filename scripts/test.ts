@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freePort } from './stack/ports.js';
 import { REPO_ROOT, startStack, type Stack, type StackPorts } from './stack/stack.js';
+import { createTestCertificates } from './stack/test-certificates.js';
 
 const started = Date.now();
 const log = (line: string) => console.log(`# [stack ${((Date.now() - started) / 1000).toFixed(1)}s] ${line}`);
@@ -74,18 +75,26 @@ async function main(): Promise<number> {
   }
   try {
     log(`starting the stack in ${dataDir}`);
+    const tls = await createTestCertificates(join(dataDir, 'tls'));
     stack = await startStack({
       dataDir,
       ports,
       durable: false,
       echoServices: false,
-      serviceEnv: { NODE_ENV: 'test', TEST_ONLY_ALLOW_LOOPBACK_TARGETS: 'true' },
+      serviceEnv: {
+        NODE_ENV: 'test',
+        TEST_ONLY_ALLOW_LOOPBACK_TARGETS: 'true',
+        // The suite's HTTPS servers (source URLs, webhook receivers) present certificates of this CA.
+        NODE_EXTRA_CA_CERTS: tls.caFile,
+        // Short enough for a test to watch a stalled source time out.
+        SOURCE_FETCH_TIMEOUT_MS: '4000',
+      },
       log,
     });
     const descriptor = join(dataDir, 'test-stack.json');
     await writeFile(
       descriptor,
-      JSON.stringify({ apiUrl: stack.urls.api, dataDir, logDir: join(dataDir, 'logs'), serviceEnv: stack.serviceEnv }),
+      JSON.stringify({ apiUrl: stack.urls.api, dataDir, logDir: join(dataDir, 'logs'), serviceEnv: stack.serviceEnv, tls }),
       { mode: 0o600 },
     );
     const avaExit = await runAva({ ...stack.serviceEnv, TEST_STACK_FILE: descriptor }, process.argv.slice(2), tally);

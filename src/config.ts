@@ -58,6 +58,8 @@ const envSchema = z.object({
   MAX_CONCURRENT_ANALYSES: positiveInt.default(4),
   AWAITING_DOCUMENTS_DAYS: positiveInt.default(7),
   IDEMPOTENCY_TTL_HOURS: positiveInt.default(24),
+  // One total budget per signed source URL: connect, TLS, headers and body (DECISIONS 23).
+  SOURCE_FETCH_TIMEOUT_MS: positiveInt.default(30_000),
 
   // Off in every real deployment: lets tests aim webhooks and source URLs at servers on this machine.
   TEST_ONLY_ALLOW_LOOPBACK_TARGETS: flag,
@@ -88,6 +90,7 @@ export interface Config {
     maxConcurrentAnalyses: number;
     awaitingDocumentsDays: number;
     idempotencyTtlHours: number;
+    sourceFetchTimeoutMs: number;
   };
   testOnlyAllowLoopbackTargets: boolean;
 }
@@ -148,6 +151,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxConcurrentAnalyses: e.MAX_CONCURRENT_ANALYSES,
       awaitingDocumentsDays: e.AWAITING_DOCUMENTS_DAYS,
       idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
+      sourceFetchTimeoutMs: e.SOURCE_FETCH_TIMEOUT_MS,
     },
     testOnlyAllowLoopbackTargets: e.TEST_ONLY_ALLOW_LOOPBACK_TARGETS,
   };

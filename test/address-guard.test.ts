@@ -1,6 +1,6 @@
 // The SSRF guard: only HTTPS targets whose every address is public.
 import test from 'ava';
-import { checkTarget, isPublicAddress, UnsafeTargetError } from '../src/webhooks/address-guard.js';
+import { checkTarget, isPublicAddress, UnsafeTargetError } from '../src/outbound/address-guard.js';
 
 const resolvesTo = (...addresses: string[]) => async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 const strict = { allowLoopback: false };

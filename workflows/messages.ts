@@ -1,7 +1,7 @@
 // The messages of the review workflow, shared by the workflow and its callers (API, tests, operators).
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { StagedFile } from '../src/ingest/package.js';
-import type { Review } from '../src/reviews/review.js';
+import type { DocumentSource, Review } from '../src/reviews/review.js';
 import type { InternalState } from './states.js';
 
 export const TASK_QUEUE_DEFAULT = 'reviews';
@@ -22,6 +22,8 @@ export interface CreateReviewRequest {
   createdAt: string;
   /** Uploads already streamed to staging (object keys only: no bytes in workflow payloads). */
   files: StagedFile[];
+  /** Signed source URLs, fetched by the ingest activity. */
+  sources: DocumentSource[];
 }
 
 export interface ReviewWorkflowState {
@@ -39,6 +41,8 @@ export const getStateQuery = defineQuery<ReviewWorkflowState>('getState');
 
 /** ApplicationFailure types a create can end with; each is an error code of the interface. */
 export const CREATE_REJECTIONS = [
+  'invalid_request',
+  'working_doc_not_review_input',
   'duplicate_reference_id',
   'document_required',
   'document_unsupported',

@@ -49,13 +49,11 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
     createReviewUpdate,
     async (request: CreateReviewRequest) => {
       try {
-        const { files, ...fields } = request;
-        const documents =
-          files.length > 0
-            ? await ingest.ingestSubmission.executeWithOptions({ summary: `Unpack ${files.length} upload(s)` }, [
-                { reviewId: input.reviewId, files },
-              ])
-            : [];
+        const { files, sources, ...fields } = request;
+        const { documents, staged } = await ingest.ingestSubmission.executeWithOptions(
+          { summary: `Ingest ${files.length} upload(s) and ${sources.length} source URL(s)` },
+          [{ reviewId: input.reviewId, files, sources }],
+        );
         const review = await readModel.createReviewRecord.executeWithOptions(
           { summary: 'Record the review and its documents' },
           [
@@ -63,7 +61,7 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
               ...input,
               ...fields,
               documents,
-              staged: files,
+              staged,
               status: customerStatus(state.internalState),
               internalState: state.internalState,
             },

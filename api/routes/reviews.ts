@@ -18,6 +18,7 @@ import {
   MetadataSchema,
   REVIEW_TYPES,
   type CreateReviewJson,
+  type DocumentSource,
   type Review,
 } from '../../src/reviews/review.js';
 import { createReviewUpdate, type ReviewWorkflowInput } from '../../workflows/messages.js';
@@ -67,7 +68,10 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
   const upload = multipartDocuments(storage, config.limits);
 
   /** The create request's fields and staged uploads, from either body type; validation errors as the spec says. */
-  async function createInput(req: Request, res: Response): Promise<{ fields: CreateFields; files: StagedFile[]; sources: unknown }> {
+  async function createInput(
+    req: Request,
+    res: Response,
+  ): Promise<{ fields: CreateFields; files: StagedFile[]; sources: DocumentSource[]; fingerprinted: unknown }> {
     if (req.is('multipart/form-data')) {
       await upload(req, res);
       const parts = stagedParts(req);
@@ -82,7 +86,12 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
         if (!parsed.success) throw invalidRequest(parsed.error);
         const metadata = parsed.data.metadata === undefined ? undefined : parseMetadata(parsed.data.metadata);
         if (files.length === 0) throw ApiError.of('document_required', 'Supply at least one document as a "documents" file part.');
-        return { fields: { ...parsed.data, metadata }, files, sources: parts.map((p) => ({ filename: p.filename, sha256: p.sha256 })) };
+        return {
+          fields: { ...parsed.data, metadata },
+          files,
+          sources: [],
+          fingerprinted: parts.map((p) => ({ filename: p.filename, sha256: p.sha256 })),
+        };
       } catch (err) {
         await removeObjects(storage, files.map((f) => f.key));
         throw err;
@@ -98,7 +107,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
         throw ApiError.of('document_required', 'Supply at least one document.');
       }
       const { documents, ...fields } = parsed.data;
-      return { fields, files: [], sources: documents };
+      return { fields, files: [], sources: documents, fingerprinted: documents };
     }
     throw new ApiError('invalid_request', 400, 'Send the review as application/json or multipart/form-data.');
   }
@@ -107,7 +116,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
     .route('/reviews')
     .post(async (req, res) => {
       const who = caller(res);
-      const { fields, files, sources } = await createInput(req, res);
+      const { fields, files, sources, fingerprinted } = await createInput(req, res);
       let claimedKey: string | undefined;
       try {
         const reviewType = fields.review_type ?? 'mortgage_v1';
@@ -120,7 +129,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
           const outcome = await beginIdempotent(sql, {
             organizationId: who.organizationId,
             key,
-            fingerprint: fingerprint({ ...fields, review_type: reviewType, sources, sandbox: who.sandbox }),
+            fingerprint: fingerprint({ ...fields, review_type: reviewType, sources: fingerprinted, sandbox: who.sandbox }),
             newReviewId: reviewId,
             ttlHours: config.limits.idempotencyTtlHours,
           });
@@ -131,7 +140,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
           }
           claimedKey = key;
         }
-        const review = await startReview(who, reviewId, reviewType, fields, files);
+        const review = await startReview(who, reviewId, reviewType, fields, files, sources);
         // One serialisation, sent now and stored for replays: byte for byte the same.
         const body = JSON.stringify(review);
         if (claimedKey !== undefined) await completeIdempotencyKey(sql, who.organizationId, claimedKey, body);
@@ -208,7 +217,14 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
     .all(methodNotAllowed(['GET']));
 
   /** Update-with-start of the review's workflow; rejections come back as the API's errors. */
-  async function startReview(who: Caller, reviewId: string, reviewType: string, fields: CreateFields, files: StagedFile[]): Promise<Review> {
+  async function startReview(
+    who: Caller,
+    reviewId: string,
+    reviewType: string,
+    fields: CreateFields,
+    files: StagedFile[],
+    sources: DocumentSource[],
+  ): Promise<Review> {
     const input: ReviewWorkflowInput = { reviewId, organizationId: who.organizationId, sandbox: who.sandbox };
     const start = new WithStartWorkflowOperation<typeof reviewWorkflow>('reviewWorkflow', {
       workflowId: reviewId,
@@ -238,6 +254,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
             metadata: fields.metadata ?? null,
             createdAt: new Date().toISOString(),
             files,
+            sources,
           },
         ],
         startWorkflowOperation: start,
@@ -278,6 +295,8 @@ function parseMetadata(raw: string): Record<string, string> | null {
 function rejectionToApiError(err: unknown): unknown {
   if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
     const code = err.cause.type;
+    // Refusals of a field (a source URL that cannot be fetched) are 422s naming the field.
+    if (code === 'invalid_request') return new ApiError('invalid_request', 422, err.cause.message);
     if (code && code !== 'internal_error' && code in ERROR_STATUS) {
       return ApiError.of(code as keyof typeof ERROR_STATUS, err.cause.message);
     }

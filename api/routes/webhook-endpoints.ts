@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Config } from '../../src/config.js';
 import type { Sql } from '../../src/db/client.js';
 import { deleteEndpoint, insertEndpoint, listEndpoints } from '../../src/db/webhook-endpoints.js';
-import { checkTarget, UnsafeTargetError } from '../../src/webhooks/address-guard.js';
+import { checkTarget, UnsafeTargetError } from '../../src/outbound/address-guard.js';
 import { RegisterWebhookEndpointSchema } from '../../src/webhooks/endpoint.js';
 import { encryptSecret, generateSigningSecret, secretHint } from '../../src/webhooks/secret.js';
 import { caller } from '../auth.js';

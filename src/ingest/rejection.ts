@@ -1,10 +1,14 @@
-// Why an upload is refused, in the interface's error codes. The message names the file or member.
+// Why a submission is refused, in the interface's error codes. The message names the file, member or field.
 export type RejectionCode =
+  | 'invalid_request'
   | 'document_required'
   | 'document_unsupported'
   | 'document_too_large'
   | 'too_many_documents'
-  | 'documents_too_large';
+  | 'documents_too_large'
+  | 'all_documents_duplicate'
+  | 'working_doc_flattened'
+  | 'working_doc_not_review_input';
 
 export class IngestRejection extends Error {
   override name = 'IngestRejection';

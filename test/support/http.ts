@@ -1,6 +1,11 @@
 // A tiny HTTP client for the API under test: JSON in, status + parsed body out. Every /v1 response is
 // checked against the served OpenAPI document on the way (a mismatch fails the calling test).
 import { documentValidator } from './openapi-validator.js';
+import { sharedSources } from './source-server.js';
+
+// Creates fetch their documents for real: from this process's HTTPS file host.
+const { packageUrl } = await sharedSources();
+
 export interface ApiResponse {
   status: number;
   headers: Headers;
@@ -38,10 +43,10 @@ export async function call(
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 
-/** The smallest create body the API accepts today. */
+/** The smallest create body: one signed URL of a package holding one PDF. */
 export function createBody(extra: Record<string, unknown> = {}) {
   return {
-    documents: [{ filename: 'package.zip', content_type: 'application/zip', url: 'https://files.example.com/package.zip?sig=x' }],
+    documents: [{ filename: 'package.zip', content_type: 'application/zip', url: packageUrl }],
     ...extra,
   };
 }

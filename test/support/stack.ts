@@ -13,6 +13,13 @@ const DescriptorSchema = z.object({
   dataDir: z.string(),
   logDir: z.string(),
   serviceEnv: z.record(z.string(), z.string()),
+  tls: z.object({
+    caFile: z.string(),
+    certFile: z.string(),
+    keyFile: z.string(),
+    untrustedCertFile: z.string(),
+    untrustedKeyFile: z.string(),
+  }),
 });
 
 function descriptorPath(): string {

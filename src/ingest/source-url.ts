@@ -1,0 +1,123 @@
+// Fetches the documents an integrator gave as signed HTTPS URLs into MinIO staging, where they are unpacked
+// like uploads. Every URL is vetted by the address guard and fetched over a connection pinned to the
+// checked addresses; redirects are refused; one total timeout covers connect, headers and body; the
+// per-file limit is enforced while the body streams. A problem with a source is a refusal naming
+// `documents[i].url`; a storage problem is thrown as is, for the activity to retry.
+import { randomUUID } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import { checkTarget, UnsafeTargetError, type CheckedTarget } from '../outbound/address-guard.js';
+import { pinnedRequest } from '../outbound/pinned-https.js';
+import { putStream, removeObjects, type Storage } from '../storage/minio.js';
+import type { DocumentSource } from '../reviews/review.js';
+import { Meter } from './meter.js';
+import type { StagedFile } from './package.js';
+import { IngestRejection } from './rejection.js';
+
+export interface SourceFetchOptions {
+  storage: Storage;
+  reviewId: string;
+  maxFileBytes: number;
+  timeoutMs: number;
+  /** Test-only: lets sources on this machine through the address guard. */
+  allowLoopback: boolean;
+}
+
+/** Sources fetched at once; enough to hide latency, few enough to stay polite to one host. */
+const CONCURRENCY = 4;
+
+/** Fetches every source into staging, in order; on any refusal removes what it fetched and throws it. */
+export async function fetchSources(sources: DocumentSource[], o: SourceFetchOptions): Promise<StagedFile[]> {
+  const stop = new AbortController();
+  const staged: StagedFile[] = new Array<StagedFile>(sources.length);
+  const keys: string[] = [];
+  let next = 0;
+  let failure: { index: number; err: unknown } | undefined;
+  const fetcher = async () => {
+    while (!stop.signal.aborted && next < sources.length) {
+      const index = next++;
+      const key = `staging/sources/${o.reviewId}/${randomUUID()}`;
+      keys.push(key);
+      try {
+        staged[index] = await fetchSource(sources[index]!, index, key, o, stop.signal);
+      } catch (err) {
+        // Fetches cut short because another source failed are not failures of their own.
+        if (stop.signal.aborted) return;
+        failure = { index, err };
+        stop.abort();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, sources.length) }, fetcher));
+  if (failure) {
+    await removeObjects(o.storage, keys).catch(() => {});
+    throw failure.err;
+  }
+  return staged;
+}
+
+async function fetchSource(
+  source: DocumentSource,
+  index: number,
+  key: string,
+  o: SourceFetchOptions,
+  stop: AbortSignal,
+): Promise<StagedFile> {
+  const field = `documents[${index}].url`;
+  const refuse = (why: string) => new IngestRejection('invalid_request', `Invalid request: ${field}: ${why}.`);
+  const tooLarge = () =>
+    new IngestRejection('document_too_large', `${field}: ${source.filename} is larger than the per-file limit of ${o.maxFileBytes} bytes.`);
+
+  let target: CheckedTarget;
+  try {
+    target = await checkTarget(source.url, { allowLoopback: o.allowLoopback });
+  } catch (err) {
+    if (err instanceof UnsafeTargetError) throw refuse(err.message);
+    throw err;
+  }
+  const timeout = AbortSignal.timeout(o.timeoutMs);
+  const signal = AbortSignal.any([timeout, stop]);
+  const why = (err: unknown) =>
+    timeout.aborted ? `did not finish within ${o.timeoutMs / 1000} s` : `could not be fetched (${describe(err)})`;
+
+  const response = await pinnedRequest(target, {
+    method: 'GET',
+    headers: { accept: '*/*', 'user-agent': 'loan-review-ingest' },
+    signal,
+  }).catch((err: unknown) => {
+    throw refuse(why(err));
+  });
+  const status = response.statusCode ?? 0;
+  if (status !== 200) {
+    response.destroy();
+    if (status >= 300 && status < 400) throw refuse(`answered with a redirect (HTTP ${status}); redirects are not followed`);
+    throw refuse(`answered HTTP ${status}`);
+  }
+  const declared = Number(response.headers['content-length']);
+  if (Number.isFinite(declared) && declared > o.maxFileBytes) {
+    response.destroy();
+    throw tooLarge();
+  }
+
+  let sourceError: unknown;
+  response.once('error', (err) => (sourceError ??= err));
+  const meter = new Meter(o.maxFileBytes, tooLarge);
+  try {
+    await Promise.all([pipeline(response, meter), putStream(o.storage, key, meter, 'application/octet-stream')]);
+  } catch (err) {
+    await removeObjects(o.storage, [key]).catch(() => {});
+    if (err instanceof IngestRejection) throw err;
+    if (sourceError !== undefined || signal.aborted) throw refuse(why(sourceError ?? err));
+    throw err;
+  }
+  return { key, filename: source.filename, declaredType: source.content_type, source: 'url' };
+}
+
+/** A short, integrator-readable reason for a failed connection (their URL, so no internals of ours). */
+function describe(err: unknown): string {
+  const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined;
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ECONNRESET' || code === 'ECONNABORTED') return 'connection closed before the file was complete';
+  if (code && /CERT|SELF_SIGNED|TLS|SSL/.test(code)) return `TLS certificate not accepted: ${code}`;
+  if (code) return code;
+  return err instanceof Error ? err.message : 'unknown error';
+}
