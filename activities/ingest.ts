@@ -2,14 +2,19 @@
 // thin adapter over src/ingest/). Refusals become non-retryable failures typed with the API error code.
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Config } from '../src/config.js';
-import { unpackSubmission, type IngestedDocument, type StagedFile } from '../src/ingest/package.js';
+import type { Sql } from '../src/db/client.js';
+import { documentInventory } from '../src/db/documents.js';
+import { unpackSubmission, type IngestedDocument, type StagedFile, type UnpackOptions } from '../src/ingest/package.js';
 import { IngestRejection } from '../src/ingest/rejection.js';
 import { fetchSources } from '../src/ingest/source-url.js';
+import { workingDocumentCheck, type SubmissionTarget } from '../src/ingest/working-documents.js';
 import type { DocumentSource } from '../src/reviews/review.js';
 import { removeObjects, type Storage } from '../src/storage/minio.js';
 
 export interface IngestSubmissionInput {
   reviewId: string;
+  /** A new review's first documents, or documents added to an existing review. */
+  target: SubmissionTarget;
   /** Uploads the API streamed to staging. */
   files: StagedFile[];
   /** Signed URLs to fetch into staging first. */
@@ -17,18 +22,28 @@ export interface IngestSubmissionInput {
 }
 
 export interface IngestSubmissionResult {
+  /** New documents only: files the review already had are left out. */
   documents: IngestedDocument[];
-  /** Distinct files offered, duplicates of the review's documents included. */
-  offered: number;
   /** Every staging object the submission used (uploads and fetched sources), to remove once recorded. */
   staged: string[];
 }
 
-export function createIngestActivities({ storage, config }: { storage: Storage; config: Config }) {
+export function createIngestActivities({ sql, storage, config }: { sql: Sql; storage: Storage; config: Config }) {
   return {
     async ingestSubmission(input: IngestSubmissionInput): Promise<IngestSubmissionResult> {
       let fetched: StagedFile[] = [];
       try {
+        const options: UnpackOptions = {
+          storage,
+          reviewId: input.reviewId,
+          limits: config.limits,
+          workingDocuments: workingDocumentCheck(config.secrets.server, input.target),
+        };
+        if (input.target.kind === 'add') {
+          const held = await documentInventory(sql, input.reviewId);
+          options.knownHashes = new Set(held.hashes);
+          options.alreadyOnReview = { documents: held.documents, bytes: held.bytes };
+        }
         fetched = await fetchSources(input.sources, {
           storage,
           reviewId: input.reviewId,
@@ -37,8 +52,11 @@ export function createIngestActivities({ storage, config }: { storage: Storage; 
           allowLoopback: config.testOnlyAllowLoopbackTargets,
         });
         const files = [...input.files, ...fetched];
-        const result = await unpackSubmission(files, { storage, reviewId: input.reviewId, limits: config.limits });
-        return { ...result, staged: files.map((f) => f.key) };
+        const { documents } = await unpackSubmission(files, options);
+        if (documents.length === 0) {
+          throw new IngestRejection('all_documents_duplicate', 'Every submitted document is already on this review (same SHA-256); nothing was added.');
+        }
+        return { documents, staged: files.map((f) => f.key) };
       } catch (err) {
         // Fetched sources are fetched again by a retry; uploads are kept for it unless the refusal is final.
         const uploads = err instanceof IngestRejection ? input.files.map((f) => f.key) : [];

@@ -2,6 +2,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Sql } from '../src/db/client.js';
 import { DuplicateReferenceIdError, insertReview } from '../src/db/reviews.js';
+import { addDocuments } from '../src/db/documents.js';
 import { commitDocuments, type IngestedDocument } from '../src/ingest/package.js';
 import { removeObjects, type Storage } from '../src/storage/minio.js';
 import type { Review, ReviewStatus } from '../src/reviews/review.js';
@@ -52,5 +53,12 @@ export function createReviewActivities({ sql, storage }: { sql: Sql; storage: St
       }
     },
 
+    /** Adds documents to an existing review: final keys first, then the rows and the count in one transaction. */
+    async recordAddedDocuments(input: { reviewId: string; documents: IngestedDocument[]; staged: string[] }): Promise<{ evidenceAdded: number }> {
+      const keys = await commitDocuments(storage, input.reviewId, input.documents);
+      const result = await addDocuments(sql, input.reviewId, input.documents.map((d, i) => ({ ...d, objectKey: keys[i]! })));
+      await removeObjects(storage, input.staged);
+      return result;
+    },
   };
 }

@@ -3,6 +3,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from '../src/openapi/zod.js';
 import { ReportSchema } from '../src/reviews/report.js';
+import { AddDocumentsJsonSchema, AddDocumentsResultSchema } from '../src/reviews/add-documents.js';
 import { CreateReviewJsonSchema, DocumentSourceSchema, ReviewSchema } from '../src/reviews/review.js';
 import {
   RegisteredWebhookEndpointSchema,
@@ -38,6 +39,8 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     z.strictObject({ data: z.array(Review), next_cursor: z.string().nullable() }),
   );
   const Report = registry.register('Report', ReportSchema);
+  const AddDocuments = registry.register('AddDocumentsRequest', AddDocumentsJsonSchema);
+  const AddDocumentsResult = registry.register('AddDocumentsResult', AddDocumentsResultSchema);
   registry.register('WebhookEndpoint', WebhookEndpointSchema);
   const RegisteredEndpoint = registry.register('RegisteredWebhookEndpoint', RegisteredWebhookEndpointSchema);
   const EndpointList = registry.register('WebhookEndpointList', WebhookEndpointListSchema);
@@ -137,6 +140,43 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
       '200': { ...json(Review, 'The review.'), headers: rateLimitHeaders },
       '404': error('`review_not_found`.'),
       '422': json(ValidationDetail, 'Malformed `review_id`.'),
+      ...common,
+    },
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/reviews/{review_id}/documents',
+    summary: 'Add documents to a review',
+    operationId: 'addDocuments',
+    description:
+      'New evidence, or the filled working document (the report PDF with its decisions). Only `documents` is sent: file parts, or signed URLs exactly as in create. Accepted while the review is queued, processing, awaiting documents or completed; new evidence is re-assessed.',
+    security,
+    request: {
+      params: reviewIdParam,
+      body: {
+        required: true,
+        content: {
+          'application/json': { schema: AddDocuments },
+          'multipart/form-data': {
+            schema: z.strictObject({
+              documents: z.array(z.string().meta({ format: 'binary' })).describe('One or more files, as in create.'),
+            }),
+          },
+        },
+      },
+    },
+    responses: {
+      '200': { ...json(AddDocumentsResult, 'Ingested; dispositions of a working document applied.'), headers: rateLimitHeaders },
+      '400': error('`document_required`, `document_unsupported`, or a body that is not JSON or multipart (`invalid_request`).'),
+      '404': error('`review_not_found`.'),
+      '409': error('`all_documents_duplicate`: every document is already on the review.'),
+      '413': error('`document_too_large`.'),
+      '422': {
+        description:
+          '`review_failed`, `working_doc_flattened`, `invalid_request` (names the field, e.g. a document url), `too_many_documents` or `documents_too_large` (error envelope); or a malformed `review_id` (validation detail).',
+        content: { 'application/json': { schema: z.union([ErrorEnvelope, ValidationDetail]) } },
+      },
       ...common,
     },
   });

@@ -2,32 +2,17 @@
 // workflow's ingest (the address guard, no redirects, a total timeout) and unpacked exactly like uploads.
 // Any source that cannot be fetched is 422 invalid_request naming documents[i].url, and nothing is kept.
 import test from 'ava';
-import { createHash } from 'node:crypto';
 import { ReviewSchema } from '../src/reviews/review.js';
-import { createStorage } from '../src/storage/minio.js';
-import { call, errorCode } from './support/http.js';
-import { closeShared, config, db, newOrganization, stack, temporalClient } from './support/stack.js';
-import { SourceServer } from './support/source-server.js';
+import { keysUnder, sha256 as sha } from './support/objects.js';
+import { call, errorCode, errorMessage as message } from './support/http.js';
+import { closeShared, db, newOrganization, stack, temporalClient } from './support/stack.js';
+import { sharedSources } from './support/source-server.js';
 import { elf, pdf, png, zip } from './support/fixtures.js';
 
-const storage = createStorage(config);
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-let files: SourceServer;
-test.before(async () => {
-  files = await SourceServer.start();
-});
-test.after.always(async () => {
-  await files.close();
-  await closeShared();
-});
+const { server: files } = await sharedSources();
+test.after.always(closeShared);
 
-async function keysUnder(prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  for await (const o of storage.client.listObjectsV2(storage.bucket, prefix, true)) if (o.name) keys.push(o.name);
-  return keys.sort();
-}
 
-const message = (res: { body: unknown }) => (res.body as { error: { message: string } }).error.message;
 
 /** The refused create's workflow (found by organization) left no review row and no object of its own. */
 async function nothingKept(t: import('ava').ExecutionContext, organizationId: string): Promise<void> {

@@ -2,11 +2,10 @@
 // workflow's ingest; accepted documents are stored under documents/<review>/<sha256>; a refused create
 // leaves no review row and no object anywhere.
 import test from 'ava';
-import { createHash } from 'node:crypto';
 import { ReviewSchema } from '../src/reviews/review.js';
-import { createStorage } from '../src/storage/minio.js';
+import { keysUnder, sha256 as sha } from './support/objects.js';
 import { call, errorCode, form } from './support/http.js';
-import { closeShared, config, db, newOrganization, stack } from './support/stack.js';
+import { closeShared, db, newOrganization, stack } from './support/stack.js';
 import { TestServices } from './support/services.js';
 import { docx, elf, markEncrypted, pdf, png, renameMember, tar, zip } from './support/fixtures.js';
 
@@ -16,14 +15,7 @@ test.after.always(async () => {
   await closeShared();
 });
 
-const storage = createStorage(config);
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-async function keysUnder(prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  for await (const o of storage.client.listObjectsV2(storage.bucket, prefix, true)) if (o.name) keys.push(o.name);
-  return keys.sort();
-}
 
 /** The API stages uploads under the organization: after a create, none of the organization's may remain. */
 async function nothingStaged(t: { deepEqual: (a: unknown, b: unknown, m?: string) => void }, organizationId: string) {

@@ -1,17 +1,14 @@
 // Unpacking a submission against the real MinIO: documents hashed and kept under temporary keys until
 // committed; a refused submission leaves no object behind.
 import test from 'ava';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { commitDocuments, documentKey, unpackSubmission, type StagedFile } from '../src/ingest/package.js';
 import { IngestRejection } from '../src/ingest/rejection.js';
-import { createStorage } from '../src/storage/minio.js';
+import { keysUnder, sha256 as sha, storage } from './support/objects.js';
 import { docx, elf, pdf, png, tar, zip } from './support/fixtures.js';
-import { config } from './support/stack.js';
 
-const storage = createStorage(config);
 const MiB = 1024 * 1024;
 const limits = { maxFileBytes: 100 * MiB, maxReviewDocuments: 300, maxReviewBytes: 500 * MiB };
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 async function stage(reviewId: string, files: { name: string; data: Buffer }[]): Promise<StagedFile[]> {
   const staged: StagedFile[] = [];
@@ -23,11 +20,6 @@ async function stage(reviewId: string, files: { name: string; data: Buffer }[]):
   return staged;
 }
 
-async function keysUnder(prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  for await (const o of storage.client.listObjectsV2(storage.bucket, prefix, true)) if (o.name) keys.push(o.name);
-  return keys.sort();
-}
 
 test('documents and package members become documents, hashed; duplicates collapse; commit moves them', async (t) => {
   const reviewId = randomUUID();

@@ -24,7 +24,7 @@ test('the document is served without a key, as OpenAPI 3.1 with the interface ve
   t.is(status, 200);
   t.is(doc.openapi, '3.1.0');
   t.like(doc, { info: { version: '2026-05-30' }, servers: [{ url: stack.apiUrl }] });
-  t.deepEqual(Object.keys(doc.paths).sort(), ['/reviews', '/reviews/{review_id}', '/reviews/{review_id}/report', '/webhook-endpoints', '/webhook-endpoints/{id}']);
+  t.deepEqual(Object.keys(doc.paths).sort(), ['/reviews', '/reviews/{review_id}', '/reviews/{review_id}/documents', '/reviews/{review_id}/report', '/webhook-endpoints', '/webhook-endpoints/{id}']);
 });
 
 test('redocly lint passes with no errors and no warnings', async (t) => {

@@ -6,12 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { fetchSources, type SourceFetchOptions } from '../src/ingest/source-url.js';
 import { IngestRejection } from '../src/ingest/rejection.js';
 import { pinnedRequest } from '../src/outbound/pinned-https.js';
-import { createStorage, readObject } from '../src/storage/minio.js';
 import { SourceServer } from './support/source-server.js';
 import { pdf } from './support/fixtures.js';
-import { config } from './support/stack.js';
+import { bytesOf, keysUnder, storage } from './support/objects.js';
 
-const storage = createStorage(config);
 let server: SourceServer;
 let untrusted: SourceServer;
 test.before(async () => {
@@ -29,17 +27,7 @@ function options(extra: Partial<SourceFetchOptions> = {}): SourceFetchOptions {
 
 const source = (url: string, filename = 'cd.pdf') => ({ filename, content_type: 'application/pdf', url });
 
-async function staged(reviewId: string): Promise<string[]> {
-  const keys: string[] = [];
-  for await (const o of storage.client.listObjectsV2(storage.bucket, `staging/sources/${reviewId}/`, true)) if (o.name) keys.push(o.name);
-  return keys;
-}
-
-async function bytesOf(key: string): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of await readObject(storage, key)) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
-}
+const staged = (reviewId: string) => keysUnder(`staging/sources/${reviewId}/`);
 
 async function refusal(t: import('ava').ExecutionContext, o: SourceFetchOptions, urls: string[]): Promise<IngestRejection> {
   const err = await t.throwsAsync(fetchSources(urls.map((u) => source(u)), o), { instanceOf: IngestRejection });
@@ -55,7 +43,7 @@ test('each source is fetched whole into staging, in the order given', async (t) 
   t.deepEqual(files.map((f) => [f.filename, f.declaredType, f.source]), [['a.pdf', 'application/pdf', 'url'], ['b.pdf', 'application/pdf', 'url']]);
   t.deepEqual(await bytesOf(files[0]!.key), a);
   t.deepEqual(await bytesOf(files[1]!.key), b);
-  t.deepEqual((await staged(o.reviewId)).sort(), files.map((f) => f.key).sort());
+  t.deepEqual(await staged(o.reviewId), files.map((f) => f.key).sort());
 });
 
 test('a body sent without a length (chunked) is fetched too', async (t) => {

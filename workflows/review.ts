@@ -11,19 +11,25 @@ import {
 } from '@temporalio/workflow';
 import type { ReviewActivities } from '../activities/index.js';
 import {
+  ADD_REJECTIONS,
   CREATE_REJECTIONS,
+  addDocumentsUpdate,
   createReviewUpdate,
   getStateQuery,
+  type AddDocumentsRequest,
   type CreateReviewRequest,
   type ReviewWorkflowInput,
   type ReviewWorkflowState,
 } from './messages.js';
 import { customerStatus } from './states.js';
+import type { AddDocumentsResult } from '../src/reviews/add-documents.js';
+
+const REJECTIONS: readonly string[] = [...new Set([...CREATE_REJECTIONS, ...ADD_REJECTIONS])];
 
 // Unpacking a large package takes a while; a refusal is final, anything else is retried.
 const ingest = proxyActivities<ReviewActivities>({
   startToCloseTimeout: '10 minutes',
-  retry: { initialInterval: '1 second', maximumAttempts: 5, nonRetryableErrorTypes: [...CREATE_REJECTIONS] },
+  retry: { initialInterval: '1 second', maximumAttempts: 5, nonRetryableErrorTypes: [...REJECTIONS] },
 });
 
 const readModel = proxyActivities<ReviewActivities>({
@@ -38,10 +44,13 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
     reviewId: input.reviewId,
     organizationId: input.organizationId,
     sandbox: input.sandbox,
-    internalState: 'ingesting',
-    created: false,
+    internalState: input.resumed?.internalState ?? 'ingesting',
+    created: input.resumed !== undefined,
     rejection: null,
+    reassessmentPending: false,
   };
+  // Submissions to one review are ingested one at a time, so each sees the documents of the one before.
+  let adding = false;
 
   setHandler(getStateQuery, () => state);
 
@@ -52,7 +61,7 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
         const { files, sources, ...fields } = request;
         const { documents, staged } = await ingest.ingestSubmission.executeWithOptions(
           { summary: `Ingest ${files.length} upload(s) and ${sources.length} source URL(s)` },
-          [{ reviewId: input.reviewId, files, sources }],
+          [{ reviewId: input.reviewId, target: { kind: 'create' }, files, sources }],
         );
         const review = await readModel.createReviewRecord.executeWithOptions(
           { summary: 'Record the review and its documents' },
@@ -83,6 +92,50 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
     },
   );
 
+  setHandler(
+    addDocumentsUpdate,
+    async ({ files, sources }: AddDocumentsRequest): Promise<AddDocumentsResult> => {
+      // A loop, not one wait: handlers waiting together are all released together, and only one may go.
+      while (adding) await condition(() => !adding);
+      adding = true;
+      try {
+        const { documents, staged } = await ingest.ingestSubmission.executeWithOptions(
+          { summary: `Add documents: ${files.length} upload(s) and ${sources.length} source URL(s)` },
+          [{ reviewId: input.reviewId, target: { kind: 'add', reviewId: input.reviewId }, files, sources }],
+        );
+        const { evidenceAdded } = await readModel.recordAddedDocuments.executeWithOptions(
+          { summary: 'Record the added documents' },
+          [{ reviewId: input.reviewId, documents, staged }],
+        );
+        // A sandbox review is never analysed: its documents are kept, its canned result stands (DECISIONS 8).
+        if (evidenceAdded > 0 && !state.sandbox) state.reassessmentPending = true;
+        return {
+          review_id: input.reviewId,
+          status: customerStatus(state.internalState),
+          documents_ingested: evidenceAdded,
+          // Reading the decisions of a working document arrives with the report's form layout.
+          dispositions: [],
+          dispositions_applied: 0,
+          dispositions_failed: 0,
+          dispositions_skipped: 0,
+        };
+      } catch (err) {
+        const rejection = rejectionOf(err);
+        throw ApplicationFailure.create({ type: rejection.code, message: rejection.message, nonRetryable: true });
+      } finally {
+        adding = false;
+      }
+    },
+    {
+      validator: (_request: AddDocumentsRequest) => {
+        if (!state.created) throw ApplicationFailure.create({ type: 'review_not_found', message: 'No such review.', nonRetryable: true });
+        if (state.internalState === 'failed') {
+          throw ApplicationFailure.create({ type: 'review_failed', message: 'The review failed; documents can no longer be added.', nonRetryable: true });
+        }
+      },
+    },
+  );
+
   await condition(() => state.created || state.rejection !== null);
   if (!state.created) {
     // A rejected create leaves no review: let the update reply, then end.
@@ -100,7 +153,7 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
 
 function rejectionOf(err: unknown): { code: string; message: string } {
   const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof ApplicationFailure && cause.type && (CREATE_REJECTIONS as readonly string[]).includes(cause.type)) {
+  if (cause instanceof ApplicationFailure && cause.type && REJECTIONS.includes(cause.type)) {
     return { code: cause.type, message: cause.message };
   }
   return { code: 'internal_error', message: 'The review could not be recorded; retry later.' };

@@ -7,7 +7,8 @@ import { z } from 'zod';
 import type { Config } from '../../src/config.js';
 import type { Sql } from '../../src/db/client.js';
 import { currentRelease } from '../../src/db/releases.js';
-import { getReview, listReviews } from '../../src/db/reviews.js';
+import { getReview, getReviewRecord, listReviews } from '../../src/db/reviews.js';
+import { AddDocumentsJsonSchema, type AddDocumentsResult } from '../../src/reviews/add-documents.js';
 import { decodeCursor, encodeCursor, InvalidCursorError } from '../../src/reviews/cursor.js';
 import { REPORT_URL_LIFETIME_SECONDS, type Report } from '../../src/reviews/report.js';
 import { objectExists, presignDownload, removeObjects, type Storage } from '../../src/storage/minio.js';
@@ -21,7 +22,8 @@ import {
   type DocumentSource,
   type Review,
 } from '../../src/reviews/review.js';
-import { createReviewUpdate, type ReviewWorkflowInput } from '../../workflows/messages.js';
+import { addDocumentsUpdate, createReviewUpdate, type ReviewWorkflowInput } from '../../workflows/messages.js';
+import type { InternalState } from '../../workflows/states.js';
 import type { reviewWorkflow } from '../../workflows/review.js';
 import {
   InternalStateKey,
@@ -73,14 +75,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
     res: Response,
   ): Promise<{ fields: CreateFields; files: StagedFile[]; sources: DocumentSource[]; fingerprinted: unknown }> {
     if (req.is('multipart/form-data')) {
-      await upload(req, res);
-      const parts = stagedParts(req);
-      const files: StagedFile[] = parts.map((p) => ({
-        key: p.key,
-        filename: p.filename,
-        declaredType: p.declaredType || null,
-        source: 'upload',
-      }));
+      const { parts, files } = await uploadedFiles(req, res);
       try {
         const parsed = CreateReviewMultipartFieldsSchema.safeParse(req.body ?? {});
         if (!parsed.success) throw invalidRequest(parsed.error);
@@ -110,6 +105,37 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
       return { fields, files: [], sources: documents, fingerprinted: documents };
     }
     throw new ApiError('invalid_request', 400, 'Send the review as application/json or multipart/form-data.');
+  }
+
+  /** Multipart parts streamed to staging, as the workflow's staged files. */
+  async function uploadedFiles(req: Request, res: Response) {
+    await upload(req, res);
+    const parts = stagedParts(req);
+    const files: StagedFile[] = parts.map((p) => ({ key: p.key, filename: p.filename, declaredType: p.declaredType || null, source: 'upload' }));
+    return { parts, files };
+  }
+
+  /** The add-documents body: only `documents`, as file parts or as signed source URLs. */
+  async function addInput(req: Request, res: Response): Promise<{ files: StagedFile[]; sources: DocumentSource[] }> {
+    if (req.is('multipart/form-data')) {
+      const { files } = await uploadedFiles(req, res);
+      try {
+        const fields = z.strictObject({}).safeParse(req.body ?? {});
+        if (!fields.success) throw invalidRequest(fields.error);
+        if (files.length === 0) throw ApiError.of('document_required', 'Supply at least one document as a "documents" file part.');
+        return { files, sources: [] };
+      } catch (err) {
+        await removeObjects(storage, files.map((f) => f.key));
+        throw err;
+      }
+    }
+    if (req.is('application/json')) {
+      const parsed = AddDocumentsJsonSchema.safeParse(req.body);
+      if (!parsed.success) throw invalidRequest(parsed.error);
+      if (!parsed.data.documents || parsed.data.documents.length === 0) throw ApiError.of('document_required', 'Supply at least one document.');
+      return { files: [], sources: parsed.data.documents };
+    }
+    throw new ApiError('invalid_request', 400, 'Send the documents as application/json or multipart/form-data.');
   }
 
   router
@@ -215,6 +241,58 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
       res.json(report);
     })
     .all(methodNotAllowed(['GET']));
+
+  router
+    .route('/reviews/:review_id/documents')
+    .post(requireReviewId, async (req, res) => {
+      const who = caller(res);
+      const record = await getReviewRecord(sql, who.organizationId, String(req.params.review_id));
+      if (!record) throw ApiError.of('review_not_found', 'No such review.');
+      if (record.review.status === 'failed') throw ApiError.of('review_failed', 'The review failed; documents can no longer be added.');
+      const { files, sources } = await addInput(req, res);
+      try {
+        res.json(await addToReview(who, record.review, record.internalState as InternalState, files, sources));
+      } catch (err) {
+        if (!(err instanceof StartedError)) await removeObjects(storage, files.map((f) => f.key)).catch(() => {});
+        throw err instanceof StartedError ? err.cause : err;
+      }
+    })
+    .all(methodNotAllowed(['POST']));
+
+  /**
+   * The add-documents update on the review's workflow. Update-with-start: the running workflow takes it,
+   * and a review whose run has closed gets a new run that continues it.
+   */
+  async function addToReview(
+    who: Caller,
+    review: Review,
+    internalState: InternalState,
+    files: StagedFile[],
+    sources: DocumentSource[],
+  ): Promise<AddDocumentsResult> {
+    const input: ReviewWorkflowInput = { reviewId: review.review_id, organizationId: who.organizationId, sandbox: review.sandbox, resumed: { internalState } };
+    const start = new WithStartWorkflowOperation<typeof reviewWorkflow>('reviewWorkflow', {
+      workflowId: review.review_id,
+      taskQueue: config.temporal.taskQueue,
+      args: [input],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      staticSummary: `Review ${review.reference_id ?? review.label ?? review.review_id}`,
+      staticDetails: `Organization \`${who.organizationId}\`${review.sandbox ? ' (sandbox)' : ''}`,
+      typedSearchAttributes: [
+        { key: ReviewStatusKey, value: review.status },
+        { key: InternalStateKey, value: internalState },
+        { key: OrgIdKey, value: who.organizationId },
+        { key: SandboxKey, value: review.sandbox },
+        { key: ReviewTypeKey, value: review.review_type },
+        ...(review.reference_id ? [{ key: ReferenceIdKey, value: review.reference_id }] : []),
+      ],
+    });
+    try {
+      return await temporal.workflow.executeUpdateWithStart(addDocumentsUpdate, { args: [{ files, sources }], startWorkflowOperation: start });
+    } catch (err) {
+      throw new StartedError(rejectionToApiError(err));
+    }
+  }
 
   /** Update-with-start of the review's workflow; rejections come back as the API's errors. */
   async function startReview(

@@ -5,19 +5,49 @@ import type { IngestedDocument } from '../ingest/package.js';
 
 export type NewDocument = Omit<IngestedDocument, 'tempKey'> & { objectKey: string };
 
-/** Inserts documents (idempotent per review and hash); returns how many rows are new. */
-export async function insertDocuments(sql: Sql, reviewId: string, documents: NewDocument[]): Promise<number> {
-  let added = 0;
+/** Inserts documents (idempotent per review and hash); returns the rows that are new. */
+export async function insertDocuments(sql: Sql, reviewId: string, documents: NewDocument[]): Promise<NewDocument[]> {
+  const added: NewDocument[] = [];
   for (const d of documents) {
     const rows = await sql`
-      insert into documents (id, review_id, sha256, size_bytes, object_key, filename, declared_type, detected_type, source, source_detail)
+      insert into documents (id, review_id, sha256, size_bytes, object_key, filename, declared_type, detected_type,
+                             source, source_detail, role, answers_release_id)
       values (${randomUUID()}, ${reviewId}, ${d.sha256}, ${d.size}, ${d.objectKey}, ${d.filename}, ${d.declaredType},
-              ${d.mime}, ${d.source}, ${d.sourceDetail})
+              ${d.mime}, ${d.source}, ${d.sourceDetail}, ${d.workingDocument ? 'working_document' : 'evidence'},
+              ${d.workingDocument?.releaseId ?? null})
       on conflict (review_id, sha256) do nothing
       returning id`;
-    added += rows.length;
+    if (rows.length > 0) added.push(d);
   }
   return added;
+}
+
+/** What a review already holds, for an add-documents submission: hashes, and the counts the limits apply to. */
+export async function documentInventory(sql: Sql, reviewId: string): Promise<{ hashes: string[]; documents: number; bytes: number }> {
+  const rows = await sql<{ sha256: string; size_bytes: string; role: string }[]>`
+    select sha256, size_bytes, role from documents where review_id = ${reviewId}`;
+  const evidence = rows.filter((r) => r.role === 'evidence');
+  return {
+    hashes: rows.map((r) => r.sha256),
+    documents: evidence.length,
+    bytes: rows.reduce((sum, r) => sum + Number(r.size_bytes), 0),
+  };
+}
+
+/**
+ * Adds documents to an existing review and refreshes its `document_count` (evidence only), in one
+ * transaction; returns the evidence documents that were new.
+ */
+export async function addDocuments(sql: Sql, reviewId: string, documents: NewDocument[]): Promise<{ evidenceAdded: number }> {
+  return sql.begin(async (tx) => {
+    const added = await insertDocuments(tx as unknown as Sql, reviewId, documents);
+    await tx`
+      update reviews
+         set document_count = (select count(*) from documents where review_id = ${reviewId} and role = 'evidence'),
+             updated_at = now()
+       where id = ${reviewId}`;
+    return { evidenceAdded: added.filter((d) => !d.workingDocument).length };
+  });
 }
 
 export async function documentKeys(sql: Sql, reviewId: string): Promise<string[]> {

@@ -113,3 +113,14 @@ function isUniqueViolation(err: unknown, constraint: string): boolean {
     (err as { constraint_name?: unknown }).constraint_name === constraint
   );
 }
+
+/** A review with the workflow's internal state as last recorded (for starting a new run of a closed review). */
+export async function getReviewRecord(
+  sql: Sql,
+  organizationId: string,
+  id: string,
+): Promise<{ review: Review; internalState: string } | undefined> {
+  const [row] = await sql<ReviewRow[]>`
+    select * from reviews where id = ${id} and organization_id = ${organizationId}`;
+  return row && { review: reviewFromRow(row), internalState: row.internal_state };
+}

@@ -8,10 +8,13 @@ import type { Readable } from 'node:stream';
 import { readTar, readZip, type ArchiveLimits } from './archive.js';
 import { Meter } from './meter.js';
 import { peek } from '../streams/peek.js';
+import { Capture } from '../streams/capture.js';
+import type { InspectedWorkingDocument } from '../report/working-document.js';
 import { IngestRejection } from './rejection.js';
 import { sniff, SNIFF_BYTES, type DocumentMime } from './sniff.js';
 import {
   copyObject,
+  objectExists,
   objectSize,
   putStream,
   readObject,
@@ -45,6 +48,16 @@ export interface IngestedDocument {
   sourceDetail: string | null;
   /** Where its bytes are until committed. */
   tempKey: string;
+  /** Set when the file is one of the service's working documents (a released report, marked). */
+  workingDocument: InspectedWorkingDocument | null;
+}
+
+/** Recognises working documents among PDFs, and decides whether a submission may carry them. */
+export interface WorkingDocumentCheck {
+  maxBytes: number;
+  inspect: (pdf: Buffer) => Promise<InspectedWorkingDocument | null>;
+  /** Throws an IngestRejection when this submission may not carry the document. */
+  admit: (doc: { filename: string; workingDocument: InspectedWorkingDocument }) => void;
 }
 
 export function documentKey(reviewId: string, sha256: string): string {
@@ -63,16 +76,23 @@ class Submission {
     private readonly limits: IngestLimits,
     private readonly knownHashes: ReadonlySet<string>,
     private readonly alreadyOnReview: { documents: number; bytes: number },
+    private readonly workingDocuments: WorkingDocumentCheck | undefined,
   ) {}
 
   /** Hashes a document into a temporary object and keeps it unless it repeats one already seen. */
-  async keep(stream: Readable, doc: Omit<IngestedDocument, 'sha256' | 'size' | 'tempKey'>): Promise<void> {
+  async keep(stream: Readable, doc: Omit<IngestedDocument, 'sha256' | 'size' | 'tempKey' | 'workingDocument'>): Promise<void> {
     const tempKey = `staging/${this.reviewId}/${randomUUID()}`;
     this.tempKeys.push(tempKey);
     const meter = new Meter(this.limits.maxFileBytes, () => new IngestRejection('document_too_large', `${doc.filename} is larger than the per-file limit.`));
+    // A PDF small enough to be a working document is also kept in memory, to look for our marker.
+    const check = doc.mime === 'application/pdf' ? this.workingDocuments : undefined;
+    const capture = new Capture(check?.maxBytes ?? 0);
     const upload = putStream(this.storage, tempKey, meter, doc.mime);
-    await Promise.all([pipeline(stream, meter), upload]);
+    await Promise.all([pipeline(stream, capture, meter), upload]);
     const sha256 = meter.digest();
+    const bytes = check && capture.captured();
+    const workingDocument = check && bytes ? await check.inspect(bytes) : null;
+    if (check && workingDocument) check.admit({ filename: doc.filename, workingDocument });
     if (this.seen.has(sha256) || this.knownHashes.has(sha256)) {
       this.seen.add(sha256);
       await removeObjects(this.storage, [tempKey]);
@@ -87,7 +107,7 @@ class Submission {
     if (this.alreadyOnReview.documents + this.documents.length + 1 > this.limits.maxReviewDocuments) {
       throw new IngestRejection('too_many_documents', `A review holds at most ${this.limits.maxReviewDocuments} documents.`);
     }
-    this.documents.push({ ...doc, sha256, size: meter.bytes, tempKey });
+    this.documents.push({ ...doc, sha256, size: meter.bytes, tempKey, workingDocument });
   }
 
   /** Every hash offered, duplicates and known ones included (to tell "all duplicates" apart). */
@@ -103,6 +123,7 @@ export interface UnpackOptions {
   /** Hashes of documents the review already has (add-documents): such files are not added again. */
   knownHashes?: ReadonlySet<string>;
   alreadyOnReview?: { documents: number; bytes: number };
+  workingDocuments?: WorkingDocumentCheck;
 }
 
 export interface UnpackResult {
@@ -113,10 +134,19 @@ export interface UnpackResult {
 
 /** Validates and unpacks a submission; throws IngestRejection (after cleaning up) when any part is refused. */
 export async function unpackSubmission(files: StagedFile[], o: UnpackOptions): Promise<UnpackResult> {
-  const submission = new Submission(o.storage, o.reviewId, o.limits, o.knownHashes ?? new Set(), o.alreadyOnReview ?? { documents: 0, bytes: 0 });
+  const submission = new Submission(
+    o.storage,
+    o.reviewId,
+    o.limits,
+    o.knownHashes ?? new Set(),
+    o.alreadyOnReview ?? { documents: 0, bytes: 0 },
+    o.workingDocuments,
+  );
   try {
     if (files.length === 0) throw new IngestRejection('document_required', 'Supply at least one document.');
     for (const file of files) await unpackFile(file, submission, o);
+    // Packages holding only skipped entries (Finder metadata) offer nothing.
+    if (submission.offered === 0) throw new IngestRejection('document_required', 'The submission holds no document.');
     return { documents: submission.documents, offered: submission.offered };
   } catch (err) {
     await removeObjects(o.storage, submission.tempKeys).catch(() => {});
@@ -177,7 +207,9 @@ export async function commitDocuments(storage: Storage, reviewId: string, docume
   const keys: string[] = [];
   for (const d of documents) {
     const key = documentKey(reviewId, d.sha256);
-    await copyObject(storage, d.tempKey, key);
+    // A retried commit finds some temporaries already moved: the final object is what counts.
+    if (await objectExists(storage, d.tempKey)) await copyObject(storage, d.tempKey, key);
+    else if (!(await objectExists(storage, key))) throw new Error(`document ${d.sha256} is neither staged nor stored`);
     keys.push(key);
   }
   await removeObjects(storage, documents.map((d) => d.tempKey));

@@ -4,11 +4,41 @@ import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import yazl from 'yazl';
+import { stampWorkingDocument } from '../../src/report/working-document.js';
 
 export async function pdf(text = 'Closing Disclosure'): Promise<Buffer> {
   const doc = await PDFDocument.create();
   const page = doc.addPage([612, 792]);
   page.drawText(text, { x: 72, y: 700, size: 14, font: await doc.embedFont(StandardFonts.Helvetica) });
+  return Buffer.from(await doc.save());
+}
+
+/**
+ * A working document as the service issues it: a report page with a decision field per finding, stamped
+ * with the marker of (review, release) under `secret`. `flattened` leaves the fields out, as printing,
+ * scanning or flattening would; `decisions` pre-fills them as an integrator would.
+ */
+export async function workingDocument(o: {
+  reviewId: string;
+  releaseId: string;
+  secret: string;
+  flattened?: boolean;
+  findings?: string[];
+}): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([612, 792]);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  page.drawText('Loan package review: report', { x: 72, y: 720, size: 16, font });
+  if (!o.flattened) {
+    const form = doc.getForm();
+    (o.findings ?? ['DOC-011']).forEach((code, i) => {
+      page.drawText(code, { x: 72, y: 680 - i * 30, size: 11, font });
+      const decision = form.createDropdown(`finding.${code}.decision`);
+      decision.addOptions(['', 'cleared', 'disputed', 'cure_attached']);
+      decision.addToPage(page, { x: 160, y: 672 - i * 30, width: 120, height: 18 });
+    });
+  }
+  stampWorkingDocument(doc, { reviewId: o.reviewId, releaseId: o.releaseId }, o.secret);
   return Buffer.from(await doc.save());
 }
 

@@ -56,6 +56,11 @@ export function errorCode(res: ApiResponse): string | undefined {
   return typeof body?.error?.code === 'string' ? body.error.code : undefined;
 }
 
+export function errorMessage(res: ApiResponse): string {
+  const body = res.body as { error?: { message?: unknown } } | undefined;
+  return typeof body?.error?.message === 'string' ? body.error.message : '';
+}
+
 /** A multipart create body: files under `documents`, plus text fields. */
 export function form(files: { name: string; data: Buffer; type?: string }[], fields: Record<string, string> = {}): FormData {
   const fd = new FormData();

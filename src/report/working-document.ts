@@ -1,0 +1,74 @@
+// The working document is the released report PDF itself: fillable, and stamped with a service marker
+// (DECISIONS 10) so that an upload can be recognised as ours when renamed and cannot be forged. The marker
+// is a custom entry of the PDF's document information dictionary holding the review id, the release id and
+// an HMAC of both keyed by the server secret; viewers keep it when a filled form is saved.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
+
+export interface WorkingDocumentMark {
+  reviewId: string;
+  releaseId: string;
+}
+
+export interface InspectedWorkingDocument extends WorkingDocumentMark {
+  /** Fillable fields it still has; none means it was flattened, printed or scanned. */
+  fieldCount: number;
+}
+
+const MARKER_KEY = PDFName.of('LoanReviewWorkingDocument');
+const VERSION = 'wd1';
+
+/** Larger PDFs are not parsed for a marker: a working document is a report of a few pages. */
+export const WORKING_DOCUMENT_MAX_BYTES = 25 * 1024 * 1024;
+
+function signature(mark: WorkingDocumentMark, secret: string): Buffer {
+  return createHmac('sha256', secret).update(`working-document:${VERSION}:${mark.reviewId}:${mark.releaseId}`).digest();
+}
+
+export function markerValue(mark: WorkingDocumentMark, secret: string): string {
+  return `${VERSION}.${mark.reviewId}.${mark.releaseId}.${signature(mark, secret).toString('base64url')}`;
+}
+
+/** The mark a marker value carries, or null when it is malformed or not signed with our secret. */
+export function verifyMarker(value: string, secret: string): WorkingDocumentMark | null {
+  const m = /^wd1\.([0-9a-f-]{36})\.([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/.exec(value);
+  if (!m) return null;
+  const mark = { reviewId: m[1]!, releaseId: m[2]! };
+  const given = Buffer.from(m[3]!, 'base64url');
+  const expected = signature(mark, secret);
+  return given.length === expected.length && timingSafeEqual(given, expected) ? mark : null;
+}
+
+/** Stamps a report PDF being rendered as the working document of a release. */
+export function stampWorkingDocument(doc: PDFDocument, mark: WorkingDocumentMark, secret: string): void {
+  const info = doc.context.lookup(doc.context.trailerInfo.Info, PDFDict);
+  info.set(MARKER_KEY, PDFHexString.fromText(markerValue(mark, secret)));
+}
+
+/**
+ * Recognises one of our working documents among uploaded PDF bytes: the verified mark and how many form
+ * fields it still has. Anything else (no marker, a forged or damaged one, a PDF we cannot parse) is an
+ * ordinary document: null.
+ */
+export async function inspectWorkingDocument(bytes: Uint8Array, secret: string): Promise<InspectedWorkingDocument | null> {
+  if (bytes.length > WORKING_DOCUMENT_MAX_BYTES) return null;
+  let doc: PDFDocument;
+  try {
+    doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
+  } catch {
+    return null;
+  }
+  const infoRef = doc.context.trailerInfo.Info;
+  const info = infoRef ? doc.context.lookupMaybe(infoRef, PDFDict) : undefined;
+  const raw = info?.lookup(MARKER_KEY);
+  if (!(raw instanceof PDFHexString || raw instanceof PDFString)) return null;
+  const mark = verifyMarker(raw.decodeText(), secret);
+  if (!mark) return null;
+  let fieldCount = 0;
+  try {
+    fieldCount = doc.getForm().getFields().length;
+  } catch {
+    fieldCount = 0;
+  }
+  return { ...mark, fieldCount };
+}
