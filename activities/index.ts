@@ -4,6 +4,7 @@ import type { Sql } from '../src/db/client.js';
 import type { Storage } from '../src/storage/minio.js';
 import { createIngestActivities } from './ingest.js';
 import { createReviewActivities } from './review-record.js';
+import { createReleaseActivities } from './release.js';
 
 export interface ActivityDeps {
   config: Config;
@@ -12,7 +13,7 @@ export interface ActivityDeps {
 }
 
 export function createActivities(deps: ActivityDeps) {
-  return { ...createIngestActivities(deps), ...createReviewActivities(deps) };
+  return { ...createIngestActivities(deps), ...createReviewActivities(deps), ...createReleaseActivities(deps) };
 }
 
 export type ReviewActivities = ReturnType<typeof createActivities>;

@@ -20,14 +20,15 @@ test('a marker verifies under the secret that made it, and under no other', (t) 
 
 test('a working document is recognised with its review, release and fields', async (t) => {
   const found = await inspectWorkingDocument(await workingDocument({ ...mark, secret, findings: ['APR-001', 'DOC-011'] }), secret);
-  t.deepEqual(found, { ...mark, fieldCount: 2 });
+  // Three fields per finding: decision, comment, cure document.
+  t.deepEqual(found, { ...mark, fieldCount: 6 });
 });
 
 test('a filled and saved-again working document keeps its marker', async (t) => {
   const doc = await PDFDocument.load(await workingDocument({ ...mark, secret }));
   doc.getForm().getDropdown('finding.DOC-011.decision').select('cleared');
   const filled = Buffer.from(await doc.save({ useObjectStreams: true }));
-  t.deepEqual(await inspectWorkingDocument(filled, secret), { ...mark, fieldCount: 1 });
+  t.deepEqual(await inspectWorkingDocument(filled, secret), { ...mark, fieldCount: 3 });
 });
 
 test('a flattened working document is recognised, with no fields', async (t) => {

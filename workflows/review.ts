@@ -8,7 +8,10 @@ import {
   proxyActivities,
   setCurrentDetails,
   setHandler,
+  upsertSearchAttributes,
+  uuid4,
 } from '@temporalio/workflow';
+import { InternalStateKey, ReviewStatusKey } from './search-attributes.js';
 import type { ReviewActivities } from '../activities/index.js';
 import {
   ADD_REJECTIONS,
@@ -54,6 +57,16 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
 
   setHandler(getStateQuery, () => state);
 
+  /** Moves to an internal state: search attributes and the UI follow (the read model is written by the activity). */
+  const enter = (next: ReviewWorkflowState['internalState']) => {
+    state.internalState = next;
+    upsertSearchAttributes([
+      { key: ReviewStatusKey, value: customerStatus(next) },
+      { key: InternalStateKey, value: next },
+    ]);
+    setCurrentDetails(`**${customerStatus(next)}** (internal state \`${next}\`)`);
+  };
+
   setHandler(
     createReviewUpdate,
     async (request: CreateReviewRequest) => {
@@ -77,7 +90,13 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
           ],
         );
         state.created = true;
-        return review;
+        if (!state.sandbox) return review;
+        // A sandbox review never enters the pipeline: its canned report is released at once (RULES.md).
+        const released = await readModel.releaseSandboxReport.executeWithOptions({ summary: 'Release the canned sandbox report' }, [
+          { reviewId: input.reviewId, releaseId: uuid4(), generatedAt: new Date().toISOString() },
+        ]);
+        enter('released');
+        return released;
       } catch (err) {
         const rejection = rejectionOf(err);
         state.rejection = rejection;

@@ -3,7 +3,7 @@ import type { Sql } from './client.js';
 import { insertDocuments, type NewDocument } from './documents.js';
 import type { Review, ReviewStatus } from '../reviews/review.js';
 
-type ReviewRow = {
+export type ReviewRow = {
   id: string;
   organization_id: string;
   sandbox: boolean;
@@ -123,4 +123,10 @@ export async function getReviewRecord(
   const [row] = await sql<ReviewRow[]>`
     select * from reviews where id = ${id} and organization_id = ${organizationId}`;
   return row && { review: reviewFromRow(row), internalState: row.internal_state };
+}
+
+/** For workflow activities, which act on a review they own: no organization scope. */
+export async function getReviewRecordById(sql: Sql, id: string): Promise<Review | undefined> {
+  const [row] = await sql<ReviewRow[]>`select * from reviews where id = ${id}`;
+  return row && reviewFromRow(row);
 }

@@ -38,3 +38,17 @@ export type Report = z.infer<typeof ReportSchema>;
 
 /** How long a presigned report URL stays valid. */
 export const REPORT_URL_LIFETIME_SECONDS = 5 * 60;
+
+const SEVERITY_SET: ReadonlySet<string> = new Set(SEVERITIES);
+
+/** The summary counts of a list of issues. */
+export function summarize(issues: Issue[]): Summary {
+  const summary: Summary = { total: issues.length, critical: 0, high: 0, medium: 0, low: 0, info: 0 };
+  for (const i of issues) if (SEVERITY_SET.has(i.severity)) summary[i.severity as (typeof SEVERITIES)[number]] += 1;
+  return summary;
+}
+
+/** DECISIONS 3: `clear` when no issue is above `info`, else `issues_found`. */
+export function outcomeOf(issues: Issue[]): 'clear' | 'issues_found' {
+  return issues.every((i) => i.severity === 'info') ? 'clear' : 'issues_found';
+}

@@ -92,6 +92,11 @@ export async function putStream(storage: Storage, key: string, stream: Readable,
   }
 }
 
+/** Stores a small object held in memory (a rendered report). */
+export async function putBuffer(storage: Storage, key: string, bytes: Uint8Array, contentType: string): Promise<void> {
+  await storage.client.putObject(storage.bucket, key, Buffer.from(bytes), bytes.length, { 'Content-Type': contentType });
+}
+
 export async function objectSize(storage: Storage, key: string): Promise<number> {
   return (await storage.client.statObject(storage.bucket, key)).size;
 }

@@ -4,7 +4,8 @@ import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import yazl from 'yazl';
-import { stampWorkingDocument } from '../../src/report/working-document.js';
+import { renderReport } from '../../src/report/render.js';
+import { outcomeOf, summarize } from '../../src/reviews/report.js';
 
 export async function pdf(text = 'Closing Disclosure'): Promise<Buffer> {
   const doc = await PDFDocument.create();
@@ -14,9 +15,8 @@ export async function pdf(text = 'Closing Disclosure'): Promise<Buffer> {
 }
 
 /**
- * A working document as the service issues it: a report page with a decision field per finding, stamped
- * with the marker of (review, release) under `secret`. `flattened` leaves the fields out, as printing,
- * scanning or flattening would; `decisions` pre-fills them as an integrator would.
+ * A working document as the service issues it (the report renderer itself), for (review, release) under
+ * `secret`, with one finding per code. `flattened` flattens its form, as printing or a "flatten" tool would.
  */
 export async function workingDocument(o: {
   reviewId: string;
@@ -25,20 +25,20 @@ export async function workingDocument(o: {
   flattened?: boolean;
   findings?: string[];
 }): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  const page = doc.addPage([612, 792]);
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  page.drawText('Loan package review: report', { x: 72, y: 720, size: 16, font });
-  if (!o.flattened) {
-    const form = doc.getForm();
-    (o.findings ?? ['DOC-011']).forEach((code, i) => {
-      page.drawText(code, { x: 72, y: 680 - i * 30, size: 11, font });
-      const decision = form.createDropdown(`finding.${code}.decision`);
-      decision.addOptions(['', 'cleared', 'disputed', 'cure_attached']);
-      decision.addToPage(page, { x: 160, y: 672 - i * 30, width: 120, height: 18 });
-    });
-  }
-  stampWorkingDocument(doc, { reviewId: o.reviewId, releaseId: o.releaseId }, o.secret);
+  const issues = (o.findings ?? ['DOC-011']).map((code) => ({
+    code,
+    severity: 'high',
+    category: 'documentation',
+    title: `Finding ${code}`,
+    summary: `Test finding ${code}.`,
+  }));
+  const bytes = await renderReport(
+    { reviewId: o.reviewId, releaseId: o.releaseId, referenceId: null, sandbox: false, outcome: outcomeOf(issues), summary: summarize(issues), issues, generatedAt: new Date() },
+    o.secret,
+  );
+  if (!o.flattened) return Buffer.from(bytes);
+  const doc = await PDFDocument.load(bytes);
+  doc.getForm().flatten();
   return Buffer.from(await doc.save());
 }
 
