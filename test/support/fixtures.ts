@@ -42,6 +42,43 @@ export async function workingDocument(o: {
   return Buffer.from(await doc.save());
 }
 
+const u16 = (n: number) => Buffer.from([n & 0xff, n >> 8]);
+const u32 = (n: number) => {
+  const b = Buffer.alloc(4);
+  b.writeUInt32LE(n);
+  return b;
+};
+// A little-endian TIFF: one IFD with the minimum tags of a 1×1 bilevel image, its one byte of data after.
+const tiffTags: [number, number, number][] = [[256, 3, 1], [257, 3, 1], [259, 3, 1], [262, 3, 1], [273, 4, 8 + 2 + 12 * 7 + 4], [278, 3, 1], [279, 4, 1]];
+
+/** Tiny but genuine images of every other accepted type, by their real signatures. */
+export const images = {
+  jpeg: Buffer.from('/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=', 'base64'),
+  gif: Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64'),
+  webp: Buffer.from('UklGRiIAAABXRUJQVlA4IBYAAAAwAQCdASoBAAEADsD+JaQAA3AAAAAA', 'base64'),
+  bmp: Buffer.concat([Buffer.from('BM'), u32(58), u32(0), u32(54), u32(40), u32(1), u32(1), u16(1), u16(24), u32(0), u32(4), u32(2835), u32(2835), u32(0), u32(0), Buffer.from([0, 0, 255, 0])]),
+  tiff: Buffer.concat([
+    Buffer.from('II'), u16(42), u32(8), u16(tiffTags.length),
+    ...tiffTags.map(([tag, type, value]) => Buffer.concat([u16(tag), u16(type), u32(1), type === 3 ? Buffer.concat([u16(value), u16(0)]) : u32(value)])),
+    u32(0), Buffer.from([0]),
+  ]),
+};
+
+/** An Outlook message (.msg): a Compound File Binary container, by its signature. */
+export const outlookMessage = Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(1024)]);
+
+/** A 7-Zip archive, by its signature. */
+export const sevenZip = Buffer.from("7z\xbc\xaf'\x1c\x00\x04" + '\0'.repeat(64), 'binary');
+
+/** An Excel workbook (.xlsx): a zip whose entries say spreadsheet. */
+export async function xlsx(): Promise<Buffer> {
+  return zip([
+    { name: '[Content_Types].xml', data: Buffer.from('<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>') },
+    { name: '_rels/.rels', data: Buffer.from('<?xml version="1.0"?><Relationships/>') },
+    { name: 'xl/workbook.xml', data: Buffer.from('<?xml version="1.0"?><workbook/>') },
+  ]);
+}
+
 /** A 1×1 PNG. */
 export const png = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
