@@ -2,17 +2,19 @@
 // workflow"). Internal states that mean nothing to a customer collapse to `processing`.
 import type { ReviewStatus } from '../src/reviews/review.js';
 
-export type InternalState =
-  | 'waiting_for_capacity'
-  | 'ingesting'
-  | 'analysing'
-  | 'rendering'
-  | 'release_gate'
-  | 'publication_blocked'
-  | 'awaiting_documents'
-  | 'released'
-  | 'amending'
-  | 'failed';
+export const INTERNAL_STATES = [
+  'waiting_for_capacity',
+  'ingesting',
+  'analysing',
+  'rendering',
+  'release_gate',
+  'publication_blocked',
+  'awaiting_documents',
+  'released',
+  'amending',
+  'failed',
+] as const;
+export type InternalState = (typeof INTERNAL_STATES)[number];
 
 const PROJECTION: Record<InternalState, ReviewStatus> = {
   waiting_for_capacity: 'queued',

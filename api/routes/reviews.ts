@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Config } from '../../src/config.js';
 import type { Sql } from '../../src/db/client.js';
 import { currentRelease } from '../../src/db/releases.js';
-import { getReview, getReviewRecord, listReviews } from '../../src/db/reviews.js';
+import { getReview, getReviewRecord, listReviews, type ReviewRecord } from '../../src/db/reviews.js';
 import { AddDocumentsJsonSchema, type AddDocumentsResult } from '../../src/reviews/add-documents.js';
 import { decodeCursor, encodeCursor, InvalidCursorError } from '../../src/reviews/cursor.js';
 import { REPORT_URL_LIFETIME_SECONDS, type Report } from '../../src/reviews/report.js';
@@ -21,6 +21,7 @@ import {
   type CreateReviewJson,
   type DocumentSource,
   type Review,
+  type ReviewStatus,
 } from '../../src/reviews/review.js';
 import { addDocumentsUpdate, createReviewUpdate, type ReviewWorkflowInput } from '../../workflows/messages.js';
 import type { InternalState } from '../../workflows/states.js';
@@ -251,7 +252,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
       if (record.review.status === 'failed') throw ApiError.of('review_failed', 'The review failed; documents can no longer be added.');
       const { files, sources } = await addInput(req, res);
       try {
-        res.json(await addToReview(who, record.review, record.internalState as InternalState, files, sources));
+        res.json(await addToReview(who, record, files, sources));
       } catch (err) {
         if (!(err instanceof StartedError)) await removeObjects(storage, files.map((f) => f.key)).catch(() => {});
         throw err instanceof StartedError ? err.cause : err;
@@ -265,27 +266,21 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
    */
   async function addToReview(
     who: Caller,
-    review: Review,
-    internalState: InternalState,
+    { review, internalState, metadata }: ReviewRecord,
     files: StagedFile[],
     sources: DocumentSource[],
   ): Promise<AddDocumentsResult> {
     const input: ReviewWorkflowInput = { reviewId: review.review_id, organizationId: who.organizationId, sandbox: review.sandbox, resumed: { internalState } };
-    const start = new WithStartWorkflowOperation<typeof reviewWorkflow>('reviewWorkflow', {
-      workflowId: review.review_id,
+    const start = reviewWorkflowStart({
+      input,
       taskQueue: config.temporal.taskQueue,
-      args: [input],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      staticSummary: `Review ${review.reference_id ?? review.label ?? review.review_id}`,
-      staticDetails: `Organization \`${who.organizationId}\`${review.sandbox ? ' (sandbox)' : ''}`,
-      typedSearchAttributes: [
-        { key: ReviewStatusKey, value: review.status },
-        { key: InternalStateKey, value: internalState },
-        { key: OrgIdKey, value: who.organizationId },
-        { key: SandboxKey, value: review.sandbox },
-        { key: ReviewTypeKey, value: review.review_type },
-        ...(review.reference_id ? [{ key: ReferenceIdKey, value: review.reference_id }] : []),
-      ],
+      conflictPolicy: 'USE_EXISTING',
+      status: review.status,
+      internalState,
+      reviewType: review.review_type,
+      referenceId: review.reference_id,
+      label: review.label,
+      metadata,
     });
     try {
       return await temporal.workflow.executeUpdateWithStart(addDocumentsUpdate, { args: [{ files, sources }], startWorkflowOperation: start });
@@ -304,23 +299,16 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
     sources: DocumentSource[],
   ): Promise<Review> {
     const input: ReviewWorkflowInput = { reviewId, organizationId: who.organizationId, sandbox: who.sandbox };
-    const start = new WithStartWorkflowOperation<typeof reviewWorkflow>('reviewWorkflow', {
-      workflowId: reviewId,
+    const start = reviewWorkflowStart({
+      input,
       taskQueue: config.temporal.taskQueue,
-      args: [input],
-      workflowIdConflictPolicy: 'FAIL',
-      staticSummary: `Review ${fields.reference_id ?? fields.label ?? reviewId}`,
-      staticDetails: `Organization \`${who.organizationId}\`${who.sandbox ? ' (sandbox)' : ''}`,
-      // Operators see the integrator's metadata here; the Review object does not carry it (DECISIONS 1).
-      memo: { metadata: fields.metadata ?? {} },
-      typedSearchAttributes: [
-        { key: ReviewStatusKey, value: 'processing' },
-        { key: InternalStateKey, value: 'ingesting' },
-        { key: OrgIdKey, value: who.organizationId },
-        { key: SandboxKey, value: who.sandbox },
-        { key: ReviewTypeKey, value: reviewType },
-        ...(fields.reference_id ? [{ key: ReferenceIdKey, value: fields.reference_id }] : []),
-      ],
+      conflictPolicy: 'FAIL',
+      status: 'processing',
+      internalState: 'ingesting',
+      reviewType,
+      referenceId: fields.reference_id ?? null,
+      label: fields.label ?? null,
+      metadata: fields.metadata ?? null,
     });
     try {
       return await temporal.workflow.executeUpdateWithStart(createReviewUpdate, {
@@ -343,6 +331,38 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
   }
 
   return router;
+}
+
+/** How a review's workflow run starts: a first run and a later one look the same to operators in the UI. */
+function reviewWorkflowStart(o: {
+  input: ReviewWorkflowInput;
+  taskQueue: string;
+  conflictPolicy: 'FAIL' | 'USE_EXISTING';
+  status: ReviewStatus;
+  internalState: InternalState;
+  reviewType: string;
+  referenceId: string | null;
+  label: string | null;
+  metadata: Record<string, string> | null;
+}) {
+  return new WithStartWorkflowOperation<typeof reviewWorkflow>('reviewWorkflow', {
+    workflowId: o.input.reviewId,
+    taskQueue: o.taskQueue,
+    args: [o.input],
+    workflowIdConflictPolicy: o.conflictPolicy,
+    staticSummary: `Review ${o.referenceId ?? o.label ?? o.input.reviewId}`,
+    staticDetails: `Organization \`${o.input.organizationId}\`${o.input.sandbox ? ' (sandbox)' : ''}`,
+    // Operators see the integrator's metadata here; the Review object does not carry it (DECISIONS 1).
+    memo: { metadata: o.metadata ?? {} },
+    typedSearchAttributes: [
+      { key: ReviewStatusKey, value: o.status },
+      { key: InternalStateKey, value: o.internalState },
+      { key: OrgIdKey, value: o.input.organizationId },
+      { key: SandboxKey, value: o.input.sandbox },
+      { key: ReviewTypeKey, value: o.reviewType },
+      ...(o.referenceId ? [{ key: ReferenceIdKey, value: o.referenceId }] : []),
+    ],
+  });
 }
 
 /** A failure after the workflow was asked to start: it owns the uploads from then on. */

@@ -2,6 +2,10 @@
 import type { Sql } from './client.js';
 import { insertDocuments, type NewDocument } from './documents.js';
 import type { Review, ReviewStatus } from '../reviews/review.js';
+import { z } from 'zod';
+import { INTERNAL_STATES, type InternalState } from '../../workflows/states.js';
+
+const InternalStateSchema = z.enum(INTERNAL_STATES);
 
 export type ReviewRow = {
   id: string;
@@ -12,6 +16,7 @@ export type ReviewRow = {
   review_type: string;
   label: string | null;
   reference_id: string | null;
+  metadata: Record<string, string> | null;
   document_count: number;
   report_available: boolean;
   created_at: Date;
@@ -114,15 +119,19 @@ function isUniqueViolation(err: unknown, constraint: string): boolean {
   );
 }
 
-/** A review with the workflow's internal state as last recorded (for starting a new run of a closed review). */
-export async function getReviewRecord(
-  sql: Sql,
-  organizationId: string,
-  id: string,
-): Promise<{ review: Review; internalState: string } | undefined> {
+/** A review with what only the service sees: the workflow's internal state as last recorded, and the metadata. */
+export interface ReviewRecord {
+  review: Review;
+  internalState: InternalState;
+  metadata: Record<string, string> | null;
+}
+
+export async function getReviewRecord(sql: Sql, organizationId: string, id: string): Promise<ReviewRecord | undefined> {
   const [row] = await sql<ReviewRow[]>`
     select * from reviews where id = ${id} and organization_id = ${organizationId}`;
-  return row && { review: reviewFromRow(row), internalState: row.internal_state };
+  if (!row) return undefined;
+  const internalState = InternalStateSchema.parse(row.internal_state);
+  return { review: reviewFromRow(row), internalState, metadata: row.metadata };
 }
 
 /** For workflow activities, which act on a review they own: no organization scope. */
