@@ -57,6 +57,9 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
 
   setHandler(getStateQuery, () => state);
 
+  /** What operators read on the workflow's page in the Temporal UI. */
+  const showState = () => setCurrentDetails(`**${customerStatus(state.internalState)}** (internal state \`${state.internalState}\`)`);
+
   /** Moves to an internal state: search attributes and the UI follow (the read model is written by the activity). */
   const enter = (next: ReviewWorkflowState['internalState']) => {
     state.internalState = next;
@@ -64,7 +67,7 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
       { key: ReviewStatusKey, value: customerStatus(next) },
       { key: InternalStateKey, value: next },
     ]);
-    setCurrentDetails(`**${customerStatus(next)}** (internal state \`${next}\`)`);
+    showState();
   };
 
   setHandler(
@@ -132,7 +135,8 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
           review_id: input.reviewId,
           status: customerStatus(state.internalState),
           documents_ingested: evidenceAdded,
-          // Reading the decisions of a working document arrives with the report's form layout.
+          // The decisions of a working document (fields named by src/report/render.ts) are applied with the
+          // orchestration work; until then none are reported.
           dispositions: [],
           dispositions_applied: 0,
           dispositions_failed: 0,
@@ -162,7 +166,7 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
     return state;
   }
   // Search attributes for this first state were set at start by the API.
-  setCurrentDetails(`**${customerStatus(state.internalState)}** (internal state \`${state.internalState}\`)`);
+  showState();
 
   // The analysis pipeline joins here (orchestration issue). Until then the review stays `processing` and
   // the workflow stays open, as a released review will, for the messages that follow it.
