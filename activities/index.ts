@@ -2,9 +2,11 @@
 import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
 import type { Storage } from '../src/storage/minio.js';
+import { createAnalysisActivities } from './analysis.js';
 import { createIngestActivities } from './ingest.js';
-import { createReviewActivities } from './review-record.js';
 import { createReleaseActivities } from './release.js';
+import { createReviewActivities } from './review-record.js';
+import { createWebhookActivities } from './webhooks.js';
 
 export interface ActivityDeps {
   config: Config;
@@ -13,7 +15,13 @@ export interface ActivityDeps {
 }
 
 export function createActivities(deps: ActivityDeps) {
-  return { ...createIngestActivities(deps), ...createReviewActivities(deps), ...createReleaseActivities(deps) };
+  return {
+    ...createIngestActivities(deps),
+    ...createReviewActivities(deps),
+    ...createAnalysisActivities(deps),
+    ...createReleaseActivities(deps),
+    ...createWebhookActivities(deps),
+  };
 }
 
 export type ReviewActivities = ReturnType<typeof createActivities>;

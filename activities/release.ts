@@ -1,40 +1,85 @@
-// Releasing a report: render the PDF (also the working document), store it, then commit the release and
-// complete the review in one transaction (thin adapters over src/report and src/db/releases).
+// Releasing a report: render the PDF (also the working document) and store it, then commit the release
+// and complete the review in one transaction (thin adapters over src/report and src/db/releases).
 import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
-import { publishRelease } from '../src/db/releases.js';
+import { publishRelease, releaseCount } from '../src/db/releases.js';
 import { getReviewRecordById } from '../src/db/reviews.js';
+import type { Finding } from '../src/qc/finding.js';
 import { renderReport } from '../src/report/render.js';
 import { outcomeOf, summarize } from '../src/reviews/report.js';
 import type { Review } from '../src/reviews/review.js';
-import { SANDBOX_ISSUES } from '../src/reviews/sandbox-report.js';
+import { SANDBOX_FINDINGS } from '../src/reviews/sandbox-report.js';
 import { putBuffer, type Storage } from '../src/storage/minio.js';
 
 export function reportObjectKey(reviewId: string, releaseId: string): string {
   return `reports/${reviewId}/${releaseId}.pdf`;
 }
 
+export interface ReleaseInput {
+  reviewId: string;
+  releaseId: string;
+  findings: Finding[];
+  /** ISO time of the release, chosen by the workflow. */
+  generatedAt: string;
+}
+
 export function createReleaseActivities({ sql, storage, config }: { sql: Sql; storage: Storage; config: Config }) {
-  return {
-    /** The canned sandbox release (RULES.md): rendered, stored and released like any other. */
-    async releaseSandboxReport(input: { reviewId: string; releaseId: string; generatedAt: string }): Promise<Review> {
-      const review = await getReviewRecordById(sql, input.reviewId);
-      if (!review) throw new Error(`review ${input.reviewId} does not exist`);
-      const issues = [...SANDBOX_ISSUES];
-      const content = {
+  /** Renders the release's report and stores it under its key; returns the key. */
+  async function renderAndStore(input: ReleaseInput, sandbox: boolean): Promise<string> {
+    const review = await getReviewRecordById(sql, input.reviewId);
+    if (!review) throw new Error(`review ${input.reviewId} does not exist`);
+    const bytes = await renderReport(
+      {
         reviewId: input.reviewId,
         releaseId: input.releaseId,
         referenceId: review.reference_id,
-        sandbox: true,
-        outcome: outcomeOf(issues),
-        summary: summarize(issues),
-        issues,
+        sandbox,
+        outcome: outcomeOf(input.findings),
+        summary: summarize(input.findings),
+        findings: input.findings,
         generatedAt: new Date(input.generatedAt),
-      };
-      const key = reportObjectKey(input.reviewId, input.releaseId);
+      },
+      config.secrets.server,
+    );
+    const key = reportObjectKey(input.reviewId, input.releaseId);
+    await putBuffer(storage, key, bytes, 'application/pdf');
+    return key;
+  }
+
+  /** Commits a release whose PDF is stored: the review becomes completed with its report available. */
+  function publish(input: ReleaseInput, key: string): Promise<Review> {
+    return publishRelease(sql, {
+      id: input.releaseId,
+      reviewId: input.reviewId,
+      outcome: outcomeOf(input.findings),
+      summary: summarize(input.findings),
+      findings: input.findings,
+      reportObjectKey: key,
+      generatedAt: new Date(input.generatedAt),
+    });
+  }
+
+  return {
+    /** How many releases a review has had (a run that resumes a review learns whether it was released). */
+    async countReleases(input: { reviewId: string }): Promise<number> {
+      return releaseCount(sql, input.reviewId);
+    },
+
+    /** Renders and stores a release's report PDF; a failure here keeps the release from being published. */
+    async renderReleaseReport(input: ReleaseInput): Promise<string> {
+      return renderAndStore(input, false);
+    },
+
+    /** Publishes a release whose PDF `renderReleaseReport` stored under `reportKey`. */
+    async publishReviewRelease(input: ReleaseInput & { reportKey: string }): Promise<Review> {
+      return publish(input, input.reportKey);
+    },
+
+    /** The canned sandbox release (RULES.md): rendered, stored and released like any other. */
+    async releaseSandboxReport(input: Omit<ReleaseInput, 'findings'>): Promise<Review> {
+      const release = { ...input, findings: [...SANDBOX_FINDINGS] };
       // The PDF first: a release is never committed without its render.
-      await putBuffer(storage, key, await renderReport(content, config.secrets.server), 'application/pdf');
-      return publishRelease(sql, { id: input.releaseId, reviewId: input.reviewId, outcome: content.outcome, summary: content.summary, issues, reportObjectKey: key, generatedAt: content.generatedAt });
+      return publish(release, await renderAndStore(release, true));
     },
   };
 }

@@ -1,22 +1,37 @@
-// Read-model writes for the review workflow: thin adapters over src/db/reviews.ts.
+// Read-model writes for the review workflow: thin adapters over src/db.
 import { ApplicationFailure } from '@temporalio/activity';
+import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
-import { DuplicateReferenceIdError, insertReview } from '../src/db/reviews.js';
+import { DuplicateReferenceIdError, insertReview, recordTransition } from '../src/db/reviews.js';
 import { addDocuments } from '../src/db/documents.js';
+import { recordDispositions } from '../src/db/dispositions.js';
+import { currentRelease, getRelease } from '../src/db/releases.js';
 import { commitDocuments, type IngestedDocument } from '../src/ingest/package.js';
-import { removeObjects, type Storage } from '../src/storage/minio.js';
+import { readWorkingDocumentFields } from '../src/report/working-document.js';
+import type { Disposition } from '../src/reviews/add-documents.js';
+import { judgeDispositions } from '../src/reviews/dispositions.js';
+import { readBuffer, removeObjects, type Storage } from '../src/storage/minio.js';
 import type { Review, ReviewStatus } from '../src/reviews/review.js';
 import type { CreateReviewRequest, ReviewWorkflowInput } from '../workflows/messages.js';
+import type { InternalState } from '../workflows/states.js';
 
 export interface CreateReviewRecordInput extends ReviewWorkflowInput, Omit<CreateReviewRequest, 'files' | 'sources'> {
   status: ReviewStatus;
-  internalState: string;
+  internalState: InternalState;
   documents: IngestedDocument[];
   /** The staging objects the documents came from; removed once the review is recorded. */
   staged: string[];
 }
 
-export function createReviewActivities({ sql, storage }: { sql: Sql; storage: Storage }) {
+export interface RecordedSubmission {
+  evidenceAdded: number;
+  /** Working documents of this submission, by their stored object (their decisions are read next). */
+  workingDocuments: { objectKey: string; releaseId: string }[];
+  /** File names of every document of the submission: a cure document is named by one of them. */
+  filenames: string[];
+}
+
+export function createReviewActivities({ sql, storage }: { sql: Sql; storage: Storage; config: Config }) {
   return {
     /** Moves the documents to their final keys, then writes the review and its documents in one transaction. */
     async createReviewRecord(input: CreateReviewRecordInput): Promise<Review> {
@@ -25,16 +40,16 @@ export function createReviewActivities({ sql, storage }: { sql: Sql; storage: St
         const review = await insertReview(
           sql,
           {
-          id: input.reviewId,
-          organizationId: input.organizationId,
-          sandbox: input.sandbox,
-          status: input.status,
-          internalState: input.internalState,
-          reviewType: input.reviewType,
-          label: input.label,
-          referenceId: input.referenceId,
-          metadata: input.metadata,
-          createdAt: new Date(input.createdAt),
+            id: input.reviewId,
+            organizationId: input.organizationId,
+            sandbox: input.sandbox,
+            status: input.status,
+            internalState: input.internalState,
+            reviewType: input.reviewType,
+            label: input.label,
+            referenceId: input.referenceId,
+            metadata: input.metadata,
+            createdAt: new Date(input.createdAt),
           },
           input.documents.map((d, i) => ({ ...d, objectKey: keys[i]! })),
         );
@@ -54,11 +69,32 @@ export function createReviewActivities({ sql, storage }: { sql: Sql; storage: St
     },
 
     /** Adds documents to an existing review: final keys first, then the rows and the count in one transaction. */
-    async recordAddedDocuments(input: { reviewId: string; documents: IngestedDocument[]; staged: string[] }): Promise<{ evidenceAdded: number }> {
+    async recordAddedDocuments(input: { reviewId: string; documents: IngestedDocument[]; staged: string[] }): Promise<RecordedSubmission> {
       const keys = await commitDocuments(storage, input.reviewId, input.documents);
-      const result = await addDocuments(sql, input.reviewId, input.documents.map((d, i) => ({ ...d, objectKey: keys[i]! })));
+      const { evidenceAdded } = await addDocuments(sql, input.reviewId, input.documents.map((d, i) => ({ ...d, objectKey: keys[i]! })));
       await removeObjects(storage, input.staged);
-      return result;
+      return {
+        evidenceAdded,
+        workingDocuments: input.documents.flatMap((d, i) => (d.workingDocument ? [{ objectKey: keys[i]!, releaseId: d.workingDocument.releaseId }] : [])),
+        filenames: input.documents.map((d) => d.filename),
+      };
+    },
+
+    /** Reads the decisions of a returned working document, judges them against the review's releases and stores them. */
+    async applyWorkingDocument(input: { reviewId: string; objectKey: string; releaseId: string; uploaded: string[] }): Promise<Disposition[]> {
+      const [fields, answered, current] = await Promise.all([
+        readBuffer(storage, input.objectKey).then(readWorkingDocumentFields),
+        getRelease(sql, input.reviewId, input.releaseId),
+        currentRelease(sql, input.reviewId),
+      ]);
+      return recordDispositions(sql, { reviewId: input.reviewId, releaseId: input.releaseId, workingDocumentKey: input.objectKey }, (standing) =>
+        judgeDispositions({ fields, answered: answered?.findings ?? [], current: current?.findings ?? [], standing, uploaded: input.uploaded }),
+      );
+    },
+
+    /** Writes a transition of the workflow to the read model (status, internal state, the transition log). */
+    async recordState(input: { reviewId: string; internalState: InternalState; status: ReviewStatus; detail?: string }): Promise<void> {
+      await recordTransition(sql, input);
     },
   };
 }

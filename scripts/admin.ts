@@ -6,18 +6,29 @@ import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '../src/config.js';
 import { createSql } from '../src/db/client.js';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../src/db/keys.js';
-import { createOrganization, getOrganization, listOrganizations } from '../src/db/organizations.js';
+import { createOrganization, getOrganization, listOrganizations, updateOrganizationPolicy } from '../src/db/organizations.js';
 import { REPO_ROOT } from './stack/stack.js';
 
 const USAGE = `usage: npm run admin -- <command> [options] [--json]
   org create --name <name>                          create an organization
   org list                                          list organizations
+  org set <id> [--release-policy auto|hold] [--max-analyses N] [--awaiting-seconds N] [--rate-limit N]
+                                                    operator settings (a number or "default")
   key create --org <id> --mode live|sandbox [--label <text>] [--expires-at <ISO time>]
   key create --unbound [--mode live|sandbox]        a valid key bound to no organization (403 org_unbound)
   key list [--org <id>]                             list keys (prefix, mode, state; never the key)
   key revoke <key id | key prefix>                  revoke a key at once`;
 
 class UsageError extends Error {}
+
+/** A numeric setting: undefined leaves it, "default" clears the override, else a positive whole number. */
+function setting(raw: string | undefined, flag: string): number | null | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === 'default') return null;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} takes a positive whole number or "default"`);
+  return n;
+}
 
 /** The local stack's database when DATABASE_URL is not given (`npm start` keeps its password in .data/). */
 function environment(): NodeJS.ProcessEnv {
@@ -54,6 +65,10 @@ async function main(argv: string[]): Promise<void> {
       label: { type: 'string' },
       'expires-at': { type: 'string' },
       unbound: { type: 'boolean' },
+      'release-policy': { type: 'string' },
+      'max-analyses': { type: 'string' },
+      'awaiting-seconds': { type: 'string' },
+      'rate-limit': { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -76,6 +91,25 @@ async function main(argv: string[]): Promise<void> {
     } else if (noun === 'org' && verb === 'list') {
       const orgs = await listOrganizations(sql);
       print(orgs.map((o) => `${o.id}  ${o.name}`).join('\n') || '(none)', orgs.map((o) => ({ id: o.id, name: o.name })));
+    } else if (noun === 'org' && verb === 'set') {
+      if (!arg || !(await getOrganization(sql, arg).catch(() => undefined))) throw new UsageError(`no organization ${arg ?? ''}`.trim());
+      const policy = values['release-policy'];
+      if (policy !== undefined && policy !== 'auto' && policy !== 'hold') throw new UsageError('--release-policy is auto or hold');
+      await updateOrganizationPolicy(sql, arg, {
+        releasePolicy: policy,
+        maxConcurrentAnalyses: setting(values['max-analyses'], '--max-analyses'),
+        awaitingDocumentsSeconds: setting(values['awaiting-seconds'], '--awaiting-seconds'),
+        rateLimitPerMinute: setting(values['rate-limit'], '--rate-limit'),
+      });
+      const org = (await getOrganization(sql, arg))!;
+      const shown = {
+        id: org.id,
+        release_policy: org.releasePolicy,
+        max_concurrent_analyses: org.maxConcurrentAnalyses,
+        awaiting_documents_seconds: org.awaitingDocumentsSeconds,
+        rate_limit_per_minute: org.rateLimitPerMinute,
+      };
+      print(Object.entries(shown).map(([k, v]) => `${k}: ${v ?? 'default'}`).join('\n'), shown);
     } else if (noun === 'key' && verb === 'create') {
       if (!!values.unbound === !!values.org) throw new UsageError('key create needs exactly one of --org <id> or --unbound');
       if (values.org && !(await getOrganization(sql, values.org).catch(() => undefined))) {

@@ -1,6 +1,7 @@
 // `npm test`: starts the whole stack on free ports in a throw-away directory, runs the ava suite against
 // it, stops everything whatever happened, and ends with the line `N passed, N failed[, N skipped]`.
-// Arguments after `--` go to ava (e.g. `npm test -- test/auth.test.ts`).
+// Arguments after `--` go to ava (e.g. `npm test -- test/auth.test.ts`). `--run <script>` runs one
+// script against the same throw-away stack instead of the suite (`npm run histories:record`).
 import { spawn } from 'node:child_process';
 import { chmod, cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -42,6 +43,11 @@ async function runAva(env: Record<string, string>, args: string[], tally: Tally)
     if (child.exitCode !== null) resolve(child.exitCode);
     else child.once('exit', (code) => resolve(code ?? 1));
   });
+}
+
+async function runScript(env: Record<string, string>, script: string, args: string[]): Promise<number> {
+  const child = spawn(process.execPath, ['--import=tsx', script, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
 }
 
 async function main(): Promise<number> {
@@ -97,7 +103,14 @@ async function main(): Promise<number> {
       JSON.stringify({ apiUrl: stack.urls.api, dataDir, logDir: join(dataDir, 'logs'), serviceEnv: stack.serviceEnv, tls }),
       { mode: 0o600 },
     );
-    const avaExit = await runAva({ ...stack.serviceEnv, TEST_STACK_FILE: descriptor }, process.argv.slice(2), tally);
+    const args = process.argv.slice(2);
+    if (args[0] === '--run' && args[1]) {
+      const code = await runScript({ ...stack.serviceEnv, TEST_STACK_FILE: descriptor }, args[1], args.slice(2));
+      tally.passed = code === 0 ? 1 : 0;
+      tally.failed = code === 0 ? 0 : 1;
+      return code;
+    }
+    const avaExit = await runAva({ ...stack.serviceEnv, TEST_STACK_FILE: descriptor }, args, tally);
     // ava exits non-zero for failures it does not count as tests (a crashed file, an unhandled rejection).
     if (avaExit !== 0 && tally.failed === 0) tally.failed = 1;
     exitCode = tally.failed > 0 || tally.passed === 0 ? 1 : 0;

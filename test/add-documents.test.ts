@@ -6,11 +6,11 @@ import { randomUUID } from 'node:crypto';
 import { AddDocumentsResultSchema } from '../src/reviews/add-documents.js';
 import { ReviewSchema, type Review } from '../src/reviews/review.js';
 import { keysUnder, sha256 as sha } from './support/objects.js';
-import { getStateQuery } from '../workflows/messages.js';
+import { waitForReview, workflowState } from './support/reviews.js';
 import { call, errorCode, errorMessage as message, form } from './support/http.js';
 import { closeShared, config, db, newOrganization, stack, temporalClient, type TestOrganization } from './support/stack.js';
 import { sharedSources } from './support/source-server.js';
-import { elf, pdf, png, workingDocument, zip } from './support/fixtures.js';
+import { corruptPdf, elf, pdf, png, workingDocument, zip } from './support/fixtures.js';
 
 const { server: files } = await sharedSources();
 test.after.always(closeShared);
@@ -33,9 +33,6 @@ async function documentCount(reviewId: string): Promise<number> {
   return (await db()`select document_count from reviews where id = ${reviewId}`)[0]!.document_count as number;
 }
 
-async function workflowState(reviewId: string) {
-  return (await temporalClient()).workflow.getHandle(reviewId).query(getStateQuery);
-}
 
 test('new evidence is ingested, counted and queued for re-assessment', async (t) => {
   const org = await newOrganization();
@@ -62,7 +59,10 @@ test('new evidence is ingested, counted and queued for re-assessment', async (t)
   t.is(got.document_count, 3);
   t.true(got.updated_at > review.updated_at, 'updated_at moves');
   t.true((await keysUnder(`documents/${review.review_id}/`)).includes(`documents/${review.review_id}/${sha(note)}`));
-  t.true((await workflowState(review.review_id)).reassessmentPending);
+  // Re-assessed: the review completes with an analysis that saw every document, whether the new ones
+  // arrived before, during or after the first analysis.
+  await waitForReview(org.liveKey, review.review_id, (r) => r.status === 'completed');
+  t.like((await workflowState(review.review_id)).lastAnalysis, { documents: 3 });
   t.deepEqual(await keysUnder(`staging/uploads/${org.id}/`), [], 'no upload left in staging');
 });
 
@@ -131,7 +131,8 @@ test('refused submissions add nothing and keep nothing', async (t) => {
 test('unknown, foreign and malformed review ids; a failed review refuses documents', async (t) => {
   const org = await newOrganization();
   const other = await newOrganization();
-  const review = await createReview(org);
+  // A package nothing can be read from: the review fails.
+  const review = await createReview(org, org.liveKey, corruptPdf);
   const body = () => ({ form: form([{ name: 'id.png', data: png }]) });
   const unknown = await add(org.liveKey, randomUUID(), body());
   t.is(unknown.status, 404);
@@ -142,7 +143,7 @@ test('unknown, foreign and malformed review ids; a failed review refuses documen
   const malformed = await add(org.liveKey, 'not-a-uuid', body());
   t.is(malformed.status, 422);
   t.like(malformed.body, { detail: [{ loc: ['path', 'review_id'], type: 'uuid_parsing' }] });
-  await db()`update reviews set status = 'failed', internal_state = 'failed' where id = ${review.review_id}`;
+  await waitForReview(org.liveKey, review.review_id, (r) => r.status === 'failed');
   const failed = await add(org.liveKey, review.review_id, body());
   t.is(failed.status, 422);
   t.is(errorCode(failed), 'review_failed');
@@ -181,8 +182,10 @@ test('a review whose workflow run has closed takes documents in a new run', asyn
   const secondRun = await client.workflow.getHandle(review.review_id).describe();
   t.not(secondRun.runId, firstRun.runId);
   t.is(secondRun.status.name, 'RUNNING');
-  const state = await workflowState(review.review_id);
-  t.like(state, { created: true, internalState: 'ingesting', organizationId: org.id });
+  t.like(await workflowState(review.review_id), { created: true, organizationId: org.id });
+  // The new run picks the review up where the read model left it, and completes it.
+  await waitForReview(org.liveKey, review.review_id, (r) => r.status === 'completed');
+  t.like((await workflowState(review.review_id)).lastAnalysis, { documents: 2 });
   // The new run holds the review's documents as before: a duplicate is still recognised.
   const dup = await add(org.liveKey, review.review_id, { form: form([{ name: 'id.png', data: png }]) });
   t.is(errorCode(dup), 'all_documents_duplicate');

@@ -64,3 +64,12 @@ test('a usage error exits 2 with the usage text', async (t) => {
   t.is((err as { code: number }).code, 2);
   t.regex((err as { stderr: string }).stderr, /exactly one of --org <id> or --unbound/);
 });
+
+test("org set changes an organization's operator settings, and 'default' clears an override", async (t) => {
+  const org = (await admin('org', 'create', '--name', 'Policy Lending')) as { id: string };
+  const set = await admin('org', 'set', org.id, '--release-policy', 'hold', '--max-analyses', '2', '--awaiting-seconds', '3600');
+  t.deepEqual(set, { id: org.id, release_policy: 'hold', max_concurrent_analyses: 2, awaiting_documents_seconds: 3600, rate_limit_per_minute: null });
+  const cleared = await admin('org', 'set', org.id, '--max-analyses', 'default', '--release-policy', 'auto');
+  t.like(cleared, { release_policy: 'auto', max_concurrent_analyses: null, awaiting_documents_seconds: 3600 });
+  await t.throwsAsync(admin('org', 'set', org.id, '--max-analyses', '0'));
+});

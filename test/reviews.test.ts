@@ -6,6 +6,7 @@ import { ReviewSchema } from '../src/reviews/review.js';
 import { getStateQuery } from '../workflows/messages.js';
 import { OrgIdKey, ReferenceIdKey, ReviewStatusKey, SandboxKey, InternalStateKey, ReviewTypeKey } from '../workflows/search-attributes.js';
 import { call, createBody, errorCode } from './support/http.js';
+import { waitForInternalState } from './support/reviews.js';
 import { closeShared, config, db, newOrganization, stack, temporalClient } from './support/stack.js';
 
 test.after.always(closeShared);
@@ -28,7 +29,8 @@ test('a live create returns 201 with exactly the Review fields, status processin
 });
 
 test('the review is a running workflow in Temporal, searchable by organization, status and reference', async (t) => {
-  const org = await newOrganization();
+  // Its releases held for approval, the review stays at the release gate for the test to look at.
+  const org = await newOrganization({ releasePolicy: 'hold' });
   const reference = `LN-${randomUUID()}`;
   const res = await api('POST', '/reviews', {
     key: org.liveKey,
@@ -39,6 +41,7 @@ test('the review is a running workflow in Temporal, searchable by organization, 
 
   const client = await temporalClient();
   const handle = client.workflow.getHandle(review_id);
+  await waitForInternalState(review_id, 'release_gate');
   const description = await handle.describe();
   t.is(description.workflowId, review_id);
   t.is(description.type, 'reviewWorkflow');
@@ -47,14 +50,14 @@ test('the review is a running workflow in Temporal, searchable by organization, 
   const attrs = description.typedSearchAttributes;
   t.is(attrs.get(OrgIdKey), org.id);
   t.is(attrs.get(ReviewStatusKey), 'processing');
-  t.is(attrs.get(InternalStateKey), 'ingesting');
+  t.is(attrs.get(InternalStateKey), 'release_gate');
   t.is(attrs.get(ReferenceIdKey), reference);
   t.is(attrs.get(SandboxKey), false);
   t.is(attrs.get(ReviewTypeKey), 'mortgage_v1');
   t.deepEqual(await description.memo, { metadata: { branch: 'north' } });
 
   const state = await handle.query(getStateQuery);
-  t.like(state, { reviewId: review_id, organizationId: org.id, created: true, internalState: 'ingesting', rejection: null });
+  t.like(state, { reviewId: review_id, organizationId: org.id, created: true, internalState: 'release_gate', rejection: null, releases: 0 });
 
   // Operators find it by organization in the visibility store (eventually consistent).
   let found: string[] = [];
@@ -67,15 +70,19 @@ test('the review is a running workflow in Temporal, searchable by organization, 
 });
 
 test('the status row is in Postgres and GET /v1/reviews/{id} returns it', async (t) => {
-  const org = await newOrganization();
+  const org = await newOrganization({ releasePolicy: 'hold' });
   const created = await api('POST', '/reviews', { key: org.liveKey, json: createBody() });
   const review = ReviewSchema.parse(created.body);
+  // The create's own row, first in the transition log.
+  const [first] = await db()`select internal_state, status from review_transitions where review_id = ${review.review_id} order by id limit 1`;
+  t.deepEqual({ ...first }, { internal_state: 'ingesting', status: 'processing' });
+  await waitForInternalState(review.review_id, 'release_gate');
   const [row] = await db()`select organization_id, status, internal_state, sandbox from reviews where id = ${review.review_id}`;
-  t.deepEqual({ ...row }, { organization_id: org.id, status: 'processing', internal_state: 'ingesting', sandbox: false });
+  t.deepEqual({ ...row }, { organization_id: org.id, status: 'processing', internal_state: 'release_gate', sandbox: false });
 
   const read = await api('GET', `/reviews/${review.review_id}`, { key: org.liveKey });
   t.is(read.status, 200);
-  t.deepEqual(read.body, created.body);
+  t.like(read.body, { ...(created.body as object), updated_at: ReviewSchema.parse(read.body).updated_at });
 });
 
 test("another organization's review is review_not_found, like a missing one", async (t) => {

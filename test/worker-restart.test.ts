@@ -1,53 +1,98 @@
-// Reviews live in Temporal, not in a worker: a worker killed with SIGKILL loses nothing, and a create
-// sent while no worker runs completes when one returns.
+// Reviews live in Temporal, not in a worker: a worker killed with SIGKILL loses nothing, a create sent
+// while no worker runs completes when one returns, and an analysis cut off mid-way runs again elsewhere
+// and the review completes exactly once.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
+import proto from '@temporalio/proto';
 import { ReviewSchema } from '../src/reviews/review.js';
-import { getStateQuery } from '../workflows/messages.js';
-import { call, createBody } from './support/http.js';
+import { call, createBody, form } from './support/http.js';
+import { longPdf } from './support/fixtures.js';
+import { registerEndpoint, transitions, waitForInternalState, waitForReview } from './support/reviews.js';
 import { closeShared, db, newOrganization, temporalClient } from './support/stack.js';
 import { TestServices } from './support/services.js';
+import { WebhookReceiver } from './support/webhook-receiver.js';
 
+const { temporal } = proto;
 const services = new TestServices();
 test.after.always(async () => {
   await services.stopAll();
   await closeShared();
 });
 
-test('a review survives a kill -9 of its worker, and a create waits for a worker to come back', async (t) => {
-  // A task queue of our own, so killing this worker disturbs no other test.
-  const queue = { TEMPORAL_TASK_QUEUE: `restart-${randomUUID()}` };
+// A task queue of its own per test, so killing its worker disturbs no other test.
+const ownQueue = () => ({ TEMPORAL_TASK_QUEUE: `restart-${randomUUID()}` });
+
+test('a create sent while no worker runs is not lost: it completes when a worker comes back', async (t) => {
+  const queue = ownQueue();
   const org = await newOrganization();
   let worker = await services.worker(queue);
   const api = await services.api(queue);
-
   const created = await call(api.url, 'POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'LN-restart' }) });
   t.is(created.status, 201);
-  const { review_id } = ReviewSchema.parse(created.body);
+  const first = ReviewSchema.parse(created.body);
 
   await services.crash(worker);
-
-  // With no worker, a new create is accepted by Temporal and waits; it is not lost.
   const pending = call(api.url, 'POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'LN-while-down' }) });
   await new Promise((r) => setTimeout(r, 1500));
 
   worker = await services.worker(queue);
   const late = await pending;
   t.is(late.status, 201);
-  t.is(ReviewSchema.parse(late.body).reference_id, 'LN-while-down');
+  const second = ReviewSchema.parse(late.body);
+  t.is(second.reference_id, 'LN-while-down');
 
-  // The new worker replays the first review's history: its state is intact and it is still running.
+  for (const review of [first, second]) {
+    await waitForReview(org.liveKey, review.review_id, (r) => r.status === 'completed', 60_000, api.url);
+    t.is((await transitions(review.review_id)).filter((s) => s === 'released').length, 1);
+  }
+});
+
+test('a worker killed with -9 mid-analysis: the analysis runs again on another worker, the review completes exactly once', async (t) => {
+  const queue = ownQueue();
+  const org = await newOrganization();
+  const receiver = await WebhookReceiver.start();
+  await registerEndpoint(org.liveKey, receiver.url);
+  const worker = await services.worker(queue);
+  const api = await services.api(queue);
+  // Long enough to read (seconds) that the kill lands while the analysis is under way.
+  const big = await longPdf('Closing Disclosure', 1500);
+  const res = await call(api.url, 'POST', '/reviews', { key: org.liveKey, form: form([{ name: 'cd-with-exhibits.pdf', data: big }]) });
+  t.is(res.status, 201, res.text);
+  const { review_id } = ReviewSchema.parse(res.body);
+
+  // Kill once the analysis activity is running on the worker (not merely scheduled).
+  await waitForInternalState(review_id, 'analysing', 30_000);
   const handle = (await temporalClient()).workflow.getHandle(review_id);
-  t.like(await handle.query(getStateQuery), { reviewId: review_id, created: true, internalState: 'ingesting' });
-  t.is((await handle.describe()).status.name, 'RUNNING');
+  for (let i = 0; ; i++) {
+    const pending = (await handle.describe()).raw.pendingActivities ?? [];
+    if (pending.some((a) => a.activityType?.name === 'analyseReview' && a.state === temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED)) break;
+    if (i > 600) throw new Error('the analysis never started');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await services.crash(worker);
+  const [row] = await db()`select internal_state from reviews where id = ${review_id}`;
+  t.is(row!.internal_state, 'analysing', 'killed before the analysis finished');
 
-  const rows = await db()`select reference_id, status from reviews where organization_id = ${org.id} order by reference_id`;
-  t.deepEqual(
-    rows.map((r) => ({ ...r })),
-    [
-      { reference_id: 'LN-restart', status: 'processing' },
-      { reference_id: 'LN-while-down', status: 'processing' },
-    ],
+  await services.worker(queue);
+  await waitForReview(org.liveKey, review_id, (r) => r.status === 'completed', 90_000, api.url);
+
+  // The analysis activity was started again (a second attempt) after the kill.
+  const history = await handle.fetchHistory();
+  const scheduled = new Set(
+    (history.events ?? [])
+      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'analyseReview')
+      .map((e) => String(e.eventId)),
   );
-  t.is((await call(api.url, 'GET', `/reviews/${review_id}`, { key: org.liveKey })).status, 200);
+  const attempts = (history.events ?? [])
+    .filter((e) => e.activityTaskStartedEventAttributes && scheduled.has(String(e.activityTaskStartedEventAttributes.scheduledEventId)))
+    .map((e) => e.activityTaskStartedEventAttributes!.attempt);
+  t.true(attempts.some((a) => (a ?? 1) >= 2), `analyseReview attempts: ${JSON.stringify(attempts)}`);
+
+  // Exactly once: one release, one `released`, one review.completed.
+  t.is((await db()`select count(*)::int as n from releases where review_id = ${review_id}`)[0]!.n, 1);
+  t.is((await transitions(review_id)).filter((s) => s === 'released').length, 1);
+  await receiver.waitFor(1);
+  await new Promise((r) => setTimeout(r, 2_000));
+  t.deepEqual(receiver.payloads().map((p) => p.event), ['review.completed']);
+  await receiver.close();
 });

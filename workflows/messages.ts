@@ -1,5 +1,5 @@
 // The messages of the review workflow, shared by the workflow and its callers (API, tests, operators).
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { StagedFile } from '../src/ingest/package.js';
 import type { DocumentSource, Review } from '../src/reviews/review.js';
 import type { AddDocumentsResult } from '../src/reviews/add-documents.js';
@@ -17,6 +17,8 @@ export interface ReviewWorkflowInput {
    * documents): the review exists, in this state.
    */
   resumed?: { internalState: InternalState };
+  /** Set by continue-as-new: the state the previous run handed over. */
+  carried?: ReviewWorkflowState;
 }
 
 export interface CreateReviewRequest {
@@ -45,8 +47,22 @@ export interface ReviewWorkflowState {
   internalState: InternalState;
   created: boolean;
   rejection: { code: string; message: string } | null;
-  /** New evidence arrived since the last analysis started: the pipeline re-assesses (orchestration). */
+  /** New evidence (or an applied decision) arrived since the last analysis started: analyse again. */
   reassessmentPending: boolean;
+  /** Releases published so far: the first is announced as review.completed, later ones as review.amended. */
+  releases: number;
+  /** When a review waiting for its primary documents is completed without them (ISO time). */
+  awaitingDeadline: string | null;
+  /** The deadline passed: release with the missing-document findings. */
+  deadlinePassed: boolean;
+  /** An operator asked to hold the next release at the release gate. */
+  holdRequested: boolean;
+  /** An operator approved the release waiting at the gate. */
+  approved: boolean;
+  /** What the last analysis found, for operators. */
+  lastAnalysis: { documents: number; unreadable: number; primaryPresent: boolean; findings: number; disputed: number } | null;
+  /** Why the review is where it is, in words (the failure, the gate's reason, a blocked publication). */
+  detail: string | null;
 }
 
 /** Records the review; returns the Review, or fails with an ApplicationFailure whose type is an API error code. */
@@ -54,6 +70,12 @@ export const createReviewUpdate = defineUpdate<Review, [CreateReviewRequest]>('c
 /** Adds documents; returns the Add-documents result, or fails with an ApplicationFailure typed with an API error code. */
 export const addDocumentsUpdate = defineUpdate<AddDocumentsResult, [AddDocumentsRequest]>('addDocuments');
 export const getStateQuery = defineQuery<ReviewWorkflowState>('getState');
+/** Operator: hold the next release at the release gate until approved. */
+export const holdReleaseSignal = defineSignal('holdRelease');
+/** Operator: release what waits at the release gate (or lift a hold asked for earlier). */
+export const approveReleaseSignal = defineSignal('approveRelease');
+/** Sent by a review of the same organization that gave back its analysis slot. */
+export const capacityFreedSignal = defineSignal('capacityFreed');
 
 /** ApplicationFailure types a create can end with; each is an error code of the interface. */
 export const CREATE_REJECTIONS = [

@@ -54,3 +54,25 @@ export async function documentKeys(sql: Sql, reviewId: string): Promise<string[]
   const rows = await sql<{ object_key: string }[]>`select object_key from documents where review_id = ${reviewId} order by created_at, id`;
   return rows.map((r) => r.object_key);
 }
+
+/** A review's evidence documents in the order they arrived: what an analysis reads. */
+export async function evidenceDocuments(
+  sql: Sql,
+  reviewId: string,
+): Promise<{ id: string; filename: string; mime: string; objectKey: string }[]> {
+  const rows = await sql<{ id: string; filename: string; detected_type: string; object_key: string }[]>`
+    select id, filename, detected_type, object_key from documents
+     where review_id = ${reviewId} and role = 'evidence'
+     order by created_at, id`;
+  return rows.map((r) => ({ id: r.id, filename: r.filename, mime: r.detected_type, objectKey: r.object_key }));
+}
+
+/** Records each document's class as the last analysis found it (null: unreadable). */
+export async function setDocumentClasses(sql: Sql, classes: { id: string; documentClass: string | null }[]): Promise<void> {
+  if (classes.length === 0) return;
+  await sql`
+    update documents set document_class = u.cls
+      from (select unnest(${sql.array(classes.map((c) => c.id))}::uuid[]) as id,
+                   unnest(${sql.array(classes.map((c) => c.documentClass ?? 'unreadable'))}::text[]) as cls) u
+     where documents.id = u.id`;
+}

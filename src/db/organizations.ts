@@ -8,6 +8,7 @@ export interface Organization {
   rateLimitPerMinute: number | null;
   maxConcurrentAnalyses: number | null;
   releasePolicy: 'auto' | 'hold';
+  awaitingDocumentsSeconds: number | null;
   createdAt: Date;
 }
 
@@ -17,6 +18,7 @@ type OrganizationRow = {
   rate_limit_per_minute: number | null;
   max_concurrent_analyses: number | null;
   release_policy: 'auto' | 'hold';
+  awaiting_documents_seconds: number | null;
   created_at: Date;
 };
 
@@ -27,6 +29,7 @@ function fromRow(r: OrganizationRow): Organization {
     rateLimitPerMinute: r.rate_limit_per_minute,
     maxConcurrentAnalyses: r.max_concurrent_analyses,
     releasePolicy: r.release_policy,
+    awaitingDocumentsSeconds: r.awaiting_documents_seconds,
     createdAt: r.created_at,
   };
 }
@@ -45,4 +48,19 @@ export async function getOrganization(sql: Sql, id: string): Promise<Organizatio
 export async function listOrganizations(sql: Sql): Promise<Organization[]> {
   const rows = await sql<OrganizationRow[]>`select * from organizations order by created_at, id`;
   return rows.map(fromRow);
+}
+
+/** Operator settings of an organization; null restores the configured default. */
+export async function updateOrganizationPolicy(
+  sql: Sql,
+  id: string,
+  p: Partial<Pick<Organization, 'maxConcurrentAnalyses' | 'releasePolicy' | 'awaitingDocumentsSeconds' | 'rateLimitPerMinute'>>,
+): Promise<void> {
+  const row: Record<string, unknown> = {};
+  if (p.maxConcurrentAnalyses !== undefined) row.max_concurrent_analyses = p.maxConcurrentAnalyses;
+  if (p.releasePolicy !== undefined) row.release_policy = p.releasePolicy;
+  if (p.awaitingDocumentsSeconds !== undefined) row.awaiting_documents_seconds = p.awaitingDocumentsSeconds;
+  if (p.rateLimitPerMinute !== undefined) row.rate_limit_per_minute = p.rateLimitPerMinute;
+  if (Object.keys(row).length === 0) return;
+  await sql`update organizations set ${sql(row)} where id = ${id}`;
 }

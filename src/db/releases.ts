@@ -2,6 +2,7 @@
 import type { Sql } from './client.js';
 import type { Issue, Summary } from '../reviews/report.js';
 import type { Review } from '../reviews/review.js';
+import { issueOf, type Finding } from '../qc/finding.js';
 import { reviewFromRow, type ReviewRow } from './reviews.js';
 
 export interface Release {
@@ -11,6 +12,8 @@ export interface Release {
   outcome: string;
   summary: Summary;
   issues: Issue[];
+  /** The issues with their keys (the working document's field names). */
+  findings: Finding[];
   reportObjectKey: string;
   generatedAt: Date;
 }
@@ -22,25 +25,39 @@ type ReleaseRow = {
   outcome: string;
   summary: Summary;
   issues: Issue[];
+  findings: Finding[];
   report_object_key: string;
   generated_at: Date;
 };
 
+function fromRow(r: ReleaseRow): Release {
+  return {
+    id: r.id,
+    reviewId: r.review_id,
+    sequence: r.sequence,
+    outcome: r.outcome,
+    summary: r.summary,
+    issues: r.issues,
+    findings: r.findings,
+    reportObjectKey: r.report_object_key,
+    generatedAt: r.generated_at,
+  };
+}
+
 export async function currentRelease(sql: Sql, reviewId: string): Promise<Release | undefined> {
   const [r] = await sql<ReleaseRow[]>`
     select * from releases where review_id = ${reviewId} order by sequence desc limit 1`;
-  return (
-    r && {
-      id: r.id,
-      reviewId: r.review_id,
-      sequence: r.sequence,
-      outcome: r.outcome,
-      summary: r.summary,
-      issues: r.issues,
-      reportObjectKey: r.report_object_key,
-      generatedAt: r.generated_at,
-    }
-  );
+  return r && fromRow(r);
+}
+
+export async function getRelease(sql: Sql, reviewId: string, releaseId: string): Promise<Release | undefined> {
+  const [r] = await sql<ReleaseRow[]>`select * from releases where review_id = ${reviewId} and id = ${releaseId}`;
+  return r && fromRow(r);
+}
+
+export async function releaseCount(sql: Sql, reviewId: string): Promise<number> {
+  const [r] = await sql<{ n: number }[]>`select count(*)::int as n from releases where review_id = ${reviewId}`;
+  return r!.n;
 }
 
 export interface NewRelease {
@@ -48,7 +65,7 @@ export interface NewRelease {
   reviewId: string;
   outcome: string;
   summary: Summary;
-  issues: readonly Issue[];
+  findings: readonly Finding[];
   reportObjectKey: string;
   generatedAt: Date;
 }
@@ -59,17 +76,22 @@ export interface NewRelease {
  */
 export async function publishRelease(sql: Sql, r: NewRelease): Promise<Review> {
   return sql.begin(async (tx) => {
-    await tx`
-      insert into releases (id, review_id, sequence, outcome, summary, issues, report_object_key, generated_at)
+    const inserted = await tx`
+      insert into releases (id, review_id, sequence, outcome, summary, issues, findings, report_object_key, generated_at)
       select ${r.id}, ${r.reviewId}, coalesce(max(sequence), 0) + 1, ${r.outcome}, ${tx.json(r.summary)},
-             ${tx.json(r.issues as Issue[])}, ${r.reportObjectKey}, ${r.generatedAt}
+             ${tx.json(r.findings.map(issueOf))}, ${tx.json(r.findings as Finding[])}, ${r.reportObjectKey}, ${r.generatedAt}
         from releases where review_id = ${r.reviewId}
-      on conflict (id) do nothing`;
+      on conflict (id) do nothing
+      returning sequence`;
     const [row] = await tx<ReviewRow[]>`
       update reviews set status = 'completed', internal_state = 'released', report_available = true, updated_at = now()
        where id = ${r.reviewId}
       returning *`;
     if (!row) throw new Error(`review ${r.reviewId} does not exist`);
+    // A retried publish (its reply lost) leaves the log as it was.
+    if (inserted.length > 0) await tx`
+      insert into review_transitions (review_id, internal_state, status, detail)
+      values (${r.reviewId}, 'released', 'completed', ${`release ${r.id}`})`;
     return reviewFromRow(row);
   });
 }

@@ -73,6 +73,9 @@ export async function insertReview(sql: Sql, r: NewReview, documents: NewDocumen
         returning *`;
       if (rows[0]) {
         await insertDocuments(tx as unknown as Sql, r.id, documents);
+        await tx`
+          insert into review_transitions (review_id, internal_state, status, at)
+          values (${r.id}, ${r.internalState}, ${r.status}, ${r.createdAt})`;
         return reviewFromRow(rows[0]);
       }
       const existing = await getReview(tx as unknown as Sql, r.organizationId, r.id);
@@ -138,4 +141,32 @@ export async function getReviewRecord(sql: Sql, organizationId: string, id: stri
 export async function getReviewRecordById(sql: Sql, id: string): Promise<Review | undefined> {
   const [row] = await sql<ReviewRow[]>`select * from reviews where id = ${id}`;
   return row && reviewFromRow(row);
+}
+
+/**
+ * Writes one transition of the review workflow: the row's status and internal state (with
+ * `report_available` true exactly when the review is completed and has a release) and a line in
+ * review_transitions, in one transaction.
+ */
+export async function recordTransition(
+  sql: Sql,
+  t: { reviewId: string; internalState: InternalState; status: ReviewStatus; detail?: string | null },
+): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`
+      update reviews
+         set status = ${t.status}, internal_state = ${t.internalState}, updated_at = now(),
+             report_available = ${t.status === 'completed'} and exists (select 1 from releases where review_id = ${t.reviewId})
+       where id = ${t.reviewId}`;
+    await tx`
+      insert into review_transitions (review_id, internal_state, status, detail)
+      values (${t.reviewId}, ${t.internalState}, ${t.status}, ${t.detail ?? null})`;
+  });
+}
+
+/** A review's transitions in order, for operators and tests. */
+export async function reviewTransitions(sql: Sql, reviewId: string): Promise<{ internalState: string; status: string; at: Date }[]> {
+  const rows = await sql<{ internal_state: string; status: string; at: Date }[]>`
+    select internal_state, status, at from review_transitions where review_id = ${reviewId} order by id`;
+  return rows.map((r) => ({ internalState: r.internal_state, status: r.status, at: r.at }));
 }

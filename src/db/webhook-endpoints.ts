@@ -77,3 +77,10 @@ export async function deleteEndpoint(sql: Sql, owner: Owner, id: string): Promis
     returning id`;
   return rows.length === 1;
 }
+
+/** One endpoint for a delivery attempt; undefined once it was deleted or disabled (nothing is sent then). */
+export async function endpointForDelivery(sql: Sql, id: string): Promise<StoredEndpoint | undefined> {
+  const [row] = await sql<EndpointRow[]>`
+    select * from webhook_endpoints where id = ${id} and deleted_at is null and enabled`;
+  return row && { endpoint: toEndpoint(row), secretCiphertext: row.secret_ciphertext };
+}

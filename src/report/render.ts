@@ -2,7 +2,8 @@
 // field (cleared, disputed, cure_attached or empty), a comment field and a cure-document field (the file
 // name of the curing document uploaded with it), and the service marker of the review and release.
 import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
-import type { Issue, Summary } from '../reviews/report.js';
+import type { Summary } from '../reviews/report.js';
+import type { Finding } from '../qc/finding.js';
 import { DISPOSITION_DECISIONS } from '../reviews/add-documents.js';
 import { stampWorkingDocument } from './working-document.js';
 
@@ -13,16 +14,19 @@ export interface ReportContent {
   sandbox: boolean;
   outcome: string;
   summary: Summary;
-  issues: readonly Issue[];
+  findings: readonly Finding[];
   generatedAt: Date;
 }
 
-/** The form fields of one finding; the reader of a returned working document uses the same names. */
-export function findingFieldNames(code: string) {
+/**
+ * The form fields of one finding, named by its key (unique within a release, unlike its code); the reader
+ * of a returned working document uses the same names.
+ */
+export function findingFieldNames(key: string) {
   return {
-    decision: `finding.${code}.decision`,
-    comment: `finding.${code}.comment`,
-    cureDocument: `finding.${code}.cure_document`,
+    decision: `finding.${key}.decision`,
+    comment: `finding.${key}.comment`,
+    cureDocument: `finding.${key}.cure_document`,
   };
 }
 
@@ -86,11 +90,11 @@ export async function renderReport(content: ReportContent, secret: string): Prom
   text('To answer a finding, choose a decision, add a comment, and for "cure_attached" give the file name of the curing document; upload this PDF (not flattened or printed) with that document to POST /reviews/{review_id}/documents.', { size: 9 });
   y -= 10;
 
-  for (const issue of content.issues) {
+  for (const issue of content.findings) {
     room(120);
     text(`${issue.code}  [${issue.severity}, ${issue.category}]  ${issue.title}`, { font: bold, size: 11 });
     text(issue.summary, { indent: 12 });
-    const names = findingFieldNames(issue.code);
+    const names = findingFieldNames(issue.key);
     room(70);
     page.drawText('Decision', { x: MARGIN + 12, y: y - 12, size: 9, font: regular });
     const decision = form.createDropdown(names.decision);
@@ -106,7 +110,7 @@ export async function renderReport(content: ReportContent, secret: string): Prom
     comment.addToPage(page, { x: MARGIN + 90, y: y - 34, width: WIDTH - 90, height: 34, font: regular });
     y -= 48;
   }
-  if (content.issues.length === 0) text('No issues were found.');
+  if (content.findings.length === 0) text('No issues were found.');
 
   stampWorkingDocument(doc, { reviewId: content.reviewId, releaseId: content.releaseId }, secret);
   return doc.save();

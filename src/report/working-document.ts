@@ -3,7 +3,7 @@
 // is a custom entry of the PDF's document information dictionary holding the review id, the release id and
 // an HMAC of both keyed by the server secret; viewers keep it when a filled form is saved.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFDropdown, PDFHexString, PDFName, PDFString, PDFTextField } from 'pdf-lib';
 
 export interface WorkingDocumentMark {
   reviewId: string;
@@ -71,4 +71,18 @@ export async function inspectWorkingDocument(bytes: Uint8Array, secret: string):
     fieldCount = 0;
   }
   return { ...mark, fieldCount };
+}
+
+/**
+ * The values of a working document's form fields, by name: the chosen option of a dropdown, the text of a
+ * text field (empty when unset). Fields of other kinds are left out; their values are not ours to read.
+ */
+export async function readWorkingDocumentFields(bytes: Uint8Array): Promise<Map<string, string>> {
+  const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
+  const values = new Map<string, string>();
+  for (const field of doc.getForm().getFields()) {
+    if (field instanceof PDFDropdown) values.set(field.getName(), field.getSelected()[0] ?? '');
+    else if (field instanceof PDFTextField) values.set(field.getName(), field.getText() ?? '');
+  }
+  return values;
 }

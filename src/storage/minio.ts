@@ -105,6 +105,13 @@ export function readObject(storage: Storage, key: string): Promise<Readable> {
   return storage.client.getObject(storage.bucket, key);
 }
 
+/** A whole object in memory: for documents the analysis reads one at a time (bounded by the per-file limit). */
+export async function readBuffer(storage: Storage, key: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await readObject(storage, key)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 /** Bytes [start, end) of an object, as a stream available at once (yauzl asks synchronously). */
 export function readObjectRange(storage: Storage, key: string, start: number, end: number): Readable {
   const out = new PassThrough();

@@ -25,7 +25,8 @@ export async function workingDocument(o: {
   flattened?: boolean;
   findings?: string[];
 }): Promise<Buffer> {
-  const issues = (o.findings ?? ['DOC-011']).map((code) => ({
+  const findings = (o.findings ?? ['DOC-011']).map((code) => ({
+    key: code,
     code,
     severity: 'high',
     category: 'documentation',
@@ -33,7 +34,7 @@ export async function workingDocument(o: {
     summary: `Test finding ${code}.`,
   }));
   const bytes = await renderReport(
-    { reviewId: o.reviewId, releaseId: o.releaseId, referenceId: null, sandbox: false, outcome: outcomeOf(issues), summary: summarize(issues), issues, generatedAt: new Date() },
+    { reviewId: o.reviewId, releaseId: o.releaseId, referenceId: null, sandbox: false, outcome: outcomeOf(findings), summary: summarize(findings), findings, generatedAt: new Date() },
     o.secret,
   );
   if (!o.flattened) return Buffer.from(bytes);
@@ -175,4 +176,42 @@ export async function docx(): Promise<Buffer> {
 
 export function bufferSource(buffer: Buffer) {
   return { size: buffer.length, readRange: (start: number, end: number) => Readable.from([buffer.subarray(start, end)]) };
+}
+
+/** Starts like a PDF (so it is accepted as one) but is not one: no reader can parse it. */
+export const corruptPdf = Buffer.from(`%PDF-1.7\n${'this is not a PDF body '.repeat(20)}\n%%EOF\n`);
+
+/** A PDF of `pages` pages whose first page carries `title`: slow enough to read that a test can act mid-analysis. */
+export async function longPdf(title: string, pages: number): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let i = 1; i <= pages; i++) {
+    const page = doc.addPage([612, 792]);
+    if (i === 1) page.drawText(title, { x: 72, y: 720, size: 14, font });
+    for (let line = 0; line < 40; line++) {
+      page.drawText(`Page ${i} line ${line}: the borrower agrees to the terms stated in this document.`, { x: 72, y: 680 - line * 15, size: 9, font });
+    }
+  }
+  return Buffer.from(await doc.save());
+}
+
+export interface FilledDecision {
+  decision: string;
+  comment?: string;
+  cureDocument?: string;
+}
+
+/** Fills a working document as an integrator would in a PDF viewer: a decision per finding key, saved with its fields. */
+export async function fillWorkingDocument(bytes: Buffer, decisions: Record<string, FilledDecision>): Promise<Buffer> {
+  const doc = await PDFDocument.load(bytes);
+  const formFields = doc.getForm();
+  for (const [key, d] of Object.entries(decisions)) {
+    const dropdown = formFields.getDropdown(`finding.${key}.decision`);
+    // A value outside the choices needs an editable dropdown, as some viewers allow.
+    if (!dropdown.getOptions().includes(d.decision)) dropdown.enableEditing();
+    dropdown.select(d.decision);
+    if (d.comment) formFields.getTextField(`finding.${key}.comment`).setText(d.comment);
+    if (d.cureDocument) formFields.getTextField(`finding.${key}.cure_document`).setText(d.cureDocument);
+  }
+  return Buffer.from(await doc.save());
 }

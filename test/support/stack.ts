@@ -6,7 +6,7 @@ import { Client, Connection } from '@temporalio/client';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createSql, type Sql } from '../../src/db/client.js';
 import { createApiKey } from '../../src/db/keys.js';
-import { createOrganization } from '../../src/db/organizations.js';
+import { createOrganization, updateOrganizationPolicy, type Organization } from '../../src/db/organizations.js';
 
 const DescriptorSchema = z.object({
   apiUrl: z.string(),
@@ -58,9 +58,13 @@ export interface TestOrganization {
   sandboxKey: string;
 }
 
+export type OrganizationPolicy = Parameters<typeof updateOrganizationPolicy>[2] & Partial<Pick<Organization, 'name'>>;
+
 /** A fresh organization with a live and a sandbox key, so tests never see each other's data. */
-export async function newOrganization(name = 'test organization'): Promise<TestOrganization> {
+export async function newOrganization(policy: OrganizationPolicy = {}): Promise<TestOrganization> {
+  const { name = 'test organization', ...settings } = policy;
   const org = await createOrganization(db(), name);
+  await updateOrganizationPolicy(db(), org.id, settings);
   const live = await createApiKey(db(), { organizationId: org.id, sandbox: false });
   const sandbox = await createApiKey(db(), { organizationId: org.id, sandbox: true });
   return { id: org.id, liveKey: live.key, sandboxKey: sandbox.key };

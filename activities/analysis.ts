@@ -1,0 +1,76 @@
+// Analysis for the review workflow: the organization's policy, fleet-wide analysis slots, and the
+// analysis itself (thin adapters over src/qc and src/db).
+import { Context } from '@temporalio/activity';
+import type { Config } from '../src/config.js';
+import type { Sql } from '../src/db/client.js';
+import { acquireAnalysisSlot, releaseAnalysisSlot, type SlotRequest } from '../src/db/analysis-slots.js';
+import { evidenceDocuments, setDocumentClasses } from '../src/db/documents.js';
+import { activeDecisions } from '../src/db/dispositions.js';
+import { getOrganization } from '../src/db/organizations.js';
+import { analyseDocuments } from '../src/qc/analyse.js';
+import type { Finding } from '../src/qc/finding.js';
+import { applyDecisions } from '../src/reviews/dispositions.js';
+import { readBuffer, type Storage } from '../src/storage/minio.js';
+
+export interface ReviewPolicy {
+  maxConcurrentAnalyses: number;
+  releasePolicy: 'auto' | 'hold';
+  awaitingDocumentsSeconds: number;
+}
+
+export interface AnalysisResult {
+  documents: number;
+  unreadable: number;
+  primaryPresent: boolean;
+  nothingReadable: boolean;
+  /** The findings to release, the integrator's standing decisions applied (cleared ones left out). */
+  findings: Finding[];
+  /** Findings the integrator disputes: such a release goes through the release gate (DECISIONS 12). */
+  disputed: number;
+}
+
+export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; storage: Storage; config: Config }) {
+  return {
+    /** The organization's settings, read at each analysis so that an operator's change applies to the next. */
+    async reviewPolicy(input: { organizationId: string }): Promise<ReviewPolicy> {
+      const org = await getOrganization(sql, input.organizationId);
+      return {
+        maxConcurrentAnalyses: org?.maxConcurrentAnalyses ?? config.limits.maxConcurrentAnalyses,
+        releasePolicy: org?.releasePolicy ?? 'auto',
+        awaitingDocumentsSeconds: org?.awaitingDocumentsSeconds ?? config.limits.awaitingDocumentsDays * 86_400,
+      };
+    },
+
+    async acquireAnalysisSlot(input: SlotRequest): Promise<boolean> {
+      return acquireAnalysisSlot(sql, input);
+    },
+
+    /** Returns the review to tell that a slot is free, if one waits. */
+    async releaseAnalysisSlot(input: Omit<SlotRequest, 'limit'>): Promise<string | null> {
+      return releaseAnalysisSlot(sql, input);
+    },
+
+    /** Reads and classifies every evidence document of the review and derives its findings. */
+    async analyseReview(input: { reviewId: string }): Promise<AnalysisResult> {
+      const docs = await evidenceDocuments(sql, input.reviewId);
+      const ctx = Context.current();
+      // A heartbeat on a clock as well as per document: one large document may take longer to read than
+      // the heartbeat timeout, and the worker is alive all the same.
+      let done = 0;
+      const beat = setInterval(() => ctx.heartbeat(done), 5_000);
+      const analysis = await analyseDocuments(docs, (key) => readBuffer(storage, key), (n) => ctx.heartbeat((done = n))).finally(() =>
+        clearInterval(beat),
+      );
+      await setDocumentClasses(sql, analysis.documents);
+      const { findings, disputed } = applyDecisions(analysis.findings, await activeDecisions(sql, input.reviewId));
+      return {
+        documents: analysis.documents.length,
+        unreadable: analysis.documents.filter((d) => d.unreadable !== null).length,
+        primaryPresent: analysis.primaryPresent,
+        nothingReadable: analysis.nothingReadable,
+        findings,
+        disputed,
+      };
+    },
+  };
+}

@@ -1,0 +1,80 @@
+// Webhook fan-out for the review workflow: which endpoints an event goes to, and one delivery activity per
+// endpoint and event that makes the interface's 3 attempts itself. Every attempt is recorded; the attempt
+// count rides on the heartbeat, so a delivery a crashed worker began continues where it stopped.
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Config } from '../src/config.js';
+import type { Sql } from '../src/db/client.js';
+import { getReviewRecordById } from '../src/db/reviews.js';
+import { recordDeliveryAttempt } from '../src/db/webhook-deliveries.js';
+import { deliveryTargets, endpointForDelivery } from '../src/db/webhook-endpoints.js';
+import { deliverWithRetries } from '../src/webhooks/delivery.js';
+import { WebhookPayloadSchema, type WebhookEvent } from '../src/webhooks/payload.js';
+import { decryptSecret } from '../src/webhooks/secret.js';
+
+export interface WebhookDeliveryInput {
+  endpointId: string;
+  reviewId: string;
+  event: WebhookEvent;
+  /** When the event happened (workflow time): the same in every attempt's payload. */
+  occurredAt: string;
+}
+
+/** DECISIONS 20: completed and amended carry `completed`; failed carries `failed`. */
+const EVENT_STATUS: Record<WebhookEvent, 'completed' | 'failed'> = {
+  'review.completed': 'completed',
+  'review.amended': 'completed',
+  'review.failed': 'failed',
+};
+
+export function createWebhookActivities({ sql, config }: { sql: Sql; config: Config }) {
+  return {
+    /** The enabled endpoints of the review's organization and mode (sandbox reviews: sandbox endpoints only). */
+    async webhookTargets(input: { organizationId: string; sandbox: boolean }): Promise<string[]> {
+      return (await deliveryTargets(sql, input)).map((t) => t.endpoint.id);
+    },
+
+    /** Up to 3 attempts, 0.5 s then 1 s apart; all failing is an answer (best effort), not an error. */
+    async deliverWebhook(input: WebhookDeliveryInput): Promise<'delivered' | 'not_delivered' | 'endpoint_gone'> {
+      const target = await endpointForDelivery(sql, input.endpointId);
+      // Deleted or disabled since the event: nothing is sent.
+      if (!target) return 'endpoint_gone';
+      const review = await getReviewRecordById(sql, input.reviewId);
+      if (!review) throw ApplicationFailure.nonRetryable(`review ${input.reviewId} does not exist`);
+      const body = JSON.stringify(
+        WebhookPayloadSchema.parse({
+          event: input.event,
+          review_id: input.reviewId,
+          reference_id: review.reference_id,
+          status: EVENT_STATUS[input.event],
+          occurred_at: input.occurredAt,
+        }),
+      );
+      const ctx = Context.current();
+      const attemptsDone = typeof ctx.info.heartbeatDetails === 'number' ? ctx.info.heartbeatDetails : 0;
+      const { delivered } = await deliverWithRetries(
+        {
+          url: target.endpoint.url,
+          secret: decryptSecret(target.secretCiphertext, config.secrets.webhookKey),
+          body,
+          allowLoopback: config.testOnlyAllowLoopbackTargets,
+        },
+        {
+          firstAttempt: attemptsDone + 1,
+          record: async (attempt, outcome) => {
+            await recordDeliveryAttempt(sql, {
+              endpointId: input.endpointId,
+              reviewId: input.reviewId,
+              event: input.event,
+              attempt,
+              statusCode: outcome.statusCode,
+              error: outcome.error,
+              durationMs: outcome.durationMs,
+            });
+            ctx.heartbeat(attempt);
+          },
+        },
+      );
+      return delivered ? 'delivered' : 'not_delivered';
+    },
+  };
+}

@@ -1,0 +1,84 @@
+// Records the workflow histories that test/replay.test.ts replays: real runs of the review workflow on a
+// throw-away stack, one per path through it, written as JSON beside this file. Run with
+// `npm run histories:record` (it starts and stops the stack). Commit the files it writes.
+import { writeFile } from 'node:fs/promises';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { ReviewSchema, type Review } from '../../src/reviews/review.js';
+import { ReportSchema } from '../../src/reviews/report.js';
+import { approveReleaseSignal } from '../../workflows/messages.js';
+import { corruptPdf, fillWorkingDocument, pdf } from '../support/fixtures.js';
+import { call, form } from '../support/http.js';
+import { registerEndpoint, waitForInternalState, waitForReview } from '../support/reviews.js';
+import { closeShared, newOrganization, stack, temporalClient, type TestOrganization } from '../support/stack.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+
+const receiver = await WebhookReceiver.start();
+const client = await temporalClient();
+
+async function create(org: TestOrganization, key: string, files: { name: string; data: Buffer }[]): Promise<Review> {
+  const res = await call(stack.apiUrl, 'POST', '/reviews', { key, form: form(files) });
+  if (res.status !== 201) throw new Error(`create: ${res.status} ${res.text}`);
+  return ReviewSchema.parse(res.body);
+}
+
+async function add(org: TestOrganization, reviewId: string, files: { name: string; data: Buffer }[]): Promise<void> {
+  const res = await call(stack.apiUrl, 'POST', `/reviews/${reviewId}/documents`, { key: org.liveKey, form: form(files) });
+  if (res.status !== 200) throw new Error(`add: ${res.status} ${res.text}`);
+}
+
+/** Waits until the workflow has nothing in flight (webhooks delivered), then writes its history. */
+async function save(name: string, reviewId: string): Promise<void> {
+  const handle = client.workflow.getHandle(reviewId);
+  for (let i = 0; i < 200; i++) {
+    const d = await handle.describe();
+    if ((d.raw.pendingActivities ?? []).length === 0) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await new Promise((r) => setTimeout(r, 500));
+  await writeFile(new URL(`./${name}.json`, import.meta.url), `${historyToJSON(await handle.fetchHistory())}\n`);
+  console.log(`recorded ${name}`);
+}
+
+const org = await newOrganization();
+await registerEndpoint(org.liveKey, receiver.url);
+await registerEndpoint(org.sandboxKey, receiver.url);
+const completed = (r: Review) => r.status === 'completed';
+
+// create → analysing → rendering → released (review.completed)
+const plain = await create(org, org.liveKey, [{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }, { name: 'note.pdf', data: await pdf('NOTE') }]);
+await waitForReview(org.liveKey, plain.review_id, completed);
+await save('create-completed', plain.review_id);
+
+// create → awaiting_documents → add a Closing Disclosure → completed
+const waiting = await create(org, org.liveKey, [{ name: 'paystub.pdf', data: await pdf('Earnings Statement') }]);
+await waitForInternalState(waiting.review_id, 'awaiting_documents');
+await add(org, waiting.review_id, [{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }]);
+await waitForReview(org.liveKey, waiting.review_id, completed);
+await save('create-awaiting-add-completed', waiting.review_id);
+
+// completed → the working document (cleared, disputed) with new evidence → release gate → approved → amended
+const amended = await create(org, org.liveKey, [{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }, { name: 'note.pdf', data: await pdf('NOTE') }]);
+await waitForReview(org.liveKey, amended.review_id, completed);
+const report = ReportSchema.parse((await call(stack.apiUrl, 'GET', `/reviews/${amended.review_id}/report`, { key: org.liveKey })).body);
+const filled = await fillWorkingDocument(Buffer.from(await (await fetch(report.report_pdf_url)).arrayBuffer()), {
+  'DOC-002': { decision: 'cleared' },
+  'DOC-001:urla': { decision: 'disputed', comment: 'in the lender file' },
+});
+await add(org, amended.review_id, [{ name: 'answers.pdf', data: filled }, { name: 'le.pdf', data: await pdf('Loan Estimate') }]);
+await waitForInternalState(amended.review_id, 'release_gate');
+await client.workflow.getHandle(amended.review_id).signal(approveReleaseSignal);
+await waitForReview(org.liveKey, amended.review_id, completed);
+await save('amendment', amended.review_id);
+
+// create → analysing → failed (review.failed); the run closes
+const failed = await create(org, org.liveKey, [{ name: 'broken.pdf', data: corruptPdf }]);
+await waitForReview(org.liveKey, failed.review_id, (r) => r.status === 'failed');
+await client.workflow.getHandle(failed.review_id).result();
+await save('failure', failed.review_id);
+
+// sandbox: create → released at once (review.completed to the sandbox endpoint)
+const sandbox = await create(org, org.sandboxKey, [{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }]);
+await save('sandbox', sandbox.review_id);
+
+await receiver.close();
+await closeShared();

@@ -1,0 +1,61 @@
+// Following a review through its workflow from the outside: the read model (rows and the transition log),
+// the workflow's query, and the webhook endpoints an organization registers.
+import { getReviewRecordById, reviewTransitions } from '../../src/db/reviews.js';
+import { ReviewSchema, type Review } from '../../src/reviews/review.js';
+import { getStateQuery, type ReviewWorkflowState } from '../../workflows/messages.js';
+import { call } from './http.js';
+import { db, stack, temporalClient } from './stack.js';
+
+/**
+ * Waits until the review (as the read model serves it) satisfies `done`, then reads it once through the
+ * API as the integrator would. Polls the database, not the API, so the wait spends none of the
+ * organization's rate limit.
+ */
+export async function waitForReview(key: string, reviewId: string, done: (r: Review) => boolean, timeoutMs = 60_000, base = stack.apiUrl): Promise<Review> {
+  const deadline = Date.now() + timeoutMs;
+  let last: Review | undefined;
+  for (;;) {
+    last = await getReviewRecordById(db(), reviewId);
+    if (last && done(last)) break;
+    if (Date.now() > deadline) throw new Error(`review ${reviewId} never got there; last seen ${JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const res = await call(base, 'GET', `/reviews/${reviewId}`, { key });
+  if (res.status !== 200) throw new Error(`GET review: ${res.status} ${res.text}`);
+  return ReviewSchema.parse(res.body);
+}
+
+/** Polls the read model until the review is in `internalState`. */
+export async function waitForInternalState(reviewId: string, internalState: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await db()`select internal_state from reviews where id = ${reviewId}`;
+    if (row?.internal_state === internalState) return;
+    if (Date.now() > deadline) throw new Error(`review ${reviewId} never reached ${internalState}; it is ${String(row?.internal_state)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The internal states a review went through, in order. */
+export async function transitions(reviewId: string): Promise<string[]> {
+  return (await reviewTransitions(db(), reviewId)).map((t) => t.internalState);
+}
+
+export async function workflowState(reviewId: string): Promise<ReviewWorkflowState> {
+  return (await temporalClient()).workflow.getHandle(reviewId).query(getStateQuery);
+}
+
+/** Registers a webhook endpoint for the key's organization and mode; returns its signing secret. */
+export async function registerEndpoint(key: string, url: string): Promise<{ id: string; secret: string }> {
+  const res = await call(stack.apiUrl, 'POST', '/webhook-endpoints', { key, json: { url } });
+  if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${res.text}`);
+  const body = res.body as { id: string; signing_secret: string };
+  return { id: body.id, secret: body.signing_secret };
+}
+
+/** The delivery attempts recorded for a review, oldest first. */
+export async function deliveryRows(reviewId: string) {
+  const rows = await db()`
+    select endpoint_id, event, attempt, status_code, error from webhook_deliveries where review_id = ${reviewId} order by id`;
+  return rows.map((r) => ({ endpointId: r.endpoint_id as string, event: r.event as string, attempt: r.attempt as number, statusCode: r.status_code as number | null, error: r.error as string | null }));
+}
