@@ -278,3 +278,22 @@ test('the working document answers findings: cleared leaves the next release, di
   t.is(res2.status, 200, res2.text);
   t.like(AddDocumentsResultSchema.parse(res2.body), { documents_ingested: 0, dispositions_applied: 0, dispositions_skipped: 1, status: 'completed' });
 });
+
+test('documents added while a release waits at the gate are analysed before anything is released', async (t) => {
+  const org = await newOrganization({ releasePolicy: 'hold' });
+  const created = await create(org, [{ name: 'cd.pdf', data: await docs.cd() }]);
+  await waitForInternalState(created.review_id, 'release_gate');
+  const added = await api('POST', `/reviews/${created.review_id}/documents`, { key: org.liveKey, form: form([{ name: 'note.pdf', data: await docs.note() }]) });
+  t.like(AddDocumentsResultSchema.parse(added.body), { status: 'processing', documents_ingested: 1 });
+  // Back at the gate (a second time) with an analysis that saw both documents.
+  for (let i = 0; (await transitions(created.review_id)).filter((s) => s === 'release_gate').length < 2; i++) {
+    if (i > 300) throw new Error('the review never came back to the gate');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  t.like((await workflowState(created.review_id)).lastAnalysis, { documents: 2 });
+  t.deepEqual(await transitions(created.review_id), ['ingesting', 'analysing', 'rendering', 'release_gate', 'analysing', 'rendering', 'release_gate']);
+  await (await temporalClient()).workflow.getHandle(created.review_id).signal(approveReleaseSignal);
+  await waitForReview(org.liveKey, created.review_id, completed);
+  t.false(codes(await report(org, created.review_id)).includes('DOC-009'));
+  t.is((await db()`select count(*)::int as n from releases where review_id = ${created.review_id}`)[0]!.n, 1, 'one release, not one per analysis');
+});

@@ -401,7 +401,9 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
     const gate = policy.releasePolicy === 'hold' ? 'the organization holds every release for approval' : state.holdRequested ? 'an operator asked to hold it' : disputeReason;
     if (gate !== null) {
       await enter('release_gate', { detail: `Waiting for approveRelease: ${gate}.` });
-      await condition(() => state.approved);
+      // New documents make what waits here stale: analyse them first, and come back to the gate after.
+      await condition(() => state.approved || state.reassessmentPending);
+      if (!state.approved) return;
       state.approved = false;
       state.holdRequested = false;
     }
