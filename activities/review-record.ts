@@ -13,7 +13,7 @@ import { judgeDispositions } from '../src/reviews/dispositions.js';
 import { readBuffer, removeObjects, type Storage } from '../src/storage/minio.js';
 import type { Review, ReviewStatus } from '../src/reviews/review.js';
 import type { CreateReviewRequest, ReviewWorkflowInput } from '../workflows/messages.js';
-import type { InternalState } from '../workflows/states.js';
+import type { InternalState } from '../src/reviews/states.js';
 
 export interface CreateReviewRecordInput extends ReviewWorkflowInput, Omit<CreateReviewRequest, 'files' | 'sources'> {
   status: ReviewStatus;

@@ -4,7 +4,7 @@
 import test from 'ava';
 import Stripe from 'stripe';
 import { ReviewSchema } from '../src/reviews/review.js';
-import { deliverOnce } from '../src/webhooks/delivery.js';
+import { deliverOnce, deliverWithRetries } from '../src/webhooks/delivery.js';
 import { SIGNATURE_HEADER } from '../src/webhooks/signature.js';
 import { pdf } from './support/fixtures.js';
 import { call, form } from './support/http.js';
@@ -102,5 +102,20 @@ test('delivery re-checks the target: a non-public address is refused without a r
   t.like(outcome, { delivered: false, statusCode: null, final: true });
   t.regex(outcome.error ?? '', /non-public address/);
   t.is(receiver.received.length, 0);
+  await receiver.close();
+});
+
+test('a delivery a crashed worker had begun continues with the attempts it has left', async (t) => {
+  const receiver = (await WebhookReceiver.start()).script([], 500);
+  const pauses: number[] = [];
+  const attempts: number[] = [];
+  const result = await deliverWithRetries(
+    { url: receiver.url, secret: 'whsec_test', body: '{"event":"review.completed"}', allowLoopback: true },
+    { firstAttempt: 2, record: async (attempt) => void attempts.push(attempt), sleep: async (ms) => void pauses.push(ms) },
+  );
+  t.deepEqual(result, { delivered: false, attempts: 3 });
+  t.deepEqual(attempts, [2, 3], 'attempt 1 was made before the crash');
+  t.deepEqual(pauses, [500, 1_000]);
+  t.is(receiver.received.length, 2);
   await receiver.close();
 });

@@ -3,7 +3,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { StagedFile } from '../src/ingest/package.js';
 import type { DocumentSource, Review } from '../src/reviews/review.js';
 import type { AddDocumentsResult } from '../src/reviews/add-documents.js';
-import type { InternalState } from './states.js';
+import type { InternalState } from '../src/reviews/states.js';
 
 export const TASK_QUEUE_DEFAULT = 'reviews';
 

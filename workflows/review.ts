@@ -37,7 +37,7 @@ import {
   type ReviewWorkflowInput,
   type ReviewWorkflowState,
 } from './messages.js';
-import { customerStatus, type InternalState } from './states.js';
+import { customerStatus, type InternalState } from '../src/reviews/states.js';
 import type { AddDocumentsResult, Disposition } from '../src/reviews/add-documents.js';
 
 const REJECTIONS: readonly string[] = [...new Set([...CREATE_REJECTIONS, ...ADD_REJECTIONS])];

@@ -24,7 +24,7 @@ import {
   type ReviewStatus,
 } from '../../src/reviews/review.js';
 import { addDocumentsUpdate, createReviewUpdate, type ReviewWorkflowInput } from '../../workflows/messages.js';
-import type { InternalState } from '../../workflows/states.js';
+import type { InternalState } from '../../src/reviews/states.js';
 import type { reviewWorkflow } from '../../workflows/review.js';
 import {
   InternalStateKey,

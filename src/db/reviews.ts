@@ -3,7 +3,7 @@ import type { Sql } from './client.js';
 import { insertDocuments, type NewDocument } from './documents.js';
 import type { Review, ReviewStatus } from '../reviews/review.js';
 import { z } from 'zod';
-import { INTERNAL_STATES, type InternalState } from '../../workflows/states.js';
+import { INTERNAL_STATES, type InternalState } from '../reviews/states.js';
 
 const InternalStateSchema = z.enum(INTERNAL_STATES);
 

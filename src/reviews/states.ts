@@ -1,6 +1,6 @@
-// The workflow's internal states and the coarse status integrators see (ARCHITECTURE.md, "The review
+// The review workflow's internal states and the coarse status integrators see (ARCHITECTURE.md, "The review
 // workflow"). Internal states that mean nothing to a customer collapse to `processing`.
-import type { ReviewStatus } from '../src/reviews/review.js';
+import type { ReviewStatus } from './review.js';
 
 export const INTERNAL_STATES = [
   'waiting_for_capacity',
