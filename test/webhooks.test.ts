@@ -34,6 +34,7 @@ test('500, 500, 200: delivered on the third attempt, about 0.5 s then 1 s apart,
 
   const [a, b, c] = await receiver.waitFor(3);
   const gaps = [b!.at - a!.at, c!.at - b!.at];
+  t.log(`gaps between attempts: ${gaps.map((g) => Math.round(g)).join(' ms, ')} ms`);
   t.true(gaps[0]! >= 450 && gaps[0]! < 2_000, `first retry after ${gaps[0]} ms`);
   t.true(gaps[1]! >= 950 && gaps[1]! < 3_000, `second retry after ${gaps[1]} ms`);
   t.true(gaps[1]! > gaps[0]!, `the backoff grows: ${gaps.join(' ms, ')} ms`);
@@ -74,6 +75,7 @@ test('a receiver slower than 10 s times out and the delivery is retried', async 
 
   const [first, second] = await receiver.waitFor(2, 40_000);
   const gap = second!.at - first!.at;
+  t.log(`second attempt ${Math.round(gap)} ms after the first began`);
   t.true(gap >= 10_000 && gap < 14_000, `retried ${gap} ms after the first attempt began`);
   const rows = await deliveryRows(reviewId);
   t.is(rows.length, 2);

@@ -73,8 +73,10 @@ test('a worker killed with -9 mid-analysis: the analysis runs again on another w
   const [row] = await db()`select internal_state from reviews where id = ${review_id}`;
   t.is(row!.internal_state, 'analysing', 'killed before the analysis finished');
 
+  const killedAt = Date.now();
   await services.worker(queue);
   await waitForReview(org.liveKey, review_id, (r) => r.status === 'completed', 90_000, api.url);
+  t.log(`completed ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill`);
 
   // The analysis activity was started again (a second attempt) after the kill.
   const history = await handle.fetchHistory();
