@@ -358,7 +358,7 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
       if (state.internalState !== working) await enter(working);
       outcome = await analysis.analyseReview.executeWithOptions({ summary: 'Read, classify and check every document' }, [{ reviewId: input.reviewId }]);
     } catch (err) {
-      outcome = `The analysis could not complete: ${err instanceof ActivityFailure && err.cause ? err.cause.message : String(err)}`;
+      outcome = `The analysis could not complete: ${failureMessage(err)}`;
     } finally {
       const next = await bookkeeping.releaseAnalysisSlot(who);
       // The review waiting longest for a slot of this organization is told at once.
@@ -387,8 +387,7 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
         reportKey = await rendering.renderReleaseReport.executeWithOptions({ summary: `Render and store the report of release ${releaseInput.releaseId}` }, [releaseInput]);
       } catch (err) {
         // Never released without its PDF: the review stays processing until the render is stored.
-        const why = err instanceof ActivityFailure && err.cause ? err.cause.message : String(err);
-        const detail = `The report could not be rendered or stored (${why}); retrying in ${retryIn / 1000} s.`;
+        const detail = `The report could not be rendered or stored (${failureMessage(err)}); retrying in ${retryIn / 1000} s.`;
         if (state.internalState !== 'publication_blocked') await enter('publication_blocked', { detail });
         else {
           state.detail = detail;
@@ -419,8 +418,18 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
   }
 }
 
+/** The failure an activity ended with, out of Temporal's ActivityFailure wrapper. */
+function causeOf(err: unknown): unknown {
+  return err instanceof ActivityFailure && err.cause ? err.cause : err;
+}
+
+function failureMessage(err: unknown): string {
+  const cause = causeOf(err);
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
 function rejectionOf(err: unknown): { code: string; message: string } {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
+  const cause = causeOf(err);
   if (cause instanceof ApplicationFailure && cause.type && REJECTIONS.includes(cause.type)) {
     return { code: cause.type, message: cause.message };
   }

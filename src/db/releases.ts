@@ -3,7 +3,7 @@ import type { Sql } from './client.js';
 import type { Issue, Summary } from '../reviews/report.js';
 import type { Review } from '../reviews/review.js';
 import { issueOf, type Finding } from '../qc/finding.js';
-import { reviewFromRow, type ReviewRow } from './reviews.js';
+import { logTransition, reviewFromRow, type ReviewRow } from './reviews.js';
 
 export interface Release {
   id: string;
@@ -89,9 +89,9 @@ export async function publishRelease(sql: Sql, r: NewRelease): Promise<Review> {
       returning *`;
     if (!row) throw new Error(`review ${r.reviewId} does not exist`);
     // A retried publish (its reply lost) leaves the log as it was.
-    if (inserted.length > 0) await tx`
-      insert into review_transitions (review_id, internal_state, status, detail)
-      values (${r.reviewId}, 'released', 'completed', ${`release ${r.id}`})`;
+    if (inserted.length > 0) {
+      await logTransition(tx as unknown as Sql, { reviewId: r.reviewId, internalState: 'released', status: 'completed', detail: `release ${r.id}` });
+    }
     return reviewFromRow(row);
   });
 }

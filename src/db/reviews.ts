@@ -73,9 +73,7 @@ export async function insertReview(sql: Sql, r: NewReview, documents: NewDocumen
         returning *`;
       if (rows[0]) {
         await insertDocuments(tx as unknown as Sql, r.id, documents);
-        await tx`
-          insert into review_transitions (review_id, internal_state, status, at)
-          values (${r.id}, ${r.internalState}, ${r.status}, ${r.createdAt})`;
+        await logTransition(tx as unknown as Sql, { reviewId: r.id, internalState: r.internalState, status: r.status, at: r.createdAt });
         return reviewFromRow(rows[0]);
       }
       const existing = await getReview(tx as unknown as Sql, r.organizationId, r.id);
@@ -158,10 +156,18 @@ export async function recordTransition(
          set status = ${t.status}, internal_state = ${t.internalState}, updated_at = now(),
              report_available = ${t.status === 'completed'} and exists (select 1 from releases where review_id = ${t.reviewId})
        where id = ${t.reviewId}`;
-    await tx`
-      insert into review_transitions (review_id, internal_state, status, detail)
-      values (${t.reviewId}, ${t.internalState}, ${t.status}, ${t.detail ?? null})`;
+    await logTransition(tx as unknown as Sql, t);
   });
+}
+
+/** Appends a line to a review's transition log, inside the caller's transaction (at: now unless given). */
+export async function logTransition(
+  sql: Sql,
+  t: { reviewId: string; internalState: string; status: ReviewStatus; detail?: string | null; at?: Date },
+): Promise<void> {
+  await sql`
+    insert into review_transitions (review_id, internal_state, status, detail, at)
+    values (${t.reviewId}, ${t.internalState}, ${t.status}, ${t.detail ?? null}, coalesce(${t.at ?? null}::timestamptz, now()))`;
 }
 
 /** A review's transitions in order, for operators and tests. */

@@ -1,6 +1,7 @@
 // Following a review through its workflow from the outside: the read model (rows and the transition log),
 // the workflow's query, and the webhook endpoints an organization registers.
 import { getReviewRecordById, reviewTransitions } from '../../src/db/reviews.js';
+import { deliveryAttempts } from '../../src/db/webhook-deliveries.js';
 import { ReviewSchema, type Review } from '../../src/reviews/review.js';
 import { getStateQuery, type ReviewWorkflowState } from '../../workflows/messages.js';
 import { call } from './http.js';
@@ -54,8 +55,6 @@ export async function registerEndpoint(key: string, url: string): Promise<{ id: 
 }
 
 /** The delivery attempts recorded for a review, oldest first. */
-export async function deliveryRows(reviewId: string) {
-  const rows = await db()`
-    select endpoint_id, event, attempt, status_code, error from webhook_deliveries where review_id = ${reviewId} order by id`;
-  return rows.map((r) => ({ endpointId: r.endpoint_id as string, event: r.event as string, attempt: r.attempt as number, statusCode: r.status_code as number | null, error: r.error as string | null }));
+export function deliveryRows(reviewId: string) {
+  return deliveryAttempts(db(), reviewId);
 }
