@@ -8,6 +8,7 @@ import { evidenceDocuments, setDocumentClasses } from '../src/db/documents.js';
 import { activeDecisions } from '../src/db/dispositions.js';
 import { getOrganization } from '../src/db/organizations.js';
 import { analyseDocuments } from '../src/qc/analyse.js';
+import { tesseractOcr } from '../src/qc/reading/document.js';
 import type { Finding } from '../src/qc/finding.js';
 import { applyDecisions } from '../src/reviews/dispositions.js';
 import { readBuffer, type Storage } from '../src/storage/minio.js';
@@ -58,10 +59,14 @@ export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; s
       // the heartbeat timeout, and the worker is alive all the same.
       let done = 0;
       const beat = setInterval(() => ctx.heartbeat(done), 5_000);
-      const analysis = await analyseDocuments(docs, (key) => readBuffer(storage, key), (n) => ctx.heartbeat((done = n))).finally(() =>
+      const analysis = await analyseDocuments(docs, (key) => readBuffer(storage, key), (n) => ctx.heartbeat((done = n)), { ocr: tesseractOcr }).finally(() =>
         clearInterval(beat),
       );
-      await setDocumentClasses(sql, analysis.documents);
+      // A file split into several logical documents records each class, in page order.
+      await setDocumentClasses(
+        sql,
+        analysis.documents.map((d) => ({ id: d.id, documentClass: d.unreadable === null ? d.classes.join(',') : null })),
+      );
       const { findings, disputed } = applyDecisions(analysis.findings, await activeDecisions(sql, input.reviewId));
       return {
         documents: analysis.documents.length,

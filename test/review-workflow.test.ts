@@ -59,8 +59,9 @@ test('create → analysing → rendering → released: completed with the report
   t.deepEqual(await transitions(created.review_id), ['ingesting', 'analysing', 'rendering', 'released']);
 
   const r = await report(org, created.review_id);
-  t.like(r, { status: 'completed', outcome: 'issues_found', sandbox: false, summary: { total: 4, critical: 3, high: 1, medium: 0, low: 0, info: 0 } });
-  t.deepEqual(codes(r), ['DOC-001', 'DOC-001', 'DOC-001', 'DOC-002']);
+  t.like(r, { status: 'completed', outcome: 'issues_found', sandbox: false, summary: { total: 6, critical: 3, high: 2, medium: 1, low: 0, info: 0 } });
+  // A Closing Disclosure that prints no APR is itself a finding (APR-006); no bank statement is DOC-004.
+  t.deepEqual(codes(r), ['DOC-001', 'DOC-001', 'DOC-001', 'DOC-002', 'DOC-004', 'APR-006']);
   t.true(r.issues.some((i) => /No Loan Estimate was found among the 2 document\(s\)/.test(i.summary)));
   t.is((await fetch(r.report_pdf_url)).status, 200);
 
@@ -75,7 +76,7 @@ test('create → analysing → rendering → released: completed with the report
   const described = await (await temporalClient()).workflow.getHandle(created.review_id).describe();
   t.is(described.typedSearchAttributes.get(ReviewStatusKey), 'completed');
   t.is(described.typedSearchAttributes.get(InternalStateKey), 'released');
-  t.like(await workflowState(created.review_id), { internalState: 'released', releases: 1, lastAnalysis: { documents: 2, primaryPresent: true, findings: 4 } });
+  t.like(await workflowState(created.review_id), { internalState: 'released', releases: 1, lastAnalysis: { documents: 2, primaryPresent: true, findings: 6 } });
   const classes = await db()`select filename, document_class from documents where review_id = ${created.review_id} order by filename`;
   t.deepEqual(classes.map((c) => [c.filename, c.document_class]), [['cd.pdf', 'closing_disclosure'], ['note.pdf', 'note']]);
   await receiver.close();
@@ -108,8 +109,8 @@ test('awaiting_documents past its deadline: completed with the missing-document 
   const done = await waitForReview(org.liveKey, created.review_id, completed, 30_000);
   t.true(done.report_available);
   const r = await report(org, created.review_id);
-  t.deepEqual(codes(r), ['DOC-001', 'DOC-001', 'DOC-001', 'DOC-001', 'DOC-001', 'DOC-002']);
-  t.like(r.summary, { total: 6, critical: 5, high: 1 });
+  t.deepEqual(codes(r), ['DOC-001', 'DOC-001', 'DOC-001', 'DOC-001', 'DOC-001', 'DOC-002', 'DOC-004']);
+  t.like(r.summary, { total: 7, critical: 5, high: 1, medium: 1 });
   t.like(await workflowState(created.review_id), { deadlinePassed: true, releases: 1 });
 });
 
@@ -131,7 +132,7 @@ test('new evidence on a completed review: processing at once, then amended (revi
   await waitForReview(org.liveKey, created.review_id, (r) => r.status === 'completed' && r.report_available);
   await receiver.waitFor(2);
   const second = await report(org, created.review_id);
-  t.deepEqual(codes(second), ['DOC-001', 'DOC-001', 'DOC-002'], 'the Loan Estimate is no longer missing');
+  t.deepEqual(codes(second), ['DOC-001', 'DOC-001', 'DOC-002', 'DOC-004', 'APR-006'], 'the Loan Estimate is no longer missing');
   t.true(Date.parse(second.generated_at) > Date.parse(first.generated_at));
   t.not(second.report_pdf_url, first.report_pdf_url);
   t.deepEqual(receiver.payloads().map((p) => [p.event, p.status]), [['review.completed', 'completed'], ['review.amended', 'completed']]);
@@ -267,7 +268,7 @@ test('the working document answers findings: cleared leaves the next release, di
   await (await temporalClient()).workflow.getHandle(created.review_id).signal(approveReleaseSignal);
   await waitForReview(org.liveKey, created.review_id, completed);
   const amended = await report(org, created.review_id);
-  t.deepEqual(codes(amended), ['DOC-001', 'DOC-001'], 'DOC-002 cleared, the Loan Estimate cured');
+  t.deepEqual(codes(amended), ['DOC-001', 'DOC-001', 'DOC-004', 'APR-006'], 'DOC-002 cleared, the Loan Estimate cured');
   t.regex(amended.issues.find((i) => /loan application/.test(i.summary))!.summary, /Disputed by the lender: The URLA is in the lender file\.$/);
 
   // The same decisions again on the amended report's working document: already so, skipped.

@@ -8,6 +8,7 @@ import { loadConfigOrExit } from '../src/config.js';
 import { createSql } from '../src/db/client.js';
 import { createStorage } from '../src/storage/minio.js';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes.js';
+import { terminateOcr } from '../src/qc/reading/ocr.js';
 
 const config = loadConfigOrExit();
 const log = (line: string) => console.log(`worker: ${line}`);
@@ -35,6 +36,7 @@ async function main() {
     log(`polling task queue ${config.temporal.taskQueue} on ${config.temporal.address}`);
     await worker.run();
   } finally {
+    await terminateOcr();
     await connection.close();
     await sql.end({ timeout: 5 });
   }

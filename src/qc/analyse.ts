@@ -1,9 +1,13 @@
-// Analyses a review's documents: reads each one, classifies it, and derives the findings. Bytes are read
-// one document at a time from storage; `progress` is called after each (the activity heartbeats there).
-import { classifyByTitle, type DocumentClass } from './classify.js';
-import { readPdfText } from './document-text.js';
+// The QC engine: reads every document of a review (text layer, OCR), splits files into logical
+// documents, classifies and extracts them, and runs the mortgage_v1 rules. Bytes are read one document
+// at a time; `progress` is called after each (the activity heartbeats there).
+import { DEFAULT_RULE_CONTEXT, type RuleContext } from './catalog.js';
+import { PRIMARY_CLASSES, type DocumentClass } from './classify.js';
+import type { LoanFile } from './fields.js';
 import type { Finding } from './finding.js';
-import { hasPrimaryDocument, preliminaryFindings, type ClassifiedDocument } from './preliminary.js';
+import { analyseFile } from './logical-documents.js';
+import type { Ocr } from './reading/document.js';
+import { runRules } from './rules/registry.js';
 
 export interface DocumentToAnalyse {
   id: string;
@@ -12,43 +16,49 @@ export interface DocumentToAnalyse {
   objectKey: string;
 }
 
-export interface AnalysedDocument extends ClassifiedDocument {
+export interface AnalysedFile {
   id: string;
+  filename: string;
+  /** The classes of the logical documents found in the file, in page order; empty when unreadable. */
+  classes: DocumentClass[];
+  /** Why the file could not be read at all; null when it was. */
+  unreadable: string | null;
 }
 
 export interface Analysis {
-  documents: AnalysedDocument[];
+  documents: AnalysedFile[];
+  loan: LoanFile;
   findings: Finding[];
   primaryPresent: boolean;
   /** True when not one document could be read: the pipeline cannot complete (the review fails). */
   nothingReadable: boolean;
 }
 
-export async function analyseDocuments(
-  docs: readonly DocumentToAnalyse[],
-  read: (objectKey: string) => Promise<Buffer>,
-  progress: (done: number) => void = () => {},
-): Promise<Analysis> {
-  const documents: AnalysedDocument[] = [];
-  for (const doc of docs) {
-    documents.push({ id: doc.id, filename: doc.filename, ...(await classify(doc, read)) });
-    progress(documents.length);
-  }
-  return {
-    documents,
-    findings: preliminaryFindings(documents),
-    primaryPresent: hasPrimaryDocument(documents),
-    nothingReadable: documents.length > 0 && documents.every((d) => d.unreadable !== null),
-  };
+export interface EngineOptions {
+  ocr?: Ocr;
+  context?: RuleContext;
 }
 
-async function classify(
-  doc: DocumentToAnalyse,
-  read: (objectKey: string) => Promise<Buffer>,
-): Promise<{ documentClass: DocumentClass | null; unreadable: string | null }> {
-  // Images carry no text layer; until OCR reads them they are documents of no known class.
-  if (doc.mime !== 'application/pdf') return { documentClass: 'other', unreadable: null };
-  const text = await readPdfText(await read(doc.objectKey));
-  if (!text.readable) return { documentClass: null, unreadable: text.reason };
-  return { documentClass: classifyByTitle(text.pages), unreadable: null };
+export async function analyseDocuments(
+  docs: readonly DocumentToAnalyse[],
+  read: (objectKey: string) => Promise<Uint8Array>,
+  progress: (done: number) => void = () => {},
+  options: EngineOptions = {},
+): Promise<Analysis> {
+  const files: AnalysedFile[] = [];
+  const loan: LoanFile = { documents: [], unreadable: [] };
+  for (const doc of docs) {
+    const found = await analyseFile(doc.filename, doc.mime, await read(doc.objectKey), options.ocr);
+    files.push({ id: doc.id, filename: doc.filename, classes: found.documents.map((d) => d.documentClass), unreadable: found.unreadable });
+    if (found.unreadable !== null) loan.unreadable.push({ filename: doc.filename, reason: found.unreadable });
+    loan.documents.push(...found.documents);
+    progress(files.length);
+  }
+  return {
+    documents: files,
+    loan,
+    findings: runRules(loan, options.context ?? DEFAULT_RULE_CONTEXT),
+    primaryPresent: loan.documents.some((d) => PRIMARY_CLASSES.has(d.documentClass)),
+    nothingReadable: files.length > 0 && files.every((f) => f.unreadable !== null),
+  };
 }

@@ -1,0 +1,99 @@
+// The mortgage_v1 rule catalog (RULES.md): each rule's code, severity, category, fixed title and what it
+// checks. The rule modules under rules/ implement the checks; the README's catalog is generated from here.
+import type { Finding } from './finding.js';
+import type { LoanFile } from './fields.js';
+
+export const CATEGORIES = ['compliance', 'documentation', 'consistency', 'income', 'collateral'] as const;
+export type Category = (typeof CATEGORIES)[number];
+export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'info';
+
+export interface RuleSpec {
+  code: string;
+  severity: Severity;
+  category: Category;
+  title: string;
+  check: string;
+}
+
+export const CATALOG = [
+  { code: 'DOC-001', severity: 'critical', category: 'documentation', title: 'Core document missing', check: 'A core document is missing: Note, security instrument (Deed of Trust / Mortgage), final Closing Disclosure, Loan Estimate, or loan application (URLA). One issue per missing type.' },
+  { code: 'DOC-002', severity: 'high', category: 'documentation', title: 'Appraisal missing', check: 'No appraisal (1004/URAR) in the package.' },
+  { code: 'DOC-003', severity: 'high', category: 'documentation', title: 'Income documentation missing', check: 'Wage-earner income with no pay stub or W-2.' },
+  { code: 'DOC-004', severity: 'medium', category: 'documentation', title: 'Bank statements incomplete', check: 'Fewer than two consecutive monthly bank statements.' },
+  { code: 'DOC-005', severity: 'high', category: 'documentation', title: 'Signature missing', check: 'Note or security instrument signature line appears unsigned.' },
+  { code: 'DOC-006', severity: 'medium', category: 'documentation', title: 'Illegible page', check: 'A page is illegible: no text layer and OCR confidence below the threshold.' },
+  { code: 'DOC-007', severity: 'medium', category: 'documentation', title: 'Pages missing', check: 'Pages missing according to "Page x of y" footers.' },
+  { code: 'DOC-008', severity: 'medium', category: 'documentation', title: 'Stale document', check: 'Pay stub, bank statement or credit report older than 120 days at the closing date.' },
+  { code: 'DOC-009', severity: 'low', category: 'documentation', title: 'Document not classified', check: 'Document could not be classified (listed by filename).' },
+  { code: 'DOC-010', severity: 'high', category: 'consistency', title: 'Borrower name mismatch', check: 'Borrower name differs between Note, CD and URLA (after normalising case, punctuation, middle initials).' },
+  { code: 'DOC-011', severity: 'high', category: 'consistency', title: 'Property address mismatch', check: 'Property address differs between Note, security instrument, CD and appraisal.' },
+  { code: 'DOC-012', severity: 'high', category: 'consistency', title: 'Conflicting Closing Disclosures', check: 'Two Closing Disclosures disagree on loan terms and neither is dated later.' },
+  { code: 'APR-001', severity: 'critical', category: 'compliance', title: 'APR outside tolerance', check: 'Recomputed Appendix J APR differs from the disclosed CD APR by more than the tolerance (0.125; 0.25 irregular), unless the 1026.22(a)(4) finance-charge exception applies.' },
+  { code: 'APR-002', severity: 'critical', category: 'compliance', title: 'Finance charge understated', check: 'Disclosed finance charge understated by more than $100 against the recomputed one.' },
+  { code: 'APR-003', severity: 'high', category: 'compliance', title: 'Total of Payments understated', check: 'Disclosed Total of Payments understated by more than $100.' },
+  { code: 'APR-004', severity: 'medium', category: 'compliance', title: 'TIP inaccurate', check: 'TIP differs from the recomputed TIP by more than 0.01 percentage point.' },
+  { code: 'APR-005', severity: 'medium', category: 'compliance', title: 'Amount Financed inconsistent', check: 'Amount Financed inconsistent with Loan Amount minus prepaid finance charges by more than $100.' },
+  { code: 'APR-006', severity: 'high', category: 'compliance', title: 'APR missing or implausible', check: 'APR missing, or below the note rate while finance charges exist.' },
+  { code: 'TRD-001', severity: 'high', category: 'compliance', title: 'Loan Estimate late', check: 'Loan Estimate issued more than 3 general business days after the application date.' },
+  { code: 'TRD-002', severity: 'critical', category: 'compliance', title: 'Closing Disclosure waiting period', check: 'Closing Disclosure received fewer than 3 specific business days before consummation (signed receipt date, else issue date + mailbox rule).' },
+  { code: 'TRD-003', severity: 'high', category: 'compliance', title: 'Loan Estimate waiting period', check: 'Initial Loan Estimate issued fewer than 7 specific business days before consummation.' },
+  { code: 'TRD-004', severity: 'high', category: 'compliance', title: 'Revised Loan Estimate timing', check: 'Revised Loan Estimate received fewer than 4 business days before consummation or on/after the first CD.' },
+  { code: 'TRD-005', severity: 'critical', category: 'compliance', title: 'New waiting period not observed', check: 'A later CD changes APR beyond tolerance, the product, or adds a prepayment penalty without a new 3-day wait.' },
+  { code: 'TRD-006', severity: 'critical', category: 'compliance', title: 'Zero-tolerance fee increased', check: 'Zero-tolerance fee increased (or lender credit decreased) from LE to CD without a cure.' },
+  { code: 'TRD-007', severity: 'high', category: 'compliance', title: '10% tolerance exceeded', check: "10%-bucket fees on the CD exceed 110% of the LE total without a cure." },
+  { code: 'TRD-008', severity: 'medium', category: 'compliance', title: 'Tolerance cure insufficient', check: 'A tolerance excess exists but the CD\'s "exceeds legal limits" amount / lender credit is missing or too small.' },
+  { code: 'TRD-009', severity: 'low', category: 'compliance', title: 'Rate lock expired', check: 'Rate lock on the LE expired before the closing date with no revised LE.' },
+  { code: 'NTE-001', severity: 'critical', category: 'consistency', title: 'Note principal mismatch', check: 'Note principal differs from the CD Loan Amount.' },
+  { code: 'NTE-002', severity: 'critical', category: 'consistency', title: 'Note rate mismatch', check: 'Note interest rate differs from the CD Interest Rate.' },
+  { code: 'NTE-003', severity: 'high', category: 'consistency', title: 'Monthly payment miscalculated', check: 'Disclosed monthly P&I differs from the amortization formula by more than $0.02 (Note or CD).' },
+  { code: 'NTE-004', severity: 'high', category: 'consistency', title: 'Note term mismatch', check: 'Note term/maturity or prepayment-penalty term differs from the CD.' },
+  { code: 'NTE-005', severity: 'medium', category: 'consistency', title: 'Late charge mismatch', check: 'Late charge percentage or grace days differ between Note and CD.' },
+  { code: 'INC-001', severity: 'high', category: 'income', title: 'Income mismatch', check: 'Monthly income from pay stubs differs from the URLA monthly income by more than 5%.' },
+  { code: 'INC-002', severity: 'medium', category: 'income', title: 'Declining income', check: 'Year-to-date income annualised is below 80% of the prior-year W-2 (declining income).' },
+  { code: 'INC-003', severity: 'medium', category: 'income', title: 'Employer mismatch', check: 'Employer name differs across URLA, pay stub and W-2.' },
+  { code: 'QMF-001', severity: 'high', category: 'compliance', title: 'QM points and fees exceeded', check: 'Points and fees exceed the QM limit for the loan amount tier.' },
+  { code: 'COL-001', severity: 'high', category: 'collateral', title: 'Loan-to-value', check: 'Appraised value missing, or loan-to-value above 97% (purchase) from CD loan amount and appraisal value.' },
+  { code: 'COL-002', severity: 'medium', category: 'collateral', title: 'Appraisal stale', check: 'Appraisal effective date more than 120 days before the closing date.' },
+] as const satisfies readonly RuleSpec[];
+
+export type RuleCode = (typeof CATALOG)[number]['code'];
+
+/** What a rule reports: the subject it is about (part of the finding key) and the summary sentence. */
+export interface RuleHit {
+  /** Distinguishes several findings of one rule (`closing_disclosure`, a filename); omitted when one at most. */
+  subject?: string;
+  summary: string;
+}
+
+/** Settings the rules read (DECISIONS/RULES thresholds); fixed for mortgage_v1. */
+export interface RuleContext {
+  /** OCR mean confidence below which a page without a text layer is illegible (DOC-006). */
+  ocrConfidenceThreshold: number;
+}
+
+export const DEFAULT_RULE_CONTEXT: RuleContext = { ocrConfidenceThreshold: 60 };
+
+export interface Rule {
+  code: RuleCode;
+  check(loan: LoanFile, context: RuleContext): RuleHit[];
+}
+
+export function specOf(code: RuleCode): RuleSpec {
+  const spec = CATALOG.find((r) => r.code === code);
+  if (!spec) throw new Error(`unknown rule ${code}`);
+  return spec;
+}
+
+/** A rule's hit as a finding of the report. */
+export function findingOf(code: RuleCode, hit: RuleHit): Finding {
+  const { severity, category, title } = specOf(code);
+  return { key: hit.subject ? `${code}:${hit.subject}` : code, code, severity, category, title, summary: hit.summary };
+}
+
+/** The catalog as the README's Markdown table (scripts/rule-catalog.ts writes it; a test keeps it true). */
+export function catalogMarkdown(): string {
+  const rows = CATALOG.map((r) => `| \`${r.code}\` | ${r.severity} | ${r.category} | ${r.title} | ${r.check.replaceAll('|', '\\|')} |`);
+  return ['| code | severity | category | title | check |', '|---|---|---|---|---|', ...rows].join('\n');
+}
+
+export const CATALOG_MARKERS = { start: '<!-- rule-catalog:start (generated by npm run readme:catalog) -->', end: '<!-- rule-catalog:end -->' };

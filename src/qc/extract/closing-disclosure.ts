@@ -1,0 +1,36 @@
+// The Closing Disclosure (H-25): the shared loan terms plus the closing information, the costs at
+// closing and the Loan Calculations of page 5 (labels there end with a period).
+import type { ClosingDisclosureFields } from '../fields.js';
+import type { PageLayout } from '../reading/layout.js';
+import { MONEY, US_DATE, parseDate, parseMoney } from './values.js';
+import { calculation, findValue, located, money, readDisclosureTerms, withoutUndefined } from './disclosure.js';
+
+export function extractClosingDisclosure(pages: readonly PageLayout[]): ClosingDisclosureFields {
+  const date = (label: RegExp) => located(findValue(pages, label, (p, l) => p.valueRightOf(l, US_DATE)), parseDate);
+  const figure = (label: RegExp) => calculation(pages, label, MONEY, parseMoney);
+  return withoutUndefined({
+    ...readDisclosureTerms(pages),
+    // "Borrower" also heads the From/To boxes of Calculating Cash to Close, next to another "Borrower".
+    borrower: located(findValue(pages, /^borrower$/i, (p, l) => p.rightOf(l)[0]), (s) => (/^(borrower|seller|lender)$/i.test(s) ? undefined : s)),
+    closingDate: date(/^closing date$/i),
+    disbursementDate: date(/^disbursement date$/i),
+    // Page 1's "Closing Costs" is J. TOTAL CLOSING COSTS; an excerpt without page 1 still prints J.
+    closingCosts: money(pages, /^closing costs$/i) ?? money(pages, /^J\.\s+TOTAL CLOSING COSTS\b/, 600),
+    cashToClose: money(pages, /^cash to close$/i),
+    totalLoanCosts: money(pages, /^D\.\s+TOTAL LOAN COSTS\b/, 600),
+    totalOfPayments: figure(/^total of payments\.?$/i),
+    financeCharge: figure(/^finance charge\.?$/i),
+    amountFinanced: figure(/^amount financed\.?$/i),
+    toleranceCure: toleranceCure(pages),
+  });
+}
+
+/** "Increase exceeds legal limits by $200": the amount the creditor credits back for a tolerance excess. */
+function toleranceCure(pages: readonly PageLayout[]): ClosingDisclosureFields['toleranceCure'] {
+  for (const page of pages) {
+    const m = /exceeds legal limits\s+by\s+(\$[\d,]+(?:\.\d{2})?)/i.exec(page.text.replaceAll('\n', ' '));
+    const cents = m && parseMoney(m[1]!);
+    if (cents !== null && cents !== undefined) return { value: cents, page: page.number };
+  }
+  return undefined;
+}

@@ -1,0 +1,212 @@
+// Extraction of the TILA-RESPA integrated disclosures, the Loan Estimate (H-24) and the Closing
+// Disclosure (H-25). Both print the same loan terms under the same labels (capitals on the LE, title case
+// on the CD), so one reader serves both; each form's own fields are read in its module.
+import type { Cents, DisclosureTerms, FeeLine, Located } from '../fields.js';
+import type { PageLayout } from '../reading/layout.js';
+import type { TextItem } from '../reading/page.js';
+import { MONEY, PERCENT, US_DATE, findMoney, parseDate, parseMoney, parseRate, parseTermMonths } from './values.js';
+
+type Found = { item: TextItem; page: PageLayout };
+
+/** The first label matching `label` (pages in order, top to bottom) for which `pick` finds a value. */
+export function findValue(pages: readonly PageLayout[], label: RegExp, pick: (page: PageLayout, label: TextItem) => TextItem | undefined): Found | undefined {
+  for (const page of pages) {
+    for (const l of page.labels(label)) {
+      const item = pick(page, l);
+      if (item) return { item, page };
+    }
+  }
+  return undefined;
+}
+
+export function located<T>(found: Found | undefined, parse: (text: string) => T | undefined): Located<T> | undefined {
+  if (!found) return undefined;
+  const value = parse(found.item.text.trim());
+  return value === undefined ? undefined : { value, page: found.page.number };
+}
+
+const right = (value: RegExp, maxX?: number) => (page: PageLayout, l: TextItem) => page.valueRightOf(l, value, { maxX });
+/** The last matching value right of the label before maxX: the "Final" column where LE and CD figures stand side by side. */
+const lastRight = (value: RegExp, maxX: number) => (page: PageLayout, l: TextItem) =>
+  page.rightOf(l, { maxX }).filter((i) => value.test(i.text.trim())).at(-1);
+const anyRight = (page: PageLayout, l: TextItem) => page.rightOf(l)[0];
+
+export function money(pages: readonly PageLayout[], label: RegExp, maxX = 300): Located<Cents> | undefined {
+  return located(findValue(pages, label, lastRight(MONEY, maxX)), parseMoney);
+}
+
+/** A Loan Calculations / Comparisons figure: at the foot of a label that wraps, in the value column. */
+export function calculation<T>(pages: readonly PageLayout[], label: RegExp, value: RegExp, parse: (s: string) => T | undefined): Located<T> | undefined {
+  return located(findValue(pages, label, (page, l) => page.valueBelow(l, value, { minDx: 100, maxDy: 25 })), parse);
+}
+
+const PURPOSES = ['Purchase', 'Refinance', 'Construction', 'Home Equity Loan'];
+const LOAN_TYPES = ['Conventional', 'FHA', 'VA'];
+const CHECK_MARK = /^[xX✓✔☒■]$/;
+
+export function readDisclosureTerms(pages: readonly PageLayout[]): DisclosureTerms {
+  const terms: DisclosureTerms = {
+    dateIssued: located(findValue(pages, /^date issued$/i, right(US_DATE)), parseDate),
+    loanTermMonths: located(findValue(pages, /^loan term$/i, anyRight), parseTermMonths),
+    // The form's field box clips what was typed into it; the text layer keeps the clipped tail ("Purchase
+    // ce"). Purposes are a closed list, so the printed one is the list entry the value starts with.
+    purpose: located(findValue(pages, /^purpose$/i, anyRight), (s) => PURPOSES.find((p) => s.toLowerCase().startsWith(p.toLowerCase()))),
+    product: located(findValue(pages, /^product$/i, anyRight), (s) => s),
+    loanType: loanType(pages),
+    loanId: loanId(pages),
+    loanAmount: money(pages, /^loan amount$/i),
+    // The LE prints the rate 3 pt below its label's baseline.
+    interestRate: located(findValue(pages, /^interest rate$/i, (p, l) => p.valueRightOf(l, PERCENT, { maxX: 300, tolerance: 3.5 })), parseRate),
+    monthlyPrincipalAndInterest: money(pages, /^monthly principal & interest$/i),
+    prepaymentPenalty: yesNo(pages, /^prepayment penalty$/i),
+    prepaymentPenaltyMax: located(findValue(pages, /^prepayment penalty$/i, (p, l) => p.rightOf(l).find((i) => /\$[\d,]+/.test(i.text))), findMoney),
+    balloonPayment: yesNo(pages, /^balloon payment$/i),
+    mortgageInsurance: mortgageInsurance(pages),
+    apr: calculation(pages, /^annual percentage rate \(apr\)\.?$/i, PERCENT, parseRate),
+    tip: calculation(pages, /^total interest percentage \(tip\)\.?$/i, PERCENT, parseRate),
+    lender: located(findValue(pages, /^lender$/i, anyRight), (s) => s),
+    property: address(pages, /^property$/i),
+    fees: readFees(pages),
+    lenderCredits: located(findValue(pages, /^lender credits\b/i, lastRight(MONEY, 600)), (s) => {
+      const cents = parseMoney(s);
+      return cents === undefined ? undefined : Math.abs(cents);
+    }),
+    receivedDate: receivedDate(pages),
+    ...lateCharge(pages),
+  };
+  const points = terms.fees.find((f) => f.section === 'A' && /\(points\)/i.test(f.name));
+  if (points) terms.points = { value: points.amount, page: points.page };
+  const prepaid = terms.fees.find((f) => f.section === 'F' && /prepaid interest/i.test(f.name));
+  if (prepaid) terms.prepaidInterest = { value: prepaid.amount, page: prepaid.page };
+  return withoutUndefined(terms);
+}
+
+function yesNo(pages: readonly PageLayout[], label: RegExp): Located<boolean> | undefined {
+  return located(findValue(pages, label, right(/^(YES|NO)$/i)), (s) => s.toUpperCase() === 'YES');
+}
+
+/** The option printed right of the check mark, on the label's line or the one below (VA wraps). */
+function loanType(pages: readonly PageLayout[]): Located<string> | undefined {
+  return located(
+    findValue(pages, /^loan type$/i, (page, l) => {
+      const marks = page.items.filter((i) => CHECK_MARK.test(i.text.trim()) && i.x > l.x && i.y <= l.y + 3 && i.y >= l.y - 14);
+      for (const mark of marks) {
+        const option = page.items
+          .filter((i) => i !== mark && Math.abs(i.y - mark.y) <= 2 && i.x > mark.x && i.x - (mark.x + mark.width) < 12)
+          .sort((a, b) => a.x - b.x)[0];
+        if (option) return option;
+      }
+      // A form printed with only the chosen type (no boxes).
+      const options = page.rightOf(l).filter((i) => LOAN_TYPES.includes(i.text.trim()));
+      return options.length === 1 ? options[0] : undefined;
+    }),
+    (s) => s.replace(/^_+$/, '') || undefined,
+  );
+}
+
+/**
+ * "Loan ID #": the page footers print the ID too ("PAGE 1 OF 5 • LOAN ID # 123456789"). Where the field's
+ * text layer runs past its box (a clipped tail), the footer shows what is printed.
+ */
+function loanId(pages: readonly PageLayout[]): Located<string> | undefined {
+  const field = located(findValue(pages, /^loan id\s*#$/i, anyRight), (s) => s);
+  const footers = pages.flatMap((p) => [...p.text.matchAll(/LOAN ID\s*#\s*([A-Za-z0-9-]+)/g)].map((m) => m[1]!));
+  const footer = mostCommon(footers);
+  if (field && footer && field.value !== footer && field.value.startsWith(footer)) return { value: footer, page: field.page };
+  return field;
+}
+
+function mostCommon(values: string[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
+/** Projected Payments, first column: "+ 82.35" (or "+ —" for none). */
+function mortgageInsurance(pages: readonly PageLayout[]): Located<Cents> | undefined {
+  return located(
+    findValue(pages, /^mortgage insurance$/i, (page, l) => page.rightOf(l, { maxX: 360 }).find((i) => /^\$?[\d,]+(?:\.\d{2})?$|^[—–-]$/.test(i.text.trim()))),
+    (s) => (/^[—–-]$/.test(s) ? 0 : parseMoney(s.startsWith('$') ? s : `$${s}`)),
+  );
+}
+
+/** A label's value over several lines (street, then city), joined with ", ". */
+export function address(pages: readonly PageLayout[], label: RegExp): Located<string> | undefined {
+  for (const page of pages) {
+    for (const l of page.labels(label)) {
+      const first = page.rightOf(l)[0];
+      if (!first) continue;
+      const lines = page.columnBelow(first, l.x, 3).map((i) => i.text.trim());
+      return { value: lines.join(', '), page: page.number };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * "If your payment is more than 15 days late, ... late fee of 5% of the monthly principal and interest
+ * payment." A second column may interleave its lines with the sentence, hence the wide gap allowed.
+ */
+function lateCharge(pages: readonly PageLayout[]): Pick<DisclosureTerms, 'lateChargeGraceDays' | 'lateChargePercent'> {
+  for (const page of pages) {
+    const m = /more than\s+(\d{1,2})\s+days late.{0,300}?late fee of\s+(\d{1,2}(?:\.\d+)?)\s?%/is.exec(page.text.replaceAll('\n', ' '));
+    if (m) return { lateChargeGraceDays: { value: Number(m[1]), page: page.number }, lateChargePercent: { value: Number((Number(m[2]) / 100).toFixed(9)), page: page.number } };
+  }
+  return {};
+}
+
+/** The date written just above "Applicant Signature" when the consumer signed Confirm Receipt. */
+function receivedDate(pages: readonly PageLayout[]): Located<string> | undefined {
+  for (const page of pages) {
+    const label = page.label(/^applicant signature$/i);
+    if (!label) continue;
+    const date = page.items.find((i) => i.y > label.y + 2 && i.y < label.y + 24 && US_DATE.test(i.text.trim()));
+    const value = date && parseDate(date.text);
+    if (value) return { value, page: page.number };
+  }
+  return undefined;
+}
+
+const SECTION_HEADER = /^([A-H])\.\s+\S/;
+/** Any lettered line of the cost tables (D, I, J are totals): where a section's rows end. */
+const TABLE_LINE = /^[A-L]\.\s+\S/;
+
+/**
+ * Fee lines of the cost tables: rows under a section header ("A. Origination Charges") in the header's
+ * column, each with its borrower-paid amount on the same line. The CD splits borrower-paid into at
+ * closing and before closing (summed) and prints seller-paid and paid-by-others columns right of them.
+ */
+export function readFees(pages: readonly PageLayout[]): FeeLine[] {
+  const fees: FeeLine[] = [];
+  for (const page of pages) {
+    const headers = page.items.filter((i) => SECTION_HEADER.test(i.text.trim()));
+    if (headers.length === 0) continue;
+    const boundaries = page.items.filter((i) => TABLE_LINE.test(i.text.trim()));
+    const sellerPaid = page.label(/^seller-paid$/i);
+    for (const header of headers) {
+      const section = SECTION_HEADER.exec(header.text.trim())![1] as FeeLine['section'] | 'D';
+      if (section === 'D') continue;
+      // The table ends at the next header of its column; a table to the right starts a column boundary.
+      const below = boundaries.filter((h) => Math.abs(h.x - header.x) < 4 && h.y < header.y).sort((a, b) => b.y - a.y)[0];
+      const bottom = below?.y ?? -Infinity;
+      const rightTable = headers.filter((h) => h.x > header.x + 100).sort((a, b) => a.x - b.x)[0];
+      const maxX = rightTable ? rightTable.x - 1 : sellerPaid ? sellerPaid.x - 20 : Infinity;
+      const rows = page.items.filter(
+        (i) => i.y < header.y - 1 && i.y > bottom + 1 && i.x >= header.x - 2 && i.x < header.x + 20 && /[A-Za-z]/.test(i.text) && !TABLE_LINE.test(i.text.trim()),
+      );
+      for (const row of rows) {
+        const amounts = page
+          .rightOf(row, { maxX, tolerance: 1.5 })
+          .filter((i) => i.x > header.x + 150 && MONEY.test(i.text.trim()))
+          .map((i) => parseMoney(i.text) ?? 0);
+        if (amounts.length === 0) continue;
+        fees.push({ section, name: row.text.trim(), amount: amounts.reduce((s, a) => s + a, 0), page: page.number });
+      }
+    }
+  }
+  return fees;
+}
+
+export function withoutUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}

@@ -1,0 +1,88 @@
+// The pay stub ("Earnings Statement"): employer, employee, dates, pay frequency, gross pay of the period and
+// year to date. Stubs often arrive scanned: everything is read from lines and phrases, as OCR words make them.
+import type { Located, PayStubFields } from '../fields.js';
+import type { PageLayout } from '../reading/layout.js';
+import { withoutUndefined } from './disclosure.js';
+import { findDate } from './values.js';
+import { amount, labelled, onLine, phrasesOf, plainText, type Phrase } from './urla.js';
+
+const DATE = String.raw`(\d{1,2}/\d{1,2}/\d{2,4}|[A-Z][a-z]+\.?\s+\d{1,2},\s+\d{4})`;
+
+/** Pay periods a year by the printed frequency. */
+const FREQUENCIES: [RegExp, number][] = [
+  [/^bi-?\s?weekly\b|^every (?:two|2) weeks/i, 26],
+  [/^semi-?\s?monthly\b|^twice (?:a|per) month/i, 24],
+  [/^weekly\b/i, 52],
+  [/^monthly\b/i, 12],
+];
+
+export function extractPayStub(pages: readonly PageLayout[]): PayStubFields {
+  // "Pay Period: 01/01/2026 - 01/15/2026": the period's end is the second date.
+  const period = onLine(pages, new RegExp(String.raw`\bPay Period:?\s*${DATE}\s*(?:-|–|—|to|through|thru)\s*${DATE}`, 'i'));
+  const periodEnd = period && findDate(period.match[2]!);
+  return withoutUndefined({
+    employer: labelled(pages, /employer(?: name)?|company(?: name)?/, plainText, { colonOnly: true }) ?? letterhead(pages),
+    employee: labelled(pages, /employee(?: name)?/, plainText, { colonOnly: true }),
+    payDate: labelled(pages, /pay date|check date|advice date|payment date/, findDate),
+    periodEnd: labelled(pages, /(?:pay )?period end(?:ing)?(?: date)?/, findDate) ?? (period && periodEnd ? { value: periodEnd, page: period.page } : undefined),
+    periodsPerYear: labelled(pages, /pay frequency|frequency|pay schedule|pay cycle/, periodsPerYear),
+    ...grossPay(pages),
+  });
+}
+
+/** Payroll prints the company's name atop the stub: the first top line that ends like a company's name. */
+function letterhead(pages: readonly PageLayout[]): Located<string> | undefined {
+  const page = pages[0];
+  const line = page?.lines.slice(0, 6).map((l) => phrasesOf(l)[0]?.text ?? '').find((t) => /\b(?:inc|llc|l\.l\.c|corp|corporation|company|co|ltd|lp|llp)\.?$/i.test(t));
+  return page && line ? { value: line, page: page.number } : undefined;
+}
+
+function periodsPerYear(text: string): number | undefined {
+  return FREQUENCIES.find(([pattern]) => pattern.test(text.trim()))?.[1];
+}
+
+const GROSS_ROW = /^(?:total\s+)?gross(?:\s+(?:pay|earnings|wages))?\b/i;
+const AMOUNT = /^\$?\s?\d{1,3}(?:,\d{3})*\.\d{2}$|^\$?\s?\d+\.\d{2}$/;
+
+/**
+ * The "Gross Pay" row: its amounts under the "Current" (or "This Period") and "Year to Date" column heads
+ * when the stub prints them, else the first amount and the last.
+ */
+function grossPay(pages: readonly PageLayout[]): Pick<PayStubFields, 'grossPay' | 'ytdGross'> {
+  for (const page of pages) {
+    for (const [index, line] of page.lines.entries()) {
+      const phrases = phrasesOf(line);
+      if (!phrases[0] || !GROSS_ROW.test(phrases[0].text)) continue;
+      // An OCR phrase may join the row's label and its first amount ("Gross Pay 3,461.54").
+      const amounts = line.items.filter((i) => AMOUNT.test(i.text.trim()));
+      if (amounts.length === 0) continue;
+      const heads = page.lines
+        .slice(Math.max(0, index - 12), index)
+        .reverse()
+        .map((l) => phrasesOf(l))
+        .find((ps) => ps.some((p) => CURRENT.test(p.text)) && ps.some((p) => YTD.test(p.text)));
+      const under = (head: RegExp) => {
+        const column = heads?.find((p) => head.test(p.text));
+        return column && nearest(amounts, column);
+      };
+      const current = heads ? under(CURRENT) : amounts[0];
+      const ytd = heads ? under(YTD) : amounts.length > 1 ? amounts.at(-1) : undefined;
+      const at = (item: typeof current): Located<number> | undefined => {
+        const cents = item && amount(item.text);
+        return cents === undefined ? undefined : { value: cents, page: page.number };
+      };
+      return withoutUndefined({ grossPay: at(current), ytdGross: at(ytd) });
+    }
+  }
+  const ytd = labelled(pages, /ytd gross(?: pay)?|gross ytd|year[- ]to[- ]date gross/, amount);
+  return ytd ? { ytdGross: ytd } : {};
+}
+
+const CURRENT = /^(?:current|this period|current period)$/i;
+const YTD = /^(?:ytd|year[- ]to[- ]date|ytd amount)$/i;
+
+/** The amount whose centre is nearest the column head's centre. */
+function nearest<T extends { x: number; width: number }>(items: T[], head: Phrase): T | undefined {
+  const centre = (head.x + head.end) / 2;
+  return [...items].sort((a, b) => Math.abs(a.x + a.width / 2 - centre) - Math.abs(b.x + b.width / 2 - centre))[0];
+}

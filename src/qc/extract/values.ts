@@ -1,0 +1,76 @@
+// Printed values to typed ones: "$162,000" → 16200000 cents, "3.875%" → 0.03875, "4/15/2013" →
+// 2013-04-15, "30 years" → 360 months. Anything that does not parse is undefined, never a guess.
+import { z } from 'zod';
+import type { Cents, IsoDate, Rate } from '../fields.js';
+
+export const MONEY = /^[–—-]?\s*\$\s?[\d,]+(?:\.\d{2})?$/;
+export const PERCENT = /^\d{1,3}(?:\.\d+)?\s?%$/;
+export const US_DATE = /^\d{1,2}\/\d{1,2}\/(?:\d{4}|\d{2})$/;
+
+/** "$1,802.00", "– $500.00" (credits print with a dash), "$0" → cents. */
+export function parseMoney(text: string): Cents | undefined {
+  const m = /^([–—-])?\s*\$\s?([\d,]+)(?:\.(\d{2}))?$/.exec(text.trim());
+  if (!m || !/^\d{1,3}(?:,\d{3})*$|^\d+$/.test(m[2]!)) return undefined;
+  const cents = Number(m[2]!.replaceAll(',', '')) * 100 + Number(m[3] ?? 0);
+  return m[1] ? -cents : cents;
+}
+
+/** "3.875%" → 0.03875 (decimal fractions, rounded to 1e-9 to drop float noise). */
+export function parseRate(text: string): Rate | undefined {
+  const m = /^(\d{1,3}(?:\.\d+)?)\s?%$/.exec(text.trim());
+  return m ? Number((Number(m[1]) / 100).toFixed(9)) : undefined;
+}
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** "4/15/2013", "4/15/13", "April 15, 2013", "2013-04-15" → "2013-04-15"; impossible dates → undefined. */
+export function parseDate(text: string): IsoDate | undefined {
+  const t = text.trim();
+  let y: number, mo: number, d: number;
+  let m = /^(\d{1,2})\/(\d{1,2})\/(\d{4}|\d{2})$/.exec(t);
+  if (m) [mo, d, y] = [Number(m[1]), Number(m[2]), Number(m[3]!.length === 2 ? `20${m[3]}` : m[3])];
+  else if ((m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t))) [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  else if ((m = /^([A-Za-z]+)\.?\s+(\d{1,2}),?\s+(\d{4})$/.exec(t))) {
+    const month = MONTHS.findIndex((name) => name.startsWith(m![1]!.toLowerCase()) && m![1]!.length >= 3);
+    if (month < 0) return undefined;
+    [y, mo, d] = [Number(m[3]), month + 1, Number(m[2])];
+  } else return undefined;
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return undefined;
+  return date.toISOString().slice(0, 10);
+}
+
+/** "30 years", "30 yrs", "360 months", "5 yr" → months. */
+export function parseTermMonths(text: string): number | undefined {
+  const m = /^(\d{1,3})\s*(years?|yrs?|months?|mos?)\.?$/i.exec(text.trim());
+  if (!m) return undefined;
+  return /^m/i.test(m[2]!) ? Number(m[1]) : Number(m[1]) * 12;
+}
+
+/** A date found anywhere in a longer text ("YES, until 4/16/2013 at 5:00 p.m. EDT"). */
+export function findDate(text: string): IsoDate | undefined {
+  const m = /\b\d{1,2}\/\d{1,2}\/\d{2,4}\b|\b[A-Z][a-z]+\.?\s+\d{1,2},\s+\d{4}\b|\b\d{4}-\d{2}-\d{2}\b/.exec(text);
+  return m ? parseDate(m[0]) : undefined;
+}
+
+/** A money amount found anywhere in a longer text ("As high as $3,240"). */
+export function findMoney(text: string): Cents | undefined {
+  const m = /[–—-]?\s*\$\s?[\d,]+(?:\.\d{2})?/.exec(text);
+  return m ? parseMoney(m[0]) : undefined;
+}
+
+/**
+ * Form-field values (AcroForm) are input from whoever filled the PDF: validated here, at the boundary.
+ * Each schema accepts the printed shapes above and yields the typed value, or fails.
+ */
+export const FormValue = {
+  money: z.string().transform((s, ctx) => parseMoney(s.startsWith('$') || /^[–—-]/.test(s) ? s : `$${s}`) ?? invalid(ctx, 'money')),
+  date: z.string().transform((s, ctx) => parseDate(s) ?? invalid(ctx, 'date')),
+  text: z.string().trim().min(1).max(200),
+  checkbox: z.union([z.boolean(), z.enum(['Yes', 'On', 'Off', 'No', 'true', 'false'])]).transform((v) => v === true || v === 'Yes' || v === 'On' || v === 'true'),
+};
+
+function invalid(ctx: z.RefinementCtx, what: string): never {
+  ctx.addIssue({ code: 'custom', message: `not a ${what}` });
+  return z.NEVER;
+}

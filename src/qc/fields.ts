@@ -1,0 +1,202 @@
+// The typed values extraction produces and the rules read: money in integer cents, rates as decimals
+// (3.875% is 0.03875), dates as ISO dates, each with the page it was printed on.
+import type { DocumentClass } from './classify.js';
+
+/** Integer cents. */
+export type Cents = number;
+/** A rate as a decimal fraction: 0.03875 for 3.875%. */
+export type Rate = number;
+/** `YYYY-MM-DD`. */
+export type IsoDate = string;
+
+export interface Located<T> {
+  value: T;
+  /** 1-based page number within the uploaded file the value was printed on. */
+  page: number;
+}
+
+/** A fee line of a Loan Estimate or Closing Disclosure (sections A–H of the cost tables). */
+export interface FeeLine {
+  section: 'A' | 'B' | 'C' | 'E' | 'F' | 'G' | 'H';
+  name: string;
+  /** Borrower-paid amount (at closing plus before closing on a CD). */
+  amount: Cents;
+  page: number;
+}
+
+/** The loan terms a Loan Estimate and a Closing Disclosure both print (page 1, "Loan Terms" and header). */
+export interface DisclosureTerms {
+  dateIssued?: Located<IsoDate>;
+  loanTermMonths?: Located<number>;
+  purpose?: Located<string>;
+  product?: Located<string>;
+  loanType?: Located<string>;
+  loanId?: Located<string>;
+  loanAmount?: Located<Cents>;
+  interestRate?: Located<Rate>;
+  monthlyPrincipalAndInterest?: Located<Cents>;
+  prepaymentPenalty?: Located<boolean>;
+  /** "As high as $3,240": the largest prepayment penalty. */
+  prepaymentPenaltyMax?: Located<Cents>;
+  balloonPayment?: Located<boolean>;
+  /** Monthly mortgage insurance of the first Projected Payments column (0 when "—"). */
+  mortgageInsurance?: Located<Cents>;
+  apr?: Located<Rate>;
+  tip?: Located<Rate>;
+  /** "If your payment is more than 15 days late, we will charge a late fee of 5% ..." */
+  lateChargePercent?: Located<Rate>;
+  lateChargeGraceDays?: Located<number>;
+  lender?: Located<string>;
+  /** Borrower (CD) or Applicants (LE), as printed: "Michael Jones and Mary Stone". */
+  borrower?: Located<string>;
+  /** Property address on one line: "456 Somewhere Ave, Anytown, ST 12345". */
+  property?: Located<string>;
+  fees: FeeLine[];
+  /** Points (section A "% of Loan Amount (Points)"). */
+  points?: Located<Cents>;
+  /** Prepaid interest (section F). */
+  prepaidInterest?: Located<Cents>;
+  /** Lender credits as a positive number of cents. */
+  lenderCredits?: Located<Cents>;
+  /** Date the consumer signed "Confirm Receipt", when signed. */
+  receivedDate?: Located<IsoDate>;
+}
+
+export interface ClosingDisclosureFields extends DisclosureTerms {
+  closingDate?: Located<IsoDate>;
+  disbursementDate?: Located<IsoDate>;
+  closingCosts?: Located<Cents>;
+  cashToClose?: Located<Cents>;
+  /** D. TOTAL LOAN COSTS (Borrower-Paid). */
+  totalLoanCosts?: Located<Cents>;
+  totalOfPayments?: Located<Cents>;
+  financeCharge?: Located<Cents>;
+  amountFinanced?: Located<Cents>;
+  /** "Increase exceeds legal limits by $200": the cure disclosed for a tolerance excess. */
+  toleranceCure?: Located<Cents>;
+}
+
+export interface LoanEstimateFields extends DisclosureTerms {
+  /** RATE LOCK: YES, until the date printed (or NO). */
+  rateLocked?: Located<boolean>;
+  rateLockUntil?: Located<IsoDate>;
+  estimatedClosingCosts?: Located<Cents>;
+  estimatedCashToClose?: Located<Cents>;
+}
+
+export interface NoteFields {
+  principal?: Located<Cents>;
+  interestRate?: Located<Rate>;
+  monthlyPayment?: Located<Cents>;
+  firstPaymentDate?: Located<IsoDate>;
+  maturityDate?: Located<IsoDate>;
+  borrower?: Located<string>;
+  property?: Located<string>;
+  lateChargePercent?: Located<Rate>;
+  lateChargeGraceDays?: Located<number>;
+  /** Years a prepayment penalty applies; 0 when the Note allows prepayment without charge. */
+  prepaymentPenaltyYears?: Located<number>;
+  /** False when a signature line is present but blank. */
+  signed?: Located<boolean>;
+}
+
+export interface SecurityInstrumentFields {
+  borrower?: Located<string>;
+  property?: Located<string>;
+  signed?: Located<boolean>;
+}
+
+export interface UrlaFields {
+  applicationDate?: Located<IsoDate>;
+  borrower?: Located<string>;
+  employer?: Located<string>;
+  /** Base monthly income from employment. */
+  monthlyIncome?: Located<Cents>;
+  /** True when the borrower is employed (wage earner), false when self-employed. */
+  wageEarner?: Located<boolean>;
+}
+
+export interface PayStubFields {
+  payDate?: Located<IsoDate>;
+  periodEnd?: Located<IsoDate>;
+  employer?: Located<string>;
+  employee?: Located<string>;
+  grossPay?: Located<Cents>;
+  ytdGross?: Located<Cents>;
+  /** Pay periods a year: 52 weekly, 26 biweekly, 24 semi-monthly, 12 monthly. */
+  periodsPerYear?: Located<number>;
+}
+
+export interface W2Fields {
+  taxYear?: Located<number>;
+  employer?: Located<string>;
+  employee?: Located<string>;
+  /** Box 1, wages, tips, other compensation. */
+  wages?: Located<Cents>;
+}
+
+export interface BankStatementFields {
+  bank?: Located<string>;
+  periodStart?: Located<IsoDate>;
+  periodEnd?: Located<IsoDate>;
+}
+
+export interface CreditReportFields {
+  reportDate?: Located<IsoDate>;
+  borrower?: Located<string>;
+}
+
+export interface AppraisalFields {
+  property?: Located<string>;
+  value?: Located<Cents>;
+  effectiveDate?: Located<IsoDate>;
+}
+
+export interface FieldsByClass {
+  closing_disclosure: ClosingDisclosureFields;
+  loan_estimate: LoanEstimateFields;
+  note: NoteFields;
+  security_instrument: SecurityInstrumentFields;
+  urla: UrlaFields;
+  appraisal: AppraisalFields;
+  pay_stub: PayStubFields;
+  w2: W2Fields;
+  bank_statement: BankStatementFields;
+  credit_report: CreditReportFields;
+  other: Record<string, never>;
+}
+
+/** What a page told the reader beyond its words. */
+export interface PageInfo {
+  /** Page number within the uploaded file. */
+  number: number;
+  source: 'text_layer' | 'ocr';
+  confidence: number | null;
+  /** "Page 2 of 5" / "PAGE 2 OF 5" footers: the document's own numbering. */
+  footer?: { index: number; of: number };
+}
+
+/** One logical document: a whole file, or a run of pages of a multi-document PDF. */
+export type LoanDocument = {
+  [C in DocumentClass]: {
+    documentClass: C;
+    /** The uploaded file's name, as the integrator sent it. */
+    filename: string;
+    pages: PageInfo[];
+    fields: FieldsByClass[C];
+  };
+}[DocumentClass];
+
+export type DocumentOf<C extends DocumentClass> = Extract<LoanDocument, { documentClass: C }>;
+
+/** A file that could not be read at all, or a page OCR could not make out (DOC-006, DOC-009). */
+export interface UnreadableFile {
+  filename: string;
+  reason: string;
+}
+
+/** Everything the rules see: the package's logical documents. */
+export interface LoanFile {
+  documents: LoanDocument[];
+  unreadable: UnreadableFile[];
+}

@@ -1,0 +1,30 @@
+// One uploaded file as the logical documents it holds: read (text layer, OCR), split by page into
+// documents, each classified and its fields extracted.
+import { pageFooter, splitDocuments } from './classify.js';
+import { extractFields } from './extract/document.js';
+import type { LoanDocument, PageInfo } from './fields.js';
+import { readFile, type Ocr } from './reading/document.js';
+import { PageLayout } from './reading/layout.js';
+
+/** One file's logical documents with their fields. */
+export async function analyseFile(
+  filename: string,
+  mime: string,
+  bytes: Uint8Array,
+  ocr?: Ocr,
+): Promise<{ documents: LoanDocument[]; unreadable: string | null }> {
+  const reading = await readFile(bytes, mime, ocr);
+  if (!reading.readable) return { documents: [], unreadable: reading.reason };
+  const layouts = reading.pages.map((p) => new PageLayout(p.number, p.items));
+  const documents = splitDocuments(layouts.map((l) => l.lines.map((line) => line.text))).map((run) => {
+    const pages = run.pages.map((i) => layouts[i]!);
+    const info: PageInfo[] = run.pages.map((i) => {
+      const page = reading.pages[i]!;
+      const footer = pageFooter(layouts[i]!.lines.map((l) => l.text));
+      return { number: page.number, source: page.source, confidence: page.confidence, ...(footer ? { footer } : {}) };
+    });
+    const formFields = reading.formFields.filter((f) => f.page === null || run.pages.some((i) => reading.pages[i]!.number === f.page));
+    return { documentClass: run.documentClass, filename, pages: info, fields: extractFields(run.documentClass, pages, formFields) } as LoanDocument;
+  });
+  return { documents, unreadable: null };
+}

@@ -1,0 +1,46 @@
+// Reads one uploaded file into positioned page text, whatever it is: a PDF's text layer, OCR for its
+// pages without one, OCR for images. Never throws for bad input: an unreadable file is reported.
+import { ocrImage, ocrPdfPages } from './ocr.js';
+import { MIN_TEXT_LAYER_CHARS, type PageText } from './page.js';
+import { readPdf, type FormField } from './pdf-text.js';
+
+export type FileReading = { readable: true; pages: PageText[]; formFields: FormField[] } | { readable: false; reason: string };
+
+/** OCR as the reader needs it (reading/ocr.ts); tests of pure logic may leave it out. */
+export interface Ocr {
+  image(bytes: Uint8Array, mime: string): Promise<FileReading>;
+  pdfPages(bytes: Uint8Array, pageNumbers: number[]): Promise<PageText[]>;
+}
+
+/** OCR by the shared offline tesseract worker (reading/ocr.ts). */
+export const tesseractOcr: Ocr = {
+  async image(bytes, mime) {
+    const read = await ocrImage(bytes, mime);
+    return read.readable ? { readable: true, pages: read.pages, formFields: [] } : read;
+  },
+  async pdfPages(bytes, pageNumbers) {
+    const read = await ocrPdfPages(bytes, pageNumbers);
+    // pdf.js parsed the file a moment ago; should rendering fail as a whole, the pages count as illegible.
+    return read.readable ? read.pages : pageNumbers.map((number) => ({ number, items: [], text: '', source: 'ocr', confidence: 0 }));
+  },
+};
+
+export async function readFile(bytes: Uint8Array, mime: string, ocr?: Ocr): Promise<FileReading> {
+  if (mime.startsWith('image/')) return ocr ? ocr.image(bytes, mime) : { readable: false, reason: 'images need OCR' };
+  if (mime !== 'application/pdf') return { readable: false, reason: `unsupported type ${mime}` };
+  const pdf = await readPdf(bytes);
+  if (!pdf.readable) return pdf;
+  const scanned = pdf.pages.filter((p) => charCount(p.text) < MIN_TEXT_LAYER_CHARS).map((p) => p.number);
+  if (scanned.length === 0 || !ocr) return { readable: true, pages: pdf.pages, formFields: pdf.formFields };
+  const recognised = new Map((await ocr.pdfPages(bytes, scanned)).map((p) => [p.number, p]));
+  // A short text layer may be all the page holds (a one-line cover): OCR replaces it only when it reads more.
+  const better = (page: PageText) => {
+    const read = recognised.get(page.number);
+    return read && charCount(read.text) > charCount(page.text) ? read : page;
+  };
+  return { readable: true, pages: pdf.pages.map(better), formFields: pdf.formFields };
+}
+
+function charCount(text: string): number {
+  return text.replace(/\s/g, '').length;
+}

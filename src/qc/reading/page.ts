@@ -1,0 +1,31 @@
+// What reading a document yields, whatever the source: positioned text per page. A PDF's text layer and
+// OCR of an image both produce it, so classification and extraction never care where text came from.
+
+/** A run of text on a page, in PDF user space: points, origin bottom-left, `y` the baseline. */
+export interface TextItem {
+  text: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface PageText {
+  /** 1-based page number within the file it came from. */
+  number: number;
+  items: TextItem[];
+  /** The page's lines top to bottom, items left to right joined by spaces (see layout.ts). */
+  text: string;
+  source: 'text_layer' | 'ocr';
+  /** OCR's mean word confidence, 0–100; null for a text layer. DOC-006 reads it. */
+  confidence: number | null;
+}
+
+/** A page with no usable text layer: fewer characters than this outside whitespace goes to OCR. */
+export const MIN_TEXT_LAYER_CHARS = 20;
+
+/**
+ * Page width in points OCR output is scaled to (US Letter), so that the layout tolerances, which are
+ * in points, hold for scanned pages whatever their resolution.
+ */
+export const OCR_PAGE_WIDTH = 612;

@@ -1,0 +1,118 @@
+// The consistency rules between documents, DOC-010 to DOC-012 (RULES.md): one borrower, one property,
+// and one set of loan terms on Closing Disclosures issued the same day.
+import type { Rule, RuleHit } from '../catalog.js';
+import type { ClosingDisclosureFields, DocumentOf, Located, LoanDocument, LoanFile } from '../fields.js';
+import { personKeys, sameAddress } from './names.js';
+import { cite, documentsOf, finalClosingDisclosure, formatMoney, formatRate, listOf } from './evidence.js';
+
+export const rules: Rule[] = [
+  { code: 'DOC-010', check: (loan) => borrowerMismatch(loan) },
+  { code: 'DOC-011', check: (loan) => propertyMismatch(loan) },
+  { code: 'DOC-012', check: (loan) => conflictingClosingDisclosures(loan) },
+];
+
+interface Printed {
+  doc: LoanDocument;
+  at: Located<string>;
+}
+
+function printed(doc: LoanDocument, at: Located<string> | undefined): Printed[] {
+  return at ? [{ doc, at }] : [];
+}
+
+// DOC-010: the CD lists every consumer ("Michael Jones and Mary Stone") while a Note or a URLA may name
+// one of them, so the test is membership: each name on the Note and on every URLA must be one of the
+// final CD's borrowers (or, without one, of the Note's). Names compare by first and last name only.
+function borrowerMismatch(loan: LoanFile): RuleHit[] {
+  const cd = finalClosingDisclosure(loan);
+  const notes = documentsOf(loan, 'note').flatMap((d) => printed(d, d.fields.borrower));
+  const fromCd = cd ? printed(cd, cd.fields.borrower) : [];
+  const urlas = documentsOf(loan, 'urla').flatMap((d) => printed(d, d.fields.borrower));
+  const reference = fromCd[0] ?? notes[0];
+  if (!reference) return [];
+  const borrowers = new Set(personKeys(reference.at.value));
+  const others = [...notes, ...urlas].filter((p) => p !== reference);
+  const strangers = others.filter((p) => personKeys(p.at.value).some((key) => !borrowers.has(key)));
+  if (others.length === 0 || strangers.length === 0) return [];
+  const named = [...notes, ...fromCd, ...urlas].map((p, i) => `${cite(p.doc, p.at)} names ${i === 0 ? 'borrower ' : ''}${p.at.value}`);
+  const odd = listOf(strangers.map((p) => `${p.at.value} (${cite(p.doc, p.at)})`));
+  return [{ summary: `${named.join('; ')}. Not among the borrowers ${cite(reference.doc, reference.at)} names: ${odd}.` }];
+}
+
+// DOC-011: the catalog's four documents; the Loan Estimate is left out (an estimate may precede a
+// corrected address). Every pair must name one property after normalisation (names.ts).
+function propertyMismatch(loan: LoanFile): RuleHit[] {
+  const cd = finalClosingDisclosure(loan);
+  const addresses = [
+    ...documentsOf(loan, 'note').flatMap((d) => printed(d, d.fields.property)),
+    ...documentsOf(loan, 'security_instrument').flatMap((d) => printed(d, d.fields.property)),
+    ...(cd ? printed(cd, cd.fields.property) : []),
+    ...documentsOf(loan, 'appraisal').flatMap((d) => printed(d, d.fields.property)),
+  ];
+  const agree = addresses.every((a) => addresses.every((b) => sameAddress(a.at.value, b.at.value)));
+  if (agree) return [];
+  const listed = addresses.map((p, i) => `${cite(p.doc, p.at)} ${i === 0 ? 'gives the property as ' : ''}${p.at.value}`);
+  return [{ summary: `The property address differs between documents: ${listed.join('; ')}.` }];
+}
+
+/** A loan term both Closing Disclosures print: how it reads and when two values are one. */
+interface Term {
+  /** "Loan Amount $162,000.00 (p.1) against $165,000.00 (p.1)" when the two differ. */
+  difference(a: ClosingDisclosureFields, b: ClosingDisclosureFields): string | undefined;
+}
+
+function term<T>(
+  label: string,
+  read: (f: ClosingDisclosureFields) => Located<T> | undefined,
+  show: (value: T) => string,
+  same: (x: T, y: T) => boolean = (x, y) => x === y,
+): Term {
+  return {
+    difference(a, b) {
+      const [x, y] = [read(a), read(b)];
+      if (!x || !y || same(x.value, y.value)) return undefined;
+      return `${label} ${show(x.value)} (p.${x.page}) against ${show(y.value)} (p.${y.page})`;
+    },
+  };
+}
+
+const sameWords = (x: string, y: string) => x.trim().replace(/\s+/g, ' ').toLowerCase() === y.trim().replace(/\s+/g, ' ').toLowerCase();
+const yesNo = (v: boolean) => (v ? 'yes' : 'no');
+
+const LOAN_TERMS: Term[] = [
+  term('Loan Amount', (f) => f.loanAmount, formatMoney),
+  term('Interest Rate', (f) => f.interestRate, (r) => formatRate(r), (x, y) => Math.abs(x - y) < 1e-9),
+  term('Monthly Principal & Interest', (f) => f.monthlyPrincipalAndInterest, formatMoney),
+  term('Loan Term', (f) => f.loanTermMonths, (m) => `${m} months`),
+  term('Product', (f) => f.product, (s) => s, sameWords),
+  term('Loan Type', (f) => f.loanType, (s) => s, sameWords),
+  term('Prepayment Penalty', (f) => f.prepaymentPenalty, yesNo),
+  term('Balloon Payment', (f) => f.balloonPayment, yesNo),
+];
+
+// DOC-012: only CDs issued on the same day (or both undated) conflict; a later date makes the later CD the
+// final one (finalClosingDisclosure). A dated and an undated CD are not compared: the undated one is taken
+// as the later. One finding per issue date, compared against the first CD of that date in the package.
+function conflictingClosingDisclosures(loan: LoanFile): RuleHit[] {
+  const byIssue = new Map<string, DocumentOf<'closing_disclosure'>[]>();
+  for (const cd of documentsOf(loan, 'closing_disclosure')) {
+    const issued = cd.fields.dateIssued?.value ?? 'undated';
+    byIssue.set(issued, [...(byIssue.get(issued) ?? []), cd]);
+  }
+  const hits: RuleHit[] = [];
+  for (const [issued, [first, ...rest]] of byIssue) {
+    if (!first) continue;
+    const conflicts = rest.flatMap((other) => {
+      const differences = LOAN_TERMS.flatMap((t) => t.difference(first.fields, other.fields) ?? []);
+      return differences.length > 0 ? [`${cite(first)} and ${cite(other)} disagree on ${listOf(differences)}`] : [];
+    });
+    if (conflicts.length === 0) continue;
+    const count = rest.length + 1;
+    const when =
+      issued === 'undated'
+        ? count === 2 ? 'Neither Closing Disclosure is dated' : `None of ${count} Closing Disclosures is dated`
+        : `${count === 2 ? 'Both' : count} Closing Disclosures are dated ${issued}`;
+    hits.push({ subject: issued, summary: `${when}: ${conflicts.join('; ')}.` });
+  }
+  return hits;
+}

@@ -1,0 +1,83 @@
+// How rules find their inputs in a loan file and cite them in a summary: "Closing Disclosure (cd.pdf,
+// p.5)", "$118,830.27", "4.174%". One wording for every rule family.
+import { CLASS_NAMES, type DocumentClass } from '../classify.js';
+import type { Cents, DocumentOf, IsoDate, Located, LoanDocument, LoanFile, Rate } from '../fields.js';
+
+const SHORT_NAMES: Record<DocumentClass, string> = {
+  ...CLASS_NAMES,
+  security_instrument: 'Security instrument',
+  urla: 'URLA',
+  appraisal: 'Appraisal',
+  pay_stub: 'Pay stub',
+  bank_statement: 'Bank statement',
+  credit_report: 'Credit report',
+};
+
+export function documentsOf<C extends DocumentClass>(loan: LoanFile, cls: C): DocumentOf<C>[] {
+  return loan.documents.filter((d): d is DocumentOf<C> => d.documentClass === cls);
+}
+
+/** "Closing Disclosure (cd.pdf, p.5)"; without a value, the document's first page. */
+export function cite(doc: LoanDocument, at?: Located<unknown>): string {
+  const page = at?.page ?? doc.pages[0]?.number;
+  return `${SHORT_NAMES[doc.documentClass]} (${doc.filename}${page === undefined ? '' : `, p.${page}`})`;
+}
+
+/** The final Closing Disclosure: the one issued last (the last one in the package when dates tie or lack). */
+export function finalClosingDisclosure(loan: LoanFile): DocumentOf<'closing_disclosure'> | undefined {
+  return latestIssued(documentsOf(loan, 'closing_disclosure'));
+}
+
+/** Documents with a `dateIssued`, ordered by it (stable for ties), then those without one. */
+export function byDateIssued<D extends DocumentOf<'closing_disclosure' | 'loan_estimate'>>(docs: readonly D[]): D[] {
+  return [...docs].sort((a, b) => (a.fields.dateIssued?.value ?? '\uffff').localeCompare(b.fields.dateIssued?.value ?? '\uffff'));
+}
+
+export function latestIssued<D extends DocumentOf<'closing_disclosure' | 'loan_estimate'>>(docs: readonly D[]): D | undefined {
+  return byDateIssued(docs).at(-1);
+}
+
+/** Consummation: the final CD's closing date (RULES.md reads "closing date" and "consummation" as one). */
+export function consummationDate(loan: LoanFile): Located<IsoDate> | undefined {
+  return finalClosingDisclosure(loan)?.fields.closingDate;
+}
+
+export function formatMoney(cents: Cents): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(Math.round(cents));
+  const dollars = Math.floor(abs / 100).toLocaleString('en-US');
+  return `${sign}$${dollars}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** 0.04174 → "4.174%": up to three decimals, as disclosures print rates. */
+export function formatRate(rate: Rate, decimals = 3): string {
+  return `${Number((rate * 100).toFixed(decimals))}%`;
+}
+
+/** Days from one ISO date to another (negative when `to` is earlier). */
+export function daysBetween(from: IsoDate, to: IsoDate): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** "a", "a and b", "a, b and c": how a summary lists documents or values. */
+export function listOf(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/** A page of a document to cite when no extracted value stands on it. */
+export function pageOf(page: number): Located<null> {
+  return { value: null, page };
+}
+
+/**
+ * A percentage with one decimal, or as many more as it takes not to read as the limit it is compared
+ * with: 97.04 against 97 is "97.04%", not "97.0%".
+ */
+export function formatPercent(percent: number, limit: number): string {
+  for (let decimals = 1; decimals < 4; decimals++) {
+    const shown = percent.toFixed(decimals);
+    if (Number(shown) !== limit) return `${shown}%`;
+  }
+  return `${percent.toFixed(4)}%`;
+}

@@ -1,0 +1,24 @@
+// Every rule of the mortgage_v1 catalog, by family, and running them over a loan file. A test checks
+// that each catalog code has exactly one rule here.
+import { CATALOG, findingOf, type Rule, type RuleContext } from '../catalog.js';
+import type { LoanFile } from '../fields.js';
+import type { Finding } from '../finding.js';
+import { rules as apr } from './apr.js';
+import { rules as collateral } from './collateral.js';
+import { rules as consistency } from './consistency.js';
+import { rules as disclosureTiming } from './disclosure-timing.js';
+import { rules as documentation } from './documentation.js';
+import { rules as income } from './income.js';
+import { rules as note } from './note.js';
+import { rules as pointsAndFees } from './points-and-fees.js';
+import { rules as tolerance } from './tolerance.js';
+
+export const RULES: readonly Rule[] = [...documentation, ...consistency, ...apr, ...disclosureTiming, ...tolerance, ...note, ...income, ...pointsAndFees, ...collateral];
+
+/** Findings in catalog order; a rule that throws on odd data is a bug, reported rather than fatal. */
+export function runRules(loan: LoanFile, context: RuleContext): Finding[] {
+  const order = new Map(CATALOG.map((r, i) => [r.code, i]));
+  return [...RULES]
+    .sort((a, b) => (order.get(a.code) ?? 0) - (order.get(b.code) ?? 0))
+    .flatMap((rule) => rule.check(loan, context).map((hit) => findingOf(rule.code, hit)));
+}
