@@ -2,6 +2,7 @@
 // and the inputs that must come back unreadable instead of crashing or exhausting memory. Images are
 // drawn here with a font from the dejavu-fonts-ttf package, so no system font or binary fixture is needed.
 import test, { type ExecutionContext } from 'ava';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { crc32, deflateSync } from 'node:zlib';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
@@ -122,6 +123,17 @@ const noise = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 90 } } })
     .png()
     .toBuffer();
+
+// pdf.js draws a page's own fonts only with the polyfilled (legacy) build on Node 20; the default build
+// dropped every drawing operator without an error and OCR saw a blank page.
+test('a PDF page drawn with fonts renders for OCR: the CFPB Closing Disclosure reads as printed', async (t) => {
+  const cd = new Uint8Array(readFileSync(new URL('../../shared/corpus/cfpb/cd_sample_fixed_rate_h25b.pdf', import.meta.url)));
+  const page = onlyPage(t, await ocrPdfPages(cd, [2]));
+  t.regex(page.text, /Date Issued 4\/15\/2013/);
+  t.regex(page.text, /Loan Amount \$162,000/);
+  t.regex(page.text, /Interest Rate 3\.875%/);
+  t.true((page.confidence ?? 0) > 80, `confidence ${page.confidence}`);
+});
 
 test('a blank page has confidence 0 and random noise a low one', async (t) => {
   const blank = await sharp({ create: { width: 1700, height: 600, channels: 3, background: '#ffffff' } }).png().toBuffer();

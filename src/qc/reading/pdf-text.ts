@@ -1,8 +1,8 @@
 // Reads a PDF's text layer page by page with positions (pdf.js through unpdf), and its AcroForm field
 // values (a URLA often carries its data there). A PDF that cannot be parsed is reported, never thrown:
 // an unreadable document is a finding, not a crash.
-import { getDocumentProxy } from 'unpdf';
 import { pageTextOf } from './layout.js';
+import { openPdf, type PdfDocument } from './pdfjs.js';
 import type { PageText, TextItem } from './page.js';
 
 export interface FormField {
@@ -25,8 +25,7 @@ interface PdfJsTextItem {
 
 export async function readPdf(bytes: Uint8Array): Promise<PdfReading> {
   try {
-    // pdf.js takes ownership of (and detaches) the buffer it is given: hand it a copy.
-    const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0, isEvalSupported: false });
+    const pdf = await openPdf(bytes);
     try {
       const pages: PageText[] = [];
       for (let n = 1; n <= pdf.numPages; n++) {
@@ -51,9 +50,7 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfReading> {
   }
 }
 
-type PdfProxy = Awaited<ReturnType<typeof getDocumentProxy>>;
-
-async function formFieldsOf(pdf: PdfProxy): Promise<FormField[]> {
+async function formFieldsOf(pdf: PdfDocument): Promise<FormField[]> {
   const objects = (await pdf.getFieldObjects()) as Record<string, { value?: unknown; page?: number; type?: string }[]> | null;
   if (!objects) return [];
   const fields: FormField[] = [];

@@ -1,8 +1,9 @@
 // Renders a PDF page to a PNG for OCR: pdf.js (through unpdf) drawing on @napi-rs/canvas, whose native
 // binary ships inside its npm package, so rendering works offline.
-import { createIsomorphicCanvasFactory, getDocumentProxy, renderPageAsImage } from 'unpdf';
+import { createIsomorphicCanvasFactory, renderPageAsImage } from 'unpdf';
+import { openPdf, type PdfDocument } from './pdfjs.js';
 
-export type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+export type { PdfDocument };
 
 /** OCR resolution: 300 dpi is where tesseract reads body text best for its cost. */
 export const RENDER_DPI = 300;
@@ -23,8 +24,7 @@ export class PdfRefused extends Error {
 export async function openPdfForRendering(bytes: Uint8Array): Promise<PdfDocument> {
   const CanvasFactory = await createIsomorphicCanvasFactory(canvasImport);
   try {
-    // pdf.js takes ownership of (and detaches) the buffer it is given: hand it a copy.
-    return await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0, CanvasFactory });
+    return await openPdf(bytes, { CanvasFactory });
   } catch (err) {
     throw new PdfRefused(`PDF cannot be parsed (${err instanceof Error ? err.message : String(err)})`);
   }
