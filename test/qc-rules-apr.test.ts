@@ -199,6 +199,16 @@ test('APR-005 fires when the Amount Financed equals the Loan Amount while the fi
   t.regex(hit?.summary ?? '', /discloses Amount Financed \$162,000\.00; .* put it at \$159,000\.00, the Loan Amount \$162,000\.00 less prepaid finance charges of \$3,000\.00 \(difference \$3,000\.00/);
 });
 
+test('APR-005 fires when the Amount Financed exceeds the Loan Amount, which prepaid charges can only reduce', (t) => {
+  const hit = hitsOf(sample({ amountFinanced: at(162_500_00, 5) }))['APR-005']?.[0];
+  t.truthy(hit);
+  t.is(
+    hit?.summary,
+    'Closing Disclosure (cd.pdf, p.5) discloses Amount Financed $162,500.00, more than its Loan Amount $162,000.00 (p.1), ' +
+      'which prepaid finance charges can only reduce (difference $500.00 > $100.00 tolerance).',
+  );
+});
+
 test('APR-005 stays silent when the finance charge alone is wrong (APR-002 reports it)', (t) => {
   t.is(hitsOf(sample({ financeCharge: at(118_330_27, 5) }))['APR-005'], undefined);
 });

@@ -3,6 +3,8 @@
 // Postgres, search attributes and the workflow's query.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { renderPdfPage } from '../src/qc/reading/render.js';
 import { AddDocumentsResultSchema } from '../src/reviews/add-documents.js';
 import { ReportSchema, type Report } from '../src/reviews/report.js';
 import { ReviewSchema, type Review } from '../src/reviews/review.js';
@@ -139,6 +141,21 @@ test('new evidence on a completed review: processing at once, then amended (revi
   t.deepEqual((await transitions(created.review_id)).slice(-4), ['released', 'amending', 'rendering', 'released']);
   t.is((await db()`select count(*)::int as n from releases where review_id = ${created.review_id}`)[0]!.n, 2);
   await receiver.close();
+});
+
+test('a scanned Closing Disclosure (PNG) is read by OCR in the worker: classified, its figures checked', async (t) => {
+  const org = await newOrganization();
+  const cd = readFileSync(new URL('../../shared/corpus/cfpb/cd_sample_fixed_rate_h25b.pdf', import.meta.url));
+  // Page 1 of the form (file page 2) as a scanner would send it.
+  const scan = Buffer.from(await renderPdfPage(new Uint8Array(cd), 2, 200));
+  const created = await create(org, [{ name: 'cd-scan.png', data: scan }, { name: 'note.pdf', data: await docs.note() }]);
+  await waitForReview(org.liveKey, created.review_id, completed, 90_000);
+  const classes = await db()`select filename, document_class from documents where review_id = ${created.review_id} order by filename`;
+  t.deepEqual(classes.map((c) => [c.filename, c.document_class]), [['cd-scan.png', 'closing_disclosure'], ['note.pdf', 'note']]);
+  const r = await report(org, created.review_id);
+  t.false(r.issues.some((i) => /No Closing Disclosure/.test(i.summary)));
+  // Page 1 carries no Loan Calculations: the APR is missing from what was sent, and the finding cites the scan.
+  t.true(r.issues.some((i) => i.code === 'APR-006' && i.summary.includes('cd-scan.png')), JSON.stringify(r.issues));
 });
 
 test('a package nothing can be read from: failed, review.failed, no report, no more documents', async (t) => {

@@ -318,6 +318,17 @@ function amountFinancedInconsistent(loan: LoanFile): RuleHit[] {
   const s = finalSchedule(loan);
   if (!s) return [];
   const { amountFinanced, financeCharge, loanAmount, interestRate, prepaidInterest } = s.cd.fields;
+  if (amountFinanced && loanAmount && amountFinanced.value - loanAmount.value > AMOUNT_FINANCED_TOLERANCE) {
+    // Prepaid finance charges only ever reduce the Loan Amount: more than it financed is wrong whatever the rest.
+    return [
+      {
+        summary:
+          `${cite(s.cd, amountFinanced)} discloses Amount Financed ${formatMoney(amountFinanced.value)}, more than its Loan Amount ` +
+          `${formatMoney(loanAmount.value)} (p.${loanAmount.page}), which prepaid finance charges can only reduce (difference ` +
+          `${formatMoney(amountFinanced.value - loanAmount.value)} > ${formatMoney(AMOUNT_FINANCED_TOLERANCE)} tolerance).`,
+      },
+    ];
+  }
   const mi = monthlyMi(s.cd);
   if (!amountFinanced || !financeCharge || !loanAmount || mi === undefined) return [];
 
@@ -346,8 +357,11 @@ function amountFinancedInconsistent(loan: LoanFile): RuleHit[] {
     {
       summary:
         `${cite(s.cd, amountFinanced)} discloses Amount Financed ${formatMoney(amountFinanced.value)}; its scheduled payments less its ` +
-        `Finance Charge ${formatMoney(financeCharge.value)} put it at ${formatMoney(nearest)}, the Loan Amount ${formatMoney(loanAmount.value)} ` +
-        `less prepaid finance charges of ${formatMoney(loanAmount.value - nearest)} (difference ${formatMoney(difference)} > ` +
+        `Finance Charge ${formatMoney(financeCharge.value)} put it at ${formatMoney(nearest)}` +
+        (nearest <= loanAmount.value
+          ? `, the Loan Amount ${formatMoney(loanAmount.value)} less prepaid finance charges of ${formatMoney(loanAmount.value - nearest)}`
+          : '') +
+        ` (difference ${formatMoney(difference)} > ` +
         `${formatMoney(AMOUNT_FINANCED_TOLERANCE)} tolerance).${mi > 0 ? miAssumption(mi, (low === nearest ? Math.min(...insurance) : Math.max(...insurance)) / mi) : ''}`,
     },
   ];
