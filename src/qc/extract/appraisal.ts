@@ -2,10 +2,9 @@
 // section's first line, the opinion of market value and the effective date from the Reconciliation.
 import type { AppraisalFields, Located } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
-import { withoutUndefined } from './disclosure.js';
+import { amount, labelled, phrasesOf, withoutUndefined } from './labels.js';
+import { fromProse, PROSE_DATE, PROSE_MONEY, proseDate, proseMoney } from './prose.js';
 import { findDate } from './values.js';
-import { PROSE_DATE, PROSE_MONEY, fromProse, proseDate, proseMoney } from './note.js';
-import { amount, labelled, phrasesOf } from './urla.js';
 
 export function extractAppraisal(pages: readonly PageLayout[]): AppraisalFields {
   return withoutUndefined({

@@ -2,9 +2,8 @@
 // Statements are often scanned; lines and phrases read OCR words and text runs alike.
 import type { BankStatementFields, Located } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
-import { withoutUndefined } from './disclosure.js';
+import { labelled, onLine, phrasesOf, plainText, withoutUndefined } from './labels.js';
 import { findDate } from './values.js';
-import { labelled, onLine, phrasesOf, plainText } from './urla.js';
 
 const DATE = String.raw`(\d{1,2}/\d{1,2}/\d{2,4}|[A-Z][a-z]+\.?\s+\d{1,2},\s+\d{4})`;
 const PERIOD = new RegExp(String.raw`(?:statement period|for the period|period)(?: from)?:?\s*${DATE}\s*(?:-|–|—|to|through|thru)\s*${DATE}`, 'i');

@@ -3,7 +3,8 @@
 import type { ClosingDisclosureFields } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
 import { MONEY, US_DATE, parseDate, parseMoney } from './values.js';
-import { calculation, findValue, located, money, readDisclosureTerms, withoutUndefined } from './disclosure.js';
+import { calculation, money, readDisclosureTerms } from './disclosure.js';
+import { findValue, located, withoutUndefined } from './labels.js';
 
 export function extractClosingDisclosure(pages: readonly PageLayout[]): ClosingDisclosureFields {
   const date = (label: RegExp) => located(findValue(pages, label, (p, l) => p.valueRightOf(l, US_DATE)), parseDate);

@@ -1,9 +1,8 @@
 // The credit report (tri-merge or single-bureau): the date it was issued and the borrower it is about.
 import type { CreditReportFields } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
-import { withoutUndefined } from './disclosure.js';
+import { labelled, plainText, withoutUndefined } from './labels.js';
 import { findDate } from './values.js';
-import { labelled, plainText } from './urla.js';
 
 export function extractCreditReport(pages: readonly PageLayout[]): CreditReportFields {
   return withoutUndefined({

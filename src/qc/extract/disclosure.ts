@@ -4,26 +4,9 @@
 import type { Cents, DisclosureTerms, FeeLine, Located } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
 import type { TextItem } from '../reading/page.js';
+import { findValue, located, withoutUndefined } from './labels.js';
 import { MONEY, PERCENT, US_DATE, findMoney, parseDate, parseMoney, parseRate, parseTermMonths } from './values.js';
 
-type Found = { item: TextItem; page: PageLayout };
-
-/** The first label matching `label` (pages in order, top to bottom) for which `pick` finds a value. */
-export function findValue(pages: readonly PageLayout[], label: RegExp, pick: (page: PageLayout, label: TextItem) => TextItem | undefined): Found | undefined {
-  for (const page of pages) {
-    for (const l of page.labels(label)) {
-      const item = pick(page, l);
-      if (item) return { item, page };
-    }
-  }
-  return undefined;
-}
-
-export function located<T>(found: Found | undefined, parse: (text: string) => T | undefined): Located<T> | undefined {
-  if (!found) return undefined;
-  const value = parse(found.item.text.trim());
-  return value === undefined ? undefined : { value, page: found.page.number };
-}
 
 const right = (value: RegExp, maxX?: number) => (page: PageLayout, l: TextItem) => page.valueRightOf(l, value, { maxX });
 /** The last matching value right of the label before maxX: the "Final" column where LE and CD figures stand side by side. */
@@ -207,6 +190,3 @@ export function readFees(pages: readonly PageLayout[]): FeeLine[] {
   return fees;
 }
 
-export function withoutUndefined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-}

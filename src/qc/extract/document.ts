@@ -9,9 +9,9 @@ import { extractClosingDisclosure } from './closing-disclosure.js';
 import { extractCreditReport } from './credit-report.js';
 import { extractLoanEstimate } from './loan-estimate.js';
 import { extractNote } from './note.js';
+import { extractUrla } from './urla.js';
 import { extractPayStub } from './pay-stub.js';
 import { extractSecurityInstrument } from './security-instrument.js';
-import { extractUrla } from './urla.js';
 import { extractW2 } from './w2.js';
 
 type Extractors = { [C in DocumentClass]: (pages: readonly PageLayout[], formFields: readonly FormField[]) => FieldsByClass[C] };

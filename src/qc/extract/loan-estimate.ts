@@ -3,7 +3,8 @@
 import type { LoanEstimateFields } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
 import { findDate } from './values.js';
-import { address, findValue, located, money, readDisclosureTerms, withoutUndefined } from './disclosure.js';
+import { address, money, readDisclosureTerms } from './disclosure.js';
+import { findValue, located, withoutUndefined } from './labels.js';
 
 export function extractLoanEstimate(pages: readonly PageLayout[]): LoanEstimateFields {
   const lock = findValue(pages, /^rate lock$/i, (page, l) => {

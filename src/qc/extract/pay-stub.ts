@@ -2,9 +2,8 @@
 // year to date. Stubs often arrive scanned: everything is read from lines and phrases, as OCR words make them.
 import type { Located, PayStubFields } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
-import { withoutUndefined } from './disclosure.js';
+import { amount, labelled, onLine, type Phrase, phrasesOf, plainText, withoutUndefined } from './labels.js';
 import { findDate } from './values.js';
-import { amount, labelled, onLine, phrasesOf, plainText, type Phrase } from './urla.js';
 
 const DATE = String.raw`(\d{1,2}/\d{1,2}/\d{2,4}|[A-Z][a-z]+\.?\s+\d{1,2},\s+\d{4})`;
 

@@ -2,8 +2,9 @@
 // definitions name, the property address of its transfer clause, and the signature lines (read as on the Note).
 import type { Located, SecurityInstrumentFields } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
-import { withoutUndefined } from './disclosure.js';
-import { cleanAddress, fromProse, signaturesOf } from './note.js';
+import { withoutUndefined } from './labels.js';
+import { cleanAddress, fromProse } from './prose.js';
+import { signaturesOf } from './signatures.js';
 
 export function extractSecurityInstrument(pages: readonly PageLayout[]): SecurityInstrumentFields {
   const signatures = signaturesOf(pages);

@@ -2,8 +2,7 @@
 // form prints each box's caption above its value.
 import type { Located, W2Fields } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
-import { withoutUndefined } from './disclosure.js';
-import { amount, labelled, onLine, plainText } from './urla.js';
+import { amount, labelled, onLine, plainText, withoutUndefined } from './labels.js';
 
 export function extractW2(pages: readonly PageLayout[]): W2Fields {
   const below = { place: 'below', maxDy: 18 } as const;

@@ -1,0 +1,122 @@
+// How printed forms pair labels with values: the value right of a label (or after its colon) or under it,
+// phrase by phrase, the same for text runs and OCR words; and the Located value with its page.
+import type { Located } from '../fields.js';
+import type { Line, PageLayout } from '../reading/layout.js';
+import type { TextItem } from '../reading/page.js';
+import { parseMoney } from './values.js';
+
+type Found = { item: TextItem; page: PageLayout };
+
+/** The first label matching `label` (pages in order, top to bottom) for which `pick` finds a value. */
+export function findValue(pages: readonly PageLayout[], label: RegExp, pick: (page: PageLayout, label: TextItem) => TextItem | undefined): Found | undefined {
+  for (const page of pages) {
+    for (const l of page.labels(label)) {
+      const item = pick(page, l);
+      if (item) return { item, page };
+    }
+  }
+  return undefined;
+}
+
+export function located<T>(found: Found | undefined, parse: (text: string) => T | undefined): Located<T> | undefined {
+  if (!found) return undefined;
+  const value = parse(found.item.text.trim());
+  return value === undefined ? undefined : { value, page: found.page.number };
+}
+
+/** Words of one label or value: runs (or OCR words) closer than this (points) belong together. */
+const PHRASE_GAP = 8;
+/** A value stands within a column's width right of its label; a phrase farther right is the next column's. */
+const MAX_VALUE_GAP = 180;
+
+export interface Phrase {
+  text: string;
+  x: number;
+  end: number;
+  y: number;
+}
+
+/** A line's runs grouped into phrases: a form's columns stand wider apart than the words of a value. */
+export function phrasesOf(line: Line): Phrase[] {
+  const phrases: Phrase[] = [];
+  for (const item of line.items) {
+    const last = phrases.at(-1);
+    if (last && item.x - last.end <= PHRASE_GAP) {
+      last.text = `${last.text} ${item.text.trim()}`;
+      last.end = Math.max(last.end, item.x + item.width);
+    } else phrases.push({ text: item.text.trim(), x: item.x, end: item.x + item.width, y: line.y });
+  }
+  return phrases;
+}
+
+export interface LabelOptions {
+  /** Where the value may stand: right of the label on its line (or after its colon), under it, or either. */
+  place?: 'right' | 'below' | 'either';
+  /** A value run into the label's own phrase counts only after a colon ("Employer: Acme"), not after a space. */
+  colonOnly?: boolean;
+  /** How far below the label a value under it may stand (points). */
+  maxDy?: number;
+}
+
+/**
+ * The first value printed by a label (pages in order, top to bottom) that `parse` accepts: the rest of the
+ * label's phrase ("Pay Date: 01/16/2026"), the phrase right of it, or the phrase under it. `label` matches
+ * the start of a phrase, case-insensitively; OCR words and text runs read alike.
+ */
+export function labelled<T>(pages: readonly PageLayout[], label: RegExp, parse: (text: string) => T | undefined, o: LabelOptions = {}): Located<T> | undefined {
+  const place = o.place ?? 'either';
+  const pattern = new RegExp(String.raw`^(?:${label.source})(\s*:\s*|\s+|$)(.*)$`, 'i');
+  for (const page of pages) {
+    const lines = page.lines.map((line) => ({ line, phrases: phrasesOf(line) }));
+    for (const [index, { phrases }] of lines.entries()) {
+      for (const [p, phrase] of phrases.entries()) {
+        const m = pattern.exec(phrase.text);
+        if (!m) continue;
+        const candidates: string[] = [];
+        const rest = m[2]!.trim();
+        if (place !== 'below' && rest !== '' && (!o.colonOnly || m[1]!.includes(':'))) candidates.push(rest);
+        const right = phrases[p + 1];
+        if (place !== 'below' && rest === '' && right && right.x - phrase.end <= MAX_VALUE_GAP) candidates.push(right.text);
+        if (place !== 'right' && rest === '') {
+          const under = lines
+            .slice(index + 1)
+            .filter(({ line }) => phrase.y - line.y <= (o.maxDy ?? 16))
+            .flatMap(({ phrases: below }) => below.filter((b) => b.x >= phrase.x - 6 && b.x < phrase.end))[0];
+          if (under) candidates.push(under.text);
+        }
+        for (const text of candidates) {
+          const value = parse(text.replace(/^:\s*/, ''));
+          if (value !== undefined) return { value, page: page.number };
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The first line (pages in order) matching `pattern`, with its page. */
+export function onLine(pages: readonly PageLayout[], pattern: RegExp): { match: RegExpExecArray; page: number } | undefined {
+  for (const page of pages) {
+    for (const line of page.lines) {
+      const match = pattern.exec(line.text);
+      if (match) return { match, page: page.number };
+    }
+  }
+  return undefined;
+}
+
+/** A printed amount with or without the dollar sign or its spacing: "$ 8,500.00 /month", "3,461.54" → cents. */
+export function amount(text: string): number | undefined {
+  const m = /^[–—-]?\s*\$?\s*([\d,]+(?:\.\d{2})?)(?:\s*(?:\/\s*(?:month|mo)|per month|a month))?$/i.exec(text.trim());
+  return m ? parseMoney(`$${m[1]}`) : undefined;
+}
+
+/** Text a free-text value may be: words, not another label (which ends in a colon) or a bare number. */
+export function plainText(text: string): string | undefined {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t !== '' && /[A-Za-z]/.test(t) && !/:$/.test(t) && t.length <= 120 ? t : undefined;
+}
+
+export function withoutUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
