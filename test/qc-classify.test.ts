@@ -2,6 +2,7 @@
 // samples with their cover sheets, prose that mentions forms, restarting page numbers).
 import test from 'ava';
 import { readFileSync } from 'node:fs';
+import { PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import { pageClass, pageFooter, splitDocuments } from '../src/qc/classify.js';
 import { analyseFile } from '../src/qc/logical-documents.js';
 import { corruptPdf, pdf } from './support/fixtures.js';
@@ -68,4 +69,16 @@ test('a PDF that cannot be parsed is unreadable, not an exception', async (t) =>
   const result = await analyseFile('broken.pdf', 'application/pdf', corruptPdf);
   t.deepEqual(result.documents, []);
   t.truthy(result.unreadable);
+});
+
+test('a page whose content stream is damaged reads as empty; the rest of the file is still read', async (t) => {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.addPage([612, 792]).drawText('NOTE', { x: 72, y: 700, size: 12, font });
+  const damaged = doc.addPage([612, 792]);
+  damaged.node.set(PDFName.of('Contents'), doc.context.register(doc.context.stream(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]), { Filter: 'FlateDecode' })));
+  damaged.node.set(PDFName.of('Resources'), doc.context.obj(7));
+  const { documents, unreadable } = await analyseFile('note.pdf', 'application/pdf', await doc.save());
+  t.is(unreadable, null);
+  t.deepEqual(documents.map((d) => [d.documentClass, d.pages.map((p) => p.number)]), [['note', [1, 2]]]);
 });

@@ -3,8 +3,8 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { PDFDocument } from 'pdf-lib';
-import { inspectWorkingDocument, markerValue, verifyMarker } from '../src/report/working-document.js';
-import { pdf, png, workingDocument } from './support/fixtures.js';
+import { inspectWorkingDocument, markerValue, readWorkingDocumentFields, verifyMarker } from '../src/report/working-document.js';
+import { fillWorkingDocument, pdf, png, workingDocument } from './support/fixtures.js';
 
 const secret = 'a-server-secret-of-at-least-32-characters';
 const mark = { reviewId: randomUUID(), releaseId: randomUUID() };
@@ -40,4 +40,20 @@ test('ordinary PDFs, forged markers and non-PDF bytes are not working documents'
   t.is(await inspectWorkingDocument(await workingDocument({ ...mark, secret: 'somebody-elses-secret-of-32-characters' }), secret), null);
   t.is(await inspectWorkingDocument(png, secret), null);
   t.is(await inspectWorkingDocument(Buffer.from('%PDF-1.7\nnot really'), secret), null);
+});
+
+test('finding keys naming a file (dots, spaces, @) round-trip through the form fields of a working document', async (t) => {
+  const keys = ['DOC-005:note.pdf', 'TRD-004:revised le.pdf@2026-03-02', 'DOC-011'];
+  const filled = await fillWorkingDocument(await workingDocument({ ...mark, secret, findings: keys }), {
+    'DOC-005:note.pdf': { decision: 'cleared', comment: 'signed copy in file' },
+    'TRD-004:revised le.pdf@2026-03-02': { decision: 'disputed' },
+  });
+  const fields = await readWorkingDocumentFields(filled);
+  t.is(fields.get('finding.DOC-005:note.pdf.decision'), 'cleared');
+  t.is(fields.get('finding.DOC-005:note.pdf.comment'), 'signed copy in file');
+  t.is(fields.get('finding.TRD-004:revised le.pdf@2026-03-02.decision'), 'disputed');
+  t.deepEqual(
+    [...fields.keys()].filter((name) => name.endsWith('.decision')).sort(),
+    keys.map((k) => `finding.${k}.decision`).sort(),
+  );
 });

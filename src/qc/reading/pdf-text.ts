@@ -29,24 +29,42 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfReading> {
     try {
       const pages: PageText[] = [];
       for (let n = 1; n <= pdf.numPages; n++) {
-        const page = await pdf.getPage(n);
-        const content = await page.getTextContent();
-        const items: TextItem[] = [];
-        for (const raw of content.items) {
-          if (!('str' in raw)) continue;
-          const it = raw as PdfJsTextItem;
-          if (it.str.trim() === '') continue;
-          items.push({ text: it.str, x: it.transform[4] ?? 0, y: it.transform[5] ?? 0, width: it.width, height: it.height });
-        }
-        page.cleanup();
+        const items = await pageItems(pdf, n);
         pages.push({ number: n, items, text: pageTextOf(items), source: 'text_layer', confidence: null });
       }
-      return { readable: true, pageCount: pdf.numPages, pages, formFields: await formFieldsOf(pdf) };
+      // Form values are a bonus to the text: a broken AcroForm leaves the pages readable.
+      const formFields = await formFieldsOf(pdf).catch(() => []);
+      return { readable: true, pageCount: pdf.numPages, pages, formFields };
     } finally {
       await pdf.destroy();
     }
   } catch (err) {
     return { readable: false, reason: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/**
+ * One page's text runs. A page whose content pdf.js cannot interpret yields no text rather than sinking
+ * the whole file: it then goes to OCR like a scanned page, and is illegible (DOC-006) if that fails too.
+ */
+async function pageItems(pdf: PdfDocument, n: number): Promise<TextItem[]> {
+  try {
+    const page = await pdf.getPage(n);
+    try {
+      const content = await page.getTextContent();
+      const items: TextItem[] = [];
+      for (const raw of content.items) {
+        if (!('str' in raw)) continue;
+        const it = raw as PdfJsTextItem;
+        if (it.str.trim() === '') continue;
+        items.push({ text: it.str, x: it.transform[4] ?? 0, y: it.transform[5] ?? 0, width: it.width, height: it.height });
+      }
+      return items;
+    } finally {
+      page.cleanup();
+    }
+  } catch {
+    return [];
   }
 }
 
