@@ -9,6 +9,7 @@ import { activeDecisions } from '../src/db/dispositions.js';
 import { getOrganization } from '../src/db/organizations.js';
 import { analyseDocuments } from '../src/qc/analyse.js';
 import { tesseractOcr } from '../src/qc/reading/document.js';
+import { configureOcr } from '../src/qc/reading/ocr.js';
 import type { Finding } from '../src/qc/finding.js';
 import { applyDecisions } from '../src/reviews/dispositions.js';
 import { readBuffer, type Storage } from '../src/storage/minio.js';
@@ -31,6 +32,8 @@ export interface AnalysisResult {
 }
 
 export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; storage: Storage; config: Config }) {
+  // The OCR pool is the process's; its workers start only when a scanned page needs one.
+  configureOcr({ workers: config.qc.ocrWorkers });
   return {
     /** The organization's settings, read at each analysis so that an operator's change applies to the next. */
     async reviewPolicy(input: { organizationId: string }): Promise<ReviewPolicy> {
@@ -59,7 +62,7 @@ export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; s
       // the heartbeat timeout, and the worker is alive all the same.
       let done = 0;
       const beat = setInterval(() => ctx.heartbeat(done), 5_000);
-      const analysis = await analyseDocuments(docs, (key) => readBuffer(storage, key), (n) => ctx.heartbeat((done = n)), { ocr: tesseractOcr }).finally(() =>
+      const analysis = await analyseDocuments(docs, (key) => readBuffer(storage, key), (n) => ctx.heartbeat((done = n)), { ocr: tesseractOcr, concurrency: config.qc.ocrWorkers }).finally(() =>
         clearInterval(beat),
       );
       // A file split into several logical documents records each class, in page order.

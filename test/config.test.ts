@@ -1,5 +1,6 @@
 // Configuration is read from the environment once, validated, and explains itself when wrong.
 import test from 'ava';
+import { availableParallelism } from 'node:os';
 import { ConfigError, loadConfig } from '../src/config.js';
 
 test('defaults give a working local configuration', (t) => {
@@ -46,4 +47,13 @@ test('production refuses the development secrets and the test-only switch', (t) 
 test('a webhook key that is not 32 bytes is rejected', (t) => {
   const err = t.throws(() => loadConfig({ WEBHOOK_SECRET_KEY: Buffer.alloc(16).toString('base64') }));
   t.regex(err!.message, /WEBHOOK_SECRET_KEY: must be 32 bytes/);
+});
+
+test('OCR workers default to two, or one on a single core, and take 1 to 8', (t) => {
+  t.is(loadConfig({}).qc.ocrWorkers, Math.min(2, availableParallelism()));
+  t.is(loadConfig({ OCR_WORKERS: '4' }).qc.ocrWorkers, 4);
+  for (const bad of ['0', '9', '1.5', 'two']) {
+    const err = t.throws(() => loadConfig({ OCR_WORKERS: bad }), { instanceOf: ConfigError }, bad);
+    t.regex(err!.message, /OCR_WORKERS/);
+  }
 });

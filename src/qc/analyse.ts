@@ -37,6 +37,11 @@ export interface Analysis {
 export interface EngineOptions {
   ocr?: Ocr;
   context?: RuleContext;
+  /**
+   * Files read at once. Scanned files spend their time in the OCR pool's workers: reading the next file
+   * while one is recognised keeps every worker busy (one-page scans are the common case). Default 1.
+   */
+  concurrency?: number;
 }
 
 export async function analyseDocuments(
@@ -45,15 +50,28 @@ export async function analyseDocuments(
   progress: (done: number) => void = () => {},
   options: EngineOptions = {},
 ): Promise<Analysis> {
+  const found: Awaited<ReturnType<typeof analyseFile>>[] = [];
+  let next = 0;
+  let done = 0;
+  // Each lane takes the next file in order; results are kept by index, so the loan file is in upload order.
+  const lane = async () => {
+    while (next < docs.length) {
+      const index = next++;
+      const doc = docs[index]!;
+      found[index] = await analyseFile(doc.filename, doc.mime, await read(doc.objectKey), options.ocr);
+      progress(++done);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 1, docs.length)) }, lane));
+
   const files: AnalysedFile[] = [];
   const loan: LoanFile = { documents: [], unreadable: [] };
-  for (const doc of docs) {
-    const found = await analyseFile(doc.filename, doc.mime, await read(doc.objectKey), options.ocr);
-    files.push({ id: doc.id, filename: doc.filename, classes: found.documents.map((d) => d.documentClass), unreadable: found.unreadable });
-    if (found.unreadable !== null) loan.unreadable.push({ filename: doc.filename, reason: found.unreadable });
-    loan.documents.push(...found.documents);
-    progress(files.length);
-  }
+  docs.forEach((doc, index) => {
+    const { documents, unreadable } = found[index]!;
+    files.push({ id: doc.id, filename: doc.filename, classes: documents.map((d) => d.documentClass), unreadable });
+    if (unreadable !== null) loan.unreadable.push({ filename: doc.filename, reason: unreadable });
+    loan.documents.push(...documents);
+  });
   return {
     documents: files,
     loan,

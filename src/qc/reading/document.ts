@@ -12,7 +12,7 @@ export interface Ocr {
   pdfPages(bytes: Uint8Array, pageNumbers: number[]): Promise<PageText[]>;
 }
 
-/** OCR by the shared offline tesseract worker (reading/ocr.ts). */
+/** OCR by the shared pool of offline tesseract workers (reading/ocr.ts). */
 export const tesseractOcr: Ocr = {
   async image(bytes, mime) {
     const read = await ocrImage(bytes, mime);

@@ -1,5 +1,5 @@
 // OCR for scanned material: uploaded images (every TIFF frame) and PDF pages without a usable text layer,
-// read by one shared tesseract.js worker, fully offline, into the same PageText a text layer yields.
+// read by a small pool of tesseract.js workers, fully offline, into the same PageText a text layer yields.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker as Thread } from 'node:worker_threads';
@@ -18,6 +18,8 @@ export type OcrRead = { readable: true; pages: PageText[] } | { readable: false;
  */
 export const OCR_PAGE_TIMEOUT_MS = 60_000;
 const WORKER_START_TIMEOUT_MS = 60_000;
+/** The most workers configureOcr accepts (config.ts validates OCR_WORKERS against the same bound). */
+export const MAX_OCR_WORKERS = 8;
 
 const require = createRequire(import.meta.url);
 // A local folder, not a URL: tesseract.js then reads the model from disk and never touches the network.
@@ -36,19 +38,16 @@ export async function ocrImage(bytes: Uint8Array, mime: string): Promise<OcrRead
   } catch (err) {
     return unreadable(err);
   }
-  const pages: PageText[] = [];
-  // Frames are decoded one at a time, so a long TIFF never holds more than one bitmap. Decoding errors
-  // are the file's; recognition errors that escape `recognize` are the machine's, and propagate.
-  for (let index = 0; index < image.count; index++) {
-    let bitmap: OcrBitmap;
-    try {
-      bitmap = await image.frame(index);
-    } catch (err) {
-      return unreadable(err);
-    }
-    pages.push(await recognize(bitmap, index + 1));
-  }
-  return { readable: true, pages };
+  // A frame that cannot be decoded makes the file unreadable: the error is the file's. Recognition errors
+  // that escape `recognize` are the machine's, and propagate.
+  const refused: unknown[] = [];
+  const pages = await recognisePages(image.count, (index) => index + 1, (index) =>
+    image.frame(index).catch((err: unknown) => {
+      refused.push(err);
+      return STOP;
+    }),
+  );
+  return refused.length === 0 ? { readable: true, pages } : unreadable(refused[0]);
 }
 
 /**
@@ -69,76 +68,184 @@ export async function ocrPdfPages(bytes: Uint8Array, pageNumbers: readonly numbe
         throw new RangeError(`page ${number} is not in a ${pdf.numPages}-page PDF`);
       }
     }
-    const pages: PageText[] = [];
-    for (const number of pageNumbers) {
-      let bitmap: OcrBitmap;
+    const numberAt = (index: number) => pageNumbers[index]!;
+    const pages = await recognisePages(pageNumbers.length, numberAt, async (index) => {
       try {
-        bitmap = await bitmapFromImage(await renderPdfPage(pdf, number));
+        return await bitmapFromImage(await renderPdfPage(pdf, numberAt(index)));
       } catch {
-        pages.push(emptyPage(number));
-        continue;
+        return emptyPage(numberAt(index));
       }
-      pages.push(await recognize(bitmap, number));
-    }
+    });
     return { readable: true, pages };
   } finally {
     await pdf.destroy();
   }
 }
 
+export interface OcrSettings {
+  /** Tesseract workers reading pages at once, each on a core of its own (1 to MAX_OCR_WORKERS). */
+  workers: number;
+  /** See OCR_PAGE_TIMEOUT_MS; tests shorten it. */
+  pageTimeoutMs: number;
+}
+
 /**
- * Stops the shared worker. Call it on shutdown (the worker process, a test's `after.always`); a later
- * OCR call starts a fresh worker. An idle worker does not keep the process alive, so this is for
- * tidiness and for releasing its memory (about 150 MB), not a must.
+ * Changes the pool's settings and returns the previous ones. Until called, one worker and
+ * OCR_PAGE_TIMEOUT_MS; the worker process sets `workers` from OCR_WORKERS. Fewer workers retire the
+ * surplus as they finish their pages.
+ */
+export function configureOcr(changes: Partial<OcrSettings>): OcrSettings {
+  const { workers = settings.workers, pageTimeoutMs = settings.pageTimeoutMs } = changes;
+  if (!Number.isInteger(workers) || workers < 1 || workers > MAX_OCR_WORKERS) {
+    throw new RangeError(`OCR workers must be an integer from 1 to ${MAX_OCR_WORKERS}, not ${workers}`);
+  }
+  if (!(pageTimeoutMs > 0)) throw new RangeError(`OCR page timeout must be positive, not ${pageTimeoutMs}`);
+  const previous = settings;
+  settings = { workers, pageTimeoutMs };
+  while (live.size > settings.workers && idle.length > 0) retire(idle.pop()!);
+  dispatch();
+  return previous;
+}
+
+/**
+ * Stops every worker, idle or busy (a page being read comes back illegible). Call it on shutdown (the
+ * worker process, a test's `after.always`); a later OCR call starts fresh workers. Idle workers do not
+ * keep the process alive, so this is for tidiness and for releasing their memory (about 150 MB each),
+ * not a must.
  */
 export async function terminateOcr(): Promise<void> {
-  const starting = current;
-  current = null;
-  if (!starting) return;
-  const worker = await starting.catch(() => null);
-  if (worker) await worker.stop('OCR was shut down');
+  const slots = [...live];
+  live.clear();
+  idle.length = 0;
+  await Promise.all(
+    slots.map(async (slot) => {
+      const worker = await slot.worker.catch(() => null);
+      if (worker) await worker.stop('OCR was shut down');
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The worker. One only: the machine has two cores, tesseract uses one per worker, and the other is left
-// for the rest of the process. Pages are recognised one at a time, so the page timeout measures
-// recognition, not waiting in line, and at most one bitmap per caller is held while waiting.
+// Pages in flight. One call prepares its pages (renders or decodes them) one at a time, in order, and
+// hands each to the pool as soon as it is ready, so the next page is rendered while earlier ones are
+// being recognised. It holds at most N + 1 bitmaps (N workers): N being read or waiting for a worker,
+// and one more being prepared.
+
+/** What `prepare` returns to stop the call early: the pages already handed over are waited for, no more. */
+const STOP = Symbol('stop');
+
+async function recognisePages(
+  count: number,
+  numberAt: (index: number) => number,
+  prepare: (index: number) => Promise<OcrBitmap | PageText | typeof STOP>,
+): Promise<PageText[]> {
+  const pages: Promise<PageText>[] = [];
+  const inFlight = new Set<Promise<void>>();
+  let failed = false;
+  try {
+    for (let index = 0; index < count && !failed; index++) {
+      while (inFlight.size > settings.workers && !failed) await Promise.race(inFlight);
+      if (failed) break;
+      const prepared = await prepare(index);
+      if (prepared === STOP) break;
+      const page = 'pgm' in prepared ? recognize(prepared, numberAt(index)) : Promise.resolve(prepared);
+      const settled: Promise<void> = page.then(
+        () => void inFlight.delete(settled),
+        () => {
+          inFlight.delete(settled);
+          failed = true;
+        },
+      );
+      inFlight.add(settled);
+      pages.push(page);
+    }
+  } finally {
+    // Never return while this call's pages still occupy workers, even when giving up early.
+    await Promise.all(inFlight);
+  }
+  return Promise.all(pages);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The pool. Workers start when a page needs one and none is free, up to N; each reads one page at a
+// time, so the page timeout measures recognition, not waiting in line. A worker that fails or outlives a
+// page is stopped and forgotten, and the next page that needs one starts a fresh one.
 
 interface OcrWorker {
   recognize(pgm: Uint8Array): Promise<Tesseract.Page>;
   stop(reason: string): Promise<void>;
+  readonly stopped: boolean;
 }
 
-let current: Promise<OcrWorker> | null = null;
-let queue: Promise<unknown> = Promise.resolve();
+/** A place in the pool, held from the moment its worker begins to start. */
+interface Slot {
+  worker: Promise<OcrWorker>;
+}
 
-function exclusive<T>(job: () => Promise<T>): Promise<T> {
-  const run = queue.then(job, job);
-  queue = run.catch(() => undefined);
-  return run;
+let settings: OcrSettings = { workers: 1, pageTimeoutMs: OCR_PAGE_TIMEOUT_MS };
+/** Every slot whose worker is starting, busy or idle. */
+const live = new Set<Slot>();
+const idle: Slot[] = [];
+/** Pages waiting for a worker, first come first served. */
+const waiting: Array<(slot: Slot) => void> = [];
+
+function acquire(): Promise<Slot> {
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    dispatch();
+  });
+}
+
+/** Hands free or new workers to waiting pages while there are both. */
+function dispatch(): void {
+  while (waiting.length > 0) {
+    let slot = idle.shift();
+    if (!slot) {
+      if (live.size >= settings.workers) return;
+      slot = { worker: startWorker() };
+      slot.worker.catch(() => undefined); // the page it was started for sees the failure
+      live.add(slot);
+    }
+    waiting.shift()!(slot);
+  }
+}
+
+/** Back to the pool after a page, unless the pool was stopped or shrunk meanwhile. */
+function release(slot: Slot, worker: OcrWorker): void {
+  if (live.has(slot) && live.size <= settings.workers && !worker.stopped) idle.push(slot);
+  else retire(slot);
+  dispatch();
+}
+
+function retire(slot: Slot): void {
+  live.delete(slot);
+  void slot.worker.then((worker) => worker.stop('retired')).catch(() => undefined);
 }
 
 async function recognize(bitmap: OcrBitmap, number: number): Promise<PageText> {
-  return exclusive(async () => {
-    const starting = (current ??= startWorker());
-    let worker: OcrWorker;
-    try {
-      worker = await starting;
-    } catch (err) {
-      // Not the input's fault (the model or the wasm core is missing): let the caller fail and retry.
-      if (current === starting) current = null;
-      throw err;
-    }
-    try {
-      return toPageText(await worker.recognize(bitmap.pgm), bitmap, number);
-    } catch {
-      // A timeout or a tesseract failure on this page. The worker may be wedged or its heap spoiled:
-      // replace it, and report the page as illegible rather than failing the whole document.
-      if (current === starting) current = null;
-      await worker.stop('page abandoned');
-      return emptyPage(number);
-    }
-  });
+  const slot = await acquire();
+  let worker: OcrWorker;
+  try {
+    worker = await slot.worker;
+  } catch (err) {
+    // Not the input's fault (the model or the wasm core is missing): let the caller fail and retry.
+    live.delete(slot);
+    dispatch();
+    throw err;
+  }
+  let page: Tesseract.Page;
+  try {
+    page = await worker.recognize(bitmap.pgm);
+  } catch {
+    // A timeout or a tesseract failure on this page. The worker may be wedged or its heap spoiled:
+    // replace it, and report the page as illegible rather than failing the whole document.
+    live.delete(slot);
+    dispatch();
+    await worker.stop('page abandoned');
+    return emptyPage(number);
+  }
+  release(slot, worker);
+  return toPageText(page, bitmap, number);
 }
 
 async function startWorker(): Promise<OcrWorker> {
@@ -174,6 +281,9 @@ async function startWorker(): Promise<OcrWorker> {
 
   let stopped = false;
   return {
+    get stopped() {
+      return stopped;
+    },
     async recognize(pgm) {
       thread?.ref();
       let timer: NodeJS.Timeout | undefined;
@@ -186,7 +296,7 @@ async function startWorker(): Promise<OcrWorker> {
         });
         job.catch(() => undefined); // if the timeout or a crash wins the race, the job is abandoned
         const timeout = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error('OCR timed out')), OCR_PAGE_TIMEOUT_MS);
+          timer = setTimeout(() => reject(new Error('OCR timed out')), settings.pageTimeoutMs);
         });
         return (await Promise.race([job, death, timeout])).data;
       } finally {
