@@ -4,33 +4,9 @@ import test from 'ava';
 import type { RuleCode, RuleHit } from '../src/qc/catalog.js';
 import type { ClosingDisclosureFields, LoanFile } from '../src/qc/fields.js';
 import { rules } from '../src/qc/rules/apr.js';
-import { at, doc, loanFile, hitsOf as familyHits } from './support/loan-file.js';
+import { at, doc, loanFile, hitsOf as familyHits, H25B_CLOSING_DISCLOSURE } from './support/loan-file.js';
 
-/** H-25(B): page numbers as in the model form's own numbering (Loan Calculations on page 5). */
-const H25B: ClosingDisclosureFields = {
-  dateIssued: at('2013-04-15'),
-  closingDate: at('2013-04-15'),
-  loanTermMonths: at(360),
-  purpose: at('Purchase'),
-  product: at('Fixed Rate'),
-  loanType: at('Conventional'),
-  loanAmount: at(162_000_00),
-  interestRate: at(0.03875),
-  monthlyPrincipalAndInterest: at(761_78),
-  prepaymentPenalty: at(true),
-  prepaymentPenaltyMax: at(3_240_00),
-  balloonPayment: at(false),
-  mortgageInsurance: at(82_35),
-  totalLoanCosts: at(4_694_05, 2),
-  prepaidInterest: at(279_04, 2),
-  points: at(405_00, 2),
-  totalOfPayments: at(285_803_36, 5),
-  financeCharge: at(118_830_27, 5),
-  amountFinanced: at(162_000_00, 5),
-  apr: at(0.04174, 5),
-  tip: at(0.6946, 5),
-  fees: [],
-};
+const H25B = H25B_CLOSING_DISCLOSURE;
 
 const sample = (changes: Partial<ClosingDisclosureFields> = {}): LoanFile =>
   loanFile(doc('closing_disclosure', { ...H25B, ...changes }, { filename: 'cd.pdf' }));

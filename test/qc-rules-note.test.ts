@@ -3,7 +3,7 @@
 import test from 'ava';
 import type { ClosingDisclosureFields, LoanFile, NoteFields } from '../src/qc/fields.js';
 import { rules } from '../src/qc/rules/note.js';
-import { at, doc, loanFile, hitsOf as familyHits } from './support/loan-file.js';
+import { at, doc, loanFile, hitsOf as familyHits, H25B_CLOSING_DISCLOSURE } from './support/loan-file.js';
 
 const NOTE: NoteFields = {
   principal: at(162_000_00),
@@ -16,21 +16,7 @@ const NOTE: NoteFields = {
   prepaymentPenaltyYears: at(2, 2),
 };
 
-const CD: ClosingDisclosureFields = {
-  dateIssued: at('2013-04-15'),
-  closingDate: at('2013-04-15'),
-  loanTermMonths: at(360),
-  product: at('Fixed Rate'),
-  loanAmount: at(162_000_00),
-  interestRate: at(0.03875),
-  monthlyPrincipalAndInterest: at(761_78),
-  prepaymentPenalty: at(true),
-  prepaymentPenaltyMax: at(3_240_00),
-  balloonPayment: at(false),
-  lateChargePercent: at(0.05, 4),
-  lateChargeGraceDays: at(15, 4),
-  fees: [],
-};
+const CD = H25B_CLOSING_DISCLOSURE;
 
 const loan = (note: Partial<NoteFields> = {}, cd: Partial<ClosingDisclosureFields> = {}): LoanFile =>
   loanFile(doc('note', { ...NOTE, ...note }, { filename: 'note.pdf' }), doc('closing_disclosure', { ...CD, ...cd }, { filename: 'cd.pdf' }));

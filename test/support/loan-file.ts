@@ -1,7 +1,7 @@
 // Builds loan files for rule tests: documents with only the fields a test is about.
 import { DEFAULT_RULE_CONTEXT, type Rule, type RuleCode, type RuleHit } from '../../src/qc/catalog.js';
 import type { DocumentClass } from '../../src/qc/classify.js';
-import type { DocumentOf, FieldsByClass, Located, LoanDocument, LoanFile, PageInfo } from '../../src/qc/fields.js';
+import type { ClosingDisclosureFields, DocumentOf, FieldsByClass, Located, LoanDocument, LoanFile, PageInfo } from '../../src/qc/fields.js';
 
 /** A value printed on `page` (1 unless given). */
 export function at<T>(value: T, page = 1): Located<T> {
@@ -30,3 +30,34 @@ export function hitsOf(rules: readonly Rule[], loan: LoanFile): Partial<Record<R
   }
   return all;
 }
+
+/**
+ * The CFPB H-25(B) sample Closing Disclosure's figures, as the rule tests use them: page numbers in the
+ * model form's own numbering (Loan Calculations on page 5, late payment on page 4), no fee lines.
+ */
+export const H25B_CLOSING_DISCLOSURE: ClosingDisclosureFields = {
+  dateIssued: at('2013-04-15'),
+  closingDate: at('2013-04-15'),
+  loanTermMonths: at(360),
+  purpose: at('Purchase'),
+  product: at('Fixed Rate'),
+  loanType: at('Conventional'),
+  loanAmount: at(162_000_00),
+  interestRate: at(0.03875),
+  monthlyPrincipalAndInterest: at(761_78),
+  prepaymentPenalty: at(true),
+  prepaymentPenaltyMax: at(3_240_00),
+  balloonPayment: at(false),
+  mortgageInsurance: at(82_35),
+  totalLoanCosts: at(4_694_05, 2),
+  prepaidInterest: at(279_04, 2),
+  points: at(405_00, 2),
+  lateChargePercent: at(0.05, 4),
+  lateChargeGraceDays: at(15, 4),
+  totalOfPayments: at(285_803_36, 5),
+  financeCharge: at(118_830_27, 5),
+  amountFinanced: at(162_000_00, 5),
+  apr: at(0.04174, 5),
+  tip: at(0.6946, 5),
+  fees: [],
+};
