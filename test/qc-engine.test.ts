@@ -2,10 +2,16 @@
 // run over the loan file they make together.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import sharp from 'sharp';
 import { analyseDocuments, type DocumentToAnalyse } from '../src/qc/analyse.js';
+import { tesseractOcr } from '../src/qc/reading/document.js';
+import { terminateOcr } from '../src/qc/reading/ocr.js';
 import { corruptPdf, pdf } from './support/fixtures.js';
 
 const corpus = new URL('../../shared/corpus/cfpb/', import.meta.url);
+
+test.after.always(() => terminateOcr());
 
 test('files read three at a time come back in upload order, an unreadable one listed, each counted once', async (t) => {
   const bytes = new Map<string, Uint8Array>([
@@ -42,4 +48,26 @@ test('a package of which nothing can be read says so (the review fails)', async 
   const analysis = await analyseDocuments([{ id: '1', filename: 'broken.pdf', mime: 'application/pdf', objectKey: 'k' }], async () => corruptPdf);
   t.true(analysis.nothingReadable);
   t.false(analysis.primaryPresent);
+});
+
+test('a scanned page OCR cannot read keeps its low confidence: DOC-006 names the file and page', async (t) => {
+  const doc = await PDFDocument.create();
+  doc.addPage([612, 792]).drawText('NOTE', { x: 72, y: 700, size: 14, font: await doc.embedFont(StandardFonts.Helvetica) });
+  // A second page with nothing on it but an image of nothing: no text layer, nothing to recognise.
+  const blank = await doc.embedPng(await sharp({ create: { width: 850, height: 1100, channels: 3, background: '#ffffff' } }).png().toBuffer());
+  doc.addPage([612, 792]).drawImage(blank, { x: 0, y: 0, width: 612, height: 792 });
+  const bytes = await doc.save();
+  const analysis = await analyseDocuments([{ id: '1', filename: 'note.pdf', mime: 'application/pdf', objectKey: 'k' }], async () => bytes, () => {}, {
+    ocr: tesseractOcr,
+  });
+  t.deepEqual(
+    analysis.loan.documents[0]?.pages.map((p) => [p.number, p.source, p.confidence]),
+    [
+      [1, 'text_layer', null],
+      [2, 'ocr', 0],
+    ],
+  );
+  const illegible = analysis.findings.find((f) => f.code === 'DOC-006');
+  t.regex(illegible?.summary ?? '', /note\.pdf/);
+  t.regex(illegible?.summary ?? '', /\b2\b/);
 });

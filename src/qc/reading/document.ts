@@ -33,10 +33,12 @@ export async function readFile(bytes: Uint8Array, mime: string, ocr?: Ocr): Prom
   const scanned = pdf.pages.filter((p) => charCount(p.text) < MIN_TEXT_LAYER_CHARS).map((p) => p.number);
   if (scanned.length === 0 || !ocr) return { readable: true, pages: pdf.pages, formFields: pdf.formFields };
   const recognised = new Map((await ocr.pdfPages(bytes, scanned)).map((p) => [p.number, p]));
-  // A short text layer may be all the page holds (a one-line cover): OCR replaces it only when it reads more.
+  // A short text layer may be all the page holds (a one-line cover): OCR replaces it only when it reads
+  // more, or when there is no text layer at all, so that a page OCR cannot read keeps its low confidence
+  // (DOC-006) instead of passing for an empty text page.
   const better = (page: PageText) => {
     const read = recognised.get(page.number);
-    return read && charCount(read.text) > charCount(page.text) ? read : page;
+    return read && (charCount(page.text) === 0 || charCount(read.text) > charCount(page.text)) ? read : page;
   };
   return { readable: true, pages: pdf.pages.map(better), formFields: pdf.formFields };
 }
