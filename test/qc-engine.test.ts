@@ -7,6 +7,9 @@ import sharp from 'sharp';
 import { analyseDocuments, type DocumentToAnalyse } from '../src/qc/analyse.js';
 import { tesseractOcr } from '../src/qc/reading/document.js';
 import { terminateOcr } from '../src/qc/reading/ocr.js';
+import { DEFAULT_RULE_CONTEXT } from '../src/qc/catalog.js';
+import { runRules } from '../src/qc/rules/registry.js';
+import { at, doc, loanFile } from './support/loan-file.js';
 import { corruptPdf, pdf } from './support/fixtures.js';
 
 const corpus = new URL('../../shared/corpus/cfpb/', import.meta.url);
@@ -70,4 +73,34 @@ test('a scanned page OCR cannot read keeps its low confidence: DOC-006 names the
   const illegible = analysis.findings.find((f) => f.code === 'DOC-006');
   t.regex(illegible?.summary ?? '', /note\.pdf/);
   t.regex(illegible?.summary ?? '', /\b2\b/);
+});
+
+test('a rule that throws on odd data is logged and skipped; the other rules still report', (t) => {
+  // A date no reader would produce (years are checked when printed values are parsed), handed straight in.
+  const loan = loanFile(doc('closing_disclosure', { dateIssued: at('9999-12-30'), closingDate: at('9999-12-31'), fees: [] }, { filename: 'cd.pdf' }));
+  const logged: string[] = [];
+  const findings = runRules(loan, DEFAULT_RULE_CONTEXT, (m) => logged.push(m));
+  t.true(logged.some((m) => /^rule TRD-002 failed and was skipped/.test(m)), logged.join('\n'));
+  t.true(findings.some((f) => f.code === 'DOC-001'));
+});
+
+test('a Closing Disclosure page sent on its own (undated) is not taken for the final Closing Disclosure', async (t) => {
+  const full = readFileSync(new URL('cd_sample_fixed_rate_h25b.pdf', corpus));
+  const source = await PDFDocument.load(full);
+  const fragment = await PDFDocument.create();
+  // Form page 3 of 5 (file page 4): Calculating Cash to Close, no Date Issued, no APR.
+  const [page] = await fragment.copyPages(source, [3]);
+  fragment.addPage(page);
+  const bytes = new Map<string, Uint8Array>([
+    ['cd.pdf', full],
+    ['cd-page-3.pdf', await fragment.save()],
+  ]);
+  const docs: DocumentToAnalyse[] = [...bytes.keys()].map((name, i) => ({ id: String(i), filename: name, mime: 'application/pdf', objectKey: name }));
+  const analysis = await analyseDocuments(docs, async (key) => bytes.get(key)!);
+  t.deepEqual(analysis.loan.documents.map((d) => [d.filename, d.documentClass]), [
+    ['cd.pdf', 'closing_disclosure'],
+    ['cd-page-3.pdf', 'closing_disclosure'],
+  ]);
+  t.false(analysis.findings.some((f) => f.code === 'APR-006'), 'the dated CD prints its APR');
+  t.true(analysis.findings.some((f) => f.code === 'TRD-002' && f.summary.includes('cd.pdf')));
 });

@@ -68,6 +68,11 @@ function cdFees(amounts: Record<string, number> = {}, added: FeeLine[] = []): Fe
   return [...CD_FEES.map((f) => (feeKey(f.name) in amounts ? { ...f, amount: amounts[feeKey(f.name)] ?? f.amount } : f)), ...added];
 }
 
+/** CD fees with the title search bought from the creditor's list (section B, 10%) at `amount`. */
+function titleSearchFromList(amount: number): FeeLine[] {
+  return CD_FEES.map((f) => (feeKey(f.name) === 'title_title_search' ? { ...f, section: 'B' as const, amount } : f));
+}
+
 const pair = (o: { le?: Partial<LoanEstimateFields>; cd?: Partial<ClosingDisclosureFields> } = {}): LoanFile =>
   loanFile(
     doc('loan_estimate', { dateIssued: at('2013-02-15'), fees: LE_FEES, lenderCredits: at(0, 2), ...o.le }, { filename: 'le.pdf' }),
@@ -161,27 +166,27 @@ test('TRD-006 does not fire for a cured excess like the H-25(F) sample: "exceeds
 
 // TRD-007
 
-test('TRD-007 fires when the title search rises to $2,000 and the 10% bucket exceeds 110% of the LE with no cure', (t) => {
-  const hits = hitsOf(pair({ cd: { fees: cdFees({ title_title_search: 2_000_00 }) } }));
+test("TRD-007 fires when a title search from the creditor's list (CD section B) rises to $2,000 and the 10% bucket exceeds 110% of the LE with no cure", (t) => {
+  const hits = hitsOf(pair({ cd: { fees: titleSearchFromList(2_000_00) } }));
+  // The bucket on both sides: recording fees $85 and the title search ($1,261 estimated).
   t.deepEqual(hits, {
     'TRD-007': [
       {
         summary:
-          'Recording fees and services shopped for total $3,940.50 on Closing Disclosure (cd.pdf, p.2) against $3,283.00 on Loan Estimate (le.pdf, p.1), ' +
-          '$329.20 above the 110% limit of $3,611.30; no cure is disclosed.',
+          "Recording fees and services from the creditor's list total $2,085.00 on Closing Disclosure (cd.pdf, p.2) against $1,346.00 on Loan Estimate (le.pdf, p.1), " +
+          '$604.40 above the 110% limit of $1,480.60; no cure is disclosed.',
       },
     ],
   });
 });
 
-test('TRD-007 does not fire within 110%, nor for a shoppable service the CD prints in B (chosen from the list, still 10%)', (t) => {
-  t.deepEqual(hitsOf(pair({ cd: { fees: cdFees({ title_title_search: 1_600_00 }) } })), {});
-  const moved = cdFees().map((f) => (feeKey(f.name) === 'survey_fee' ? { ...f, section: 'B' as const, amount: 100_00 } : f));
-  t.deepEqual(hitsOf(pair({ cd: { fees: moved } })), {});
+test('TRD-007 does not fire within 110%, nor for a service the borrower shopped for off the list (CD section C, no limit)', (t) => {
+  t.deepEqual(hitsOf(pair({ cd: { fees: titleSearchFromList(1_350_00) } })), {});
+  t.deepEqual(hitsOf(pair({ cd: { fees: cdFees({ title_title_search: 5_000_00 }) } })), {}, "section C on the CD: the borrower's own provider");
 });
 
 test('TRD-007 does not fire when the 10% excess is cured', (t) => {
-  const file = pair({ cd: { fees: cdFees({ title_title_search: 2_000_00 }), lenderCredits: at(329_20, 2), toleranceCure: at(329_20, 2) } });
+  const file = pair({ cd: { fees: titleSearchFromList(2_000_00), lenderCredits: at(604_40, 2), toleranceCure: at(604_40, 1) } });
   t.deepEqual(hitsOf(file), {});
 });
 
@@ -208,8 +213,9 @@ test('TRD-008 fires when a higher lender credit covers the excess but the CD doe
 });
 
 test('TRD-008 counts zero-tolerance and 10% excesses together against the cure', (t) => {
-  const file = pair({ cd: { fees: cdFees({ appraisal_fee: 605_00, title_title_search: 2_000_00 }), lenderCredits: at(200_00, 2), toleranceCure: at(200_00, 1) } });
-  t.regex(hitsOf(file)['TRD-008']?.[0]?.summary ?? '', /by \$529\.20 \(zero tolerance \$200\.00, 10% bucket \$329\.20\); the cure disclosed, "exceeds legal limits by \$200\.00", is \$329\.20 short\./);
+  const fees = titleSearchFromList(2_000_00).map((f) => (feeKey(f.name) === 'appraisal_fee' ? { ...f, amount: 605_00 } : f));
+  const file = pair({ cd: { fees, lenderCredits: at(200_00, 2), toleranceCure: at(200_00, 1) } });
+  t.regex(hitsOf(file)['TRD-008']?.[0]?.summary ?? '', /by \$804\.40 \(zero tolerance \$200\.00, 10% bucket \$604\.40\); the cure disclosed, "exceeds legal limits by \$200\.00", is \$604\.40 short\./);
 });
 
 test('TRD-008 does not fire without an excess, even when a cure is printed', (t) => {

@@ -7,6 +7,7 @@ import type { LoanFile } from './fields.js';
 import type { Finding } from './finding.js';
 import { analyseFile } from './logical-documents.js';
 import type { Ocr } from './reading/document.js';
+import { OcrUnavailable } from './reading/ocr.js';
 import { runRules } from './rules/registry.js';
 
 export interface DocumentToAnalyse {
@@ -58,7 +59,13 @@ export async function analyseDocuments(
     while (next < docs.length) {
       const index = next++;
       const doc = docs[index]!;
-      found[index] = await analyseFile(doc.filename, doc.mime, await read(doc.objectKey), options.ocr);
+      const bytes = await read(doc.objectKey);
+      found[index] = await analyseFile(doc.filename, doc.mime, bytes, options.ocr).catch((err: unknown) => {
+        // Storage and OCR-machine failures are the worker's and worth a retry; anything else this file
+        // provoked in reading or extraction makes it an unreadable file, a finding rather than a crash.
+        if (err instanceof OcrUnavailable) throw err;
+        return { documents: [], unreadable: `could not be analysed (${err instanceof Error ? err.message : String(err)})` };
+      });
       progress(++done);
     }
   };
@@ -70,7 +77,7 @@ export async function analyseDocuments(
     const { documents, unreadable } = found[index]!;
     files.push({ id: doc.id, filename: doc.filename, classes: documents.map((d) => d.documentClass), unreadable });
     if (unreadable !== null) loan.unreadable.push({ filename: doc.filename, reason: unreadable });
-    loan.documents.push(...documents);
+    for (const d of documents) loan.documents.push(d);
   });
   return {
     documents: files,

@@ -27,8 +27,8 @@ export function extractNote(pages: readonly PageLayout[]): NoteFields {
 function noteProperty(pages: readonly PageLayout[]): Located<string> | undefined {
   // An address ends with its ZIP code; an abbreviation's period ("Ave.") must not end the sentence early.
   const stated =
-    fromProse(pages, /The Property Address is\s+(.+?\b\d{5}(?:-\d{4})?)\b/, cleanAddress) ??
-    fromProse(pages, /The Property Address is\s+(.+?)\.(?:\s|$)/, cleanAddress);
+    fromProse(pages, /The Property Address is\s+(.{1,200}?\b\d{5}(?:-\d{4})?)\b/, cleanAddress) ??
+    fromProse(pages, /The Property Address is\s+(.{1,200}?)\.(?:\s|$)/, cleanAddress);
   if (stated) return stated;
   for (const page of pages) {
     const index = page.lines.findIndex((l) => /^\[Property Address\]$/i.test(l.text.trim()));

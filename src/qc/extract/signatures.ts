@@ -72,7 +72,9 @@ function isName(text: string): boolean {
 function signedAbove(page: PageLayout, line: Line, caption: TextItem): boolean | undefined {
   // The block runs from the signer's name to the caption at its right end; the rule spans it, "(Seal)" beside.
   const previousCaption = line.items.filter((i) => i !== caption && i.x < caption.x && CAPTION.test(i.text.trim())).at(-1);
-  const start = Math.min(caption.x - 60, ...line.items.filter((i) => i.x < caption.x && (!previousCaption || i.x > previousCaption.x)).map((i) => i.x));
+  const start = line.items
+    .filter((i) => i.x < caption.x && (!previousCaption || i.x > previousCaption.x))
+    .reduce((min, i) => Math.min(min, i.x), caption.x - 60);
   const column = (i: TextItem) => i.x < caption.x + caption.width && i.x + i.width > start - 10;
   const rule = page.items
     .filter((i) => RULE.test(i.text) && i.y > line.y + 1 && i.y - line.y <= LINE_REACH && column(i))

@@ -35,6 +35,9 @@ export function parseDate(text: string): IsoDate | undefined {
     if (month < 0) return undefined;
     [y, mo, d] = [Number(m[3]), month + 1, Number(m[2])];
   } else return undefined;
+  // Loan documents date from this century or the last; anything else is a misread or a forgery, and the
+  // business-day calendars should not be sent walking across millennia.
+  if (y < 1900 || y > 2100) return undefined;
   const date = new Date(Date.UTC(y, mo - 1, d));
   if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return undefined;
   return date.toISOString().slice(0, 10);

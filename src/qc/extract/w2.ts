@@ -16,7 +16,7 @@ export function extractW2(pages: readonly PageLayout[]): W2Fields {
 
 /** "Form W-2 Wage and Tax Statement 2025", or a "Tax Year 2025" line. */
 function taxYear(pages: readonly PageLayout[]): Located<number> | undefined {
-  const found = onLine(pages, /\bW-2\b.*?\b((?:19|20)\d{2})\b/i) ?? onLine(pages, /\btax year:?\s*((?:19|20)\d{2})\b/i);
+  const found = onLine(pages, /\bW-2\b.{0,120}?\b((?:19|20)\d{2})\b/i) ?? onLine(pages, /\btax year:?\s*((?:19|20)\d{2})\b/i);
   return found ? { value: Number(found.match[1]), page: found.page } : undefined;
 }
 

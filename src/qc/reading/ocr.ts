@@ -9,6 +9,14 @@ import { pageTextOf } from './layout.js';
 import { OCR_PAGE_WIDTH, type PageText, type TextItem } from './page.js';
 import { openPdfForRendering, PdfRefused, renderPdfPage, type PdfDocument } from './render.js';
 
+/**
+ * OCR cannot run on this machine (a worker that does not start, the canvas module missing): the worker's
+ * fault, not the file's, so the analysis fails and is retried rather than the file called unreadable.
+ */
+export class OcrUnavailable extends Error {
+  override name = 'OcrUnavailable';
+}
+
 /** What OCR of one file yields; an unreadable file is a finding for the caller, never an exception. */
 export type OcrRead = { readable: true; pages: PageText[] } | { readable: false; reason: string };
 
@@ -60,7 +68,7 @@ export async function ocrPdfPages(bytes: Uint8Array, pageNumbers: readonly numbe
     pdf = await openPdfForRendering(bytes);
   } catch (err) {
     if (err instanceof PdfRefused) return { readable: false, reason: err.message };
-    throw err;
+    throw new OcrUnavailable(describe(err));
   }
   try {
     for (const number of pageNumbers) {
@@ -231,7 +239,7 @@ async function recognize(bitmap: OcrBitmap, number: number): Promise<PageText> {
     // Not the input's fault (the model or the wasm core is missing): let the caller fail and retry.
     live.delete(slot);
     dispatch();
-    throw err;
+    throw new OcrUnavailable(describe(err));
   }
   let page: Tesseract.Page;
   try {

@@ -47,6 +47,8 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfReading> {
  * One page's text runs. A page whose content pdf.js cannot interpret yields no text rather than sinking
  * the whole file: it then goes to OCR like a scanned page, and is illegible (DOC-006) if that fails too.
  */
+const MAX_PAGE_ITEMS = 5_000;
+
 async function pageItems(pdf: PdfDocument, n: number): Promise<TextItem[]> {
   try {
     const page = await pdf.getPage(n);
@@ -58,6 +60,9 @@ async function pageItems(pdf: PdfDocument, n: number): Promise<TextItem[]> {
         const it = raw as PdfJsTextItem;
         if (it.str.trim() === '') continue;
         items.push({ text: it.str, x: it.transform[4] ?? 0, y: it.transform[5] ?? 0, width: it.width, height: it.height });
+        // A form page holds a few hundred runs; past this the page is built to exhaust the layout's
+        // pairings (label × value lookups), and what a reader could make of it is in the first runs anyway.
+        if (items.length >= MAX_PAGE_ITEMS) break;
       }
       return items;
     } finally {

@@ -76,6 +76,8 @@ function scheduleOf(cd: ClosingDisclosure): Schedule | undefined {
   const { loanAmount, interestRate, loanTermMonths, monthlyPrincipalAndInterest } = cd.fields;
   if (!loanAmount || !interestRate || !loanTermMonths || !monthlyPrincipalAndInterest || !modelled(cd)) return undefined;
   if (!(loanAmount.value > 0 && loanTermMonths.value > 0 && monthlyPrincipalAndInterest.value > 0)) return undefined;
+  // 40 years is the longest mortgage term written; a longer one is a misread, not a schedule to build.
+  if (loanTermMonths.value > 480) return undefined;
   const amount = loanAmount.value / 100;
   const { payments, totalInterest } = amortize(amount, interestRate.value, loanTermMonths.value, monthlyPrincipalAndInterest.value / 100);
   const total = payments.reduce((s, p) => s + p, 0);

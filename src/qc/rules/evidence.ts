@@ -23,9 +23,14 @@ export function cite(doc: LoanDocument, at?: Located<unknown>): string {
   return `${SHORT_NAMES[doc.documentClass]} (${doc.filename}${page === undefined ? '' : `, p.${page}`})`;
 }
 
-/** The final Closing Disclosure: the one issued last (the last one in the package when dates tie or lack). */
+/**
+ * The final Closing Disclosure: the dated one issued last (the last of them when dates tie). An undated
+ * CD is a fragment (a receipt page sent on its own) unless no CD is dated.
+ */
 export function finalClosingDisclosure(loan: LoanFile): DocumentOf<'closing_disclosure'> | undefined {
-  return latestIssued(documentsOf(loan, 'closing_disclosure'));
+  const all = documentsOf(loan, 'closing_disclosure');
+  const dated = all.filter((d) => d.fields.dateIssued !== undefined);
+  return latestIssued(dated.length > 0 ? dated : all);
 }
 
 /** Documents with a `dateIssued`, ordered by it (stable for ties), then those without one. */
@@ -60,7 +65,9 @@ export function daysBetween(from: IsoDate, to: IsoDate): number {
 }
 
 /** "a", "a and b", "a, b and c": how a summary lists documents or values. */
-export function listOf(items: readonly string[]): string {
+export function listOf(items: readonly string[], most = 20): string {
+  // A summary stays a sentence: a crafted "Page 1 of 9999" must not list 9,998 pages.
+  if (items.length > most) return `${items.slice(0, most).join(', ')} and ${items.length - most} more`;
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }

@@ -15,10 +15,20 @@ import { rules as tolerance } from './tolerance.js';
 
 export const RULES: readonly Rule[] = [...documentation, ...consistency, ...apr, ...disclosureTiming, ...tolerance, ...note, ...income, ...pointsAndFees, ...collateral];
 
-/** Findings in catalog order; a rule that throws on odd data is a bug, reported rather than fatal. */
-export function runRules(loan: LoanFile, context: RuleContext): Finding[] {
+/**
+ * Findings in catalog order. A rule that throws on odd data is a bug: it is logged and skipped, so the
+ * other rules still report and the review is not failed by one rule.
+ */
+export function runRules(loan: LoanFile, context: RuleContext, log: (message: string) => void = console.error): Finding[] {
   const order = new Map(CATALOG.map((r, i) => [r.code, i]));
   return [...RULES]
     .sort((a, b) => (order.get(a.code) ?? 0) - (order.get(b.code) ?? 0))
-    .flatMap((rule) => rule.check(loan, context).map((hit) => findingOf(rule.code, hit)));
+    .flatMap((rule) => {
+      try {
+        return rule.check(loan, context).map((hit) => findingOf(rule.code, hit));
+      } catch (err) {
+        log(`rule ${rule.code} failed and was skipped: ${err instanceof Error ? err.message : String(err)}`);
+        return [];
+      }
+    });
 }

@@ -39,9 +39,10 @@ export function feeKey(name: string): string {
 }
 
 /**
- * 1026.19(e)(3): A (origination) and B (services that cannot be shopped for) and transfer taxes are zero
- * tolerance; recording fees and C (services shopped for, taken as chosen from the creditor's list) are
- * the 10% bucket; prepaids, escrow, other costs and other government fees have no limit.
+ * 1026.19(e)(3), as the LE prints the buckets: A (origination) and B (services that cannot be shopped
+ * for) and transfer taxes are zero tolerance; recording fees and C (services that can be shopped for) are
+ * the 10% bucket; prepaids, escrow, other costs and other government fees have no limit. On the CD a
+ * shoppable service moves by the provider chosen (see `review`).
  */
 function bucketOf(line: FeeLine): Bucket {
   switch (line.section) {
@@ -59,6 +60,7 @@ function bucketOf(line: FeeLine): Bucket {
 
 interface Fee {
   key: string;
+  section: FeeLine['section'];
   name: string;
   amount: Cents;
   bucket: Bucket;
@@ -72,7 +74,7 @@ function feesOf(lines: readonly FeeLine[]): Map<string, Fee> {
     const key = feeKey(line.name);
     const seen = fees.get(key);
     if (seen) seen.amount += line.amount;
-    else fees.set(key, { key, name: line.name.replace(/\s+to\s+.*$/i, '').trim(), amount: line.amount, bucket: bucketOf(line), page: line.page });
+    else fees.set(key, { key, section: line.section, name: line.name.replace(/\s+to\s+.*$/i, '').trim(), amount: line.amount, bucket: bucketOf(line), page: line.page });
   }
   return fees;
 }
@@ -104,9 +106,10 @@ function review(loan: LoanFile): ToleranceReview | undefined {
   if (!le || !cd || le.fields.fees.length === 0 || cd.fields.fees.length === 0) return undefined;
   const leFees = feesOf(le.fields.fees);
   const cdFees = feesOf(cd.fields.fees);
-  // A fee keeps the bucket of the LE line it was estimated on (a C service the borrower took from the
-  // creditor's list is printed in B on the CD, "did not shop for", and stays in the 10% bucket).
-  const bucket = (fee: Fee) => leFees.get(fee.key)?.bucket ?? fee.bucket;
+  // A fee keeps the bucket of the LE line it was estimated on, except that the CD says who provided a
+  // shoppable service: in B ("did not shop for") a provider from the creditor's list, 10%; in C ("did
+  // shop for") one the borrower found, no limit (1026.38(f)(2)/(3), 1026.19(e)(3)(iii)).
+  const bucket = (fee: Fee) => (fee.section === 'C' ? 'none' : (leFees.get(fee.key)?.bucket ?? fee.bucket));
 
   const increases: ZeroToleranceIncrease[] = [];
   for (const fee of cdFees.values()) {
@@ -145,8 +148,10 @@ function review(loan: LoanFile): ToleranceReview | undefined {
     creditIncrease = Math.max(0, net - leCredit.value);
   }
 
-  const leTotal = [...leFees.values()].filter((f) => f.bucket === 'ten').reduce((s, f) => s + f.amount, 0);
+  // The same services on both sides: what the CD charges in the 10% bucket against what the LE estimated
+  // for them (a service not obtained, or taken off the list, leaves the comparison).
   const tenOnCd = [...cdFees.values()].filter((f) => bucket(f) === 'ten');
+  const leTotal = tenOnCd.reduce((s, f) => s + (leFees.get(f.key)?.amount ?? 0), 0);
   const cdTotal = tenOnCd.reduce((s, f) => s + f.amount, 0);
   const limit = Math.floor((leTotal * 11) / 10);
   const tenExcess = Math.max(0, cdTotal - limit);
@@ -179,7 +184,7 @@ function tenPercentExceeded(loan: LoanFile): RuleHit[] {
   return [
     {
       summary:
-        `Recording fees and services shopped for total ${formatMoney(r.ten.cdTotal)} on ${cite(r.cd, pageOf(r.ten.page))} against ` +
+        `Recording fees and services from the creditor's list total ${formatMoney(r.ten.cdTotal)} on ${cite(r.cd, pageOf(r.ten.page))} against ` +
         `${formatMoney(r.ten.leTotal)} on ${cite(r.le)}, ${formatMoney(r.ten.excess)} above the 110% limit of ${formatMoney(r.ten.limit)}; ` +
         `no cure is disclosed.`,
     },
