@@ -5,7 +5,7 @@ import type { Cents, DisclosureTerms, FeeLine, Located } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
 import type { TextItem } from '../reading/page.js';
 import { findValue, located, withoutUndefined } from './labels.js';
-import { MONEY, PERCENT, US_DATE, findMoney, parseDate, parseMoney, parseRate, parseTermMonths } from './values.js';
+import { MONEY, PERCENT, US_DATE, findMoney, parseAmount, parseDate, parseMoney, parseRate, parseTermMonths } from './values.js';
 
 
 const right = (value: RegExp, maxX?: number) => (page: PageLayout, l: TextItem) => page.valueRightOf(l, value, { maxX });
@@ -109,7 +109,7 @@ function mostCommon(values: string[]): string | undefined {
 function mortgageInsurance(pages: readonly PageLayout[]): Located<Cents> | undefined {
   return located(
     findValue(pages, /^mortgage insurance$/i, (page, l) => page.rightOf(l, { maxX: 360 }).find((i) => /^\$?[\d,]+(?:\.\d{2})?$|^[—–-]$/.test(i.text.trim()))),
-    (s) => (/^[—–-]$/.test(s) ? 0 : parseMoney(s.startsWith('$') ? s : `$${s}`)),
+    (s) => (/^[—–-]$/.test(s) ? 0 : parseAmount(s)),
   );
 }
 

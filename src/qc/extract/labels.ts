@@ -3,7 +3,7 @@
 import type { Located } from '../fields.js';
 import type { Line, PageLayout } from '../reading/layout.js';
 import type { TextItem } from '../reading/page.js';
-import { parseMoney } from './values.js';
+import { parseAmount } from './values.js';
 
 type Found = { item: TextItem; page: PageLayout };
 
@@ -108,7 +108,7 @@ export function onLine(pages: readonly PageLayout[], pattern: RegExp): { match: 
 /** A printed amount with or without the dollar sign or its spacing: "$ 8,500.00 /month", "3,461.54" → cents. */
 export function amount(text: string): number | undefined {
   const m = /^[–—-]?\s*\$?\s*([\d,]+(?:\.\d{2})?)(?:\s*(?:\/\s*(?:month|mo)|per month|a month))?$/i.exec(text.trim());
-  return m ? parseMoney(`$${m[1]}`) : undefined;
+  return m ? parseAmount(m[1]!) : undefined;
 }
 
 /** Text a free-text value may be: words, not another label (which ends in a colon) or a bare number. */

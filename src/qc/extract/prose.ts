@@ -2,7 +2,7 @@
 // pages as running text, a pattern's first capture with its page, and the shapes values take in prose.
 import type { Located } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
-import { parseDate, parseMoney } from './values.js';
+import { parseAmount, parseDate } from './values.js';
 /** A page's text as running prose: lines joined by spaces, so that a sentence that wraps still matches. */
 export function proseOf(page: PageLayout): string {
   return page.lines
@@ -33,7 +33,7 @@ export const PROSE_DATE = String.raw`(?:[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?
 export const PROSE_MONEY = String.raw`(?:U\.\s?S\.\s?)?\$\s?([\d,]+(?:\.\d{2})?)`;
 
 export const proseDate = (text: string) => parseDate(text.replace(/(\d)(?:st|nd|rd|th)\b/, '$1').replace(/(\d),?\s+(\d{4})$/, '$1, $2'));
-export const proseMoney = (text: string) => parseMoney(`$${text.replace(/\s/g, '')}`);
+export const proseMoney = (text: string) => parseAmount(text.replace(/\s/g, ''));
 
 const NUMBER_WORDS: Record<string, number> = {
   one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,

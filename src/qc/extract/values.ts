@@ -15,6 +15,11 @@ export function parseMoney(text: string): Cents | undefined {
   return m[1] ? -cents : cents;
 }
 
+/** An amount printed with or without its dollar sign ("82.35" in Projected Payments, "3,461.54" on a stub). */
+export function parseAmount(text: string): Cents | undefined {
+  return parseMoney(text) ?? parseMoney(`$${text.trim()}`);
+}
+
 /** "3.875%" → 0.03875 (decimal fractions, rounded to 1e-9 to drop float noise). */
 export function parseRate(text: string): Rate | undefined {
   const m = /^(\d{1,3}(?:\.\d+)?)\s?%$/.exec(text.trim());
@@ -67,7 +72,7 @@ export function findMoney(text: string): Cents | undefined {
  * Each schema accepts the printed shapes above and yields the typed value, or fails.
  */
 export const FormValue = {
-  money: z.string().transform((s, ctx) => parseMoney(s.startsWith('$') || /^[–—-]/.test(s) ? s : `$${s}`) ?? invalid(ctx, 'money')),
+  money: z.string().transform((s, ctx) => parseAmount(s) ?? invalid(ctx, 'money')),
   date: z.string().transform((s, ctx) => parseDate(s) ?? invalid(ctx, 'date')),
   text: z.string().trim().min(1).max(200),
   checkbox: z.union([z.boolean(), z.enum(['Yes', 'On', 'Off', 'No', 'true', 'false'])]).transform((v) => v === true || v === 'Yes' || v === 'On' || v === 'true'),

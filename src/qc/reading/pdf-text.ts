@@ -13,7 +13,7 @@ export interface FormField {
 }
 
 export type PdfReading =
-  | { readable: true; pageCount: number; pages: PageText[]; formFields: FormField[] }
+  | { readable: true; pages: PageText[]; formFields: FormField[] }
   | { readable: false; reason: string };
 
 interface PdfJsTextItem {
@@ -34,7 +34,7 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfReading> {
       }
       // Form values are a bonus to the text: a broken AcroForm leaves the pages readable.
       const formFields = await formFieldsOf(pdf).catch(() => []);
-      return { readable: true, pageCount: pdf.numPages, pages, formFields };
+      return { readable: true, pages, formFields };
     } finally {
       await pdf.destroy();
     }

@@ -4,7 +4,7 @@
 import type { Rule, RuleHit } from '../catalog.js';
 import type { DocumentOf, IsoDate, Located, LoanDocument, LoanFile } from '../fields.js';
 import { organisationKey, samePerson } from './names.js';
-import { cite, documentsOf, formatMoney, formatPercent, listOf } from './evidence.js';
+import { cite, daysBetween, documentsOf, formatMoney, formatPercent, listOf } from './evidence.js';
 
 /** Pay-stub income may differ from the URLA's by this percentage of the URLA's (INC-001). */
 const INCOME_TOLERANCE_PERCENT = 5;
@@ -110,10 +110,8 @@ function priorYearW2(loan: LoanFile, taxYear: number, employer: string | undefin
 /** The share of its year a date has reached: 1 on December 31. */
 function yearElapsed(date: IsoDate): number {
   const year = Number(date.slice(0, 4));
-  const start = Date.UTC(year, 0, 1);
-  const day = (Date.parse(`${date}T00:00:00Z`) - start) / 86_400_000 + 1;
-  const days = (Date.UTC(year + 1, 0, 1) - start) / 86_400_000;
-  return day / days;
+  const start = `${year}-01-01`;
+  return (daysBetween(start, date) + 1) / daysBetween(start, `${year + 1}-01-01`);
 }
 
 // INC-003: the first URLA's employer, the borrower's pay stubs, and the borrower's W-2s of the latest tax
