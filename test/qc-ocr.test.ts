@@ -6,9 +6,10 @@ import test, { type ExecutionContext } from 'ava';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { crc32, deflateSync } from 'node:zlib';
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { createCanvas, GlobalFonts, SvgExportFlag } from '@napi-rs/canvas';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
+import { readFile, tesseractOcr, type Ocr } from '../src/qc/reading/document.js';
 import { decodeBmp, MAX_IMAGE_FRAMES } from '../src/qc/reading/images.js';
 import { configureOcr, ocrImage, ocrPdfPages, terminateOcr, type OcrRead } from '../src/qc/reading/ocr.js';
 import { OCR_PAGE_WIDTH, type PageText } from '../src/qc/reading/page.js';
@@ -119,6 +120,51 @@ test('a PDF page with no text layer is read through rendering', async (t) => {
   page.drawImage(image, { x: 0, y: 0, width: 612, height: 216 });
   const bytes = await pdf.save();
   assertSample(t, onlyPage(t, await ocrPdfPages(bytes, [1])));
+});
+
+/** The Ocr the reader is given, recording which PDF pages it was asked to read. */
+function watchedOcr(): Ocr & { asked: number[] } {
+  const asked: number[] = [];
+  return {
+    asked,
+    image: (bytes, mime) => tesseractOcr.image(bytes, mime),
+    pdfPages: (bytes, pages) => (asked.push(...pages), tesseractOcr.pdfPages(bytes, pages)),
+  };
+}
+
+/** `text` drawn as glyph outlines (filled paths, no font): what a PDF with its fonts converted to curves holds. */
+function outlinedText(text: string): string[] {
+  const canvas = createCanvas(612, 100, SvgExportFlag.ConvertTextToPaths);
+  const g = canvas.getContext('2d');
+  g.fillStyle = '#000000';
+  g.font = '28px OcrTestSans';
+  g.fillText(text, 40, 60);
+  return [...canvas.getContent().toString().matchAll(/ d="([^"]+)"/g)].map((m) => m[1]!);
+}
+
+test('a PDF page with a thin text layer is OCRed only when it draws an image or outlined text', async (t) => {
+  const pdf = await PDFDocument.create();
+  // 1: a few words on white (a cover): nothing for OCR to find beyond the text layer.
+  pdf.addPage([612, 216]).drawText('Closing Disclosure', { x: 40, y: 150 });
+  // 2: the same words over a scanned strip: the scan is read.
+  const scanned = pdf.addPage([612, 216]);
+  scanned.drawImage(await pdf.embedPng(sample.png), { x: 0, y: 0, width: 612, height: 216 });
+  scanned.drawText('Scanned', { x: 40, y: 200, size: 6 });
+  // 3: outlined text, no font at all.
+  const outlined = pdf.addPage([612, 100]);
+  for (const d of outlinedText('LOAN ESTIMATE Loan Amount $162,000')) outlined.drawSvgPath(d, { x: 0, y: 100 });
+  // 4: nothing drawn.
+  pdf.addPage([612, 216]);
+  const ocr = watchedOcr();
+  const read = await readFile(await pdf.save(), 'application/pdf', ocr);
+  if (!read.readable) return t.fail(read.reason);
+
+  t.deepEqual(ocr.asked, [2, 3]);
+  t.deepEqual(read.pages.map((p) => p.source), ['text_layer', 'ocr', 'ocr', 'text_layer']);
+  t.is(read.pages[0]!.text, 'Closing Disclosure');
+  t.regex(read.pages[1]!.text, /Loan Amount \$162,000/);
+  t.regex(read.pages[2]!.text, /LOAN ESTIMATE Loan Amount \$162,000/);
+  t.is(read.pages[3]!.text, '');
 });
 
 // Four pages, each with words no other page has; the first is a full page of them, so it is read last.

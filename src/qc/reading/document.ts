@@ -1,8 +1,8 @@
 // Reads one uploaded file into positioned page text, whatever it is: a PDF's text layer, OCR for its
 // pages without one, OCR for images. Never throws for bad input: an unreadable file is reported.
 import { ocrImage, ocrPdfPages } from './ocr.js';
-import { MIN_TEXT_LAYER_CHARS, type PageText } from './page.js';
-import { readPdf, type FormField } from './pdf-text.js';
+import type { PageText } from './page.js';
+import { nonSpaceChars, readPdf, type FormField } from './pdf-text.js';
 
 export type FileReading = { readable: true; pages: PageText[]; formFields: FormField[] } | { readable: false; reason: string };
 
@@ -30,19 +30,14 @@ export async function readFile(bytes: Uint8Array, mime: string, ocr?: Ocr): Prom
   if (mime !== 'application/pdf') return { readable: false, reason: `unsupported type ${mime}` };
   const pdf = await readPdf(bytes);
   if (!pdf.readable) return pdf;
-  const scanned = pdf.pages.filter((p) => charCount(p.text) < MIN_TEXT_LAYER_CHARS).map((p) => p.number);
-  if (scanned.length === 0 || !ocr) return { readable: true, pages: pdf.pages, formFields: pdf.formFields };
-  const recognised = new Map((await ocr.pdfPages(bytes, scanned)).map((p) => [p.number, p]));
+  if (pdf.ocrPages.length === 0 || !ocr) return { readable: true, pages: pdf.pages, formFields: pdf.formFields };
+  const recognised = new Map((await ocr.pdfPages(bytes, pdf.ocrPages)).map((p) => [p.number, p]));
   // A short text layer may be all the page holds (a one-line cover): OCR replaces it only when it reads
   // more, or when there is no text layer at all, so that a page OCR cannot read keeps its low confidence
   // (DOC-006) instead of passing for an empty text page.
   const better = (page: PageText) => {
     const read = recognised.get(page.number);
-    return read && (charCount(page.text) === 0 || charCount(read.text) > charCount(page.text)) ? read : page;
+    return read && (nonSpaceChars(page.text) === 0 || nonSpaceChars(read.text) > nonSpaceChars(page.text)) ? read : page;
   };
   return { readable: true, pages: pdf.pages.map(better), formFields: pdf.formFields };
-}
-
-function charCount(text: string): number {
-  return text.replace(/\s/g, '').length;
 }

@@ -2,8 +2,8 @@
 // values (a URLA often carries its data there). A PDF that cannot be parsed is reported, never thrown:
 // an unreadable document is a finding, not a crash.
 import { pageTextOf } from './layout.js';
-import { openPdf, type PdfDocument } from './pdfjs.js';
-import type { PageText, TextItem } from './page.js';
+import { openPdf, OPS, type PdfDocument } from './pdfjs.js';
+import { MIN_TEXT_LAYER_CHARS, type PageText, type TextItem } from './page.js';
 
 export interface FormField {
   name: string;
@@ -13,7 +13,13 @@ export interface FormField {
 }
 
 export type PdfReading =
-  | { readable: true; pages: PageText[]; formFields: FormField[] }
+  | {
+      readable: true;
+      pages: PageText[];
+      formFields: FormField[];
+      /** Pages whose text layer is too thin to read but which draw what OCR could read (see needsOcr). */
+      ocrPages: number[];
+    }
   | { readable: false; reason: string };
 
 interface PdfJsTextItem {
@@ -28,13 +34,16 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfReading> {
     const pdf = await openPdf(bytes);
     try {
       const pages: PageText[] = [];
+      const ocrPages: number[] = [];
       for (let n = 1; n <= pdf.numPages; n++) {
         const items = await pageItems(pdf, n);
-        pages.push({ number: n, items, text: pageTextOf(items), source: 'text_layer', confidence: null });
+        const page: PageText = { number: n, items, text: pageTextOf(items), source: 'text_layer', confidence: null };
+        pages.push(page);
+        if (nonSpaceChars(page.text) < MIN_TEXT_LAYER_CHARS && (await needsOcr(pdf, n))) ocrPages.push(n);
       }
       // Form values are a bonus to the text: a broken AcroForm leaves the pages readable.
       const formFields = await formFieldsOf(pdf).catch(() => []);
-      return { readable: true, pages, formFields };
+      return { readable: true, pages, formFields, ocrPages };
     } finally {
       await pdf.destroy();
     }
@@ -71,6 +80,63 @@ async function pageItems(pdf: PdfDocument, n: number): Promise<TextItem[]> {
   } catch {
     return [];
   }
+}
+
+export function nonSpaceChars(text: string): number {
+  return text.replace(/\s/g, '').length;
+}
+
+/**
+ * Numbers of path data (coordinates and segment codes) from which a thin page is worth OCR without any
+ * image: a glyph drawn as an outline takes 30–100, so this is a line or two of outlined text (a PDF whose
+ * fonts were converted to paths), while a separator page's rules and boxes stay far below it.
+ */
+const OUTLINED_TEXT_PATH_NUMBERS = 1_000;
+
+/**
+ * Whether a page with (almost) no text layer draws something OCR could read: an image (a scan, a
+ * photographed stamp) or outlined text. A page of a few words on white (a cover, a test document) costs
+ * no render and recognition, which take seconds per page. A page pdf.js cannot interpret is tried too:
+ * rendering may still get something out of it, and if not it is illegible (DOC-006).
+ */
+async function needsOcr(pdf: PdfDocument, n: number): Promise<boolean> {
+  try {
+    const page = await pdf.getPage(n);
+    try {
+      const { fnArray, argsArray } = await page.getOperatorList();
+      let pathNumbers = 0;
+      for (let i = 0; i < fnArray.length; i++) {
+        const fn = fnArray[i]!;
+        if (IMAGE_OPS.has(fn)) return true;
+        if (fn === OPS.constructPath) pathNumbers += pathDataLength(argsArray[i]);
+        if (pathNumbers >= OUTLINED_TEXT_PATH_NUMBERS) return true;
+      }
+      return false;
+    } finally {
+      page.cleanup();
+    }
+  } catch {
+    return true;
+  }
+}
+
+const IMAGE_OPS = new Set<number>([
+  OPS.paintImageXObject,
+  OPS.paintInlineImageXObject,
+  OPS.paintInlineImageXObjectGroup,
+  OPS.paintImageXObjectRepeat,
+  OPS.paintImageMaskXObject,
+  OPS.paintImageMaskXObjectGroup,
+  OPS.paintImageMaskXObjectRepeat,
+  OPS.shadingFill,
+]);
+
+/** constructPath's arguments are [paint op, [path data], bounding box]; older layouts count as long paths. */
+function pathDataLength(args: unknown): number {
+  if (!Array.isArray(args) || !Array.isArray(args[1])) return OUTLINED_TEXT_PATH_NUMBERS;
+  let n = 0;
+  for (const data of args[1] as unknown[]) n += ArrayBuffer.isView(data) || Array.isArray(data) ? (data as ArrayLike<number>).length : 0;
+  return n;
 }
 
 async function formFieldsOf(pdf: PdfDocument): Promise<FormField[]> {

@@ -5,7 +5,11 @@
 // need, read from node_modules (never fetched).
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { definePDFJSModule, getDocumentProxy } from 'unpdf';
+
+/** pdf.js's operator codes, for telling what a page draws (pdf-text.ts). */
+export { OPS };
 
 export type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 type Options = NonNullable<Parameters<typeof getDocumentProxy>[1]>;
