@@ -9,6 +9,7 @@ import { createSql } from '../src/db/client.js';
 import { createStorage } from '../src/storage/minio.js';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes.js';
 import { terminateOcr } from '../src/qc/reading/ocr.js';
+import { terminatePdfThreads } from '../src/qc/reading/pdf-threads.js';
 
 const config = loadConfigOrExit();
 const log = (line: string) => console.log(`worker: ${line}`);
@@ -36,7 +37,7 @@ async function main() {
     log(`polling task queue ${config.temporal.taskQueue} on ${config.temporal.address}`);
     await worker.run();
   } finally {
-    await terminateOcr();
+    await Promise.all([terminateOcr(), terminatePdfThreads()]);
     await connection.close();
     await sql.end({ timeout: 5 });
   }

@@ -7,7 +7,7 @@ import type { LoanFile } from './fields.js';
 import type { Finding } from './finding.js';
 import { analyseFile } from './logical-documents.js';
 import type { Ocr } from './reading/document.js';
-import { OcrUnavailable } from './reading/ocr.js';
+import { ReaderUnavailable } from './reading/unavailable.js';
 import { runRules } from './rules/registry.js';
 
 export interface DocumentToAnalyse {
@@ -63,7 +63,7 @@ export async function analyseDocuments(
       found[index] = await analyseFile(doc.filename, doc.mime, bytes, options.ocr).catch((err: unknown) => {
         // Storage and OCR-machine failures are the worker's and worth a retry; anything else this file
         // provoked in reading or extraction makes it an unreadable file, a finding rather than a crash.
-        if (err instanceof OcrUnavailable) throw err;
+        if (err instanceof ReaderUnavailable) throw err;
         return { documents: [], unreadable: `could not be analysed (${err instanceof Error ? err.message : String(err)})` };
       });
       progress(++done);

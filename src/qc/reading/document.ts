@@ -1,8 +1,9 @@
 // Reads one uploaded file into positioned page text, whatever it is: a PDF's text layer, OCR for its
 // pages without one, OCR for images. Never throws for bad input: an unreadable file is reported.
 import { ocrImage, ocrPdfPages } from './ocr.js';
-import type { PageText } from './page.js';
-import { nonSpaceChars, readPdf, type FormField } from './pdf-text.js';
+import { illegiblePage, nonSpaceChars, type PageText } from './page.js';
+import type { FormField } from './pdf-text.js';
+import { readPdf } from './pdf-threads.js';
 
 export type FileReading = { readable: true; pages: PageText[]; formFields: FormField[] } | { readable: false; reason: string };
 
@@ -21,7 +22,7 @@ export const tesseractOcr: Ocr = {
   async pdfPages(bytes, pageNumbers) {
     const read = await ocrPdfPages(bytes, pageNumbers);
     // pdf.js parsed the file a moment ago; should rendering fail as a whole, the pages count as illegible.
-    return read.readable ? read.pages : pageNumbers.map((number) => ({ number, items: [], text: '', source: 'ocr', confidence: 0 }));
+    return read.readable ? read.pages : pageNumbers.map(illegiblePage);
   },
 };
 

@@ -6,16 +6,10 @@ import { Worker as Thread } from 'node:worker_threads';
 import Tesseract from 'tesseract.js';
 import { ImageRefused, bitmapFromImage, openImage, type ImageFrames, type OcrBitmap } from './images.js';
 import { pageTextOf } from './layout.js';
-import { OCR_PAGE_WIDTH, type PageText, type TextItem } from './page.js';
-import { openPdfForRendering, PdfRefused, renderPdfPage, type PdfDocument } from './render.js';
-
-/**
- * OCR cannot run on this machine (a worker that does not start, the canvas module missing): the worker's
- * fault, not the file's, so the analysis fails and is retried rather than the file called unreadable.
- */
-export class OcrUnavailable extends Error {
-  override name = 'OcrUnavailable';
-}
+import { illegiblePage, OCR_PAGE_WIDTH, type PageText, type TextItem } from './page.js';
+import { openPdfRenderer } from './pdf-threads.js';
+import { RENDER_DPI } from './render.js';
+import { ReaderUnavailable } from './unavailable.js';
 
 /** What OCR of one file yields; an unreadable file is a finding for the caller, never an exception. */
 export type OcrRead = { readable: true; pages: PageText[] } | { readable: false; reason: string };
@@ -63,13 +57,8 @@ export async function ocrImage(bytes: Uint8Array, mime: string): Promise<OcrRead
  * unreadable; a page that cannot be rendered comes back empty with confidence 0 (illegible).
  */
 export async function ocrPdfPages(bytes: Uint8Array, pageNumbers: readonly number[]): Promise<OcrRead> {
-  let pdf: PdfDocument;
-  try {
-    pdf = await openPdfForRendering(bytes);
-  } catch (err) {
-    if (err instanceof PdfRefused) return { readable: false, reason: err.message };
-    throw new OcrUnavailable(describe(err));
-  }
+  const pdf = await openPdfRenderer(bytes);
+  if ('refused' in pdf) return { readable: false, reason: pdf.refused };
   try {
     for (const number of pageNumbers) {
       if (!Number.isInteger(number) || number < 1 || number > pdf.numPages) {
@@ -78,15 +67,17 @@ export async function ocrPdfPages(bytes: Uint8Array, pageNumbers: readonly numbe
     }
     const numberAt = (index: number) => pageNumbers[index]!;
     const pages = await recognisePages(pageNumbers.length, numberAt, async (index) => {
+      const png = await pdf.render(numberAt(index), RENDER_DPI);
+      if (!png) return illegiblePage(numberAt(index));
       try {
-        return await bitmapFromImage(await renderPdfPage(pdf, numberAt(index)));
+        return await bitmapFromImage(png);
       } catch {
-        return emptyPage(numberAt(index));
+        return illegiblePage(numberAt(index));
       }
     });
     return { readable: true, pages };
   } finally {
-    await pdf.destroy();
+    pdf.close();
   }
 }
 
@@ -239,7 +230,7 @@ async function recognize(bitmap: OcrBitmap, number: number): Promise<PageText> {
     // Not the input's fault (the model or the wasm core is missing): let the caller fail and retry.
     live.delete(slot);
     dispatch();
-    throw new OcrUnavailable(describe(err));
+    throw new ReaderUnavailable(describe(err));
   }
   let page: Tesseract.Page;
   try {
@@ -250,7 +241,7 @@ async function recognize(bitmap: OcrBitmap, number: number): Promise<PageText> {
     live.delete(slot);
     dispatch();
     await worker.stop('page abandoned');
-    return emptyPage(number);
+    return illegiblePage(number);
   }
   release(slot, worker);
   return toPageText(page, bitmap, number);
@@ -361,10 +352,6 @@ function baselineOf(line: Tesseract.Line): number {
   if (x1 === x0) return y0 || line.bbox.y1;
   const middle = (line.bbox.x0 + line.bbox.x1) / 2;
   return y0 + ((y1 - y0) * (middle - x0)) / (x1 - x0);
-}
-
-function emptyPage(number: number): PageText {
-  return { number, items: [], text: '', source: 'ocr', confidence: 0 };
 }
 
 function round(value: number): number {

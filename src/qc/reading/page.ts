@@ -24,8 +24,18 @@ export interface PageText {
 /** A page with no usable text layer: fewer characters than this outside whitespace goes to OCR. */
 export const MIN_TEXT_LAYER_CHARS = 20;
 
+/** Characters a page's text holds outside whitespace: what MIN_TEXT_LAYER_CHARS counts. */
+export function nonSpaceChars(text: string): number {
+  return text.replace(/\s/g, '').length;
+}
+
 /**
  * Page width in points OCR output is scaled to (US Letter), so that the layout tolerances, which are
  * in points, hold for scanned pages whatever their resolution.
  */
 export const OCR_PAGE_WIDTH = 612;
+
+/** A page no reader could make anything of (OCR read nothing, or reading it overran its budget): DOC-006. */
+export function illegiblePage(number: number): PageText {
+  return { number, items: [], text: '', source: 'ocr', confidence: 0 };
+}

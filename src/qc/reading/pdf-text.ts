@@ -1,9 +1,9 @@
 // Reads a PDF's text layer page by page with positions (pdf.js through unpdf), and its AcroForm field
-// values (a URLA often carries its data there). A PDF that cannot be parsed is reported, never thrown:
-// an unreadable document is a finding, not a crash.
+// values (a URLA often carries its data there). These run inside a pdf.js thread (pdf-thread.ts); the
+// main thread's readPdf (pdf-threads.ts) assembles a whole file's reading under a time budget.
 import { pageTextOf } from './layout.js';
-import { openPdf, OPS, type PdfDocument } from './pdfjs.js';
-import { MIN_TEXT_LAYER_CHARS, type PageText, type TextItem } from './page.js';
+import { OPS, type PdfDocument } from './pdfjs.js';
+import { MIN_TEXT_LAYER_CHARS, nonSpaceChars, type PageText, type TextItem } from './page.js';
 
 export interface FormField {
   name: string;
@@ -29,27 +29,20 @@ interface PdfJsTextItem {
   height: number;
 }
 
-export async function readPdf(bytes: Uint8Array): Promise<PdfReading> {
-  try {
-    const pdf = await openPdf(bytes);
-    try {
-      const pages: PageText[] = [];
-      const ocrPages: number[] = [];
-      for (let n = 1; n <= pdf.numPages; n++) {
-        const items = await pageItems(pdf, n);
-        const page: PageText = { number: n, items, text: pageTextOf(items), source: 'text_layer', confidence: null };
-        pages.push(page);
-        if (nonSpaceChars(page.text) < MIN_TEXT_LAYER_CHARS && (await needsOcr(pdf, n))) ocrPages.push(n);
-      }
-      // Form values are a bonus to the text: a broken AcroForm leaves the pages readable.
-      const formFields = await formFieldsOf(pdf).catch(() => []);
-      return { readable: true, pages, formFields, ocrPages };
-    } finally {
-      await pdf.destroy();
-    }
-  } catch (err) {
-    return { readable: false, reason: err instanceof Error ? err.message : String(err) };
-  }
+/** One page as read from the text layer, and whether it should be OCRed instead. */
+export interface PdfPageReading {
+  page: PageText;
+  ocr: boolean;
+}
+
+/**
+ * Reads page `n` of an open document: its text runs, and for a page with too thin a text layer whether
+ * it draws anything OCR could read. Runs in a pdf.js thread (pdf-threads.ts), which bounds its time.
+ */
+export async function readPdfPage(pdf: PdfDocument, n: number): Promise<PdfPageReading> {
+  const items = await pageItems(pdf, n);
+  const page: PageText = { number: n, items, text: pageTextOf(items), source: 'text_layer', confidence: null };
+  return { page, ocr: nonSpaceChars(page.text) < MIN_TEXT_LAYER_CHARS && (await needsOcr(pdf, n)) };
 }
 
 /**
@@ -80,10 +73,6 @@ async function pageItems(pdf: PdfDocument, n: number): Promise<TextItem[]> {
   } catch {
     return [];
   }
-}
-
-export function nonSpaceChars(text: string): number {
-  return text.replace(/\s/g, '').length;
 }
 
 /**
@@ -139,8 +128,9 @@ function pathDataLength(args: unknown): number {
   return n;
 }
 
-async function formFieldsOf(pdf: PdfDocument): Promise<FormField[]> {
-  const objects = (await pdf.getFieldObjects()) as Record<string, { value?: unknown; page?: number; type?: string }[]> | null;
+/** The AcroForm's filled values. Form values are a bonus to the text: a broken AcroForm gives none. */
+export async function formFieldsOf(pdf: PdfDocument): Promise<FormField[]> {
+  const objects = (await pdf.getFieldObjects().catch(() => null)) as Record<string, { value?: unknown; page?: number; type?: string }[]> | null;
   if (!objects) return [];
   const fields: FormField[] = [];
   for (const [name, widgets] of Object.entries(objects)) {

@@ -1,0 +1,80 @@
+// The inside of a pdf.js thread (started by pdf-threads.ts): holds at most one open PDF and answers one
+// request at a time about it. pdf.js parses and draws synchronously for long stretches; here that stalls
+// only this thread, which the main thread can time out and terminate, while activities keep heartbeating.
+import { parentPort } from 'node:worker_threads';
+import { formFieldsOf, readPdfPage, type FormField, type PdfPageReading } from './pdf-text.js';
+import { openPdf, type PdfDocument } from './pdfjs.js';
+import { openPdfForRendering, PdfRefused, renderPdfPage } from './render.js';
+
+export type PdfRequest =
+  | { type: 'open'; bytes: Uint8Array; rendering: boolean }
+  | { type: 'read'; page: number }
+  | { type: 'fields' }
+  | { type: 'render'; page: number; dpi: number }
+  /** Drops the open PDF; no reply (the thread is back in the pool at once, and the next open waits for it). */
+  | { type: 'close' };
+
+export type PdfReply =
+  | { type: 'ready' }
+  | { type: 'opened'; numPages: number }
+  /** The file's fault: pdf.js cannot parse it. */
+  | { type: 'refused'; reason: string }
+  /** The machine's fault (the canvas module missing): the analysis should fail and be retried. */
+  | { type: 'unavailable'; reason: string }
+  | { type: 'page'; reading: PdfPageReading }
+  | { type: 'fields'; formFields: FormField[] }
+  | { type: 'rendered'; png: Uint8Array }
+  | { type: 'failed'; reason: string };
+
+const port = parentPort;
+if (!port) throw new Error('pdf-thread.ts runs as a worker thread (see pdf-threads.ts)');
+let pdf: PdfDocument | null = null;
+
+// Requests come one at a time (the main thread awaits each reply), so no two run at once, bar a close.
+port.on('message', (request: PdfRequest) => {
+  if (request.type === 'close') {
+    void close();
+    return;
+  }
+  void answer(request).then(
+    (reply) => port.postMessage(reply, reply.type === 'rendered' ? [reply.png.buffer as ArrayBuffer] : []),
+    (err: unknown) => port.postMessage({ type: 'failed', reason: describe(err) } satisfies PdfReply),
+  );
+});
+port.postMessage({ type: 'ready' } satisfies PdfReply);
+
+async function answer(request: Exclude<PdfRequest, { type: 'close' }>): Promise<PdfReply> {
+  switch (request.type) {
+    case 'open': {
+      await close();
+      try {
+        pdf = request.rendering ? await openPdfForRendering(request.bytes) : await openPdf(request.bytes);
+      } catch (err) {
+        if (request.rendering && !(err instanceof PdfRefused)) return { type: 'unavailable', reason: describe(err) };
+        return { type: 'refused', reason: describe(err) };
+      }
+      return { type: 'opened', numPages: pdf.numPages };
+    }
+    case 'read':
+      return { type: 'page', reading: await readPdfPage(opened(), request.page) };
+    case 'fields':
+      return { type: 'fields', formFields: await formFieldsOf(opened()) };
+    case 'render':
+      return { type: 'rendered', png: await renderPdfPage(opened(), request.page, request.dpi) };
+  }
+}
+
+function opened(): PdfDocument {
+  if (!pdf) throw new Error('no PDF is open');
+  return pdf;
+}
+
+async function close(): Promise<void> {
+  const open = pdf;
+  pdf = null;
+  await open?.destroy();
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

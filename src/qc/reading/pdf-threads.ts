@@ -1,0 +1,354 @@
+// pdf.js off the main thread. pdf.js parses content streams and draws pages synchronously: a crafted page
+// of millions of text runs held the worker's event loop for 22 s, past the activity heartbeat timeout,
+// and stalled every other activity of the process. Here each open PDF lives in a worker thread of its
+// own, every request to it has a time budget, and a thread that overruns it (or runs out of its heap)
+// is terminated: the page it was on becomes illegible, and reading goes on from the next page in a fresh
+// thread. The main thread only waits.
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker as Thread } from 'node:worker_threads';
+import { illegiblePage, type PageText } from './page.js';
+import type { PdfReply, PdfRequest } from './pdf-thread.js';
+import type { FormField, PdfPageReading, PdfReading } from './pdf-text.js';
+import { ReaderUnavailable } from './unavailable.js';
+
+export interface PdfThreadSettings {
+  /** Parsing a file's structure (cross-reference table, page tree) before its first page. */
+  openTimeoutMs: number;
+  /** Reading one page's text layer and judging whether it needs OCR. A dense form page takes 20–50 ms. */
+  pageTimeoutMs: number;
+  /** The whole text layer of one file; pages past it are illegible. 300 form pages take about 3 s. */
+  fileTimeoutMs: number;
+  /** Rendering one page for OCR; a Letter scan at 300 dpi takes well under a second. */
+  renderTimeoutMs: number;
+  /** Threads at most, each holding one open PDF (about 100 MB with pdf.js loaded); more files wait. */
+  threads: number;
+}
+
+export const DEFAULT_PDF_THREAD_SETTINGS: PdfThreadSettings = {
+  openTimeoutMs: 30_000,
+  pageTimeoutMs: 15_000,
+  fileTimeoutMs: 180_000,
+  renderTimeoutMs: 30_000,
+  threads: 4,
+};
+
+/**
+ * A thread's heap ceiling. A PDF built to exhaust memory (a stream that inflates to gigabytes) kills its
+ * thread, not the worker process with every activity it runs. Decoded bitmaps live outside the heap.
+ */
+const THREAD_HEAP_MB = 1_024;
+const THREAD_START_TIMEOUT_MS = 60_000;
+/** Threads kept for the next file; starting one (loading pdf.js) takes about a second. */
+const KEEP_IDLE = 2;
+
+let settings: PdfThreadSettings = DEFAULT_PDF_THREAD_SETTINGS;
+
+/** Changes the time budgets and returns the previous ones (tests shorten them). */
+export function configurePdfThreads(changes: Partial<PdfThreadSettings>): PdfThreadSettings {
+  const next = { ...settings, ...changes };
+  for (const [name, value] of Object.entries(next)) {
+    if (!(value > 0)) throw new RangeError(`${name} must be positive, not ${value}`);
+  }
+  if (!Number.isInteger(next.threads)) throw new RangeError(`threads must be an integer, not ${next.threads}`);
+  const previous = settings;
+  settings = next;
+  serveWaiting();
+  return previous;
+}
+
+/** Stops the idle threads (the worker's shutdown, a test's after.always). Busy ones end with their file. */
+export async function terminatePdfThreads(): Promise<void> {
+  await Promise.all(idle.splice(0).map((thread) => thread.terminate()));
+}
+
+/**
+ * Reads a PDF's text layer, page by page, and its AcroForm values. A PDF pdf.js cannot parse, or cannot
+ * even open within its budget, is unreadable; a page that overruns its budget is illegible (DOC-006) and
+ * the pages after it are still read. Throws only ReaderUnavailable (no thread could be started).
+ */
+export async function readPdf(bytes: Uint8Array): Promise<PdfReading> {
+  const opened = await PdfSession.open(bytes, false);
+  if (!(opened instanceof PdfSession)) return { readable: false, reason: opened.refused };
+  const session = opened;
+  // Counted from the open file: starting a thread is the machine's time, and opening has its own budget.
+  const deadline = Date.now() + settings.fileTimeoutMs;
+  try {
+    const pages: PageText[] = [];
+    const ocrPages: number[] = [];
+    for (let n = 1; n <= session.numPages; n++) {
+      const left = deadline - Date.now();
+      const reading = left > 0 ? await session.ask<PdfPageReading>({ type: 'read', page: n }, Math.min(settings.pageTimeoutMs, left), 'page') : null;
+      if (!reading) {
+        pages.push(illegiblePage(n));
+        continue;
+      }
+      pages.push(reading.page);
+      if (reading.ocr) ocrPages.push(n);
+    }
+    const left = deadline - Date.now();
+    const formFields = left > 0 ? ((await session.ask<FormField[]>({ type: 'fields' }, Math.min(settings.pageTimeoutMs, left), 'fields')) ?? []) : [];
+    return { readable: true, pages, formFields, ocrPages };
+  } finally {
+    session.close();
+  }
+}
+
+/** A PDF open for rendering pages to PNG (for OCR); the caller closes it. */
+export interface PdfRenderer {
+  readonly numPages: number;
+  /** The page as PNG bytes, or null when it cannot be rendered within the budget (it is illegible). */
+  render(page: number, dpi: number): Promise<Uint8Array | null>;
+  close(): void;
+}
+
+/**
+ * Opens a PDF for rendering, or says why pdf.js refuses it. Throws ReaderUnavailable when rendering
+ * cannot work on this machine (no thread, no canvas module).
+ */
+export async function openPdfRenderer(bytes: Uint8Array): Promise<PdfRenderer | { refused: string }> {
+  const session = await PdfSession.open(bytes, true);
+  if (!(session instanceof PdfSession)) return session;
+  return {
+    numPages: session.numPages,
+    render: (page, dpi) => session.ask<Uint8Array>({ type: 'render', page, dpi }, settings.renderTimeoutMs, 'rendered'),
+    close: () => session.close(),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// A session: one PDF open in one thread at a time. When a request overruns, the thread is terminated and
+// the next request reopens the PDF in a fresh thread; if reopening fails too, the session is broken and
+// every later request comes back empty at once, so that a hostile file costs one budget per page at most
+// once.
+
+class PdfSession {
+  private thread: PdfThread | null;
+  private broken = false;
+
+  private constructor(
+    private readonly bytes: Uint8Array,
+    private readonly rendering: boolean,
+    thread: PdfThread,
+    readonly numPages: number,
+  ) {
+    this.thread = thread;
+  }
+
+  static async open(bytes: Uint8Array, rendering: boolean): Promise<PdfSession | { refused: string }> {
+    const thread = await acquire();
+    const opened = await openIn(thread, bytes, rendering);
+    if (opened.type === 'opened') return new PdfSession(bytes, rendering, thread, opened.numPages);
+    if (opened.type === 'unavailable') {
+      release(thread);
+      throw new ReaderUnavailable(`PDF rendering is unavailable: ${opened.reason}`);
+    }
+    if (opened.type === 'stalled') return { refused: `the PDF could not be opened within ${seconds(settings.openTimeoutMs)}` };
+    release(thread);
+    return { refused: 'reason' in opened ? opened.reason : `pdf.js answered ${opened.type}` };
+  }
+
+  /** The reply's payload, or null when the request failed, overran `timeoutMs` or the session is broken. */
+  async ask<T>(request: PdfRequest, timeoutMs: number, expect: 'page' | 'fields' | 'rendered'): Promise<T | null> {
+    const thread = await this.usableThread();
+    if (!thread) return null;
+    let reply: PdfReply;
+    try {
+      reply = await thread.ask(request, timeoutMs);
+    } catch (err) {
+      if (!(err instanceof ThreadStalled)) throw err;
+      this.thread = null;
+      return null;
+    }
+    if (reply.type !== expect) return null;
+    if (reply.type === 'page') return reply.reading as T;
+    if (reply.type === 'fields') return reply.formFields as T;
+    if (reply.type === 'rendered') return reply.png as T;
+    return null;
+  }
+
+  close(): void {
+    const thread = this.thread;
+    this.thread = null;
+    if (!thread) return;
+    thread.tell({ type: 'close' });
+    release(thread);
+  }
+
+  private async usableThread(): Promise<PdfThread | null> {
+    if (this.thread || this.broken) return this.thread;
+    const thread = await acquire();
+    const reopened = await openIn(thread, this.bytes, this.rendering);
+    if (reopened.type === 'opened') return (this.thread = thread);
+    if (reopened.type !== 'stalled') release(thread);
+    this.broken = true;
+    return null;
+  }
+}
+
+async function openIn(thread: PdfThread, bytes: Uint8Array, rendering: boolean): Promise<PdfReply | { type: 'stalled' }> {
+  try {
+    // Copied, not transferred: the session keeps its bytes for a reopen, and the caller owns them.
+    return await thread.ask({ type: 'open', bytes, rendering }, settings.openTimeoutMs);
+  } catch (err) {
+    if (err instanceof ThreadStalled) return { type: 'stalled' };
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Threads. Each answers one request at a time; an idle one does not keep the process alive.
+
+/** The thread overran its budget, ran out of heap or crashed; it has been terminated. */
+class ThreadStalled extends Error {
+  override name = 'ThreadStalled';
+}
+
+const idle: PdfThread[] = [];
+/** Threads started and not yet gone: idle, busy or starting. */
+let live = 0;
+/** Sessions waiting for a thread, first come first served. */
+const waiting: Array<{ resolve: (thread: PdfThread) => void; reject: (err: unknown) => void }> = [];
+
+function acquire(): Promise<PdfThread> {
+  return new Promise((resolve, reject) => {
+    waiting.push({ resolve, reject });
+    serveWaiting();
+  });
+}
+
+/** Hands idle threads, or new ones while under the cap, to waiting sessions. */
+function serveWaiting(): void {
+  while (waiting.length > 0) {
+    const thread = idle.pop();
+    if (thread) {
+      waiting.shift()!.resolve(thread);
+      continue;
+    }
+    if (live >= settings.threads) return;
+    const waiter = waiting.shift()!;
+    live++;
+    PdfThread.start(threadGone).then(waiter.resolve, (err: unknown) => {
+      threadGone();
+      waiter.reject(err);
+    });
+  }
+}
+
+function release(thread: PdfThread): void {
+  if (!thread.alive) return;
+  if (waiting.length > 0 || idle.length < KEEP_IDLE) {
+    idle.push(thread);
+    serveWaiting();
+  } else {
+    void thread.terminate();
+  }
+}
+
+/** Called once for each thread that ends (terminated, crashed, or never started). */
+function threadGone(): void {
+  live--;
+  serveWaiting();
+}
+
+// Under tsx (npm start, npm test) the thread's entry is TypeScript, which a fresh thread can only load
+// once tsx's loader is registered in it; compiled to JavaScript, it loads as it is.
+const entry = new URL(`./pdf-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url).href;
+const boot = entry.endsWith('.ts')
+  ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`
+  : `import(${JSON.stringify(entry)});`;
+
+class PdfThread {
+  private pending: { resolve: (reply: PdfReply) => void; reject: (err: Error) => void } | null = null;
+  private exited = false;
+
+  private constructor(
+    private readonly worker: Thread,
+    gone: () => void,
+  ) {
+    worker.once('exit', gone);
+    worker.on('message', (reply: PdfReply) => {
+      const pending = this.pending;
+      this.pending = null;
+      pending?.resolve(reply);
+    });
+    // A crash or ERR_WORKER_OUT_OF_MEMORY: whatever was asked is abandoned.
+    const died = (why: string) => {
+      this.exited = true;
+      const pending = this.pending;
+      this.pending = null;
+      pending?.reject(new ThreadStalled(why));
+    };
+    worker.on('error', (err) => died(err.message));
+    worker.on('exit', () => died('the pdf.js thread exited'));
+    worker.unref();
+  }
+
+  get alive(): boolean {
+    return !this.exited;
+  }
+
+  /** A started thread, ready for requests; `gone` is called once when it exits, but not if it never started. */
+  static async start(gone: () => void): Promise<PdfThread> {
+    let worker: Thread;
+    try {
+      worker = new Thread(boot, { eval: true, resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
+    } catch (err) {
+      throw new ReaderUnavailable(`a pdf.js thread cannot be started: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    let started = false;
+    const thread = new PdfThread(worker, () => {
+      if (started) gone();
+    });
+    try {
+      const ready = await thread.wait(THREAD_START_TIMEOUT_MS);
+      if (ready.type !== 'ready') throw new ThreadStalled(`unexpected ${ready.type}`);
+    } catch (err) {
+      await thread.terminate();
+      throw new ReaderUnavailable(`a pdf.js thread did not start: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    started = true;
+    return thread;
+  }
+
+  /** Sends one request and waits for its reply; on a timeout or a death the thread is terminated. */
+  async ask(request: PdfRequest, timeoutMs: number): Promise<PdfReply> {
+    if (this.exited) throw new ThreadStalled('the pdf.js thread has exited');
+    const reply = this.wait(timeoutMs);
+    this.worker.postMessage(request);
+    return reply;
+  }
+
+  /** A request that has no reply. */
+  tell(request: PdfRequest): void {
+    if (!this.exited) this.worker.postMessage(request);
+  }
+
+  async terminate(): Promise<void> {
+    this.exited = true;
+    await this.worker.terminate();
+  }
+
+  private wait(timeoutMs: number): Promise<PdfReply> {
+    this.worker.ref();
+    return new Promise<PdfReply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending = null;
+        void this.terminate();
+        reject(new ThreadStalled(`no answer within ${seconds(timeoutMs)}`));
+      }, timeoutMs);
+      const settle = () => {
+        clearTimeout(timer);
+        this.worker.unref();
+      };
+      this.pending = {
+        resolve: (reply) => (settle(), resolve(reply)),
+        reject: (err) => (settle(), reject(err)),
+      };
+    });
+  }
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
