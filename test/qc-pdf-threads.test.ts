@@ -1,9 +1,9 @@
 // pdf.js runs in worker threads with time budgets (reading/pdf-threads.ts): a PDF built to stall the
 // parser costs one page, not the file, and never the main thread, where activities heartbeat.
 import test from 'ava';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFArray, PDFDocument, PDFName, PDFNumber, StandardFonts, type PDFRef } from 'pdf-lib';
 import { readFile } from '../src/qc/reading/document.js';
-import { configurePdfThreads, DEFAULT_PDF_THREAD_SETTINGS, terminatePdfThreads } from '../src/qc/reading/pdf-threads.js';
+import { configurePdfThreads, DEFAULT_PDF_THREAD_SETTINGS, MAX_PDF_PAGES, readPdf, terminatePdfThreads } from '../src/qc/reading/pdf-threads.js';
 import { ocrPdfPages } from '../src/qc/reading/ocr.js';
 
 test.after.always(() => terminatePdfThreads());
@@ -13,15 +13,19 @@ test.after.always(() => terminatePdfThreads());
  * 6M of them deflate to about 160 KB, and pdf.js needs 10 s or more (here, warm) to turn them into text,
  * and longer to draw them. Every budget the tests set is a fraction of that.
  */
-async function pdfWithStallingPage(runs: number): Promise<Uint8Array> {
+async function pdfWithStallingPage(runs: number, stallingPages = 1): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   doc.addPage([612, 792]).drawText('Loan Estimate page one: Loan Amount $162,000', { x: 40, y: 700, size: 12, font });
-  const stalling = doc.addPage([612, 792]);
-  const key = stalling.node.newFontDictionary('F', font.ref).asString();
-  const content = `BT ${key} 1 Tf 10 780 Td ${'(a)Tj 0 -2 Td '.repeat(runs)}ET`;
-  stalling.node.addContentStream(doc.context.register(doc.context.flateStream(content)));
-  doc.addPage([612, 792]).drawText('Loan Estimate page three: Interest Rate 3.875%', { x: 40, y: 700, size: 12, font });
+  let content: PDFRef | undefined;
+  for (let i = 0; i < stallingPages; i++) {
+    const stalling = doc.addPage([612, 792]);
+    const key = stalling.node.newFontDictionary('F', font.ref).asString();
+    // One stream serves every stalling page: the file stays small however many there are.
+    content ??= doc.context.register(doc.context.flateStream(`BT ${key} 1 Tf 10 780 Td ${'(a)Tj 0 -2 Td '.repeat(runs)}ET`));
+    stalling.node.addContentStream(content);
+  }
+  doc.addPage([612, 792]).drawText('Loan Estimate last page: Interest Rate 3.875%', { x: 40, y: 700, size: 12, font });
   return doc.save();
 }
 
@@ -95,6 +99,44 @@ test.serial('a page that overruns its render budget is illegible to OCR; the nex
   } finally {
     configurePdfThreads(previous);
   }
+});
+
+test.serial('after three pages over budget the rest of the file is given up: its pages are illegible at once', async (t) => {
+  const bytes = await pdfWithStallingPage(6_000_000, 4);
+  const previous = configurePdfThreads({ pageTimeoutMs: 1_500 });
+  try {
+    const read = await readPdf(bytes);
+    if (!read.readable) return t.fail(read.reason);
+    // Page 5 stalls like the three before it but is never asked for; page 6 is readable but given up.
+    t.deepEqual(read.pages.map((p) => [p.number, p.source]), [
+      [1, 'text_layer'],
+      [2, 'ocr'],
+      [3, 'ocr'],
+      [4, 'ocr'],
+      [5, 'ocr'],
+      [6, 'ocr'],
+    ]);
+    t.regex(read.pages[0]!.text, /Loan Amount \$162,000/);
+  } finally {
+    configurePdfThreads(previous);
+  }
+});
+
+test(`a PDF whose page tree claims more than ${MAX_PDF_PAGES} pages is unreadable`, async (t) => {
+  // One page, listed 1,000 times by a node that the root lists 1,000 times: a million pages in 1 KB,
+  // each of which pdf.js would find.
+  const doc = await PDFDocument.create();
+  doc.addPage([612, 792]).drawText('Closing Disclosure');
+  const page = doc.getPage(0).ref;
+  const { context } = doc;
+  const middle = context.register(context.obj({ Type: 'Pages', Kids: Array<PDFRef>(1_000).fill(page), Count: 1_000 }));
+  doc.getPage(0).node.set(PDFName.of('Parent'), middle);
+  const root = doc.catalog.Pages();
+  root.set(PDFName.of('Kids'), PDFArray.withContext(context));
+  for (let i = 0; i < 1_000; i++) (root.get(PDFName.of('Kids')) as PDFArray).push(middle);
+  root.set(PDFName.of('Count'), PDFNumber.of(1_000_000));
+  const read = await readPdf(await doc.save({ useObjectStreams: false }));
+  t.deepEqual(read, { readable: false, reason: `the PDF has 1000000 pages, more than the ${MAX_PDF_PAGES} read from one file` });
 });
 
 test('the budgets must be positive', (t) => {

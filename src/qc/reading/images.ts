@@ -1,9 +1,8 @@
 // Decodes uploaded images (PNG, JPEG, TIFF with every frame, WEBP, GIF, BMP) into the 8-bit greyscale
 // bitmaps OCR reads, refusing decompression bombs before any pixel buffer is allocated.
 import sharp, { type Metadata, type Sharp, type SharpOptions } from 'sharp';
+import { MAX_IMAGE_PIXELS } from './page.js';
 
-/** Largest frame decoded: a Letter page at 600 dpi is 34 MP; more than this is a bomb or a poster. */
-export const MAX_IMAGE_PIXELS = 60_000_000;
 /** Most frames read from one multi-page TIFF. */
 export const MAX_IMAGE_FRAMES = 500;
 

@@ -77,7 +77,7 @@ export async function ocrPdfPages(bytes: Uint8Array, pageNumbers: readonly numbe
     });
     return { readable: true, pages };
   } finally {
-    pdf.close();
+    await pdf.close();
   }
 }
 

@@ -21,6 +21,12 @@ export interface PageText {
   confidence: number | null;
 }
 
+/**
+ * Largest image decoded, uploaded or inside a PDF: a Letter page at 600 dpi is 34 MP; more than this is
+ * a bomb or a poster.
+ */
+export const MAX_IMAGE_PIXELS = 60_000_000;
+
 /** A page with no usable text layer: fewer characters than this outside whitespace goes to OCR. */
 export const MIN_TEXT_LAYER_CHARS = 20;
 

@@ -42,7 +42,9 @@ export interface PdfPageReading {
 export async function readPdfPage(pdf: PdfDocument, n: number): Promise<PdfPageReading> {
   const items = await pageItems(pdf, n);
   const page: PageText = { number: n, items, text: pageTextOf(items), source: 'text_layer', confidence: null };
-  return { page, ocr: nonSpaceChars(page.text) < MIN_TEXT_LAYER_CHARS && (await needsOcr(pdf, n)) };
+  const chars = nonSpaceChars(page.text);
+  // A page without any text is a scan (or blank): straight to OCR, without decoding its images twice.
+  return { page, ocr: chars === 0 || (chars < MIN_TEXT_LAYER_CHARS && (await needsOcr(pdf, n))) };
 }
 
 /**
@@ -50,6 +52,8 @@ export async function readPdfPage(pdf: PdfDocument, n: number): Promise<PdfPageR
  * the whole file: it then goes to OCR like a scanned page, and is illegible (DOC-006) if that fails too.
  */
 const MAX_PAGE_ITEMS = 5_000;
+/** A dense form page holds under 10,000 characters; one run can hold megabytes, all of it copied and laid out. */
+const MAX_PAGE_CHARS = 50_000;
 
 async function pageItems(pdf: PdfDocument, n: number): Promise<TextItem[]> {
   try {
@@ -57,14 +61,17 @@ async function pageItems(pdf: PdfDocument, n: number): Promise<TextItem[]> {
     try {
       const content = await page.getTextContent();
       const items: TextItem[] = [];
+      let chars = 0;
       for (const raw of content.items) {
         if (!('str' in raw)) continue;
         const it = raw as PdfJsTextItem;
         if (it.str.trim() === '') continue;
-        items.push({ text: it.str, x: it.transform[4] ?? 0, y: it.transform[5] ?? 0, width: it.width, height: it.height });
+        const text = it.str.slice(0, MAX_PAGE_CHARS - chars);
+        items.push({ text, x: it.transform[4] ?? 0, y: it.transform[5] ?? 0, width: it.width, height: it.height });
+        chars += text.length;
         // A form page holds a few hundred runs; past this the page is built to exhaust the layout's
         // pairings (label × value lookups), and what a reader could make of it is in the first runs anyway.
-        if (items.length >= MAX_PAGE_ITEMS) break;
+        if (items.length >= MAX_PAGE_ITEMS || chars >= MAX_PAGE_CHARS) break;
       }
       return items;
     } finally {

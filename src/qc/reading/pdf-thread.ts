@@ -11,7 +11,6 @@ export type PdfRequest =
   | { type: 'read'; page: number }
   | { type: 'fields' }
   | { type: 'render'; page: number; dpi: number }
-  /** Drops the open PDF; no reply (the thread is back in the pool at once, and the next open waits for it). */
   | { type: 'close' };
 
 export type PdfReply =
@@ -24,18 +23,15 @@ export type PdfReply =
   | { type: 'page'; reading: PdfPageReading }
   | { type: 'fields'; formFields: FormField[] }
   | { type: 'rendered'; png: Uint8Array }
-  | { type: 'failed'; reason: string };
+  | { type: 'failed'; reason: string }
+  | { type: 'closed' };
 
 const port = parentPort;
 if (!port) throw new Error('pdf-thread.ts runs as a worker thread (see pdf-threads.ts)');
 let pdf: PdfDocument | null = null;
 
-// Requests come one at a time (the main thread awaits each reply), so no two run at once, bar a close.
+// Requests come one at a time: the main thread awaits each reply before it sends the next.
 port.on('message', (request: PdfRequest) => {
-  if (request.type === 'close') {
-    void close();
-    return;
-  }
   void answer(request).then(
     (reply) => port.postMessage(reply, reply.type === 'rendered' ? [reply.png.buffer as ArrayBuffer] : []),
     (err: unknown) => port.postMessage({ type: 'failed', reason: describe(err) } satisfies PdfReply),
@@ -43,7 +39,7 @@ port.on('message', (request: PdfRequest) => {
 });
 port.postMessage({ type: 'ready' } satisfies PdfReply);
 
-async function answer(request: Exclude<PdfRequest, { type: 'close' }>): Promise<PdfReply> {
+async function answer(request: PdfRequest): Promise<PdfReply> {
   switch (request.type) {
     case 'open': {
       await close();
@@ -61,6 +57,9 @@ async function answer(request: Exclude<PdfRequest, { type: 'close' }>): Promise<
       return { type: 'fields', formFields: await formFieldsOf(opened()) };
     case 'render':
       return { type: 'rendered', png: await renderPdfPage(opened(), request.page, request.dpi) };
+    case 'close':
+      await close();
+      return { type: 'closed' };
   }
 }
 
@@ -69,10 +68,11 @@ function opened(): PdfDocument {
   return pdf;
 }
 
+/** Drops the open PDF and what pdf.js holds for it; a PDF that fails even that is gone all the same. */
 async function close(): Promise<void> {
   const open = pdf;
   pdf = null;
-  await open?.destroy();
+  await open?.destroy().catch(() => undefined);
 }
 
 function describe(err: unknown): string {

@@ -35,12 +35,18 @@ export const DEFAULT_PDF_THREAD_SETTINGS: PdfThreadSettings = {
 
 /**
  * A thread's heap ceiling. A PDF built to exhaust memory (a stream that inflates to gigabytes) kills its
- * thread, not the worker process with every activity it runs. Decoded bitmaps live outside the heap.
+ * thread, not the worker process with every activity it runs. Decoded images live outside the heap;
+ * pdf.js's maxImageSize (pdfjs.ts) bounds them.
  */
 const THREAD_HEAP_MB = 1_024;
 const THREAD_START_TIMEOUT_MS = 60_000;
-/** Threads kept for the next file; starting one (loading pdf.js) takes about a second. */
-const KEEP_IDLE = 2;
+/**
+ * Pages read from one PDF at most. pdf.js trusts a page tree's counts, so a 10 KB file can claim a
+ * billion pages; the largest loan packages run to a few thousand.
+ */
+export const MAX_PDF_PAGES = 5_000;
+/** Requests of one file that may overrun their budget before the rest of its pages are given up. */
+const MAX_STALLS = 3;
 
 let settings: PdfThreadSettings = DEFAULT_PDF_THREAD_SETTINGS;
 
@@ -63,9 +69,10 @@ export async function terminatePdfThreads(): Promise<void> {
 }
 
 /**
- * Reads a PDF's text layer, page by page, and its AcroForm values. A PDF pdf.js cannot parse, or cannot
- * even open within its budget, is unreadable; a page that overruns its budget is illegible (DOC-006) and
- * the pages after it are still read. Throws only ReaderUnavailable (no thread could be started).
+ * Reads a PDF's text layer, page by page, and its AcroForm values. A PDF pdf.js cannot parse, cannot
+ * open within its budget, or of more than MAX_PDF_PAGES pages, is unreadable. A page that overruns its
+ * budget is illegible (DOC-006) and the pages after it are still read, up to MAX_STALLS such pages or
+ * the file's budget; the pages left then are illegible too. Throws only ReaderUnavailable (no thread).
  */
 export async function readPdf(bytes: Uint8Array): Promise<PdfReading> {
   const opened = await PdfSession.open(bytes, false);
@@ -73,12 +80,12 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfReading> {
   const session = opened;
   // Counted from the open file: starting a thread is the machine's time, and opening has its own budget.
   const deadline = Date.now() + settings.fileTimeoutMs;
+  const left = () => Math.min(settings.pageTimeoutMs, deadline - Date.now());
   try {
     const pages: PageText[] = [];
     const ocrPages: number[] = [];
     for (let n = 1; n <= session.numPages; n++) {
-      const left = deadline - Date.now();
-      const reading = left > 0 ? await session.ask<PdfPageReading>({ type: 'read', page: n }, Math.min(settings.pageTimeoutMs, left), 'page') : null;
+      const reading = left() > 0 ? await session.ask<PdfPageReading>({ type: 'read', page: n }, left(), 'page') : null;
       if (!reading) {
         pages.push(illegiblePage(n));
         continue;
@@ -86,11 +93,10 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfReading> {
       pages.push(reading.page);
       if (reading.ocr) ocrPages.push(n);
     }
-    const left = deadline - Date.now();
-    const formFields = left > 0 ? ((await session.ask<FormField[]>({ type: 'fields' }, Math.min(settings.pageTimeoutMs, left), 'fields')) ?? []) : [];
+    const formFields = left() > 0 ? ((await session.ask<FormField[]>({ type: 'fields' }, left(), 'fields')) ?? []) : [];
     return { readable: true, pages, formFields, ocrPages };
   } finally {
-    session.close();
+    await session.close();
   }
 }
 
@@ -99,7 +105,7 @@ export interface PdfRenderer {
   readonly numPages: number;
   /** The page as PNG bytes, or null when it cannot be rendered within the budget (it is illegible). */
   render(page: number, dpi: number): Promise<Uint8Array | null>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /**
@@ -118,13 +124,15 @@ export async function openPdfRenderer(bytes: Uint8Array): Promise<PdfRenderer | 
 
 // ---------------------------------------------------------------------------------------------------
 // A session: one PDF open in one thread at a time. When a request overruns, the thread is terminated and
-// the next request reopens the PDF in a fresh thread; if reopening fails too, the session is broken and
-// every later request comes back empty at once, so that a hostile file costs one budget per page at most
-// once.
+// the next request reopens the PDF in a fresh thread. After MAX_STALLS overruns, or a reopen that fails,
+// the session is broken and every later request comes back empty at once: a hostile file costs a few
+// budgets, not one per page.
+
+type Opening = { type: 'opened'; numPages: number } | { type: 'refused'; reason: string } | { type: 'stalled' };
 
 class PdfSession {
   private thread: PdfThread | null;
-  private broken = false;
+  private stalls = 0;
 
   private constructor(
     private readonly bytes: Uint8Array,
@@ -138,14 +146,13 @@ class PdfSession {
   static async open(bytes: Uint8Array, rendering: boolean): Promise<PdfSession | { refused: string }> {
     const thread = await acquire();
     const opened = await openIn(thread, bytes, rendering);
-    if (opened.type === 'opened') return new PdfSession(bytes, rendering, thread, opened.numPages);
-    if (opened.type === 'unavailable') {
-      release(thread);
-      throw new ReaderUnavailable(`PDF rendering is unavailable: ${opened.reason}`);
+    if (opened.type === 'opened') {
+      const session = new PdfSession(bytes, rendering, thread, opened.numPages);
+      if (opened.numPages <= MAX_PDF_PAGES) return session;
+      await session.close();
+      return { refused: `the PDF has ${opened.numPages} pages, more than the ${MAX_PDF_PAGES} read from one file` };
     }
-    if (opened.type === 'stalled') return { refused: `the PDF could not be opened within ${seconds(settings.openTimeoutMs)}` };
-    release(thread);
-    return { refused: 'reason' in opened ? opened.reason : `pdf.js answered ${opened.type}` };
+    return { refused: opened.type === 'refused' ? opened.reason : `the PDF could not be opened within ${seconds(settings.openTimeoutMs)}` };
   }
 
   /** The reply's payload, or null when the request failed, overran `timeoutMs` or the session is broken. */
@@ -158,6 +165,7 @@ class PdfSession {
     } catch (err) {
       if (!(err instanceof ThreadStalled)) throw err;
       this.thread = null;
+      this.stalls++;
       return null;
     }
     if (reply.type !== expect) return null;
@@ -167,37 +175,50 @@ class PdfSession {
     return null;
   }
 
-  close(): void {
+  /** Drops the PDF from its thread and gives the thread back; one that does not answer is terminated. */
+  async close(): Promise<void> {
     const thread = this.thread;
     this.thread = null;
+    this.stalls = MAX_STALLS;
     if (!thread) return;
-    thread.tell({ type: 'close' });
-    release(thread);
+    const closed = await thread.ask({ type: 'close' }, settings.openTimeoutMs).catch(() => null);
+    if (closed?.type === 'closed') release(thread);
+    else await thread.terminate();
   }
 
   private async usableThread(): Promise<PdfThread | null> {
-    if (this.thread || this.broken) return this.thread;
+    if (this.thread || this.stalls >= MAX_STALLS) return this.thread;
     const thread = await acquire();
     const reopened = await openIn(thread, this.bytes, this.rendering);
     if (reopened.type === 'opened') return (this.thread = thread);
-    if (reopened.type !== 'stalled') release(thread);
-    this.broken = true;
+    this.stalls = MAX_STALLS;
     return null;
   }
 }
 
-async function openIn(thread: PdfThread, bytes: Uint8Array, rendering: boolean): Promise<PdfReply | { type: 'stalled' }> {
+/**
+ * Opens the PDF in `thread`. The thread goes back to the pool unless the PDF stays open in it or it was
+ * terminated; a machine fault (the canvas module missing) throws ReaderUnavailable.
+ */
+async function openIn(thread: PdfThread, bytes: Uint8Array, rendering: boolean): Promise<Opening> {
+  let reply: PdfReply;
   try {
     // Copied, not transferred: the session keeps its bytes for a reopen, and the caller owns them.
-    return await thread.ask({ type: 'open', bytes, rendering }, settings.openTimeoutMs);
+    reply = await thread.ask({ type: 'open', bytes, rendering }, settings.openTimeoutMs);
   } catch (err) {
     if (err instanceof ThreadStalled) return { type: 'stalled' };
     throw err;
   }
+  if (reply.type === 'opened') return reply;
+  release(thread);
+  if (reply.type === 'unavailable') throw new ReaderUnavailable(`PDF rendering is unavailable: ${reply.reason}`);
+  return { type: 'refused', reason: 'reason' in reply ? reply.reason : `pdf.js answered ${reply.type}` };
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Threads. Each answers one request at a time; an idle one does not keep the process alive.
+// Threads: started when a file needs one and none is idle, up to `threads`, then kept for the next file
+// (starting one, loading pdf.js, takes about a second). Each answers one request at a time; an idle one
+// does not keep the process alive.
 
 /** The thread overran its budget, ran out of heap or crashed; it has been terminated. */
 class ThreadStalled extends Error {
@@ -222,7 +243,7 @@ function serveWaiting(): void {
   while (waiting.length > 0) {
     const thread = idle.pop();
     if (thread) {
-      waiting.shift()!.resolve(thread);
+      if (thread.alive) waiting.shift()!.resolve(thread);
       continue;
     }
     if (live >= settings.threads) return;
@@ -235,19 +256,24 @@ function serveWaiting(): void {
   }
 }
 
+/** Back to the pool after a file (a thread that died meanwhile is already counted out). */
 function release(thread: PdfThread): void {
   if (!thread.alive) return;
-  if (waiting.length > 0 || idle.length < KEEP_IDLE) {
-    idle.push(thread);
-    serveWaiting();
-  } else {
+  if (live > settings.threads) {
     void thread.terminate();
+    return;
   }
+  idle.push(thread);
+  serveWaiting();
 }
 
-/** Called once for each thread that ends (terminated, crashed, or never started). */
-function threadGone(): void {
+/** Called once for each started thread that ends (terminated or crashed), and for one that failed to start. */
+function threadGone(thread?: PdfThread): void {
   live--;
+  if (thread) {
+    const at = idle.indexOf(thread);
+    if (at >= 0) idle.splice(at, 1);
+  }
   serveWaiting();
 }
 
@@ -262,11 +288,7 @@ class PdfThread {
   private pending: { resolve: (reply: PdfReply) => void; reject: (err: Error) => void } | null = null;
   private exited = false;
 
-  private constructor(
-    private readonly worker: Thread,
-    gone: () => void,
-  ) {
-    worker.once('exit', gone);
+  private constructor(private readonly worker: Thread) {
     worker.on('message', (reply: PdfReply) => {
       const pending = this.pending;
       this.pending = null;
@@ -275,9 +297,7 @@ class PdfThread {
     // A crash or ERR_WORKER_OUT_OF_MEMORY: whatever was asked is abandoned.
     const died = (why: string) => {
       this.exited = true;
-      const pending = this.pending;
-      this.pending = null;
-      pending?.reject(new ThreadStalled(why));
+      this.fail(new ThreadStalled(why));
     };
     worker.on('error', (err) => died(err.message));
     worker.on('exit', () => died('the pdf.js thread exited'));
@@ -288,40 +308,42 @@ class PdfThread {
     return !this.exited;
   }
 
-  /** A started thread, ready for requests; `gone` is called once when it exits, but not if it never started. */
-  static async start(gone: () => void): Promise<PdfThread> {
+  /**
+   * A started thread, ready for requests. `gone(thread)` is called once when it exits; a thread that
+   * never got ready throws ReaderUnavailable instead.
+   */
+  static async start(gone: (thread: PdfThread) => void): Promise<PdfThread> {
     let worker: Thread;
     try {
       worker = new Thread(boot, { eval: true, resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
     } catch (err) {
-      throw new ReaderUnavailable(`a pdf.js thread cannot be started: ${err instanceof Error ? err.message : String(err)}`);
+      throw new ReaderUnavailable(`a pdf.js thread cannot be started: ${describe(err)}`);
     }
-    let started = false;
-    const thread = new PdfThread(worker, () => {
-      if (started) gone();
-    });
+    const thread = new PdfThread(worker);
     try {
       const ready = await thread.wait(THREAD_START_TIMEOUT_MS);
       if (ready.type !== 'ready') throw new ThreadStalled(`unexpected ${ready.type}`);
     } catch (err) {
       await thread.terminate();
-      throw new ReaderUnavailable(`a pdf.js thread did not start: ${err instanceof Error ? err.message : String(err)}`);
+      throw new ReaderUnavailable(`a pdf.js thread did not start: ${describe(err)}`);
     }
-    started = true;
+    if (thread.exited) throw new ReaderUnavailable('a pdf.js thread exited as it started');
+    worker.once('exit', () => gone(thread));
     return thread;
   }
 
   /** Sends one request and waits for its reply; on a timeout or a death the thread is terminated. */
   async ask(request: PdfRequest, timeoutMs: number): Promise<PdfReply> {
     if (this.exited) throw new ThreadStalled('the pdf.js thread has exited');
+    // Sessions hold a thread alone and await each reply; a second request would take the first's reply.
+    if (this.pending) throw new Error('a pdf.js thread answers one request at a time');
     const reply = this.wait(timeoutMs);
-    this.worker.postMessage(request);
+    try {
+      this.worker.postMessage(request);
+    } catch (err) {
+      this.fail(err instanceof Error ? err : new Error(String(err)));
+    }
     return reply;
-  }
-
-  /** A request that has no reply. */
-  tell(request: PdfRequest): void {
-    if (!this.exited) this.worker.postMessage(request);
   }
 
   async terminate(): Promise<void> {
@@ -329,13 +351,18 @@ class PdfThread {
     await this.worker.terminate();
   }
 
+  private fail(err: Error): void {
+    const pending = this.pending;
+    this.pending = null;
+    pending?.reject(err);
+  }
+
   private wait(timeoutMs: number): Promise<PdfReply> {
     this.worker.ref();
     return new Promise<PdfReply>((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.pending = null;
+        this.fail(new ThreadStalled(`no answer within ${seconds(timeoutMs)}`));
         void this.terminate();
-        reject(new ThreadStalled(`no answer within ${seconds(timeoutMs)}`));
       }, timeoutMs);
       const settle = () => {
         clearTimeout(timer);
@@ -347,6 +374,10 @@ class PdfThread {
       };
     });
   }
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 function seconds(ms: number): string {

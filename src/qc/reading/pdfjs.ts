@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { definePDFJSModule, getDocumentProxy } from 'unpdf';
+import { MAX_IMAGE_PIXELS } from './page.js';
 
 /** pdf.js's operator codes, for telling what a page draws (pdf-text.ts). */
 export { OPS };
@@ -26,6 +27,9 @@ export async function openPdf(bytes: Uint8Array, options: Options = {}): Promise
     standardFontDataUrl: `${root}/standard_fonts/`,
     cMapUrl: `${root}/cmaps/`,
     cMapPacked: true,
+    // Decoded images live outside the JS heap, where a pdf.js thread's heap limit does not reach: an
+    // image over this is not drawn (a scan that size is a bomb, not a page).
+    maxImageSize: MAX_IMAGE_PIXELS,
     ...options,
   });
 }
