@@ -14,6 +14,9 @@ import type { Finding } from '../src/qc/finding.js';
 import { applyDecisions } from '../src/reviews/dispositions.js';
 import { readBuffer, type Storage } from '../src/storage/minio.js';
 
+/** The part of analyseReview's start-to-close timeout (60 min, workflows/review.ts) spent reading files. */
+const READING_SHARE_OF_TIMEOUT = 0.75;
+
 export interface ReviewPolicy {
   maxConcurrentAnalyses: number;
   releasePolicy: 'auto' | 'hold';
@@ -62,9 +65,16 @@ export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; s
       // the heartbeat timeout, and the worker is alive all the same.
       let done = 0;
       const beat = setInterval(() => ctx.heartbeat(done), 5_000);
-      const analysis = await analyseDocuments(docs, (key) => readBuffer(storage, key), (n) => ctx.heartbeat((done = n)), { ocr: tesseractOcr, concurrency: config.qc.ocrWorkers }).finally(() =>
-        clearInterval(beat),
-      );
+      // Reading stops (pages illegible, files unreadable) with a quarter of the activity's timeout left
+      // for the rules and the bookkeeping below: a package too large to read in time (thousands of
+      // scanned pages) is reported as far as it was read, rather than timed out and retried in vain.
+      const { startToCloseTimeoutMs } = ctx.info;
+      const deadline = startToCloseTimeoutMs > 0 ? Date.now() + startToCloseTimeoutMs * READING_SHARE_OF_TIMEOUT : Infinity;
+      const analysis = await analyseDocuments(docs, (key) => readBuffer(storage, key), (n) => ctx.heartbeat((done = n)), {
+        ocr: tesseractOcr,
+        concurrency: config.qc.ocrWorkers,
+        deadline,
+      }).finally(() => clearInterval(beat));
       // A file split into several logical documents records each class, in page order.
       await setDocumentClasses(
         sql,

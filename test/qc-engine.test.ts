@@ -2,9 +2,11 @@
 // run over the loan file they make together.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
-import { analyseDocuments, type DocumentToAnalyse } from '../src/qc/analyse.js';
+import { analyseDocuments, OUT_OF_TIME, type DocumentToAnalyse } from '../src/qc/analyse.js';
 import { tesseractOcr } from '../src/qc/reading/document.js';
 import { terminateOcr } from '../src/qc/reading/ocr.js';
 import { DEFAULT_RULE_CONTEXT } from '../src/qc/catalog.js';
@@ -13,6 +15,19 @@ import { at, doc, loanFile } from './support/loan-file.js';
 import { corruptPdf, pdf } from './support/fixtures.js';
 
 const corpus = new URL('../../shared/corpus/cfpb/', import.meta.url);
+GlobalFonts.registerFromPath(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'), 'EngineTestSans');
+
+/** A 200-dpi strip of a scanned page with one line of `text`. */
+function scanOf(text: string): Buffer {
+  const canvas = createCanvas(1700, 400);
+  const g = canvas.getContext('2d');
+  g.fillStyle = '#ffffff';
+  g.fillRect(0, 0, 1700, 400);
+  g.fillStyle = '#000000';
+  g.font = '34px EngineTestSans';
+  g.fillText(text, 120, 200);
+  return canvas.toBuffer('image/png');
+}
 
 test.after.always(() => terminateOcr());
 
@@ -73,6 +88,37 @@ test('a scanned page OCR cannot read keeps its low confidence: DOC-006 names the
   const illegible = analysis.findings.find((f) => f.code === 'DOC-006');
   t.regex(illegible?.summary ?? '', /note\.pdf/);
   t.regex(illegible?.summary ?? '', /\b2\b/);
+});
+
+test('past its deadline the analysis begins no page: a file begun is read no further, files not begun are unreadable', async (t) => {
+  const bytes = new Map<string, Uint8Array>([
+    ['scan.png', scanOf('PROMISSORY NOTE Loan Amount $162,000')],
+    ['note.pdf', await pdf('NOTE')],
+  ]);
+  const docs: DocumentToAnalyse[] = [
+    { id: '1', filename: 'scan.png', mime: 'image/png', objectKey: 'scan.png' },
+    { id: '2', filename: 'note.pdf', mime: 'application/pdf', objectKey: 'note.pdf' },
+  ];
+  const deadline = Date.now() + 1_000;
+  // The scan is begun in time, but comes back from storage only after the deadline: its page is not read.
+  const read = async (key: string) => {
+    if (key === 'scan.png') await new Promise((r) => setTimeout(r, deadline - Date.now() + 20));
+    return bytes.get(key)!;
+  };
+  const analysis = await analyseDocuments(docs, read, () => {}, { ocr: tesseractOcr, concurrency: 1, deadline });
+  t.deepEqual(
+    analysis.documents.map((d) => [d.filename, d.unreadable]),
+    [
+      ['scan.png', null],
+      ['note.pdf', OUT_OF_TIME],
+    ],
+  );
+  // Read in time, the scan says what it says (confidence well above 0); here it is illegible.
+  t.deepEqual(analysis.loan.documents[0]?.pages, [{ number: 1, source: 'ocr', confidence: 0 }]);
+  const inTime = await analyseDocuments(docs.slice(0, 1), async (key) => bytes.get(key)!, () => {}, { ocr: tesseractOcr });
+  t.true((inTime.loan.documents[0]?.pages[0]?.confidence ?? 0) > 60);
+  t.regex(analysis.findings.find((f) => f.code === 'DOC-009')?.summary ?? '', /note\.pdf \(could not be read: the review's reading time ran out before this file\)/);
+  t.regex(analysis.findings.find((f) => f.code === 'DOC-006')?.summary ?? '', /scan\.png/);
 });
 
 test('a rule that throws on odd data is logged and skipped; the other rules still report', (t) => {

@@ -127,8 +127,8 @@ function watchedOcr(): Ocr & { asked: number[] } {
   const asked: number[] = [];
   return {
     asked,
-    image: (bytes, mime) => tesseractOcr.image(bytes, mime),
-    pdfPages: (bytes, pages) => (asked.push(...pages), tesseractOcr.pdfPages(bytes, pages)),
+    image: (bytes, mime, deadline) => tesseractOcr.image(bytes, mime, deadline),
+    pdfPages: (bytes, pages, deadline) => (asked.push(...pages), tesseractOcr.pdfPages(bytes, pages, deadline)),
   };
 }
 

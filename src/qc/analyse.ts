@@ -43,7 +43,15 @@ export interface EngineOptions {
    * while one is recognised keeps every worker busy (one-page scans are the common case). Default 1.
    */
   concurrency?: number;
+  /**
+   * Epoch ms after which no page is begun: the pages left are illegible (DOC-006) and the files not yet
+   * begun unreadable (DOC-009), so that the analysis ends within its activity's timeout. Default: none.
+   */
+  deadline?: number;
 }
+
+/** Why a file was not read at all: the analysis's deadline came first. */
+export const OUT_OF_TIME = "the review's reading time ran out before this file";
 
 export async function analyseDocuments(
   docs: readonly DocumentToAnalyse[],
@@ -52,6 +60,7 @@ export async function analyseDocuments(
   options: EngineOptions = {},
 ): Promise<Analysis> {
   const found: Awaited<ReturnType<typeof analyseFile>>[] = [];
+  const deadline = options.deadline ?? Infinity;
   let next = 0;
   let done = 0;
   // Each lane takes the next file in order; results are kept by index, so the loan file is in upload order.
@@ -59,8 +68,13 @@ export async function analyseDocuments(
     while (next < docs.length) {
       const index = next++;
       const doc = docs[index]!;
+      if (Date.now() >= deadline) {
+        found[index] = { documents: [], unreadable: OUT_OF_TIME };
+        progress(++done);
+        continue;
+      }
       const bytes = await read(doc.objectKey);
-      found[index] = await analyseFile(doc.filename, doc.mime, bytes, options.ocr).catch((err: unknown) => {
+      found[index] = await analyseFile(doc.filename, doc.mime, bytes, options.ocr, deadline).catch((err: unknown) => {
         // Storage and OCR-machine failures are the worker's and worth a retry; anything else this file
         // provoked in reading or extraction makes it an unreadable file, a finding rather than a crash.
         if (err instanceof ReaderUnavailable) throw err;

@@ -12,8 +12,9 @@ export async function analyseFile(
   mime: string,
   bytes: Uint8Array,
   ocr?: Ocr,
+  deadline = Infinity,
 ): Promise<{ documents: LoanDocument[]; unreadable: string | null }> {
-  const reading = await readFile(bytes, mime, ocr);
+  const reading = await readFile(bytes, mime, ocr, deadline);
   if (!reading.readable) return { documents: [], unreadable: reading.reason };
   const layouts = reading.pages.map((p) => new PageLayout(p.number, p.items));
   const documents = splitDocuments(layouts.map((l) => l.lines.map((line) => line.text))).map((run) => {

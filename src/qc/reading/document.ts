@@ -7,32 +7,39 @@ import { readPdf } from './pdf-threads.js';
 
 export type FileReading = { readable: true; pages: PageText[]; formFields: FormField[] } | { readable: false; reason: string };
 
-/** OCR as the reader needs it (reading/ocr.ts); tests of pure logic may leave it out. */
+/**
+ * OCR as the reader needs it (reading/ocr.ts); tests of pure logic may leave it out. Pages not begun by
+ * `deadline` (epoch ms) come back illegible.
+ */
 export interface Ocr {
-  image(bytes: Uint8Array, mime: string): Promise<FileReading>;
-  pdfPages(bytes: Uint8Array, pageNumbers: number[]): Promise<PageText[]>;
+  image(bytes: Uint8Array, mime: string, deadline: number): Promise<FileReading>;
+  pdfPages(bytes: Uint8Array, pageNumbers: number[], deadline: number): Promise<PageText[]>;
 }
 
 /** OCR by the shared pool of offline tesseract workers (reading/ocr.ts). */
 export const tesseractOcr: Ocr = {
-  async image(bytes, mime) {
-    const read = await ocrImage(bytes, mime);
+  async image(bytes, mime, deadline) {
+    const read = await ocrImage(bytes, mime, deadline);
     return read.readable ? { readable: true, pages: read.pages, formFields: [] } : read;
   },
-  async pdfPages(bytes, pageNumbers) {
-    const read = await ocrPdfPages(bytes, pageNumbers);
+  async pdfPages(bytes, pageNumbers, deadline) {
+    const read = await ocrPdfPages(bytes, pageNumbers, deadline);
     // pdf.js parsed the file a moment ago; should rendering fail as a whole, the pages count as illegible.
     return read.readable ? read.pages : pageNumbers.map(illegiblePage);
   },
 };
 
-export async function readFile(bytes: Uint8Array, mime: string, ocr?: Ocr): Promise<FileReading> {
-  if (mime.startsWith('image/')) return ocr ? ocr.image(bytes, mime) : { readable: false, reason: 'images need OCR' };
+/**
+ * Reads one file. Past `deadline` (epoch ms) no more pages are begun: those left are illegible (the
+ * analysis has a time budget, activities/analysis.ts).
+ */
+export async function readFile(bytes: Uint8Array, mime: string, ocr?: Ocr, deadline = Infinity): Promise<FileReading> {
+  if (mime.startsWith('image/')) return ocr ? ocr.image(bytes, mime, deadline) : { readable: false, reason: 'images need OCR' };
   if (mime !== 'application/pdf') return { readable: false, reason: `unsupported type ${mime}` };
-  const pdf = await readPdf(bytes);
+  const pdf = await readPdf(bytes, deadline);
   if (!pdf.readable) return pdf;
   if (pdf.ocrPages.length === 0 || !ocr) return { readable: true, pages: pdf.pages, formFields: pdf.formFields };
-  const recognised = new Map((await ocr.pdfPages(bytes, pdf.ocrPages)).map((p) => [p.number, p]));
+  const recognised = new Map((await ocr.pdfPages(bytes, pdf.ocrPages, deadline)).map((p) => [p.number, p]));
   // A short text layer may be all the page holds (a one-line cover): OCR replaces it only when it reads
   // more, or when there is no text layer at all, so that a page OCR cannot read keeps its low confidence
   // (DOC-006) instead of passing for an empty text page.

@@ -28,8 +28,11 @@ const require = createRequire(import.meta.url);
 // (In Node it also loads its wasm core from the local tesseract.js-core package, never from a CDN.)
 const LANG_PATH = path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
 
-/** OCRs an image of sniffed type `mime`: one page per TIFF frame, one page for any other type. */
-export async function ocrImage(bytes: Uint8Array, mime: string): Promise<OcrRead> {
+/**
+ * OCRs an image of sniffed type `mime`: one page per TIFF frame, one page for any other type. Pages not
+ * begun by `deadline` (epoch ms) are not read: they come back illegible, and so do those of ocrPdfPages.
+ */
+export async function ocrImage(bytes: Uint8Array, mime: string, deadline = Infinity): Promise<OcrRead> {
   const unreadable = (err: unknown): OcrRead => ({
     readable: false,
     reason: err instanceof ImageRefused ? err.message : `image cannot be decoded (${describe(err)})`,
@@ -43,7 +46,7 @@ export async function ocrImage(bytes: Uint8Array, mime: string): Promise<OcrRead
   // A frame that cannot be decoded makes the file unreadable: the error is the file's. Recognition errors
   // that escape `recognize` are the machine's, and propagate.
   const refused: unknown[] = [];
-  const pages = await recognisePages(image.count, (index) => index + 1, (index) =>
+  const pages = await recognisePages(image.count, (index) => index + 1, deadline, (index) =>
     image.frame(index).catch((err: unknown) => {
       refused.push(err);
       return STOP;
@@ -56,7 +59,7 @@ export async function ocrImage(bytes: Uint8Array, mime: string): Promise<OcrRead
  * OCRs the given 1-based pages of a PDF by rendering each at 300 dpi. A PDF pdf.js cannot open is
  * unreadable; a page that cannot be rendered comes back empty with confidence 0 (illegible).
  */
-export async function ocrPdfPages(bytes: Uint8Array, pageNumbers: readonly number[]): Promise<OcrRead> {
+export async function ocrPdfPages(bytes: Uint8Array, pageNumbers: readonly number[], deadline = Infinity): Promise<OcrRead> {
   const pdf = await openPdfRenderer(bytes);
   if ('refused' in pdf) return { readable: false, reason: pdf.refused };
   try {
@@ -66,7 +69,7 @@ export async function ocrPdfPages(bytes: Uint8Array, pageNumbers: readonly numbe
       }
     }
     const numberAt = (index: number) => pageNumbers[index]!;
-    const pages = await recognisePages(pageNumbers.length, numberAt, async (index) => {
+    const pages = await recognisePages(pageNumbers.length, numberAt, deadline, async (index) => {
       const png = await pdf.render(numberAt(index), RENDER_DPI);
       if (!png) return illegiblePage(numberAt(index));
       try {
@@ -136,6 +139,7 @@ const STOP = Symbol('stop');
 async function recognisePages(
   count: number,
   numberAt: (index: number) => number,
+  deadline: number,
   prepare: (index: number) => Promise<OcrBitmap | PageText | typeof STOP>,
 ): Promise<PageText[]> {
   const pages: Promise<PageText>[] = [];
@@ -145,7 +149,8 @@ async function recognisePages(
     for (let index = 0; index < count && !failed; index++) {
       while (inFlight.size > settings.workers && !failed) await Promise.race(inFlight);
       if (failed) break;
-      const prepared = await prepare(index);
+      // Past the deadline the rest are neither rendered nor decoded: the caller's time is up.
+      const prepared = Date.now() < deadline ? await prepare(index) : illegiblePage(numberAt(index));
       if (prepared === STOP) break;
       const page = 'pgm' in prepared ? recognize(prepared, numberAt(index)) : Promise.resolve(prepared);
       const settled: Promise<void> = page.then(

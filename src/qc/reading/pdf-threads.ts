@@ -69,17 +69,18 @@ export async function terminatePdfThreads(): Promise<void> {
 }
 
 /**
- * Reads a PDF's text layer, page by page, and its AcroForm values. A PDF pdf.js cannot parse, cannot
+ * Reads a PDF's text layer, page by page, and its AcroForm values, within the file's budget and the
+ * caller's deadline (epoch ms), whichever ends first. A PDF pdf.js cannot parse, cannot
  * open within its budget, or of more than MAX_PDF_PAGES pages, is unreadable. A page that overruns its
  * budget is illegible (DOC-006) and the pages after it are still read, up to MAX_STALLS such pages or
  * the file's budget; the pages left then are illegible too. Throws only ReaderUnavailable (no thread).
  */
-export async function readPdf(bytes: Uint8Array): Promise<PdfReading> {
+export async function readPdf(bytes: Uint8Array, callerDeadline = Infinity): Promise<PdfReading> {
   const opened = await PdfSession.open(bytes, false);
   if (!(opened instanceof PdfSession)) return { readable: false, reason: opened.refused };
   const session = opened;
   // Counted from the open file: starting a thread is the machine's time, and opening has its own budget.
-  const deadline = Date.now() + settings.fileTimeoutMs;
+  const deadline = Math.min(Date.now() + settings.fileTimeoutMs, callerDeadline);
   const left = () => Math.min(settings.pageTimeoutMs, deadline - Date.now());
   try {
     const pages: PageText[] = [];
