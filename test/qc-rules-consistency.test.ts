@@ -1,9 +1,9 @@
 // The consistency rules DOC-010 to DOC-012, and the name and address normalisation they compare by.
 import test from 'ava';
 import { DEFAULT_RULE_CONTEXT, type RuleCode } from '../src/qc/catalog.js';
-import type { ClosingDisclosureFields, LoanFile } from '../src/qc/fields.js';
+import type { ClosingDisclosureFields, LoanDocument, LoanFile } from '../src/qc/fields.js';
 import { rules } from '../src/qc/rules/consistency.js';
-import { addressWords, organisationKey, personKeys, sameAddress } from '../src/qc/rules/names.js';
+import { addressWords, oneProperty, organisationKey, personKeys, sameAddress } from '../src/qc/rules/names.js';
 import { at, doc, loanFile } from './support/loan-file.js';
 
 function check(code: RuleCode, loan: LoanFile) {
@@ -112,6 +112,22 @@ test('DOC-011 fires when the appraisal names another property', (t) => {
     'The property address differs between documents: Note (note.pdf, p.1) gives the property as 456 Somewhere Avenue, Anytown, ST 12345; ' +
       'Closing Disclosure (cd.pdf, p.1) 456 Somewhere Ave, Anytown, ST 12345; Appraisal (appraisal.pdf, p.3) 465 Somewhere Ave, Anytown, ST 12345.',
   );
+});
+
+test('one property: every address is the longest cut short, so any two agree; one that departs anywhere breaks it', (t) => {
+  t.true(oneProperty(['456 Somewhere Ave', '456 Somewhere Avenue, Anytown', '456 SOMEWHERE AVE ANYTOWN ST 12345']));
+  t.false(oneProperty(['456 Somewhere Ave, Anytown', '456 Somewhere Ave, Othertown', '456 Somewhere Ave']));
+  t.false(oneProperty(['456 Somewhere Ave', '']), 'an address with no words names nothing');
+  t.true(oneProperty([]));
+});
+
+test('DOC-011 over 3,000 Notes: one property is no finding; one that differs lists 20 and counts the rest', (t) => {
+  const notes: LoanDocument[] = Array.from({ length: 3_000 }, (_, i) => doc('note', { property: at(i % 2 ? '456 Somewhere Avenue, Anytown, ST 12345' : '456 Somewhere Ave') }, { filename: `n${i}.pdf` }));
+  t.deepEqual(check('DOC-011', loanFile(...notes)), []);
+  notes.push(doc('appraisal', { property: at('465 Somewhere Ave') }, { filename: 'appraisal.pdf' }));
+  const [hit] = check('DOC-011', loanFile(...notes));
+  t.regex(hit?.summary ?? '', /^The property address differs between documents: Note \(n0\.pdf, p\.1\) gives the property as 456 Somewhere Ave; /);
+  t.regex(hit?.summary ?? '', /; and 2981 more\.$/);
 });
 
 test('DOC-011 compares the final Closing Disclosure, not an earlier one', (t) => {

@@ -102,6 +102,23 @@ test('DOC-004 fires when no two bank statements cover consecutive months', (t) =
   );
 });
 
+test('DOC-004 over 3,000 statements of which none follows another: fires, naming 20 and counting the rest', (t) => {
+  // Each a month two years after the last: no pair (a split PDF of statements makes thousands of documents).
+  const many = Array.from({ length: 3_000 }, (_, i) => {
+    const month = String((i % 12) + 1).padStart(2, '0');
+    const year = 1960 + 2 * Math.floor(i / 12) + (i % 2);
+    return statement(`s${i}.pdf`, `${year}-${month}-01`, `${year}-${month}-28`, i % 2 ? 'First Bank' : 'Second Bank');
+  });
+  const started = performance.now();
+  const [hit] = check('DOC-004', loanFile(...many));
+  t.log(`3,000 statements checked in ${Math.round(performance.now() - started)} ms`);
+  t.regex(hit?.summary ?? '', /^No two of the 3000 bank statements cover consecutive months: Bank statement \(s0\.pdf, p\.1\) for 1960-01-01 to 1960-01-28; /);
+  t.regex(hit?.summary ?? '', /\(s19\.pdf, p\.1\) for [-\d]+ to [-\d]+; and 2980 more\.$/);
+  // One consecutive pair among them, the last two, is enough.
+  many.push(statement('a.pdf', '2030-01-01', '2030-01-31', 'Third Bank'), statement('b.pdf', '2030-02-01', '2030-02-28', 'Third Bank'));
+  t.deepEqual(check('DOC-004', loanFile(...many)), []);
+});
+
 test('DOC-004 fires when the package holds a single bank statement, or none', (t) => {
   t.is(
     check('DOC-004', loanFile(statement('feb.pdf', '2026-02-01', '2026-02-28')))[0]?.summary,

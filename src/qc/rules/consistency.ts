@@ -2,8 +2,8 @@
 // and one set of loan terms on Closing Disclosures issued the same day.
 import type { Rule, RuleHit } from '../catalog.js';
 import type { ClosingDisclosureFields, DocumentOf, Located, LoanDocument, LoanFile } from '../fields.js';
-import { personKeys, sameAddress } from './names.js';
-import { cite, documentsOf, finalClosingDisclosure, formatMoney, formatRate, listOf } from './evidence.js';
+import { oneProperty, personKeys } from './names.js';
+import { cite, clausesOf, documentsOf, finalClosingDisclosure, formatMoney, formatRate, listOf } from './evidence.js';
 
 export const rules: Rule[] = [
   { code: 'DOC-010', check: (loan) => borrowerMismatch(loan) },
@@ -49,10 +49,9 @@ function propertyMismatch(loan: LoanFile): RuleHit[] {
     ...(cd ? printed(cd, cd.fields.property) : []),
     ...documentsOf(loan, 'appraisal').flatMap((d) => printed(d, d.fields.property)),
   ];
-  const agree = addresses.every((a) => addresses.every((b) => sameAddress(a.at.value, b.at.value)));
-  if (agree) return [];
+  if (oneProperty(addresses.map((a) => a.at.value))) return [];
   const listed = addresses.map((p, i) => `${cite(p.doc, p.at)} ${i === 0 ? 'gives the property as ' : ''}${p.at.value}`);
-  return [{ summary: `The property address differs between documents: ${listed.join('; ')}.` }];
+  return [{ summary: `The property address differs between documents: ${clausesOf(listed)}.` }];
 }
 
 /** A loan term both Closing Disclosures print: how it reads and when two values are one. */

@@ -4,7 +4,7 @@ import type { Rule, RuleContext, RuleHit } from '../catalog.js';
 import { CLASS_NAMES, type DocumentClass } from '../classify.js';
 import type { DocumentOf, IsoDate, Located, LoanDocument, LoanFile } from '../fields.js';
 import { organisationKey } from './names.js';
-import { cite, consummationDate, daysBetween, documentsOf, finalClosingDisclosure, listOf, pageOf } from './evidence.js';
+import { cite, clausesOf, consummationDate, daysBetween, documentsOf, finalClosingDisclosure, listOf, pageOf } from './evidence.js';
 
 /** The core documents every package needs; one DOC-001 per missing type. */
 const CORE: DocumentClass[] = ['note', 'security_instrument', 'closing_disclosure', 'loan_estimate', 'urla'];
@@ -64,13 +64,21 @@ interface StatementPeriod {
   doc: DocumentOf<'bank_statement'>;
   start?: IsoDate;
   end?: IsoDate;
+  /** Worked out once per statement, not per pair: a split PDF can make thousands of statements. */
+  bank: string | undefined;
+  startDay: number | undefined;
+  endDay: number | undefined;
 }
 
 // DOC-004: with no statement, or only one, the shortfall is itself the defect; with two or more of which
 // one has no legible period, they may well be consecutive and the rule does not guess.
 function bankStatementsIncomplete(loan: LoanFile): RuleHit[] {
   const statements = documentsOf(loan, 'bank_statement');
-  const periods: StatementPeriod[] = statements.map((doc) => ({ doc, start: doc.fields.periodStart?.value, end: doc.fields.periodEnd?.value }));
+  const periods: StatementPeriod[] = statements.map((doc) => {
+    const [start, end] = [doc.fields.periodStart?.value, doc.fields.periodEnd?.value];
+    const bank = doc.fields.bank ? organisationKey(doc.fields.bank.value) : undefined;
+    return { doc, start, end, bank, startDay: start ? dayNumber(start) : undefined, endDay: end ? dayNumber(end) : undefined };
+  });
   if (periods.some((a) => periods.some((b) => a !== b && follows(a, b)))) return [];
   const [only] = periods;
   if (!only) return [{ summary: 'The package holds no bank statement; two consecutive monthly statements are needed.' }];
@@ -78,7 +86,7 @@ function bankStatementsIncomplete(loan: LoanFile): RuleHit[] {
     return [{ summary: `The package holds one bank statement, ${describePeriod(only)}; two consecutive monthly statements are needed.` }];
   }
   if (periods.some((p) => !p.start && !p.end)) return [];
-  const listed = periods.map(describePeriod).join('; ');
+  const listed = clausesOf(periods.map(describePeriod));
   return [{ summary: `No two of the ${periods.length} bank statements cover consecutive months: ${listed}.` }];
 }
 
@@ -87,15 +95,19 @@ function bankStatementsIncomplete(loan: LoanFile): RuleHit[] {
  * ends; when one of those dates is missing, ending (or starting) in the next calendar month.
  */
 function follows(a: StatementPeriod, b: StatementPeriod): boolean {
-  const [bankA, bankB] = [a.doc.fields.bank, b.doc.fields.bank];
-  if (bankA && bankB && organisationKey(bankA.value) !== organisationKey(bankB.value)) return false;
-  if (a.end && b.start) {
-    const gap = daysBetween(a.end, b.start);
+  if (a.bank && b.bank && a.bank !== b.bank) return false;
+  if (a.endDay !== undefined && b.startDay !== undefined) {
+    const gap = b.startDay - a.endDay;
     return gap >= 0 && gap <= MAX_STATEMENT_GAP_DAYS;
   }
   if (a.end && b.end) return monthIndex(b.end) - monthIndex(a.end) === 1;
   if (a.start && b.start) return monthIndex(b.start) - monthIndex(a.start) === 1;
   return false;
+}
+
+/** Days since 1970-01-01, so that a gap between two dates is a subtraction. */
+function dayNumber(date: IsoDate): number {
+  return daysBetween('1970-01-01' as IsoDate, date);
 }
 
 function monthIndex(date: IsoDate): number {

@@ -72,6 +72,12 @@ export function listOf(items: readonly string[], most = 20): string {
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
+/** "a; b; c": clauses that carry commas of their own, at most `most` of them, as listOf. */
+export function clausesOf(items: readonly string[], most = 20): string {
+  if (items.length > most) return `${items.slice(0, most).join('; ')}; and ${items.length - most} more`;
+  return items.join('; ');
+}
+
 /** A page of a document to cite when no extracted value stands on it. */
 export function pageOf(page: number): Located<null> {
   return { value: null, page };

@@ -116,6 +116,16 @@ export function addressWords(printed: string): string[] {
  * "456 Somewhere Ave, Anytown, ST 12345"), as when a form prints the city on a line extraction did not take.
  */
 export function sameAddress(a: string, b: string): boolean {
-  const [short, long] = [addressWords(a), addressWords(b)].sort((x, y) => x.length - y.length) as [string[], string[]];
-  return short.length > 0 && short.every((w, i) => long[i] === w);
+  return oneProperty([a, b]);
+}
+
+/**
+ * Every two of `addresses` are one property (sameAddress). Since "one is the other cut short" means each
+ * is a prefix of the longest, that is one pass, not a comparison of every pair: a split PDF can make
+ * thousands of documents.
+ */
+export function oneProperty(addresses: readonly string[]): boolean {
+  const all = addresses.map(addressWords);
+  const longest = all.reduce((a, b) => (b.length > a.length ? b : a), []);
+  return all.every((words) => words.length > 0 && words.every((w, i) => longest[i] === w));
 }
