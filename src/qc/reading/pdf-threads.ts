@@ -23,6 +23,12 @@ export interface PdfThreadSettings {
   renderTimeoutMs: number;
   /** Threads at most, each holding one open PDF (about 100 MB with pdf.js loaded); more files wait. */
   threads: number;
+  /**
+   * Text runs kept from one file, on the main thread's heap (about 200 bytes each): 1,800 pages of
+   * Closing Disclosures hold 540,000. Pages past it are illegible, so that a file of pages crammed with
+   * runs cannot exhaust the worker's memory.
+   */
+  fileItems: number;
 }
 
 export const DEFAULT_PDF_THREAD_SETTINGS: PdfThreadSettings = {
@@ -31,6 +37,7 @@ export const DEFAULT_PDF_THREAD_SETTINGS: PdfThreadSettings = {
   fileTimeoutMs: 180_000,
   renderTimeoutMs: 30_000,
   threads: 4,
+  fileItems: 1_000_000,
 };
 
 /**
@@ -72,8 +79,8 @@ export async function terminatePdfThreads(): Promise<void> {
  * Reads a PDF's text layer, page by page, and its AcroForm values, within the file's budget and the
  * caller's deadline (epoch ms), whichever ends first. A PDF pdf.js cannot parse, cannot
  * open within its budget, or of more than MAX_PDF_PAGES pages, is unreadable. A page that overruns its
- * budget is illegible (DOC-006) and the pages after it are still read, up to MAX_STALLS such pages or
- * the file's budget; the pages left then are illegible too. Throws only ReaderUnavailable (no thread).
+ * budget is illegible (DOC-006) and the pages after it are still read, up to MAX_STALLS such pages, the
+ * file's budget or its text runs (`fileItems`); the pages left then are illegible too. Throws only ReaderUnavailable (no thread).
  */
 export async function readPdf(bytes: Uint8Array, callerDeadline = Infinity): Promise<PdfReading> {
   const opened = await PdfSession.open(bytes, false);
@@ -85,13 +92,16 @@ export async function readPdf(bytes: Uint8Array, callerDeadline = Infinity): Pro
   try {
     const pages: PageText[] = [];
     const ocrPages: number[] = [];
+    let items = 0;
     for (let n = 1; n <= session.numPages; n++) {
-      const reading = left() > 0 ? await session.ask<PdfPageReading>({ type: 'read', page: n }, left(), 'page') : null;
+      const more = left() > 0 && items < settings.fileItems;
+      const reading = more ? await session.ask<PdfPageReading>({ type: 'read', page: n }, left(), 'page') : null;
       if (!reading) {
         pages.push(illegiblePage(n));
         continue;
       }
       pages.push(reading.page);
+      items += reading.page.items.length;
       if (reading.ocr) ocrPages.push(n);
     }
     const formFields = left() > 0 ? ((await session.ask<FormField[]>({ type: 'fields' }, left(), 'fields')) ?? []) : [];
