@@ -139,23 +139,28 @@ test(`a PDF whose page tree claims more than ${MAX_PDF_PAGES} pages is unreadabl
   t.deepEqual(read, { readable: false, reason: `the PDF has 1000000 pages, more than the ${MAX_PDF_PAGES} read from one file` });
 });
 
-test.serial('past its allowance of text runs a file is read no further: the pages left are illegible', async (t) => {
-  const doc = await PDFDocument.create();
-  for (let n = 1; n <= 3; n++) doc.addPage([612, 792]).drawText(`Page ${n}: Loan Amount $162,000`, { x: 40, y: 700 });
-  const previous = configurePdfThreads({ fileItems: 2 });
-  try {
-    const read = await readPdf(await doc.save());
-    if (!read.readable) return t.fail(read.reason);
-    // One run a page: two pages reach the allowance, the third is not read.
-    t.deepEqual(read.pages.map((p) => [p.number, p.source, p.items.length]), [
-      [1, 'text_layer', 1],
-      [2, 'text_layer', 1],
-      [3, 'ocr', 0],
-    ]);
-  } finally {
-    configurePdfThreads(previous);
-  }
-});
+for (const [allowance, limit] of [
+  ['text runs', { fileItems: 2 }],
+  ['characters', { fileChars: 40 }],
+] as const) {
+  test.serial(`past its allowance of ${allowance} a file is read no further: the pages left are illegible`, async (t) => {
+    const doc = await PDFDocument.create();
+    for (let n = 1; n <= 3; n++) doc.addPage([612, 792]).drawText(`Page ${n}: Loan Amount $162,000`, { x: 40, y: 700 });
+    const previous = configurePdfThreads(limit);
+    try {
+      const read = await readPdf(await doc.save());
+      if (!read.readable) return t.fail(read.reason);
+      // One run of 28 characters a page: two pages reach the allowance, the third is not read.
+      t.deepEqual(read.pages.map((p) => [p.number, p.source, p.text.length]), [
+        [1, 'text_layer', 28],
+        [2, 'text_layer', 28],
+        [3, 'ocr', 0],
+      ]);
+    } finally {
+      configurePdfThreads(previous);
+    }
+  });
+}
 
 test('the budgets must be positive', (t) => {
   t.throws(() => configurePdfThreads({ pageTimeoutMs: 0 }), { instanceOf: RangeError });

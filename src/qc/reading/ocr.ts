@@ -70,7 +70,7 @@ export async function ocrPdfPages(bytes: Uint8Array, pageNumbers: readonly numbe
     }
     const numberAt = (index: number) => pageNumbers[index]!;
     const pages = await recognisePages(pageNumbers.length, numberAt, deadline, async (index) => {
-      const png = await pdf.render(numberAt(index), RENDER_DPI);
+      const png = await pdf.render(numberAt(index), RENDER_DPI, deadline);
       if (!png) return illegiblePage(numberAt(index));
       try {
         return await bitmapFromImage(png);

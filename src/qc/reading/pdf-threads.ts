@@ -29,6 +29,8 @@ export interface PdfThreadSettings {
    * runs cannot exhaust the worker's memory.
    */
   fileItems: number;
+  /** Characters kept from one file, likewise: a page's runs may hold 50,000 (pdf-text.ts), in few runs. */
+  fileChars: number;
 }
 
 export const DEFAULT_PDF_THREAD_SETTINGS: PdfThreadSettings = {
@@ -38,6 +40,7 @@ export const DEFAULT_PDF_THREAD_SETTINGS: PdfThreadSettings = {
   renderTimeoutMs: 30_000,
   threads: 4,
   fileItems: 1_000_000,
+  fileChars: 20_000_000,
 };
 
 /**
@@ -54,6 +57,8 @@ const THREAD_START_TIMEOUT_MS = 60_000;
 export const MAX_PDF_PAGES = 5_000;
 /** Requests of one file that may overrun their budget before the rest of its pages are given up. */
 const MAX_STALLS = 3;
+/** Less time than this left is no time: a request sent with it would only kill a healthy thread. */
+const MIN_REQUEST_MS = 250;
 
 let settings: PdfThreadSettings = DEFAULT_PDF_THREAD_SETTINGS;
 
@@ -88,23 +93,24 @@ export async function readPdf(bytes: Uint8Array, callerDeadline = Infinity): Pro
   const session = opened;
   // Counted from the open file: starting a thread is the machine's time, and opening has its own budget.
   const deadline = Math.min(Date.now() + settings.fileTimeoutMs, callerDeadline);
-  const left = () => Math.min(settings.pageTimeoutMs, deadline - Date.now());
   try {
     const pages: PageText[] = [];
     const ocrPages: number[] = [];
     let items = 0;
+    let chars = 0;
     for (let n = 1; n <= session.numPages; n++) {
-      const more = left() > 0 && items < settings.fileItems;
-      const reading = more ? await session.ask<PdfPageReading>({ type: 'read', page: n }, left(), 'page') : null;
+      const more = items < settings.fileItems && chars < settings.fileChars;
+      const reading = more ? await session.ask<PdfPageReading>({ type: 'read', page: n }, settings.pageTimeoutMs, deadline, 'page') : null;
       if (!reading) {
         pages.push(illegiblePage(n));
         continue;
       }
       pages.push(reading.page);
       items += reading.page.items.length;
+      chars += reading.page.text.length;
       if (reading.ocr) ocrPages.push(n);
     }
-    const formFields = left() > 0 ? ((await session.ask<FormField[]>({ type: 'fields' }, left(), 'fields')) ?? []) : [];
+    const formFields = (await session.ask<FormField[]>({ type: 'fields' }, settings.pageTimeoutMs, deadline, 'fields')) ?? [];
     return { readable: true, pages, formFields, ocrPages };
   } finally {
     await session.close();
@@ -114,8 +120,11 @@ export async function readPdf(bytes: Uint8Array, callerDeadline = Infinity): Pro
 /** A PDF open for rendering pages to PNG (for OCR); the caller closes it. */
 export interface PdfRenderer {
   readonly numPages: number;
-  /** The page as PNG bytes, or null when it cannot be rendered within the budget (it is illegible). */
-  render(page: number, dpi: number): Promise<Uint8Array | null>;
+  /**
+   * The page as PNG bytes, or null when it cannot be rendered within its budget or before `deadline`
+   * (epoch ms): it is illegible.
+   */
+  render(page: number, dpi: number, deadline?: number): Promise<Uint8Array | null>;
   close(): Promise<void>;
 }
 
@@ -128,7 +137,7 @@ export async function openPdfRenderer(bytes: Uint8Array): Promise<PdfRenderer | 
   if (!(session instanceof PdfSession)) return session;
   return {
     numPages: session.numPages,
-    render: (page, dpi) => session.ask<Uint8Array>({ type: 'render', page, dpi }, settings.renderTimeoutMs, 'rendered'),
+    render: (page, dpi, deadline = Infinity) => session.ask<Uint8Array>({ type: 'render', page, dpi }, settings.renderTimeoutMs, deadline, 'rendered'),
     close: () => session.close(),
   };
 }
@@ -166,13 +175,17 @@ class PdfSession {
     return { refused: opened.type === 'refused' ? opened.reason : `the PDF could not be opened within ${seconds(settings.openTimeoutMs)}` };
   }
 
-  /** The reply's payload, or null when the request failed, overran `timeoutMs` or the session is broken. */
-  async ask<T>(request: PdfRequest, timeoutMs: number, expect: 'page' | 'fields' | 'rendered'): Promise<T | null> {
-    const thread = await this.usableThread();
-    if (!thread) return null;
+  /**
+   * The reply's payload, or null when the request failed, overran `timeoutMs`, could not finish before
+   * `deadline` (epoch ms; a reopen counts against it too) or the session is broken.
+   */
+  async ask<T>(request: PdfRequest, timeoutMs: number, deadline: number, expect: 'page' | 'fields' | 'rendered'): Promise<T | null> {
+    const thread = await this.usableThread(deadline);
+    const budget = Math.min(timeoutMs, deadline - Date.now());
+    if (!thread || budget < MIN_REQUEST_MS) return null;
     let reply: PdfReply;
     try {
-      reply = await thread.ask(request, timeoutMs);
+      reply = await thread.ask(request, budget);
     } catch (err) {
       if (!(err instanceof ThreadStalled)) throw err;
       this.thread = null;
@@ -197,10 +210,10 @@ class PdfSession {
     else await thread.terminate();
   }
 
-  private async usableThread(): Promise<PdfThread | null> {
-    if (this.thread || this.stalls >= MAX_STALLS) return this.thread;
+  private async usableThread(deadline: number): Promise<PdfThread | null> {
+    if (this.thread || this.stalls >= MAX_STALLS || deadline - Date.now() < MIN_REQUEST_MS) return this.thread;
     const thread = await acquire();
-    const reopened = await openIn(thread, this.bytes, this.rendering);
+    const reopened = await openIn(thread, this.bytes, this.rendering, deadline);
     if (reopened.type === 'opened') return (this.thread = thread);
     this.stalls = MAX_STALLS;
     return null;
@@ -211,13 +224,15 @@ class PdfSession {
  * Opens the PDF in `thread`. The thread goes back to the pool unless the PDF stays open in it or it was
  * terminated; a machine fault (the canvas module missing) throws ReaderUnavailable.
  */
-async function openIn(thread: PdfThread, bytes: Uint8Array, rendering: boolean): Promise<Opening> {
+async function openIn(thread: PdfThread, bytes: Uint8Array, rendering: boolean, deadline = Infinity): Promise<Opening> {
   let reply: PdfReply;
   try {
     // Copied, not transferred: the session keeps its bytes for a reopen, and the caller owns them.
-    reply = await thread.ask({ type: 'open', bytes, rendering }, settings.openTimeoutMs);
+    reply = await thread.ask({ type: 'open', bytes, rendering }, Math.max(MIN_REQUEST_MS, Math.min(settings.openTimeoutMs, deadline - Date.now())));
   } catch (err) {
     if (err instanceof ThreadStalled) return { type: 'stalled' };
+    // Not the file's doing (a message that cannot be sent): the thread is not worth keeping.
+    await thread.terminate();
     throw err;
   }
   if (reply.type === 'opened') return reply;

@@ -95,7 +95,7 @@ function bankStatementsIncomplete(loan: LoanFile): RuleHit[] {
  * ends; when one of those dates is missing, ending (or starting) in the next calendar month.
  */
 function follows(a: StatementPeriod, b: StatementPeriod): boolean {
-  if (a.bank && b.bank && a.bank !== b.bank) return false;
+  if (a.bank !== undefined && b.bank !== undefined && a.bank !== b.bank) return false;
   if (a.endDay !== undefined && b.startDay !== undefined) {
     const gap = b.startDay - a.endDay;
     return gap >= 0 && gap <= MAX_STATEMENT_GAP_DAYS;
