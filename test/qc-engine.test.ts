@@ -2,8 +2,6 @@
 // run over the loan file they make together.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
 import { analyseDocuments, OUT_OF_TIME, type DocumentToAnalyse } from '../src/qc/analyse.js';
@@ -13,21 +11,9 @@ import { DEFAULT_RULE_CONTEXT } from '../src/qc/catalog.js';
 import { runRules } from '../src/qc/rules/registry.js';
 import { at, doc, loanFile } from './support/loan-file.js';
 import { corruptPdf, pdf } from './support/fixtures.js';
+import { drawScan } from './support/scan-image.js';
 
 const corpus = new URL('../../shared/corpus/cfpb/', import.meta.url);
-GlobalFonts.registerFromPath(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'), 'EngineTestSans');
-
-/** A 200-dpi strip of a scanned page with one line of `text`. */
-function scanOf(text: string): Buffer {
-  const canvas = createCanvas(1700, 400);
-  const g = canvas.getContext('2d');
-  g.fillStyle = '#ffffff';
-  g.fillRect(0, 0, 1700, 400);
-  g.fillStyle = '#000000';
-  g.font = '34px EngineTestSans';
-  g.fillText(text, 120, 200);
-  return canvas.toBuffer('image/png');
-}
 
 test.after.always(() => terminateOcr());
 
@@ -92,7 +78,7 @@ test('a scanned page OCR cannot read keeps its low confidence: DOC-006 names the
 
 test('past its deadline the analysis begins no page: a file begun is read no further, files not begun are unreadable', async (t) => {
   const bytes = new Map<string, Uint8Array>([
-    ['scan.png', scanOf('PROMISSORY NOTE Loan Amount $162,000')],
+    ['scan.png', drawScan(['PROMISSORY NOTE Loan Amount $162,000'], 400).png],
     ['note.pdf', await pdf('NOTE')],
   ]);
   const docs: DocumentToAnalyse[] = [

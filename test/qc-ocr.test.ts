@@ -1,41 +1,24 @@
 // OCR of scanned material: every image type we accept, multi-page TIFF, PDF pages without a text layer,
 // pages read two at a time by the worker pool, and the inputs that must come back unreadable instead of
-// crashing or exhausting memory. Images are drawn here with a font from the dejavu-fonts-ttf package, so
-// no system font or binary fixture is needed.
+// crashing or exhausting memory. Images are drawn with a font from the dejavu-fonts-ttf package
+// (support/scan-image.ts), so no system font or binary fixture is needed.
 import test, { type ExecutionContext } from 'ava';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { crc32, deflateSync } from 'node:zlib';
-import { createCanvas, GlobalFonts, SvgExportFlag } from '@napi-rs/canvas';
+import { createCanvas, SvgExportFlag } from '@napi-rs/canvas';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { readFile, tesseractOcr, type Ocr } from '../src/qc/reading/document.js';
 import { decodeBmp, MAX_IMAGE_FRAMES } from '../src/qc/reading/images.js';
 import { configureOcr, ocrImage, ocrPdfPages, terminateOcr, type OcrRead } from '../src/qc/reading/ocr.js';
 import { OCR_PAGE_WIDTH, type PageText } from '../src/qc/reading/page.js';
-
-const require = createRequire(import.meta.url);
-GlobalFonts.registerFromPath(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'), 'OcrTestSans');
+import { drawScan, SCAN_FONT } from './support/scan-image.js';
 
 // Two workers, as the service runs on two cores: every test here goes through the pool.
 configureOcr({ workers: 2 });
 test.after.always(() => terminateOcr());
 
-/** A 1700×600 white strip (a Letter page's width at 200 dpi) with black 12-pt lines, 200 px apart. */
-function drawText(lines: string[], height = 600): { rgba: Buffer; width: number; height: number; png: Buffer } {
-  const width = 1700;
-  const canvas = createCanvas(width, height);
-  const g = canvas.getContext('2d');
-  g.fillStyle = '#ffffff';
-  g.fillRect(0, 0, width, height);
-  g.fillStyle = '#000000';
-  g.font = '34px OcrTestSans';
-  lines.forEach((line, i) => g.fillText(line, 120, 150 + i * 200));
-  const rgba = Buffer.from(g.getImageData(0, 0, width, height).data);
-  return { rgba, width, height, png: canvas.toBuffer('image/png') };
-}
-
-const sample = drawText(['CLOSING DISCLOSURE', 'Loan Amount $162,000']);
+const sample = drawScan(['CLOSING DISCLOSURE', 'Loan Amount $162,000']);
 const raw = () => sharp(sample.rgba, { raw: { width: sample.width, height: sample.height, channels: 4 } });
 
 function onlyPage(t: ExecutionContext, read: OcrRead): PageText {
@@ -98,8 +81,8 @@ test('a scan two degrees off is deskewed: the words of a line share one baseline
 });
 
 test('a two-page TIFF is read as two pages', async (t) => {
-  const first = drawText(['CLOSING DISCLOSURE']);
-  const second = drawText(['Loan Amount $162,000']);
+  const first = drawScan(['CLOSING DISCLOSURE']);
+  const second = drawScan(['Loan Amount $162,000']);
   const tiff = await sharp(Buffer.concat([first.rgba, second.rgba]), {
     raw: { width: first.width, height: first.height * 2, channels: 4, pageHeight: first.height },
   })
@@ -137,7 +120,7 @@ function outlinedText(text: string): string[] {
   const canvas = createCanvas(612, 100, SvgExportFlag.ConvertTextToPaths);
   const g = canvas.getContext('2d');
   g.fillStyle = '#000000';
-  g.font = '28px OcrTestSans';
+  g.font = `28px ${SCAN_FONT}`;
   g.fillText(text, 40, 60);
   return [...canvas.getContent().toString().matchAll(/ d="([^"]+)"/g)].map((m) => m[1]!);
 }
@@ -178,7 +161,7 @@ const firstWords = FOUR_PAGES.map((lines) => lines[0]!);
 
 /** A page `height` px tall with `lines` repeated all the way down: much slower to read than a strip. */
 const fullPage = (lines: string[], height: number) =>
-  drawText(Array.from({ length: Math.floor((height - 150) / 200) + 1 }, (_, j) => lines[j % lines.length]!), height);
+  drawScan(Array.from({ length: Math.floor((height - 150) / 200) + 1 }, (_, j) => lines[j % lines.length]!), height);
 
 function assertFourPages(t: ExecutionContext, read: OcrRead) {
   if (!read.readable) return t.fail(read.reason);
@@ -193,7 +176,7 @@ test('a four-page scanned PDF is read two pages at a time, each page with its ow
   const pdf = await PDFDocument.create();
   for (const [i, lines] of FOUR_PAGES.entries()) {
     // Page 1 repeats its lines down a whole Letter page (200 dpi), so later pages finish before it.
-    const drawn = i === 0 ? fullPage(lines, 2200) : drawText(lines);
+    const drawn = i === 0 ? fullPage(lines, 2200) : drawScan(lines);
     const image = await pdf.embedPng(drawn.png);
     const size: [number, number] = [612, (612 * drawn.height) / drawn.width];
     pdf.addPage(size).drawImage(image, { x: 0, y: 0, width: size[0], height: size[1] });
@@ -202,7 +185,7 @@ test('a four-page scanned PDF is read two pages at a time, each page with its ow
 });
 
 test('a four-frame TIFF is read two frames at a time, each page with its own text, in frame order', async (t) => {
-  const frames = FOUR_PAGES.map((lines) => drawText(lines));
+  const frames = FOUR_PAGES.map((lines) => drawScan(lines));
   const tiff = await sharp(Buffer.concat(frames.map((f) => f.rgba)), {
     raw: { width: 1700, height: 600 * frames.length, channels: 4, pageHeight: 600 },
   })
