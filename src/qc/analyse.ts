@@ -9,6 +9,7 @@ import { analyseFile } from './logical-documents.js';
 import type { Ocr } from './reading/document.js';
 import { ReaderUnavailable } from './reading/unavailable.js';
 import { runRules } from './rules/registry.js';
+import { errorMessage } from './error-message.js';
 
 export interface DocumentToAnalyse {
   id: string;
@@ -78,7 +79,7 @@ export async function analyseDocuments(
         // Storage and OCR-machine failures are the worker's and worth a retry; anything else this file
         // provoked in reading or extraction makes it an unreadable file, a finding rather than a crash.
         if (err instanceof ReaderUnavailable) throw err;
-        return { documents: [], unreadable: `could not be analysed (${err instanceof Error ? err.message : String(err)})` };
+        return { documents: [], unreadable: `could not be analysed (${errorMessage(err)})` };
       });
       progress(++done);
     }

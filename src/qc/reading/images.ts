@@ -2,6 +2,7 @@
 // bitmaps OCR reads, refusing decompression bombs before any pixel buffer is allocated.
 import sharp, { type Metadata, type Sharp, type SharpOptions } from 'sharp';
 import { MAX_IMAGE_PIXELS } from './page.js';
+import { errorMessage } from '../error-message.js';
 
 /** Most frames read from one multi-page TIFF. */
 export const MAX_IMAGE_FRAMES = 500;
@@ -73,7 +74,7 @@ async function headerOf(bytes: Uint8Array, page: number): Promise<Metadata & { w
   try {
     meta = await sharp(bytes, { page, limitInputPixels: false }).metadata();
   } catch (err) {
-    throw new ImageRefused(`image cannot be decoded (${describe(err)})`);
+    throw new ImageRefused(`image cannot be decoded (${errorMessage(err)})`);
   }
   const { width, height } = meta;
   if (!width || !height) throw new ImageRefused('image has no dimensions');
@@ -104,7 +105,7 @@ async function toOcrBitmap(image: Sharp, width: number, height: number, rescale 
     if (info.channels !== 1) throw new Error(`expected one channel, got ${info.channels}`);
     return { pgm: pgm(data, info.width, info.height), width: info.width, height: info.height };
   } catch (err) {
-    throw new ImageRefused(`image cannot be decoded (${describe(err)})`);
+    throw new ImageRefused(`image cannot be decoded (${errorMessage(err)})`);
   }
 }
 
@@ -123,9 +124,6 @@ function pgm(grey: Uint8Array, width: number, height: number): Uint8Array {
   return out;
 }
 
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
 
 // ---------------------------------------------------------------------------------------------------
 // BMP. The prebuilt libvips that sharp ships has no BMP loader, and bmp-js misreads the V4/V5 headers

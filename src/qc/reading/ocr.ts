@@ -10,6 +10,7 @@ import { illegiblePage, OCR_PAGE_WIDTH, type PageText, type TextItem } from './p
 import { openPdfRenderer } from './pdf-threads.js';
 import { RENDER_DPI } from './render.js';
 import { ReaderUnavailable } from './unavailable.js';
+import { errorMessage } from '../error-message.js';
 
 /** What OCR of one file yields; an unreadable file is a finding for the caller, never an exception. */
 export type OcrRead = { readable: true; pages: PageText[] } | { readable: false; reason: string };
@@ -35,7 +36,7 @@ const LANG_PATH = path.join(path.dirname(require.resolve('@tesseract.js-data/eng
 export async function ocrImage(bytes: Uint8Array, mime: string, deadline = Infinity): Promise<OcrRead> {
   const unreadable = (err: unknown): OcrRead => ({
     readable: false,
-    reason: err instanceof ImageRefused ? err.message : `image cannot be decoded (${describe(err)})`,
+    reason: err instanceof ImageRefused ? err.message : `image cannot be decoded (${errorMessage(err)})`,
   });
   let image: ImageFrames;
   try {
@@ -235,7 +236,7 @@ async function recognize(bitmap: OcrBitmap, number: number): Promise<PageText> {
     // Not the input's fault (the model or the wasm core is missing): let the caller fail and retry.
     live.delete(slot);
     dispatch();
-    throw new ReaderUnavailable(describe(err));
+    throw new ReaderUnavailable(errorMessage(err));
   }
   let page: Tesseract.Page;
   try {
@@ -361,8 +362,4 @@ function baselineOf(line: Tesseract.Line): number {
 
 function round(value: number): number {
   return Math.round(value * 100) / 100;
-}
-
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -5,6 +5,7 @@ import { parentPort } from 'node:worker_threads';
 import { formFieldsOf, readPdfPage, type FormField, type PdfPageReading } from './pdf-text.js';
 import { openPdf, type PdfDocument } from './pdfjs.js';
 import { openPdfForRendering, PdfRefused, renderPdfPage } from './render.js';
+import { errorMessage } from '../error-message.js';
 
 export type PdfRequest =
   | { type: 'open'; bytes: Uint8Array; rendering: boolean }
@@ -34,7 +35,7 @@ let pdf: PdfDocument | null = null;
 port.on('message', (request: PdfRequest) => {
   void answer(request).then(
     (reply) => port.postMessage(reply, reply.type === 'rendered' ? [reply.png.buffer as ArrayBuffer] : []),
-    (err: unknown) => port.postMessage({ type: 'failed', reason: describe(err) } satisfies PdfReply),
+    (err: unknown) => port.postMessage({ type: 'failed', reason: errorMessage(err) } satisfies PdfReply),
   );
 });
 port.postMessage({ type: 'ready' } satisfies PdfReply);
@@ -46,8 +47,8 @@ async function answer(request: PdfRequest): Promise<PdfReply> {
       try {
         pdf = request.rendering ? await openPdfForRendering(request.bytes) : await openPdf(request.bytes);
       } catch (err) {
-        if (request.rendering && !(err instanceof PdfRefused)) return { type: 'unavailable', reason: describe(err) };
-        return { type: 'refused', reason: describe(err) };
+        if (request.rendering && !(err instanceof PdfRefused)) return { type: 'unavailable', reason: errorMessage(err) };
+        return { type: 'refused', reason: errorMessage(err) };
       }
       return { type: 'opened', numPages: pdf.numPages };
     }
@@ -73,8 +74,4 @@ async function close(): Promise<void> {
   const open = pdf;
   pdf = null;
   await open?.destroy().catch(() => undefined);
-}
-
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

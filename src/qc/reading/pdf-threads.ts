@@ -11,6 +11,7 @@ import { illegiblePage, type PageText } from './page.js';
 import type { PdfReply, PdfRequest } from './pdf-thread.js';
 import type { FormField, PdfPageReading, PdfReading } from './pdf-text.js';
 import { ReaderUnavailable } from './unavailable.js';
+import { errorMessage } from '../error-message.js';
 
 export interface PdfThreadSettings {
   /** Parsing a file's structure (cross-reference table, page tree) before its first page. */
@@ -343,7 +344,7 @@ class PdfThread {
     try {
       worker = new Thread(boot, { eval: true, resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
     } catch (err) {
-      throw new ReaderUnavailable(`a pdf.js thread cannot be started: ${describe(err)}`);
+      throw new ReaderUnavailable(`a pdf.js thread cannot be started: ${errorMessage(err)}`);
     }
     const thread = new PdfThread(worker);
     try {
@@ -351,7 +352,7 @@ class PdfThread {
       if (ready.type !== 'ready') throw new ThreadStalled(`unexpected ${ready.type}`);
     } catch (err) {
       await thread.terminate();
-      throw new ReaderUnavailable(`a pdf.js thread did not start: ${describe(err)}`);
+      throw new ReaderUnavailable(`a pdf.js thread did not start: ${errorMessage(err)}`);
     }
     if (thread.exited) throw new ReaderUnavailable('a pdf.js thread exited as it started');
     worker.once('exit', () => gone(thread));
@@ -402,9 +403,6 @@ class PdfThread {
   }
 }
 
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
 
 function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;

@@ -2,6 +2,7 @@
 // binary ships inside its npm package, so rendering works offline.
 import { createIsomorphicCanvasFactory, renderPageAsImage } from 'unpdf';
 import { openPdf, type PdfDocument } from './pdfjs.js';
+import { errorMessage } from '../error-message.js';
 
 export type { PdfDocument };
 
@@ -26,7 +27,7 @@ export async function openPdfForRendering(bytes: Uint8Array): Promise<PdfDocumen
   try {
     return await openPdf(bytes, { CanvasFactory });
   } catch (err) {
-    throw new PdfRefused(`PDF cannot be parsed (${err instanceof Error ? err.message : String(err)})`);
+    throw new PdfRefused(`PDF cannot be parsed (${errorMessage(err)})`);
   }
 }
 

@@ -12,6 +12,7 @@ import { rules as income } from './income.js';
 import { rules as note } from './note.js';
 import { rules as pointsAndFees } from './points-and-fees.js';
 import { rules as tolerance } from './tolerance.js';
+import { errorMessage } from '../error-message.js';
 
 export const RULES: readonly Rule[] = [...documentation, ...consistency, ...apr, ...disclosureTiming, ...tolerance, ...note, ...income, ...pointsAndFees, ...collateral];
 
@@ -27,7 +28,7 @@ export function runRules(loan: LoanFile, context: RuleContext, log: (message: st
       try {
         return rule.check(loan, context).map((hit) => findingOf(rule.code, hit));
       } catch (err) {
-        log(`rule ${rule.code} failed and was skipped: ${err instanceof Error ? err.message : String(err)}`);
+        log(`rule ${rule.code} failed and was skipped: ${errorMessage(err)}`);
         return [];
       }
     });
