@@ -6,9 +6,8 @@ import { Worker as Thread } from 'node:worker_threads';
 import Tesseract from 'tesseract.js';
 import { ImageRefused, bitmapFromImage, openImage, type ImageFrames, type OcrBitmap } from './images.js';
 import { pageTextOf } from './layout.js';
-import { illegiblePage, OCR_PAGE_WIDTH, type PageText, type TextItem } from './page.js';
+import { illegiblePage, OCR_PAGE_WIDTH, RENDER_DPI, type PageText, type TextItem } from './page.js';
 import { openPdfRenderer } from './pdf-threads.js';
-import { RENDER_DPI } from './render.js';
 import { ReaderUnavailable } from './unavailable.js';
 import { errorMessage } from '../error-message.js';
 

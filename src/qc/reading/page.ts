@@ -35,6 +35,9 @@ export function nonSpaceChars(text: string): number {
   return text.replace(/\s/g, '').length;
 }
 
+/** OCR resolution a PDF page is rendered at: 300 dpi is where tesseract reads body text best for its cost. */
+export const RENDER_DPI = 300;
+
 /**
  * Page width in points OCR output is scaled to (US Letter), so that the layout tolerances, which are
  * in points, hold for scanned pages whatever their resolution.

@@ -1,13 +1,12 @@
 // Renders a PDF page to a PNG for OCR: pdf.js (through unpdf) drawing on @napi-rs/canvas, whose native
 // binary ships inside its npm package, so rendering works offline.
 import { createIsomorphicCanvasFactory, renderPageAsImage } from 'unpdf';
+import { RENDER_DPI } from './page.js';
 import { openPdf, type PdfDocument } from './pdfjs.js';
 import { errorMessage } from '../error-message.js';
 
 export type { PdfDocument };
 
-/** OCR resolution: 300 dpi is where tesseract reads body text best for its cost. */
-export const RENDER_DPI = 300;
 /** A page larger than Letter renders at a lower dpi so its bitmap stays at most this many pixels. */
 export const MAX_RENDER_PIXELS = 12_500_000;
 
