@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker as Thread } from 'node:worker_threads';
 import { illegiblePage, type PageText } from './page.js';
 import type { PdfReply, PdfRequest } from './pdf-thread.js';
-import type { FormField, PdfPageReading, PdfReading } from './pdf-text.js';
+import type { PdfReading } from './pdf-text.js';
 import { ReaderUnavailable } from './unavailable.js';
 import { errorMessage } from '../error-message.js';
 
@@ -101,7 +101,7 @@ export async function readPdf(bytes: Uint8Array, callerDeadline = Infinity): Pro
     let chars = 0;
     for (let n = 1; n <= session.numPages; n++) {
       const more = items < settings.fileItems && chars < settings.fileChars;
-      const reading = more ? await session.ask<PdfPageReading>({ type: 'read', page: n }, settings.pageTimeoutMs, deadline, 'page') : null;
+      const reading = more ? await session.ask({ type: 'read', page: n }, settings.pageTimeoutMs, deadline, (r) => (r.type === 'page' ? r.reading : null)) : null;
       if (!reading) {
         pages.push(illegiblePage(n));
         continue;
@@ -111,7 +111,7 @@ export async function readPdf(bytes: Uint8Array, callerDeadline = Infinity): Pro
       chars += reading.page.text.length;
       if (reading.ocr) ocrPages.push(n);
     }
-    const formFields = (await session.ask<FormField[]>({ type: 'fields' }, settings.pageTimeoutMs, deadline, 'fields')) ?? [];
+    const formFields = (await session.ask({ type: 'fields' }, settings.pageTimeoutMs, deadline, (r) => (r.type === 'fields' ? r.formFields : null))) ?? [];
     return { readable: true, pages, formFields, ocrPages };
   } finally {
     await session.close();
@@ -138,7 +138,7 @@ export async function openPdfRenderer(bytes: Uint8Array): Promise<PdfRenderer | 
   if (!(session instanceof PdfSession)) return session;
   return {
     numPages: session.numPages,
-    render: (page, dpi, deadline = Infinity) => session.ask<Uint8Array>({ type: 'render', page, dpi }, settings.renderTimeoutMs, deadline, 'rendered'),
+    render: (page, dpi, deadline = Infinity) => session.ask({ type: 'render', page, dpi }, settings.renderTimeoutMs, deadline, (r) => (r.type === 'rendered' ? r.png : null)),
     close: () => session.close(),
   };
 }
@@ -177,10 +177,11 @@ class PdfSession {
   }
 
   /**
-   * The reply's payload, or null when the request failed, overran `timeoutMs`, could not finish before
-   * `deadline` (epoch ms; a reopen counts against it too) or the session is broken.
+   * What `take` makes of the reply (null for a reply of another kind, such as 'failed'), or null when the
+   * request overran `timeoutMs`, could not finish before `deadline` (epoch ms; a reopen counts against it
+   * too) or the session is broken.
    */
-  async ask<T>(request: PdfRequest, timeoutMs: number, deadline: number, expect: 'page' | 'fields' | 'rendered'): Promise<T | null> {
+  async ask<T>(request: PdfRequest, timeoutMs: number, deadline: number, take: (reply: PdfReply) => T | null): Promise<T | null> {
     const thread = await this.usableThread(deadline);
     const budget = Math.min(timeoutMs, deadline - Date.now());
     if (!thread || budget < MIN_REQUEST_MS) return null;
@@ -193,11 +194,7 @@ class PdfSession {
       this.stalls++;
       return null;
     }
-    if (reply.type !== expect) return null;
-    if (reply.type === 'page') return reply.reading as T;
-    if (reply.type === 'fields') return reply.formFields as T;
-    if (reply.type === 'rendered') return reply.png as T;
-    return null;
+    return take(reply);
   }
 
   /** Drops the PDF from its thread and gives the thread back; one that does not answer is terminated. */
