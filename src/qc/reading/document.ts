@@ -39,9 +39,7 @@ export async function readFile(bytes: Uint8Array, mime: string, ocr?: Ocr, deadl
   const pdf = await readPdf(bytes, deadline);
   if (!pdf.readable) return pdf;
   if (pdf.ocrPages.length === 0 || !ocr) return { readable: true, pages: pdf.pages, formFields: pdf.formFields };
-  // Past the deadline no page is begun: a renderer would be opened only to call every page illegible.
-  const read = Date.now() < deadline ? await ocr.pdfPages(bytes, pdf.ocrPages, deadline) : pdf.ocrPages.map(illegiblePage);
-  const recognised = new Map(read.map((p) => [p.number, p]));
+  const recognised = new Map((await ocr.pdfPages(bytes, pdf.ocrPages, deadline)).map((p) => [p.number, p]));
   // A short text layer may be all the page holds (a one-line cover): OCR replaces it only when it reads
   // more, or when there is no text layer at all, so that a page OCR cannot read keeps its low confidence
   // (DOC-006) instead of passing for an empty text page.

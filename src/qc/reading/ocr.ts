@@ -60,6 +60,8 @@ export async function ocrImage(bytes: Uint8Array, mime: string, deadline = Infin
  * unreadable; a page that cannot be rendered comes back empty with confidence 0 (illegible).
  */
 export async function ocrPdfPages(bytes: Uint8Array, pageNumbers: readonly number[], deadline = Infinity): Promise<OcrRead> {
+  // Past the deadline no page is begun: a renderer would be opened only to call every page illegible.
+  if (Date.now() >= deadline) return { readable: true, pages: pageNumbers.map(illegiblePage) };
   const pdf = await openPdfRenderer(bytes);
   if ('refused' in pdf) return { readable: false, reason: pdf.refused };
   try {
