@@ -3,7 +3,7 @@
 import { pageFooter, splitDocuments } from './classify.js';
 import { extractFields } from './extract/document.js';
 import type { LoanDocument, PageInfo } from './fields.js';
-import { readFile, type Ocr } from './reading/document.js';
+import { readFile, type FileReading, type Ocr } from './reading/document.js';
 import { PageLayout } from './reading/layout.js';
 
 /** One file's logical documents with their fields. */
@@ -16,8 +16,13 @@ export async function analyseFile(
 ): Promise<{ documents: LoanDocument[]; unreadable: string | null }> {
   const reading = await readFile(bytes, mime, ocr, deadline);
   if (!reading.readable) return { documents: [], unreadable: reading.reason };
-  const layouts = reading.pages.map((p) => new PageLayout(p.number, p.items));
-  const documents = splitDocuments(layouts.map((l) => l.lines.map((line) => line.text))).map((run) => {
+  return { documents: documentsOf(filename, reading), unreadable: null };
+}
+
+/** A file's reading split into logical documents, each classified and its fields extracted. */
+export function documentsOf(filename: string, reading: Extract<FileReading, { readable: true }>): LoanDocument[] {
+  const layouts = reading.pages.map((p) => new PageLayout(p.number, p.items, p.source));
+  return splitDocuments(layouts.map((l) => l.lines.map((line) => line.text))).map((run) => {
     const pages = run.pages.map((i) => layouts[i]!);
     const info: PageInfo[] = run.pages.map((i) => {
       const page = reading.pages[i]!;
@@ -27,5 +32,4 @@ export async function analyseFile(
     const formFields = reading.formFields.filter((f) => f.page === null || run.pages.some((i) => reading.pages[i]!.number === f.page));
     return { documentClass: run.documentClass, filename, pages: info, fields: extractFields(run.documentClass, pages, formFields) } as LoanDocument;
   });
-  return { documents, unreadable: null };
 }

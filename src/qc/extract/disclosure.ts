@@ -72,18 +72,19 @@ function yesNo(pages: readonly PageLayout[], label: RegExp): Located<boolean> | 
 function loanType(pages: readonly PageLayout[]): Located<string> | undefined {
   return located(
     findValue(pages, /^loan type$/i, (page, l) => {
-      const marks = page.items.filter((i) => CHECK_MARK.test(i.text.trim()) && i.x > l.x && i.y <= l.y + 3 && i.y >= l.y - 14);
-      for (const mark of marks) {
-        const option = page.items
-          .filter((i) => i !== mark && Math.abs(i.y - mark.y) <= 2 && i.x > mark.x && i.x - (mark.x + mark.width) < 12)
+      // Words, not phrases: a mark and its option stand closer than a phrase gap ("X Conventional").
+      const near = page.words.filter((w) => w.x > l.x + l.width - 1 && w.y <= l.y + 3 && w.y >= l.y - 14);
+      for (const mark of near.filter((w) => CHECK_MARK.test(w.text))) {
+        const option = near
+          .filter((w) => w !== mark && Math.abs(w.y - mark.y) <= 2 && w.x > mark.x && w.x - (mark.x + mark.width) < 12)
           .sort((a, b) => a.x - b.x)[0];
-        if (option) return option;
+        if (option && !CHECK_MARK.test(option.text) && !/^[□☐○O0]$/.test(option.text)) return option;
       }
       // A form printed with only the chosen type (no boxes).
       const options = page.rightOf(l).filter((i) => LOAN_TYPES.includes(i.text.trim()));
       return options.length === 1 ? options[0] : undefined;
     }),
-    (s) => s.replace(/^_+$/, '') || undefined,
+    (s) => LOAN_TYPES.find((t) => t.toLowerCase() === s.toLowerCase()) ?? (/^[A-Za-z]{2,}$/.test(s) ? s : undefined),
   );
 }
 
@@ -162,7 +163,8 @@ const TABLE_LINE = /^[A-L]\.\s+\S/;
 export function readFees(pages: readonly PageLayout[]): FeeLine[] {
   const fees: FeeLine[] = [];
   for (const page of pages) {
-    const headers = page.items.filter((i) => SECTION_HEADER.test(i.text.trim()));
+    // In section order: the tables stand in two columns, and lines are read across both.
+    const headers = page.items.filter((i) => SECTION_HEADER.test(i.text.trim())).sort((a, b) => a.text.trim().localeCompare(b.text.trim()));
     if (headers.length === 0) continue;
     const boundaries = page.items.filter((i) => TABLE_LINE.test(i.text.trim()));
     const sellerPaid = page.label(/^seller-paid$/i);
@@ -183,7 +185,7 @@ export function readFees(pages: readonly PageLayout[]): FeeLine[] {
           .filter((i) => i.x > header.x + 150 && MONEY.test(i.text.trim()))
           .map((i) => parseMoney(i.text) ?? 0);
         if (amounts.length === 0) continue;
-        fees.push({ section, name: row.text.trim(), amount: amounts.reduce((s, a) => s + a, 0), page: page.number });
+        fees.push({ section, name: row.text.trim().replace(/^\d{2}\s+/, ''), amount: amounts.reduce((s, a) => s + a, 0), page: page.number });
       }
     }
   }

@@ -24,8 +24,6 @@ export function located<T>(found: Found | undefined, parse: (text: string) => T 
   return value === undefined ? undefined : { value, page: found.page.number };
 }
 
-/** Words of one label or value: runs (or OCR words) closer than this (points) belong together. */
-const PHRASE_GAP = 8;
 /** A value stands within a column's width right of its label; a phrase farther right is the next column's. */
 const MAX_VALUE_GAP = 180;
 
@@ -36,17 +34,9 @@ export interface Phrase {
   y: number;
 }
 
-/** A line's runs grouped into phrases: a form's columns stand wider apart than the words of a value. */
+/** A line's phrases (layout.ts groups words into phrases, for text runs and OCR words alike). */
 export function phrasesOf(line: Line): Phrase[] {
-  const phrases: Phrase[] = [];
-  for (const item of line.items) {
-    const last = phrases.at(-1);
-    if (last && item.x - last.end <= PHRASE_GAP) {
-      last.text = `${last.text} ${item.text.trim()}`;
-      last.end = Math.max(last.end, item.x + item.width);
-    } else phrases.push({ text: item.text.trim(), x: item.x, end: item.x + item.width, y: line.y });
-  }
-  return phrases;
+  return line.items.map((i) => ({ text: i.text, x: i.x, end: i.x + i.width, y: line.y }));
 }
 
 export interface LabelOptions {

@@ -8,10 +8,13 @@ import { findValue, located, withoutUndefined } from './labels.js';
 
 export function extractLoanEstimate(pages: readonly PageLayout[]): LoanEstimateFields {
   const lock = findValue(pages, /^rate lock$/i, (page, l) => {
-    // "NO [x] YES, until 4/16/2013 ...": the option right after the check mark is the one chosen.
-    const items = page.rightOf(l, { tolerance: 2.5 });
-    const mark = items.findIndex((i) => /^[xX✓✔☒■]$/.test(i.text.trim()));
-    return mark >= 0 ? items[mark + 1] : items.find((i) => /^(YES|NO)\b/i.test(i.text.trim()));
+    // "NO [x] YES, until 4/16/2013 ...": the option right after the check mark is the one chosen. Mark
+    // and option may share a phrase, so the words after the mark are what is read.
+    const phrases = page.rightOf(l, { tolerance: 2.5 });
+    const text = phrases.map((p) => p.text).join(' ');
+    const chosen = /(?:^|\s)[xX✓✔☒■]\s+((?:YES|NO)\b.*)$/i.exec(text)?.[1];
+    const item = chosen !== undefined ? { ...l, text: chosen } : phrases.find((i) => /^(YES|NO)\b/i.test(i.text.trim()));
+    return item;
   });
   return withoutUndefined({
     ...readDisclosureTerms(pages),

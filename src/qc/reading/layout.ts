@@ -1,91 +1,223 @@
-// Positioned text as lines, and the lookups form extraction is built on: the value printed to the
-// right of a label, or in a value column below it. Forms print label and value as separate runs, so
-// reading order alone (what plain text extraction gives) cannot pair them reliably.
+// Positioned text as lines of words and phrases, and the lookups form extraction is built on: the value
+// printed to the right of a label, or in a value column below it. Forms print label and value as separate
+// runs, so reading order alone (what plain text extraction gives) cannot pair them reliably.
+//
+// A text layer gives runs (a label, a value, a sentence); OCR gives single words. Both are cut into words
+// here and the words regrouped into phrases by the gaps between them, so that every lookup sees the same
+// thing whichever reader produced the page: "Loan Amount" is one phrase whether it came as one run or as
+// two OCR words, and a label and its value printed in one run ("Loan Amount: $150,000.00") are two.
 import type { TextItem } from './page.js';
 
 /** Runs whose baselines are this close (points) sit on one line; form values sit up to ~1.5 pt off. */
 const LINE_TOLERANCE = 2;
+/** OCR words closer than this (points) belong to one phrase; a form's columns stand wider apart. */
+export const PHRASE_GAP = 8;
+/**
+ * Text runs closer than this join into one phrase (a value a generator wrote glyph by glyph). A text layer's
+ * runs are otherwise its phrases: a bold label and the sentence set right after it are two.
+ */
+const RUN_GAP = 1;
+
+/** Where a page's text came from: text runs keep their own phrases, OCR words are grouped by gap. */
+export type TextSource = 'text_layer' | 'ocr';
+/** Most words a label may span. */
+const MAX_LABEL_WORDS = 8;
 
 export interface Line {
   y: number;
+  /** The line's words left to right. */
+  words: Word[];
+  /** The line's phrases left to right: words closer than PHRASE_GAP joined by single spaces. */
   items: TextItem[];
   text: string;
 }
 
-/** The page's lines top to bottom, each line's runs left to right. */
-export function linesOf(items: readonly TextItem[]): Line[] {
-  const sorted = items.filter((i) => i.text.trim() !== '').sort((a, b) => b.y - a.y || a.x - b.x);
+/** A word and the piece of text run it came from: words of one piece always stand in one phrase. */
+interface Word extends TextItem {
+  piece: number;
+}
+let pieces = 0;
+
+/**
+ * A run's words, each placed by its share of the run's characters (a text layer gives no per-glyph
+ * positions). A run is cut into pieces where it holds a wide blank (three spaces or more: columns typed
+ * into one run); the words of a piece keep together whatever their estimated gaps, as a run in a large
+ * font spaces its words wider than a phrase gap.
+ */
+function wordsOf(item: TextItem): Word[] {
+  const text = item.text;
+  const words: Word[] = [];
+  const perChar = text.length > 0 ? item.width / text.length : 0;
+  let piece = ++pieces;
+  let end = -1;
+  for (const m of text.matchAll(/\S+/g)) {
+    if (end >= 0 && m.index - end >= 3) piece = ++pieces;
+    end = m.index + m[0].length;
+    words.push({ text: m[0], x: item.x + m.index * perChar, y: item.y, width: m[0].length * perChar, height: item.height, piece });
+  }
+  return words;
+}
+
+/** Words of one line (left to right) grouped into phrases. */
+function phrasesOfWords(words: readonly Word[], gap: number): TextItem[] {
+  const phrases: TextItem[] = [];
+  let last: Word | undefined;
+  for (const word of words) {
+    const phrase = phrases.at(-1);
+    if (phrase && last && (word.piece === last.piece || word.x - (phrase.x + phrase.width) <= gap)) {
+      phrase.text = `${phrase.text} ${word.text}`;
+      phrase.width = Math.max(phrase.width, word.x + word.width - phrase.x);
+      phrase.height = Math.max(phrase.height, word.height);
+    } else phrases.push({ text: word.text, x: word.x, y: word.y, width: word.width, height: word.height });
+    last = word;
+  }
+  return phrases;
+}
+
+/** The page's lines top to bottom, each line's words and phrases left to right. */
+export function linesOf(items: readonly TextItem[], source: TextSource = 'text_layer'): Line[] {
+  const gap = source === 'ocr' ? PHRASE_GAP : RUN_GAP;
+  const sorted = items.flatMap(wordsOf).sort((a, b) => b.y - a.y || a.x - b.x);
   const lines: Line[] = [];
-  for (const item of sorted) {
+  for (const word of sorted) {
     const line = lines.at(-1);
-    if (line && Math.abs(line.y - item.y) <= LINE_TOLERANCE) line.items.push(item);
-    else lines.push({ y: item.y, items: [item], text: '' });
+    if (line && Math.abs(line.y - word.y) <= LINE_TOLERANCE) line.words.push(word);
+    else lines.push({ y: word.y, words: [word], items: [], text: '' });
   }
   for (const line of lines) {
-    line.items.sort((a, b) => a.x - b.x);
-    line.text = line.items.map((i) => i.text.trim()).join(' ');
+    line.words.sort((a, b) => a.x - b.x);
+    line.items = phrasesOfWords(line.words, gap);
+    line.text = line.items.map((i) => i.text).join(' ');
   }
   return lines;
 }
 
-export function pageTextOf(items: readonly TextItem[]): string {
-  return linesOf(items)
+export function pageTextOf(items: readonly TextItem[], source: TextSource = 'text_layer'): string {
+  return linesOf(items, source)
     .map((l) => l.text)
     .join('\n');
 }
 
-/** A page's runs with the lookups extraction needs. */
+/** A span of words as one item. */
+function span(words: readonly TextItem[]): TextItem {
+  const first = words[0]!;
+  const last = words.at(-1)!;
+  return {
+    text: words.map((w) => w.text).join(' '),
+    x: first.x,
+    y: first.y,
+    width: last.x + last.width - first.x,
+    height: Math.max(...words.map((w) => w.height)),
+  };
+}
+
+/**
+ * The longest leading words of `item` (a phrase) whose text matches `value`: a value is often followed in
+ * its phrase by what OCR could not tell apart from it ("4.274% Your costs over ...").
+ */
+export function leading(item: TextItem, value: RegExp): TextItem | undefined {
+  if (value.test(item.text.trim())) return item;
+  const words = wordsOf(item);
+  for (let k = Math.min(words.length - 1, MAX_LABEL_WORDS); k >= 1; k--) {
+    const head = span(words.slice(0, k));
+    if (value.test(head.text)) return head;
+  }
+  return undefined;
+}
+
+/** A page's words and phrases with the lookups extraction needs. */
 export class PageLayout {
   readonly lines: Line[];
+  /** Every phrase of the page, top to bottom. */
+  readonly items: readonly TextItem[];
+  readonly words: readonly Word[];
+  readonly gap: number;
+  private readonly ocr: boolean;
   constructor(
     readonly number: number,
-    readonly items: readonly TextItem[],
+    runs: readonly TextItem[],
+    source: TextSource = 'text_layer',
   ) {
-    this.lines = linesOf(items);
+    this.lines = linesOf(runs, source);
+    this.ocr = source === 'ocr';
+    this.gap = this.ocr ? PHRASE_GAP : RUN_GAP;
+    this.items = this.lines.flatMap((l) => l.items);
+    this.words = this.lines.flatMap((l) => l.words);
   }
 
   get text(): string {
     return this.lines.map((l) => l.text).join('\n');
   }
 
-  /** Runs whose whole text (trimmed) matches `label`, top to bottom. */
+  /**
+   * Labels matching `label` (anchored, tested against whole words), top to bottom: a phrase, or the
+   * leading words of a phrase whose rest is the value ("LOAN TERM 30 years" read as one phrase).
+   */
   labels(label: RegExp): TextItem[] {
-    return this.lines.flatMap((l) => l.items.filter((i) => label.test(i.text.trim())));
+    const found: TextItem[] = [];
+    for (const line of this.lines) {
+      for (const phrase of line.items) {
+        const words = line.words.filter((w) => w.x >= phrase.x - 0.01 && w.x + w.width <= phrase.x + phrase.width + 0.01);
+        for (let k = Math.min(words.length, MAX_LABEL_WORDS); k >= 1; k--) {
+          const head = k === words.length ? phrase : span(words.slice(0, k));
+          const text = head.text.trim();
+          const bare = text.replace(/\s*:$/, '');
+          // A label that is only the start of its phrase is one when a colon ends it, a figure follows
+          // ("Loan Amount: $150,000", "Loan Amount $150,000") or, in a text layer, another run begins
+          // (a bold caption and its explanation); else it is the start of a longer caption ("Lender
+          // Credits" is no "Lender" label).
+          const split = k < words.length && (text.endsWith(':') || /^[:$\d]/.test(words[k]!.text) || (!this.ocr && words[k]!.piece !== words[k - 1]!.piece));
+          if (k < words.length && !split) continue;
+          if (label.test(bare)) {
+            found.push({ ...head, text: bare });
+            break;
+          }
+        }
+      }
+    }
+    return found;
   }
 
   label(label: RegExp): TextItem | undefined {
     return this.labels(label)[0];
   }
 
-  /** Runs on the label's line to its right (before `maxX`), left to right. */
+  /**
+   * Phrases on the label's line to its right (before `maxX`), left to right. Words are regrouped from the
+   * label's end, so a value that shares the label's phrase is the first phrase here.
+   */
   rightOf(label: TextItem, o: { maxX?: number; tolerance?: number } = {}): TextItem[] {
     const tolerance = o.tolerance ?? LINE_TOLERANCE;
-    return this.items
-      .filter((i) => i !== label && Math.abs(i.y - label.y) <= tolerance && i.x >= label.x + label.width - 1 && i.x < (o.maxX ?? Infinity))
-      .filter((i) => i.text.trim() !== '')
-      .sort((a, b) => a.x - b.x);
+    const end = label.x + label.width - 0.5;
+    const words = this.words.filter((w) => Math.abs(w.y - label.y) <= tolerance && w.x >= end && w.x < (o.maxX ?? Infinity)).sort((a, b) => a.x - b.x);
+    return phrasesOfWords(words, this.gap);
   }
 
-  /** The first run to the right of the label on its line whose text matches `value`. */
+  /** The first phrase right of the label on its line whose leading words match `value`. */
   valueRightOf(label: TextItem, value: RegExp, o: { maxX?: number; tolerance?: number } = {}): TextItem | undefined {
-    return this.rightOf(label, o).find((i) => value.test(i.text.trim()));
+    for (const phrase of this.rightOf(label, o)) {
+      const hit = leading(phrase, value);
+      if (hit) return hit;
+    }
+    return undefined;
   }
 
   /**
-   * The nearest run matching `value` in a value column: right of the label's start by at least `minDx`,
+   * The nearest phrase matching `value` in a value column: right of the label's start by at least `minDx`,
    * from the label's line down to `maxDy` points below it. Loan Calculations print the figure at the
    * foot of a label that wraps over several lines.
    */
   valueBelow(label: TextItem, value: RegExp, o: { minDx: number; maxDy: number; maxX?: number }): TextItem | undefined {
     return this.items
       .filter((i) => i.x >= label.x + o.minDx && i.x < (o.maxX ?? Infinity) && i.y <= label.y + LINE_TOLERANCE && i.y >= label.y - o.maxDy)
-      .filter((i) => value.test(i.text.trim()))
-      .sort((a, b) => b.y - a.y || a.x - b.x)[0];
+      .sort((a, b) => b.y - a.y || a.x - b.x)
+      .map((i) => leading(i, value))
+      .find((i) => i !== undefined);
   }
 
   /**
-   * A value of several lines printed in one column (an address under "Property"): the run at `first`
-   * and the runs starting at the same x on the lines right below it, until a gap or a line that starts
+   * A value of several lines printed in one column (an address under "Property"): the phrase at `first`
+   * and the phrases starting at the same x on the lines right below it, until a gap or a line that starts
    * at the label column.
    */
   columnBelow(first: TextItem, labelX: number, maxLines: number): TextItem[] {

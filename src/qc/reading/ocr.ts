@@ -347,7 +347,7 @@ function toPageText(page: Tesseract.Page, bitmap: OcrBitmap, number: number): Pa
   return {
     number,
     items,
-    text: pageTextOf(items),
+    text: pageTextOf(items, 'ocr'),
     source: 'ocr',
     confidence: items.length === 0 ? 0 : round(confidenceSum / items.length),
   };
