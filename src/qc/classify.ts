@@ -1,5 +1,5 @@
-// Document classes and a first classifier that reads the titles printed on a document's first pages.
-// The QC engine refines it (splitting multi-document PDFs, OCR for images); the classes stay these.
+// Document classes, and the classifier that reads the titles a page prints: splits multi-document files
+// (a whole loan file in one PDF) into logical documents and names each one's class.
 
 export const DOCUMENT_CLASSES = [
   'closing_disclosure',
@@ -12,6 +12,10 @@ export const DOCUMENT_CLASSES = [
   'w2',
   'bank_statement',
   'credit_report',
+  'settlement_statement',
+  'tax_return',
+  'affidavit',
+  'service_provider_list',
   'other',
 ] as const;
 export type DocumentClass = (typeof DOCUMENT_CLASSES)[number];
@@ -30,76 +34,148 @@ export const CLASS_NAMES: Record<DocumentClass, string> = {
   w2: 'W-2',
   bank_statement: 'bank statement',
   credit_report: 'credit report',
+  settlement_statement: 'settlement statement (HUD-1 / ALTA)',
+  tax_return: 'tax return (Form 1040)',
+  affidavit: 'affidavit',
+  service_provider_list: 'written list of service providers',
   other: 'unclassified document',
 };
 
-// Titles as the forms print them, each on a line of its own: prose that mentions a form ("See your note
-// and security instrument") is never a title. An optional form-number prefix is allowed ("Form 1003").
+// Titles as the forms print them: the core of a title line, which may carry a prefix ("Form 1003", "Final",
+// "Borrower Stated Income") and a suffix ("— Corrected Copy", "(Page 1)", "2025", "/ Pay Slip"), but no
+// more: prose that mentions a form ("See your note and security instrument") is never a title, and neither
+// is a fee line that names one ("Credit report to Acme").
 const TITLES: [DocumentClass, RegExp][] = [
-  ['closing_disclosure', /^closing disclosure$/i],
-  ['loan_estimate', /^loan estimate$/i],
-  ['urla', /^(?:form 1003\s+)?uniform residential loan application$/i],
-  ['appraisal', /^(?:form 1004\s+)?uniform residential appraisal report$/i],
-  ['note', /^(?:(?:adjustable|fixed|balloon)\s+rate\s+)?(?:promissory\s+)?note$/i],
-  ['security_instrument', /^(?:deed of trust|mortgage|security deed|open-end mortgage)$/i],
-  ['w2', /^(?:form\s+)?w-2(?:\s+wage and tax statement)?(?:\s+\d{4})?$|^wage and tax statement(?:\s+\d{4})?$/i],
-  ['pay_stub', /^(?:earnings statement|pay ?stub|pay statement|payroll statement)$/i],
-  ['bank_statement', /^(?:[a-z]+ )?(?:bank|account|checking|savings) statement$/i],
-  ['credit_report', /^(?:[a-z-]+ )*credit report$/i],
+  ['closing_disclosure', /closing disclosure|declaraci[oó]n de cierre/],
+  ['loan_estimate', /loan estimate|estimaci[oó]n (?:de|del) pr[eé]stamo/],
+  // The HUD/VA Addendum (VA Form 26-1802a, HUD 92900-A) travels with the application and is read with it.
+  ['urla', /(?:(?:hud\/va|hud-va|va\/hud)\s+)?(?:addendum to (?:the )?)?(?:uniform )?residential loan application|solicitud uniforme de pr[eé]stamo residencial/],
+  ['appraisal', /uniform residential appraisal report|(?:residential )?appraisal report/],
+  ['note', /(?:(?:adjustable|fixed|balloon|interest[- ]only)\s+rate\s+)?(?:promissory\s+)?note/],
+  ['security_instrument', /deed of trust|mortgage|security deed|open-end mortgage|security instrument/],
+  ['w2', /w-2(?:\s+wage and tax statement)?|wage and tax statement/],
+  ['pay_stub', /earnings statement|pay ?stub|pay ?slip|pay statement|payroll statement|statement of earnings(?: and deductions)?|earnings and deductions/],
+  ['bank_statement', /(?:[a-z]+ )?(?:bank|account|checking|savings|deposit) statement/],
+  ['credit_report', /(?:[a-z-]+ )*credit report/],
+  ['settlement_statement', /(?:a\.\s+)?settlement statement(?:\s*\(hud-1a?\))?|hud-1a?(?: settlement statement)?|(?:alta )?(?:combined |buyer'?s? |seller'?s? |borrower'?s? )?settlement statement/],
+  ['tax_return', /u\.?s\.? individual income tax return|(?:form )?1040(?:-sr)?|schedule [a-z0-9]{1,3}(?:\s*\(form 1040\))?/],
+  ['affidavit', /(?:[a-z'’-]+\s+){0,5}affidavit(?:\s+of\s+[a-z'’ -]{1,40})?/],
+  ['service_provider_list', /(?:written )?list of (?:settlement )?service providers|(?:settlement )?service providers? list/],
 ];
 
-/** Lines from the top of a page where a title may stand; a cover sheet's title sits lower (CFPB samples). */
-const TITLE_LINES = 8;
+/** Words that may precede a title's core on its line. */
+const PREFIX = String.raw`(?:(?:form|fannie mae|freddie mac|hud|va|irs|final|revised|corrected|amended|initial|updated|sample|copy|official|combined|buyer'?s?|seller'?s?|borrower'?s?|lender'?s?|[a-z]?-?\d[\w().-]*)\s+)*`;
+/** Words that may follow it: a copy's status, page numbering, a form number or year, another name of the form. */
+const SUFFIX_WORD = /^(?:corrected|revised|amended|final|initial|copy|page|p\.?|of|de|p[aá]gina|form|model|sample|borrower'?s?|seller'?s?|lender'?s?|version|cont(?:inued|'d|\.)?|and|y|pay|slip|stub|earnings|statement|advice|deductions|summary|addendum|for|the|tax|year|omb|no\.?|[a-z]?-?\d[\w().-]*|[-–—:/|(),.#•*]+|\([^)]{0,20}\))$/i;
 
-/** The running footers of the integrated disclosures: "LOAN ESTIMATE  PAGE 2 OF 3 • LOAN ID # ...". */
-const FOOTERS: [DocumentClass, RegExp][] = [
-  ['closing_disclosure', /^CLOSING DISCLOSURE\b/],
-  ['loan_estimate', /^LOAN ESTIMATE\b/],
-];
+const titlePatterns = TITLES.map(([cls, core]) => [cls, new RegExp(String.raw`^${PREFIX}(?:${core.source})(?<rest>.*)$`, 'i')] as const);
 
-/** "Page 2 of 5", "PAGE 2 OF 5": the document's own page numbering. */
+/** The class whose title `text` is, or null: the title's core with at most a prefix and a suffix of its kind. */
+export function titleClass(text: string): DocumentClass | null {
+  const t = text.replace(/\s+/g, ' ').trim();
+  if (t === '' || t.length > 90) return null;
+  for (const [cls, pattern] of titlePatterns) {
+    const m = pattern.exec(t);
+    if (!m) continue;
+    const rest = m.groups!.rest!.trim();
+    // The core must end at a word boundary ("Notes payable" is no Note) and what follows it be a suffix.
+    if (rest !== '' && /^[a-z0-9]/i.test(m.groups!.rest!)) continue;
+    if (rest.split(/\s+/).every((w) => w === '' || SUFFIX_WORD.test(w))) return cls;
+  }
+  return null;
+}
+
+/**
+ * Titles of documents the rules have no class for, which still start a document of their own inside a
+ * loan file (class `other`): a letter, a circular, a memo, a note to processors, an addendum.
+ */
+const OTHER_TITLE = /^(?:[A-Z][\w'’./&-]*\s+){1,7}(?:Note|Memo(?:randum)?|Letter(?: of [A-Z][\w ]{2,40})?|Notice|Circular|Addendum|Certificat(?:e|ion)|Agreement|Explanation|Authorization|Verification|Request|Bulletin|Announcement|Acknowledg(?:e)?ment|Invoice|Receipt)(?:\s+[\w-]+){0,3}$/;
+
+/** A résumé prints these headings on lines of their own; three of them make one. */
+const RESUME_HEADINGS = /^(?:objective|summary|professional summary|experience|work experience|employment history|education|skills|references|certifications)$/i;
+
+/** "Page 2 of 5", "PAGE 2 OF 5", "Página 2 de 6": the document's own page numbering. */
 export function pageFooter(lines: readonly string[]): { index: number; of: number } | undefined {
   for (const line of lines.slice(-4).reverse()) {
-    const m = /\bpage\s+(\d{1,4})\s+of\s+(\d{1,4})\b/i.exec(line);
+    const m = /\bp(?:age|[aá]gina)\s*(\d{1,4})\s+(?:of|de)\s+(\d{1,4})\b/i.exec(line);
     if (m && Number(m[1]) >= 1 && Number(m[1]) <= Number(m[2])) return { index: Number(m[1]), of: Number(m[2]) };
   }
   return undefined;
 }
 
-/** The class a page announces by a title near its top or a form footer at its foot; null when none. */
-export function pageClass(lines: readonly string[]): DocumentClass | null {
+/**
+ * What the classifier reads of a page: its lines top to bottom, the phrases of each line, and the phrases
+ * set in a heading's size (a title may stand anywhere on its page: a W-2's at its foot). A plain list of
+ * lines is a page whose lines are their own phrases and that has no headings.
+ */
+export type PageLines = readonly string[] | { lines: readonly string[]; phrases: readonly (readonly string[])[]; headings: readonly string[] };
+
+function normalise(page: PageLines): { lines: readonly string[]; phrases: readonly (readonly string[])[]; headings: readonly string[] } {
+  return Array.isArray(page) ? { lines: page, phrases: page.map((l) => [l]), headings: [] } : (page as Exclude<PageLines, readonly string[]>);
+}
+
+/** Lines from the top of a page where a title may stand in body size; a cover sheet's sits lower. */
+const TITLE_LINES = 8;
+
+/** The running footers of the integrated disclosures: "LOAN ESTIMATE  PAGE 2 OF 3 • LOAN ID # ...". */
+const FOOTERS: [DocumentClass, RegExp][] = [
+  ['closing_disclosure', /^(?:CLOSING DISCLOSURE|DECLARACI[OÓ]N DE CIERRE)\b/i],
+  ['loan_estimate', /^(?:LOAN ESTIMATE|ESTIMACI[OÓ]N DE(?:L)? PR[EÉ]STAMO)\b.*\b(?:PAGE|P[AÁ]GINA)\s*\d/i],
+];
+
+/** What a page announces: the class of a title, `other` for a title of no class, or null for none. */
+export function pageClass(page: PageLines): DocumentClass | null {
+  const { lines, headings } = normalise(page);
   for (const line of lines.slice(0, TITLE_LINES)) {
-    const text = line.trim();
-    for (const [cls, title] of TITLES) if (title.test(text)) return cls;
+    // A line that is a title. A title phrase sharing its line with others counts only in a heading's size
+    // (below): in body size it is a table's column head ("Loan Estimate  Final  Did this change?").
+    const cls = titleClass(line);
+    if (cls) return cls;
+  }
+  for (const heading of headings) {
+    const cls = titleClass(heading);
+    if (cls) return cls;
   }
   for (const line of lines.slice(-3)) {
     for (const [cls, footer] of FOOTERS) if (footer.test(line.trim())) return cls;
   }
+  if (lines.slice(0, 3).some((l) => OTHER_TITLE.test(l.trim()) && !/[.;]$/.test(l.trim()))) return 'other';
+  if (lines.filter((l) => RESUME_HEADINGS.test(l.trim())).length >= 3) return 'other';
   return null;
 }
 
-// When no page carries a title (an excerpt of a form behind a cover sheet that names it), the first
-// form named by its full name on the leading pages decides. Only unambiguous form names count here.
+// A page without a title that names a form in its top lines (a cover sheet: "H-25(B) Mortgage Loan
+// Transaction Closing Disclosure – Fixed Rate Loan Sample") belongs to the document that starts next,
+// when that one is of the form it names. Only unambiguous form names count here.
 const FORM_NAMES: [DocumentClass, RegExp][] = [
-  ['closing_disclosure', /closing\s+disclosure/i],
-  ['loan_estimate', /loan\s+estimate/i],
+  ['closing_disclosure', /closing\s+disclosure|declaraci[oó]n\s+de\s+cierre/i],
+  ['loan_estimate', /loan\s+estimate|estimaci[oó]n\s+de(?:l)?\s+pr[eé]stamo/i],
   ['urla', /uniform\s+residential\s+loan\s+application/i],
   ['appraisal', /uniform\s+residential\s+appraisal\s+report/i],
   ['security_instrument', /deed\s+of\s+trust/i],
   ['w2', /wage\s+and\s+tax\s+statement/i],
   ['pay_stub', /earnings\s+statement/i],
+  ['settlement_statement', /settlement\s+statement/i],
   ['credit_report', /credit\s+report/i],
 ];
-const MENTION_PAGES = 3;
 
-function mentionedForm(pages: readonly (readonly string[])[]): DocumentClass | undefined {
-  const text = pages.map((lines) => lines.join('\n')).join('\n');
+function mentionedForm(lines: readonly string[]): DocumentClass | undefined {
+  const text = lines.join('\n');
   let best: { cls: DocumentClass; at: number } | undefined;
   for (const [cls, name] of FORM_NAMES) {
     const at = text.search(name);
     if (at >= 0 && (!best || at < best.at)) best = { cls, at };
   }
   return best?.cls;
+}
+
+/** Lines a cover sheet's form name is looked for in: the sheet's heading, not its body text. */
+const COVER_LINES = 6;
+
+/** The form a cover sheet names in a heading line of its top (a line that is no sentence). */
+function coverOf(lines: readonly string[]): DocumentClass | undefined {
+  const headings = lines.slice(0, COVER_LINES).filter((l) => !/[.;,]\s*$/.test(l.trim()) && l.trim().split(/\s+/).length <= 14);
+  return mentionedForm(headings);
 }
 
 export interface DocumentRun {
@@ -109,24 +185,62 @@ export interface DocumentRun {
 }
 
 /**
- * Splits a file's pages into logical documents. A page starts a new document when it announces another
- * class, or when its own "Page 1 of n" restarts the numbering of one; pages announcing nothing continue
- * the document before them. Leading pages before the first title (a cover or fax sheet) belong to the
- * first document; a file that announces nothing is one document of class `other`.
+ * Splits a file's pages into logical documents. A page starts a new document when it announces a title
+ * (another class's, or `other` for a letter, a circular, a note), or when its own "Page 1 of n" restarts
+ * the numbering; pages announcing nothing continue the document before them. A cover sheet naming a form
+ * goes with the document of that form that follows it; leading pages before the first title belong to the
+ * first document; a file that announces nothing is one document, of the class its first pages name or
+ * `other`.
  */
-export function splitDocuments(pages: readonly (readonly string[])[]): DocumentRun[] {
+export function splitDocuments(pages: readonly PageLines[]): DocumentRun[] {
   const runs: DocumentRun[] = [];
-  let leading: number[] = [];
-  pages.forEach((lines, index) => {
-    const cls = pageClass(lines);
+  /** Pages waiting for the next document: leading pages, or a cover sheet and the class it names. */
+  let pending: { pages: number[]; names?: DocumentClass } = { pages: [] };
+  pages.forEach((page, index) => {
+    const { lines } = normalise(page);
+    const cls = pageClass(page);
     const current = runs.at(-1);
-    const restarts = pageFooter(lines)?.index === 1 && current !== undefined && current.pages.length > 0 && cls === current.documentClass;
-    if (cls !== null && (current === undefined || cls !== current.documentClass || restarts)) {
-      runs.push({ documentClass: cls, pages: [...leading, index] });
-      leading = [];
-    } else if (current) current.pages.push(index);
-    else leading.push(index);
+    const footer = pageFooter(lines);
+    const restarts = footer?.index === 1 && current !== undefined && current.pages.length > 0;
+    if (cls !== null && (current === undefined || cls !== current.documentClass || restarts || cls === 'other')) {
+      const joins = pending.names === undefined || pending.names === cls || current === undefined;
+      if (!joins && current) current.pages.push(...pending.pages);
+      runs.push({ documentClass: cls, pages: joins ? [...pending.pages, index] : [index] });
+      pending = { pages: [] };
+      return;
+    }
+    if (cls === null && restarts) {
+      // A new document that announces nothing: what its first page names, if anything.
+      flush(current);
+      runs.push({ documentClass: coverOf(lines) ?? 'other', pages: [index] });
+      return;
+    }
+    if (cls === null && current !== undefined) {
+      const names = coverOf(lines);
+      // A cover sheet of another form waits for it; one more untitled page after it means it was no cover.
+      if (names !== undefined && names !== current.documentClass && pending.pages.length === 0 && footer === undefined) {
+        pending = { pages: [index], names };
+        return;
+      }
+      flush(current);
+      current.pages.push(index);
+      return;
+    }
+    if (current) {
+      flush(current);
+      current.pages.push(index);
+    } else pending.pages.push(index);
   });
-  if (runs.length === 0) return [{ documentClass: mentionedForm(pages.slice(0, MENTION_PAGES)) ?? 'other', pages: leading }];
+  function flush(current: DocumentRun | undefined): void {
+    if (current && pending.pages.length > 0) current.pages.push(...pending.pages);
+    pending = { pages: [] };
+  }
+  if (runs.length === 0) {
+    const all = pages.map((p) => normalise(p).lines);
+    return [{ documentClass: mentionedForm(all.slice(0, 3).flat()) ?? 'other', pages: pending.pages }];
+  }
+  const last = runs.at(-1)!;
+  last.pages.push(...pending.pages);
+  for (const run of runs) run.pages.sort((a, b) => a - b);
   return runs;
 }

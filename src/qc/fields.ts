@@ -152,6 +152,20 @@ export interface AppraisalFields {
   effectiveDate?: Located<IsoDate>;
 }
 
+/** A stated-income (or employment) affidavit: what the borrower swears to, never proof of it. */
+export interface AffidavitFields {
+  affiant?: Located<string>;
+  employer?: Located<string>;
+  /** Gross monthly income stated; an annual figure is divided by 12. */
+  statedMonthlyIncome?: Located<Cents>;
+}
+
+/** HUD-1 / ALTA settlement statement (a pre-2015 or non-TRID closing). */
+export interface SettlementStatementFields {
+  loanAmount?: Located<Cents>;
+  settlementDate?: Located<IsoDate>;
+}
+
 export interface FieldsByClass {
   closing_disclosure: ClosingDisclosureFields;
   loan_estimate: LoanEstimateFields;
@@ -163,6 +177,10 @@ export interface FieldsByClass {
   w2: W2Fields;
   bank_statement: BankStatementFields;
   credit_report: CreditReportFields;
+  settlement_statement: SettlementStatementFields;
+  tax_return: Record<string, never>;
+  affidavit: AffidavitFields;
+  service_provider_list: Record<string, never>;
   other: Record<string, never>;
 }
 

@@ -3,8 +3,9 @@
 import type { ClosingDisclosureFields } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
 import { MONEY, US_DATE, parseDate, parseMoney } from './values.js';
-import { calculation, money, readDisclosureTerms } from './disclosure.js';
-import { findValue, located, withoutUndefined } from './labels.js';
+import { calculation, firstRight, money, readDisclosureTerms } from './disclosure.js';
+import { personName } from './values.js';
+import { findValue, located, parsedValue, withoutUndefined } from './labels.js';
 
 export function extractClosingDisclosure(pages: readonly PageLayout[]): ClosingDisclosureFields {
   const date = (label: RegExp) => located(findValue(pages, label, (p, l) => p.valueRightOf(l, US_DATE)), parseDate);
@@ -12,7 +13,7 @@ export function extractClosingDisclosure(pages: readonly PageLayout[]): ClosingD
   return withoutUndefined({
     ...readDisclosureTerms(pages),
     // "Borrower" also heads the From/To boxes of Calculating Cash to Close, next to another "Borrower".
-    borrower: located(findValue(pages, /^borrower$/i, (p, l) => p.rightOf(l)[0]), (s) => (/^(borrower|seller|lender)$/i.test(s) ? undefined : s)),
+    borrower: parsedValue(pages, /^borrower$/i, firstRight, personName),
     closingDate: date(/^closing date$/i),
     disbursementDate: date(/^disbursement date$/i),
     // Page 1's "Closing Costs" is J. TOTAL CLOSING COSTS; an excerpt without page 1 still prints J.

@@ -4,8 +4,8 @@
 import type { Cents, DisclosureTerms, FeeLine, Located } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
 import type { TextItem } from '../reading/page.js';
-import { findValue, located, withoutUndefined } from './labels.js';
-import { MONEY, PERCENT, US_DATE, findMoney, parseAmount, parseDate, parseMoney, parseRate, parseTermMonths } from './values.js';
+import { findValue, located, parsedValue, withoutUndefined } from './labels.js';
+import { MONEY, PERCENT, US_DATE, findMoney, isCaption, organisationName, parseAmount, parseDate, parseMoney, parseRate, parseTermMonths, streetAddress } from './values.js';
 
 
 const right = (value: RegExp, maxX?: number) => (page: PageLayout, l: TextItem) => page.valueRightOf(l, value, { maxX });
@@ -13,6 +13,14 @@ const right = (value: RegExp, maxX?: number) => (page: PageLayout, l: TextItem) 
 const lastRight = (value: RegExp, maxX: number) => (page: PageLayout, l: TextItem) =>
   page.rightOf(l, { maxX }).filter((i) => value.test(i.text.trim())).at(-1);
 const anyRight = (page: PageLayout, l: TextItem) => page.rightOf(l)[0];
+/** The phrase right of a label, else the one under it: free-text values are read only in their own shapes. */
+export const firstRight = (page: PageLayout, l: TextItem): TextItem[] => page.rightOf(l).slice(0, 1);
+
+/** A loan product as the forms name it ("Fixed Rate", "5/1 Adjustable Rate", "Year 7 Balloon Payment, Fixed Rate"). */
+function product(text: string): string | undefined {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length <= 80 && !isCaption(t) && /\b(?:fixed|adjustable|arm|rate|balloon|interest only|step|negative amortization|tasa|fija|ajustable)\b/i.test(t) ? t : undefined;
+}
 
 export function money(pages: readonly PageLayout[], label: RegExp, maxX = 300): Located<Cents> | undefined {
   return located(findValue(pages, label, lastRight(MONEY, maxX)), parseMoney);
@@ -25,7 +33,11 @@ export function calculation<T>(pages: readonly PageLayout[], label: RegExp, valu
 
 const PURPOSES = ['Purchase', 'Refinance', 'Construction', 'Home Equity Loan'];
 const LOAN_TYPES = ['Conventional', 'FHA', 'VA'];
-const CHECK_MARK = /^[xX✓✔☒■]$/;
+/**
+ * A checked box as a word: the glyph a text layer prints, or what OCR makes of a filled box ("X", "[x]",
+ * "(X)", "®" for ☒).
+ */
+export const CHECK_MARK = /^(?:[xX✓✔☒☑■●◼®]|\[[xX✓✔]\]?|[xX✓✔]\]|\([xX✓✔]\)?|[xX]!)$/;
 
 export function readDisclosureTerms(pages: readonly PageLayout[]): DisclosureTerms {
   const terms: DisclosureTerms = {
@@ -34,7 +46,7 @@ export function readDisclosureTerms(pages: readonly PageLayout[]): DisclosureTer
     // The form's field box clips what was typed into it; the text layer keeps the clipped tail ("Purchase
     // ce"). Purposes are a closed list, so the printed one is the list entry the value starts with.
     purpose: located(findValue(pages, /^purpose$/i, anyRight), (s) => PURPOSES.find((p) => s.toLowerCase().startsWith(p.toLowerCase()))),
-    product: located(findValue(pages, /^product$/i, anyRight), (s) => s),
+    product: parsedValue(pages, /^product$/i, firstRight, product),
     loanType: loanType(pages),
     loanId: loanId(pages),
     loanAmount: money(pages, /^loan amount$/i),
@@ -47,7 +59,7 @@ export function readDisclosureTerms(pages: readonly PageLayout[]): DisclosureTer
     mortgageInsurance: mortgageInsurance(pages),
     apr: calculation(pages, /^annual percentage rate \(apr\)\.?$/i, PERCENT, parseRate),
     tip: calculation(pages, /^total interest percentage \(tip\)\.?$/i, PERCENT, parseRate),
-    lender: located(findValue(pages, /^lender$/i, anyRight), (s) => s),
+    lender: parsedValue(pages, /^lender$/i, firstRight, organisationName),
     property: address(pages, /^property$/i),
     fees: readFees(pages),
     lenderCredits: located(findValue(pages, /^lender credits\b/i, lastRight(MONEY, 600)), (s) => {
@@ -93,11 +105,12 @@ function loanType(pages: readonly PageLayout[]): Located<string> | undefined {
  * text layer runs past its box (a clipped tail), the footer shows what is printed.
  */
 function loanId(pages: readonly PageLayout[]): Located<string> | undefined {
-  const field = located(findValue(pages, /^loan id\s*#$/i, anyRight), (s) => s);
-  const footers = pages.flatMap((p) => [...p.text.matchAll(/LOAN ID\s*#\s*([A-Za-z0-9-]+)/g)].map((m) => m[1]!));
-  const footer = mostCommon(footers);
+  const field = located(findValue(pages, /^loan id\s*#?$/i, anyRight), (s) => (/^[A-Za-z0-9-]*\d[A-Za-z0-9-]*$/.test(s) ? s : undefined));
+  const footers = pages.flatMap((p) => [...p.text.matchAll(/LOAN\s?ID\s*#\s*([A-Za-z0-9-]*\d[A-Za-z0-9-]*)/g)].map((m) => ({ id: m[1]!, page: p.number })));
+  const footer = mostCommon(footers.map((f) => f.id));
   if (field && footer && field.value !== footer && field.value.startsWith(footer)) return { value: footer, page: field.page };
-  return field;
+  // A scan may lose the field's caption ("LOANID®") but not every footer.
+  return field ?? (footer ? { value: footer, page: footers.find((f) => f.id === footer)!.page } : undefined);
 }
 
 function mostCommon(values: string[]): string | undefined {
@@ -114,14 +127,15 @@ function mortgageInsurance(pages: readonly PageLayout[]): Located<Cents> | undef
   );
 }
 
-/** A label's value over several lines (street, then city), joined with ", ". */
+/** A label's value over several lines (street, then city), joined with ", ", when it reads as an address. */
 export function address(pages: readonly PageLayout[], label: RegExp): Located<string> | undefined {
   for (const page of pages) {
     for (const l of page.labels(label)) {
       const first = page.rightOf(l)[0];
       if (!first) continue;
       const lines = page.columnBelow(first, l.x, 3).map((i) => i.text.trim());
-      return { value: lines.join(', '), page: page.number };
+      const value = streetAddress(lines.join(', '));
+      if (value) return { value, page: page.number };
     }
   }
   return undefined;

@@ -13,6 +13,8 @@ import { extractUrla } from './urla.js';
 import { extractPayStub } from './pay-stub.js';
 import { extractSecurityInstrument } from './security-instrument.js';
 import { extractW2 } from './w2.js';
+import { extractAffidavit } from './affidavit.js';
+import { extractSettlementStatement } from './settlement-statement.js';
 
 type Extractors = { [C in DocumentClass]: (pages: readonly PageLayout[], formFields: readonly FormField[]) => FieldsByClass[C] };
 
@@ -27,6 +29,10 @@ const EXTRACTORS: Extractors = {
   w2: (pages) => extractW2(pages),
   bank_statement: (pages) => extractBankStatement(pages),
   credit_report: (pages) => extractCreditReport(pages),
+  settlement_statement: (pages) => extractSettlementStatement(pages),
+  tax_return: () => ({}),
+  affidavit: (pages) => extractAffidavit(pages),
+  service_provider_list: () => ({}),
   other: () => ({}),
 };
 

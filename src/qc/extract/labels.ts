@@ -18,6 +18,28 @@ export function findValue(pages: readonly PageLayout[], label: RegExp, pick: (pa
   return undefined;
 }
 
+/**
+ * The first label matching `label` (pages in order, top to bottom) with a value `parse` accepts among the
+ * runs `pick` offers for it: a caption standing where a value should (a blank form) is passed over.
+ */
+export function parsedValue<T>(
+  pages: readonly PageLayout[],
+  label: RegExp,
+  pick: (page: PageLayout, label: TextItem) => TextItem | readonly TextItem[] | undefined,
+  parse: (text: string) => T | undefined,
+): Located<T> | undefined {
+  for (const page of pages) {
+    for (const l of page.labels(label)) {
+      const picked = pick(page, l);
+      for (const item of picked === undefined ? [] : Array.isArray(picked) ? picked : [picked as TextItem]) {
+        const value = parse(item.text.trim());
+        if (value !== undefined) return { value, page: page.number };
+      }
+    }
+  }
+  return undefined;
+}
+
 export function located<T>(found: Found | undefined, parse: (text: string) => T | undefined): Located<T> | undefined {
   if (!found) return undefined;
   const value = parse(found.item.text.trim());

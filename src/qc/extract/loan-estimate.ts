@@ -3,8 +3,9 @@
 import type { LoanEstimateFields } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
 import { findDate } from './values.js';
-import { address, money, readDisclosureTerms } from './disclosure.js';
-import { findValue, located, withoutUndefined } from './labels.js';
+import { address, CHECK_MARK, firstRight, money, readDisclosureTerms } from './disclosure.js';
+import { personName } from './values.js';
+import { findValue, located, parsedValue, withoutUndefined } from './labels.js';
 
 export function extractLoanEstimate(pages: readonly PageLayout[]): LoanEstimateFields {
   const lock = findValue(pages, /^rate lock$/i, (page, l) => {
@@ -12,13 +13,15 @@ export function extractLoanEstimate(pages: readonly PageLayout[]): LoanEstimateF
     // and option may share a phrase, so the words after the mark are what is read.
     const phrases = page.rightOf(l, { tolerance: 2.5 });
     const text = phrases.map((p) => p.text).join(' ');
-    const chosen = /(?:^|\s)[xX✓✔☒■]\s+((?:YES|NO)\b.*)$/i.exec(text)?.[1];
+    const words = text.split(' ');
+    const mark = words.findIndex((w, i) => CHECK_MARK.test(w) && /^(?:YES|NO)\b/i.test(words[i + 1] ?? ''));
+    const chosen = mark >= 0 ? words.slice(mark + 1).join(' ') : undefined;
     const item = chosen !== undefined ? { ...l, text: chosen } : phrases.find((i) => /^(YES|NO)\b/i.test(i.text.trim()));
     return item;
   });
   return withoutUndefined({
     ...readDisclosureTerms(pages),
-    borrower: located(findValue(pages, /^applicants$/i, (p, l) => p.rightOf(l)[0]), (s) => s),
+    borrower: parsedValue(pages, /^applicants$/i, firstRight, personName),
     property: address(pages, /^property$/i),
     rateLocked: located(lock, (s) => /^YES/i.test(s)),
     rateLockUntil: located(lock, (s) => (/^YES/i.test(s) ? findDate(s) : undefined)),

@@ -82,3 +82,62 @@ function invalid(ctx: z.RefinementCtx, what: string): never {
   ctx.addIssue({ code: 'custom', message: `not a ${what}` });
   return z.NEVER;
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Free text. A blank form prints only its captions, and a reader that takes "whatever stands right of the
+// label" then reads the next caption as the value ("Borrower: Loan Term"). Names and addresses are
+// accepted only in their own shapes, and never when they are made of a form's caption words.
+
+/** Words of form captions (LE, CD, URLA, W-2, pay stub, appraisal, HUD-1), lowercase. */
+const CAPTION_WORDS = new Set(
+  `a about account address agent amount and annual appraisal appraised applicant applicants application apr as at balloon bank
+  borrower borrower's borrowers box broker by can cash change city closing co code company cost costs credit credits current date
+  dates days de del details disbursement disclosure due e earnings el email employee employee's employer employer's estimate
+  estimated federal fee fees file final first for from gross id identification if in include income information insurance interest
+  is issued la last license loan lock maturity mic middle monthly mortgage n/a na name nmls no not number of officer on or other
+  page pay payment payments per period phone premium prepayment present price principal product property purpose rate received
+  sale seller settlement signature social ssn st state statement street suffix tax taxes term the this title tip to total
+  transaction type unit value wages with year years ytd zip # del de préstamo prestamo prestatario prestamista propiedad tipo`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** True when every word of `text` is a caption word: a form's own printing, not a value written on it. */
+export function isCaption(text: string): boolean {
+  const words = text.toLowerCase().split(/[^a-z#'’/áéíóúñ]+/).filter(Boolean);
+  if (words.length === 0) return false;
+  if (words.every((w) => CAPTION_WORDS.has(w.replace(/[’]/g, "'")))) return true;
+  // OCR that split or ran a caption together ("L oan ID", "LOANID").
+  return /^(?:loan|id|term|type|date|issued|name|borrower|lender|property|amount|rate|lock|purpose|product|number|no)+$/.test(words.join(''));
+}
+
+/** A person's name, or several ("Michael Jones and Mary Stone"): capitalised words, no digits, no captions. */
+export function personName(text: string): string | undefined {
+  const t = text.replace(/\s+/g, ' ').replace(/[,;:]+$/, '').trim();
+  if (t.length < 3 || t.length > 120 || /\d|[@/\\|$%]/.test(t) || isCaption(t)) return undefined;
+  const words = t.split(' ');
+  if (words.length < 2 || words.length > 12) return undefined;
+  const joiners = new Set(['and', '&', 'or', 'y', 'de', 'del', 'la', 'van', 'von', 'der', 'da', 'di', 'le', 'st.']);
+  return words.every((w) => joiners.has(w.toLowerCase()) || /^[A-Z][A-Za-z'’.-]*,?$/.test(w) || /^[A-Z]\.?,?$/.test(w)) ? t : undefined;
+}
+
+/** A lender's or an employer's name: one to ten words, at least one a capitalised word, no caption. */
+export function organisationName(text: string): string | undefined {
+  const t = text.replace(/\s+/g, ' ').replace(/[,;:]+$/, '').trim();
+  if (t.length < 2 || t.length > 100 || isCaption(t) || /[|\\{}<>@$%]/.test(t) || /[.!?]\s+[a-z]/.test(t)) return undefined;
+  const words = t.split(' ');
+  if (words.length > 10 || !words.some((w) => /^[A-Z][A-Za-z&'’.-]+$/.test(w) && w.length >= 2)) return undefined;
+  // A sentence is no name: mostly lowercase words.
+  const lower = words.filter((w) => /^[a-z]/.test(w) && !['and', 'of', 'the', 'de', 'for'].includes(w)).length;
+  return lower * 2 > words.length ? undefined : t;
+}
+
+/** A street address, one line or several joined: a house number and a street, or a city with state and ZIP. */
+export function streetAddress(text: string): string | undefined {
+  const t = text.replace(/\s+/g, ' ').replace(/\s+,/g, ',').replace(/[\s,;:.]+$/, '').trim();
+  if (t.length < 6 || t.length > 160 || isCaption(t)) return undefined;
+  const street = /^\d{1,6}[A-Za-z]?\s+(?:[NSEW]\.?\s+)?[A-Za-z0-9]/.test(t);
+  const cityStateZip = /\b[A-Z]{2}\.?\s+\d{5}(?:-\d{4})?\b/.test(t);
+  const poBox = /^p\.?\s?o\.?\s+box\s+\d/i.test(t);
+  return street || cityStateZip || poBox ? t : undefined;
+}

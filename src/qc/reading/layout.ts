@@ -125,6 +125,20 @@ export function leading(item: TextItem, value: RegExp): TextItem | undefined {
   return undefined;
 }
 
+const squashedLabels = new WeakMap<RegExp, RegExp>();
+/**
+ * The label without its spaces, for OCR that ran words together ("RATELOCK", "LOANID #"); tested against
+ * the phrase's text without spaces.
+ */
+function squashed(label: RegExp): RegExp {
+  let re = squashedLabels.get(label);
+  if (!re) {
+    re = new RegExp(label.source.replace(/\\s[*+?]?|\s+(?![*+?{])/g, ''), label.flags);
+    squashedLabels.set(label, re);
+  }
+  return re;
+}
+
 /** A page's words and phrases with the lookups extraction needs. */
 export class PageLayout {
   readonly lines: Line[];
@@ -168,7 +182,7 @@ export class PageLayout {
           // Credits" is no "Lender" label).
           const split = k < words.length && (text.endsWith(':') || /^[:$\d]/.test(words[k]!.text) || (!this.ocr && words[k]!.piece !== words[k - 1]!.piece));
           if (k < words.length && !split) continue;
-          if (label.test(bare)) {
+          if (label.test(bare) || squashed(label).test(bare.replace(/\s+/g, ''))) {
             found.push({ ...head, text: bare });
             break;
           }
@@ -176,6 +190,16 @@ export class PageLayout {
       }
     }
     return found;
+  }
+
+  /**
+   * Phrases set larger than the page's body text (by `ratio` over the median word height): where a title
+   * may stand anywhere on the page.
+   */
+  headings(ratio = 1.3): TextItem[] {
+    const heights = this.words.map((w) => w.height).sort((a, b) => a - b);
+    const median = heights[Math.floor(heights.length / 2)] ?? 0;
+    return median > 0 ? this.items.filter((i) => i.height >= median * ratio) : [];
   }
 
   label(label: RegExp): TextItem | undefined {

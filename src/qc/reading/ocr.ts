@@ -336,7 +336,8 @@ function toPageText(page: Tesseract.Page, bitmap: OcrBitmap, number: number): Pa
         const height = round((line.rowAttributes?.rowHeight || line.bbox.y1 - line.bbox.y0) * scale);
         for (const word of line.words) {
           const text = word.text.trim();
-          if (text === '') continue;
+          // A table's rule read as a glyph is no word: it would join a label to its value.
+          if (text === '' || /^[|¦‖]+$/.test(text)) continue;
           confidenceSum += word.confidence;
           const { x0, x1 } = word.bbox;
           items.push({ text, x: round(x0 * scale), y, width: round((x1 - x0) * scale), height });
