@@ -13,16 +13,16 @@ export function extractClosingDisclosure(pages: readonly PageLayout[]): ClosingD
   return withoutUndefined({
     ...readDisclosureTerms(pages),
     // "Borrower" also heads the From/To boxes of Calculating Cash to Close, next to another "Borrower".
-    borrower: parsedValue(pages, /^borrower$/i, firstRight, personName),
-    closingDate: date(/^closing date$/i),
-    disbursementDate: date(/^disbursement date$/i),
+    borrower: parsedValue(pages, /^(?:borrower|deudor|prestatario)$/i, firstRight, personName),
+    closingDate: date(/^(?:closing date|fecha de cierre)$/i),
+    disbursementDate: date(/^(?:disbursement date|fecha de desembolso)$/i),
     // Page 1's "Closing Costs" is J. TOTAL CLOSING COSTS; an excerpt without page 1 still prints J.
-    closingCosts: money(pages, /^closing costs$/i) ?? money(pages, /^J\.\s+TOTAL CLOSING COSTS\b/, 600),
-    cashToClose: money(pages, /^cash to close$/i),
-    totalLoanCosts: money(pages, /^D\.\s+TOTAL LOAN COSTS\b/, 600),
-    totalOfPayments: figure(/^total of payments\.?$/i),
-    financeCharge: figure(/^finance charge\.?$/i),
-    amountFinanced: figure(/^amount financed\.?$/i),
+    closingCosts: money(pages, /^(?:closing costs|costos de cierre)$/i) ?? money(pages, /^J\.\s+(?:TOTAL CLOSING COSTS|TOTAL DE COSTOS DE CIERRE)\b/, 600),
+    cashToClose: money(pages, /^(?:cash to close|dinero en efectivo para(?: el cierre)?)$/i),
+    totalLoanCosts: money(pages, /^D\.\s+(?:TOTAL LOAN COSTS|COSTOS TOTALES DEL PR[EÉ]STAMO)\b/, 600),
+    totalOfPayments: figure(/^(?:total of payments|pagos totales)\.?$/i),
+    financeCharge: figure(/^(?:finance charge|cargo financiero)\.?$/i),
+    amountFinanced: figure(/^(?:amount financed|monto financiado)\.?$/i),
     toleranceCure: toleranceCure(pages),
   });
 }

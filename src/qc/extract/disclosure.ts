@@ -10,29 +10,78 @@ import { MONEY, PERCENT, US_DATE, findMoney, isCaption, organisationName, parseA
 
 const right = (value: RegExp, maxX?: number) => (page: PageLayout, l: TextItem) => page.valueRightOf(l, value, { maxX });
 /** The last matching value right of the label before maxX: the "Final" column where LE and CD figures stand side by side. */
-const lastRight = (value: RegExp, maxX: number) => (page: PageLayout, l: TextItem) =>
-  page.rightOf(l, { maxX }).filter((i) => value.test(i.text.trim())).at(-1);
+const lastRight = (value: RegExp, maxX: number, tolerance?: number) => (page: PageLayout, l: TextItem) =>
+  page.rightOf(l, { maxX, ...(tolerance === undefined ? {} : { tolerance }) }).filter((i) => value.test(i.text.trim())).at(-1);
 const anyRight = (page: PageLayout, l: TextItem) => page.rightOf(l)[0];
 /** The phrase right of a label, else the one under it: free-text values are read only in their own shapes. */
 export const firstRight = (page: PageLayout, l: TextItem): TextItem[] => page.rightOf(l).slice(0, 1);
 
+/** The phrase right of a label, with the line under it when the value wraps after a comma. */
+function wrapped(page: PageLayout, l: TextItem): TextItem[] {
+  const first = page.rightOf(l)[0];
+  if (!first || !first.text.trim().endsWith(',')) return first ? [first] : [];
+  const text = page.columnBelow(first, l.x, 2).map((i) => i.text.trim()).join(' ');
+  return [{ ...first, text }];
+}
+
 /** A loan product as the forms name it ("Fixed Rate", "5/1 Adjustable Rate", "Year 7 Balloon Payment, Fixed Rate"). */
 function product(text: string): string | undefined {
   const t = text.replace(/\s+/g, ' ').trim();
-  return t.length <= 80 && !isCaption(t) && /\b(?:fixed|adjustable|arm|rate|balloon|interest only|step|negative amortization|tasa|fija|ajustable)\b/i.test(t) ? t : undefined;
+  return t.length <= 80 && !isCaption(t) && /\b(?:fixed|adjustable|arm|rate|balloon|interest only|step|negative amortization|tasa|fija|ajustable|intereses|cuota)\b/i.test(t) ? t : undefined;
 }
 
-export function money(pages: readonly PageLayout[], label: RegExp, maxX = 300): Located<Cents> | undefined {
-  return located(findValue(pages, label, lastRight(MONEY, maxX)), parseMoney);
+export function money(pages: readonly PageLayout[], label: RegExp, maxX = 300, tolerance?: number): Located<Cents> | undefined {
+  return located(findValue(pages, label, lastRight(MONEY, maxX, tolerance)), parseMoney);
 }
 
-/** A Loan Calculations / Comparisons figure: at the foot of a label that wraps, in the value column. */
+/**
+ * A Loan Calculations / Comparisons figure: at the foot of a label that wraps, in the value column (up to four
+ * lines down: the Spanish CD's explanations run longer).
+ */
 export function calculation<T>(pages: readonly PageLayout[], label: RegExp, value: RegExp, parse: (s: string) => T | undefined): Located<T> | undefined {
-  return located(findValue(pages, label, (page, l) => page.valueBelow(l, value, { minDx: 100, maxDy: 25 })), parse);
+  return located(findValue(pages, label, (page, l) => page.valueBelow(l, value, { minDx: 100, maxDy: 35 })), parse);
 }
 
 const PURPOSES = ['Purchase', 'Refinance', 'Construction', 'Home Equity Loan'];
-const LOAN_TYPES = ['Conventional', 'FHA', 'VA'];
+/** The Spanish forms (H-28) print the same closed lists in Spanish; the fields hold the English entry. */
+const SPANISH_PURPOSES: [RegExp, string][] = [
+  [/^adquisici[oó]n|^compra/i, 'Purchase'],
+  [/^refinanci/i, 'Refinance'],
+  [/^construcci[oó]n/i, 'Construction'],
+  [/^pr[eé]stamo (?:sobre|con garant[ií]a)/i, 'Home Equity Loan'],
+];
+const SPANISH_LOAN_TYPES: Record<string, string> = { convencional: 'Conventional' };
+
+/** "Purchase ce" (a clipped tail), "Adquisición por compra" → the list entry printed. */
+function purpose(text: string): string | undefined {
+  return PURPOSES.find((p) => text.toLowerCase().startsWith(p.toLowerCase())) ?? SPANISH_PURPOSES.find(([re]) => re.test(text))?.[1];
+}
+
+/**
+ * The integrated disclosures' labels, English (H-24, H-25) and Spanish (H-28), read into the same fields.
+ * Loan Calculations labels end with a period on the CD.
+ */
+export const LABEL = {
+  dateIssued: /^(?:date issued|fecha de emisi[oó]n)$/i,
+  loanTerm: /^(?:loan term|plazo del pr[eé]stamo)$/i,
+  purpose: /^(?:purpose|finalidad)$/i,
+  product: /^(?:product|producto)$/i,
+  loanType: /^(?:loan type|tipo de(?: pr[eé]stamo)?)$/i,
+  loanId: /^(?:loan id\s*#?|n\.?\s*º\s*(?:del|de)\s+pr[eé]stamo)$/i,
+  loanAmount: /^(?:loan amount|monto del pr[eé]stamo)$/i,
+  interestRate: /^(?:interest rate|tasa de inter[eé]s)$/i,
+  monthlyPrincipalAndInterest: /^(?:monthly principal & interest|pago mensual(?: de intereses y capital)?)$/i,
+  prepaymentPenalty: /^(?:prepayment penalty|multa por pago anticipado)$/i,
+  balloonPayment: /^(?:balloon payment|cuota extraordinaria)$/i,
+  mortgageInsurance: /^(?:mortgage insurance|seguro hipotecario)$/i,
+  apr: /^(?:annual percentage rate \(apr\)|tasa porcentual anual(?: \(apr\))?)\.?$/i,
+  tip: /^(?:total interest percentage \(tip\)|total de intereses pagados(?: \(tip\))?|porcentaje total de intereses(?: \(tip\))?)\.?$/i,
+  lender: /^(?:lender|prestamista)$/i,
+  property: /^(?:property|inmueble|propiedad)$/i,
+  lenderCredits: /^(?:lender credits|cr[eé]ditos del prestamista)\b/i,
+  applicantSignature: /^(?:applicant signature|firma del solicitante)$/i,
+};
+const LOAN_TYPES = ['Conventional', 'FHA', 'VA', 'Convencional'];
 /**
  * A checked box as a word: the glyph a text layer prints, or what OCR makes of a filled box ("X", "[x]",
  * "(X)", "®" for ☒).
@@ -41,28 +90,29 @@ export const CHECK_MARK = /^(?:[xX✓✔☒☑■●◼®]|\[[xX✓✔]\]?|[xX�
 
 export function readDisclosureTerms(pages: readonly PageLayout[]): DisclosureTerms {
   const terms: DisclosureTerms = {
-    dateIssued: located(findValue(pages, /^date issued$/i, right(US_DATE)), parseDate),
-    loanTermMonths: located(findValue(pages, /^loan term$/i, anyRight), parseTermMonths),
+    dateIssued: located(findValue(pages, LABEL.dateIssued, right(US_DATE)), parseDate),
+    loanTermMonths: parsedValue(pages, LABEL.loanTerm, firstRight, parseTermMonths),
     // The form's field box clips what was typed into it; the text layer keeps the clipped tail ("Purchase
     // ce"). Purposes are a closed list, so the printed one is the list entry the value starts with.
-    purpose: located(findValue(pages, /^purpose$/i, anyRight), (s) => PURPOSES.find((p) => s.toLowerCase().startsWith(p.toLowerCase()))),
-    product: parsedValue(pages, /^product$/i, firstRight, product),
+    purpose: parsedValue(pages, LABEL.purpose, firstRight, purpose),
+    product: parsedValue(pages, LABEL.product, wrapped, product),
     loanType: loanType(pages),
     loanId: loanId(pages),
-    loanAmount: money(pages, /^loan amount$/i),
+    loanAmount: money(pages, LABEL.loanAmount),
     // The LE prints the rate 3 pt below its label's baseline.
-    interestRate: located(findValue(pages, /^interest rate$/i, (p, l) => p.valueRightOf(l, PERCENT, { maxX: 300, tolerance: 3.5 })), parseRate),
-    monthlyPrincipalAndInterest: money(pages, /^monthly principal & interest$/i),
-    prepaymentPenalty: yesNo(pages, /^prepayment penalty$/i),
-    prepaymentPenaltyMax: located(findValue(pages, /^prepayment penalty$/i, (p, l) => p.rightOf(l).find((i) => /\$[\d,]+/.test(i.text))), findMoney),
-    balloonPayment: yesNo(pages, /^balloon payment$/i),
+    interestRate: located(findValue(pages, LABEL.interestRate, (p, l) => p.valueRightOf(l, PERCENT, { maxX: 300, tolerance: 3.5 })), parseRate),
+    // The Spanish LE sets the figure between the label's two lines.
+    monthlyPrincipalAndInterest: money(pages, LABEL.monthlyPrincipalAndInterest, 300, 5),
+    prepaymentPenalty: yesNo(pages, LABEL.prepaymentPenalty),
+    prepaymentPenaltyMax: located(findValue(pages, LABEL.prepaymentPenalty, (p, l) => p.rightOf(l).find((i) => /\$[\d,]+/.test(i.text))), findMoney),
+    balloonPayment: yesNo(pages, LABEL.balloonPayment),
     mortgageInsurance: mortgageInsurance(pages),
-    apr: calculation(pages, /^annual percentage rate \(apr\)\.?$/i, PERCENT, parseRate),
-    tip: calculation(pages, /^total interest percentage \(tip\)\.?$/i, PERCENT, parseRate),
-    lender: parsedValue(pages, /^lender$/i, firstRight, organisationName),
-    property: address(pages, /^property$/i),
+    apr: calculation(pages, LABEL.apr, PERCENT, parseRate),
+    tip: calculation(pages, LABEL.tip, PERCENT, parseRate),
+    lender: parsedValue(pages, LABEL.lender, firstRight, organisationName),
+    property: address(pages, LABEL.property),
     fees: readFees(pages),
-    lenderCredits: located(findValue(pages, /^lender credits\b/i, lastRight(MONEY, 600)), (s) => {
+    lenderCredits: located(findValue(pages, LABEL.lenderCredits, lastRight(MONEY, 600)), (s) => {
       const cents = parseMoney(s);
       return cents === undefined ? undefined : Math.abs(cents);
     }),
@@ -77,13 +127,13 @@ export function readDisclosureTerms(pages: readonly PageLayout[]): DisclosureTer
 }
 
 function yesNo(pages: readonly PageLayout[], label: RegExp): Located<boolean> | undefined {
-  return located(findValue(pages, label, right(/^(YES|NO)$/i)), (s) => s.toUpperCase() === 'YES');
+  return located(findValue(pages, label, right(/^(YES|NO|S[IÍ])$/i)), (s) => s.toUpperCase() !== 'NO');
 }
 
 /** The option printed right of the check mark, on the label's line or the one below (VA wraps). */
 function loanType(pages: readonly PageLayout[]): Located<string> | undefined {
   return located(
-    findValue(pages, /^loan type$/i, (page, l) => {
+    findValue(pages, LABEL.loanType, (page, l) => {
       // Words, not phrases: a mark and its option stand closer than a phrase gap ("X Conventional").
       const near = page.words.filter((w) => w.x > l.x + l.width - 1 && w.y <= l.y + 3 && w.y >= l.y - 14);
       for (const mark of near.filter((w) => CHECK_MARK.test(w.text))) {
@@ -96,7 +146,7 @@ function loanType(pages: readonly PageLayout[]): Located<string> | undefined {
       const options = page.rightOf(l).filter((i) => LOAN_TYPES.includes(i.text.trim()));
       return options.length === 1 ? options[0] : undefined;
     }),
-    (s) => LOAN_TYPES.find((t) => t.toLowerCase() === s.toLowerCase()) ?? (/^[A-Za-z]{2,}$/.test(s) ? s : undefined),
+    (s) => SPANISH_LOAN_TYPES[s.toLowerCase()] ?? LOAN_TYPES.find((t) => t.toLowerCase() === s.toLowerCase()) ?? (/^[A-Za-z]{2,}$/.test(s) ? s : undefined),
   );
 }
 
@@ -105,8 +155,8 @@ function loanType(pages: readonly PageLayout[]): Located<string> | undefined {
  * text layer runs past its box (a clipped tail), the footer shows what is printed.
  */
 function loanId(pages: readonly PageLayout[]): Located<string> | undefined {
-  const field = located(findValue(pages, /^loan id\s*#?$/i, anyRight), (s) => (/^[A-Za-z0-9-]*\d[A-Za-z0-9-]*$/.test(s) ? s : undefined));
-  const footers = pages.flatMap((p) => [...p.text.matchAll(/LOAN\s?ID\s*#\s*([A-Za-z0-9-]*\d[A-Za-z0-9-]*)/g)].map((m) => ({ id: m[1]!, page: p.number })));
+  const field = located(findValue(pages, LABEL.loanId, anyRight), (s) => (/^[A-Za-z0-9-]*\d[A-Za-z0-9-]*$/.test(s) ? s : undefined));
+  const footers = pages.flatMap((p) => [...p.text.matchAll(/(?:LOAN\s?ID\s*#|N\.?\s*º\s*DEL\s+PR[EÉ]STAMO)\s*([A-Za-z0-9-]*\d[A-Za-z0-9-]*)/gi)].map((m) => ({ id: m[1]!, page: p.number })));
   const footer = mostCommon(footers.map((f) => f.id));
   if (field && footer && field.value !== footer && field.value.startsWith(footer)) return { value: footer, page: field.page };
   // A scan may lose the field's caption ("LOANID®") but not every footer.
@@ -122,7 +172,7 @@ function mostCommon(values: string[]): string | undefined {
 /** Projected Payments, first column: "+ 82.35" (or "+ —" for none). */
 function mortgageInsurance(pages: readonly PageLayout[]): Located<Cents> | undefined {
   return located(
-    findValue(pages, /^mortgage insurance$/i, (page, l) => page.rightOf(l, { maxX: 360 }).find((i) => /^\$?[\d,]+(?:\.\d{2})?$|^[—–-]$/.test(i.text.trim()))),
+    findValue(pages, LABEL.mortgageInsurance, (page, l) => page.rightOf(l, { maxX: 360 }).find((i) => /^\$?[\d,]+(?:\.\d{2})?$|^[—–-]$/.test(i.text.trim()))),
     (s) => (/^[—–-]$/.test(s) ? 0 : parseAmount(s)),
   );
 }
@@ -147,7 +197,10 @@ export function address(pages: readonly PageLayout[], label: RegExp): Located<st
  */
 function lateCharge(pages: readonly PageLayout[]): Pick<DisclosureTerms, 'lateChargeGraceDays' | 'lateChargePercent'> {
   for (const page of pages) {
-    const m = /more than\s+(\d{1,2})\s+days late.{0,300}?late fee of\s+(\d{1,2}(?:\.\d+)?)\s?%/is.exec(page.text.replaceAll('\n', ' '));
+    const text = page.text.replaceAll('\n', ' ');
+    const m =
+      /more than\s+(\d{1,2})\s+days late.{0,300}?late fee of\s+(\d{1,2}(?:\.\d+)?)\s?%/is.exec(text) ??
+      /retraso de m[aá]s de\s+(\d{1,2})\s+d[ií]as.{0,300}?recargo de\s+(\d{1,2}(?:\.\d+)?)\s?%/is.exec(text);
     if (m) return { lateChargeGraceDays: { value: Number(m[1]), page: page.number }, lateChargePercent: { value: Number((Number(m[2]) / 100).toFixed(9)), page: page.number } };
   }
   return {};
@@ -156,7 +209,7 @@ function lateCharge(pages: readonly PageLayout[]): Pick<DisclosureTerms, 'lateCh
 /** The date written just above "Applicant Signature" when the consumer signed Confirm Receipt. */
 function receivedDate(pages: readonly PageLayout[]): Located<string> | undefined {
   for (const page of pages) {
-    const label = page.label(/^applicant signature$/i);
+    const label = page.label(LABEL.applicantSignature);
     if (!label) continue;
     const date = page.items.find((i) => i.y > label.y + 2 && i.y < label.y + 24 && US_DATE.test(i.text.trim()));
     const value = date && parseDate(date.text);

@@ -48,11 +48,13 @@ export function parseDate(text: string): IsoDate | undefined {
   return date.toISOString().slice(0, 10);
 }
 
-/** "30 years", "30 yrs", "360 months", "5 yr" → months. */
+/** "30 years", "30 yrs", "360 months", "5 yr", "30 años" → months. */
 export function parseTermMonths(text: string): number | undefined {
-  const m = /^(\d{1,3})\s*(years?|yrs?|months?|mos?)\.?$/i.exec(text.trim());
+  const m = /^(\d{1,3})\s*(years?|yrs?|months?|mos?|a[ñn]os|meses)\.?$/i.exec(text.trim());
   if (!m) return undefined;
-  return /^m/i.test(m[2]!) ? Number(m[1]) : Number(m[1]) * 12;
+  const months = /^m/i.test(m[2]!) ? Number(m[1]) : Number(m[1]) * 12;
+  // A loan term runs from a month to 50 years; anything else is a misread.
+  return months >= 1 && months <= 600 ? months : undefined;
 }
 
 /** A date found anywhere in a longer text ("YES, until 4/16/2013 at 5:00 p.m. EDT"). */
