@@ -16,8 +16,10 @@ export function extractLoanEstimate(pages: readonly PageLayout[]): LoanEstimateF
     const words = text.split(' ');
     const mark = words.findIndex((w, i) => CHECK_MARK.test(w) && /^(?:YES|NO|S[IÍ])(?![A-Za-z])/i.test(words[i + 1] ?? ''));
     const chosen = mark >= 0 ? words.slice(mark + 1).join(' ') : undefined;
-    const item = chosen !== undefined ? { ...l, text: chosen } : phrases.find((i) => /^(?:YES|NO|S[IÍ])(?![A-Za-z])/i.test(i.text.trim()));
-    return item;
+    if (chosen !== undefined) return { ...l, text: chosen };
+    // A form that prints only the option chosen (no boxes); a blank form prints both, unmarked.
+    const options = phrases.filter((i) => /^(?:YES|NO|S[IÍ])(?![A-Za-z])/i.test(i.text.trim()));
+    return options.length === 1 ? options[0] : undefined;
   });
   return withoutUndefined({
     ...readDisclosureTerms(pages),

@@ -4,6 +4,7 @@
 import { pageTextOf } from './layout.js';
 import { OPS, type PdfDocument } from './pdfjs.js';
 import { MIN_TEXT_LAYER_CHARS, nonSpaceChars, type PageText, type TextItem } from './page.js';
+import { visibleItems } from './visible-text.js';
 
 export interface FormField {
   name: string;
@@ -40,7 +41,8 @@ export interface PdfPageReading {
  * it draws anything OCR could read. Runs in a pdf.js thread (pdf-threads.ts), which bounds its time.
  */
 export async function readPdfPage(pdf: PdfDocument, n: number): Promise<PdfPageReading> {
-  const items = await pageItems(pdf, n);
+  const angled = new Set<TextItem>();
+  const items = await visibleItems(pdf, n, await pageItems(pdf, n, angled), angled).catch(() => pageItems(pdf, n, new Set()));
   const page: PageText = { number: n, items, text: pageTextOf(items), source: 'text_layer', confidence: null };
   const chars = nonSpaceChars(page.text);
   // A page without any text is a scan (or blank): straight to OCR, without decoding its images twice.
@@ -55,7 +57,7 @@ const MAX_PAGE_ITEMS = 5_000;
 /** A dense form page holds under 10,000 characters; one run can hold megabytes, all of it copied and laid out. */
 const MAX_PAGE_CHARS = 50_000;
 
-async function pageItems(pdf: PdfDocument, n: number): Promise<TextItem[]> {
+async function pageItems(pdf: PdfDocument, n: number, angled: Set<TextItem>): Promise<TextItem[]> {
   try {
     const page = await pdf.getPage(n);
     try {
@@ -67,7 +69,9 @@ async function pageItems(pdf: PdfDocument, n: number): Promise<TextItem[]> {
         const it = raw as PdfJsTextItem;
         if (it.str.trim() === '') continue;
         const text = it.str.slice(0, MAX_PAGE_CHARS - chars);
-        items.push({ text, x: it.transform[4] ?? 0, y: it.transform[5] ?? 0, width: it.width, height: it.height });
+        const item = { text, x: it.transform[4] ?? 0, y: it.transform[5] ?? 0, width: it.width, height: it.height };
+        items.push(item);
+        if ((it.transform[1] ?? 0) !== 0 || (it.transform[2] ?? 0) !== 0) angled.add(item);
         chars += text.length;
         // A form page holds a few hundred runs; past this the page is built to exhaust the layout's
         // pairings (label × value lookups), and what a reader could make of it is in the first runs anyway.

@@ -89,7 +89,8 @@ export async function terminatePdfThreads(): Promise<void> {
  * file's budget or its text runs (`fileItems`); the pages left then are illegible too. Throws only ReaderUnavailable (no thread).
  */
 export async function readPdf(bytes: Uint8Array, callerDeadline = Infinity): Promise<PdfReading> {
-  const opened = await PdfSession.open(bytes, false);
+  // Opened for rendering: a page's words are checked against its render (visible-text.ts).
+  const opened = await PdfSession.open(bytes, true);
   if (!(opened instanceof PdfSession)) return { readable: false, reason: opened.refused };
   const session = opened;
   // Counted from the open file: starting a thread is the machine's time, and opening has its own budget.

@@ -1,0 +1,127 @@
+// Keeps the words of a text layer that are drawn where a reader sees them. Filled forms often carry text
+// that is never seen: a value typed past its field's box and clipped ("Purchase ce", a loan ID with ten
+// digits too many), or a blank model form's sample values hidden under its clip paths ("30 years" in an
+// empty box). pdf.js's text content says nothing of clipping or paint, so the page is rendered small and
+// each word's box is looked at: a word over white paper is not on the page.
+import { createCanvas } from '@napi-rs/canvas';
+import type { PdfDocument } from './pdfjs.js';
+import type { TextItem } from './page.js';
+
+/** Pixels per point of the check's render: 1.5 (108 dpi) shows 6-pt glyphs as several dark pixels. */
+const SCALE = 1.5;
+/** A pixel darker than this is ink. */
+const INK = 160;
+/**
+ * Share of a word's box that must be ink for the word to be seen. Printed glyphs cover 10–40% of their box;
+ * hidden text over a form's rule lines or a shaded box still counts as seen (kept, as before this check).
+ */
+const MIN_INK = 0.03;
+/** Pages larger than this many pixels at SCALE are not checked (posters, bombs): their text is kept. */
+const MAX_PIXELS = 4_000_000;
+
+interface Word {
+  text: string;
+  x: number;
+  width: number;
+}
+
+/**
+ * The items of page `n` with every word that is not drawn removed; an item whose words are all hidden
+ * is dropped, one with hidden words inside it is split around them. Items set at an angle are kept as
+ * they are. A page that cannot be rendered keeps all its items.
+ */
+export async function visibleItems(pdf: PdfDocument, n: number, items: readonly TextItem[], angled: ReadonlySet<TextItem>): Promise<TextItem[]> {
+  if (items.length === 0) return [];
+  const page = await pdf.getPage(n);
+  try {
+    const viewport = page.getViewport({ scale: SCALE });
+    const width = Math.ceil(viewport.width);
+    const height = Math.ceil(viewport.height);
+    if (width * height > MAX_PIXELS || width < 1 || height < 1) return [...items];
+    const canvas = createCanvas(width, height);
+    const context = canvas.getContext('2d');
+    context.fillStyle = '#ffffff';
+    context.fillRect(0, 0, width, height);
+    try {
+      // pdf.js types its canvas as the DOM's; @napi-rs/canvas implements the part pdf.js draws with.
+      type RenderParameters = Parameters<typeof page.render>[0];
+      await page.render({ canvasContext: context as unknown as RenderParameters['canvasContext'], viewport, canvas: canvas as unknown as RenderParameters['canvas'] }).promise;
+    } catch {
+      return [...items];
+    }
+    const pixels = context.getImageData(0, 0, width, height).data;
+    const inked = (item: TextItem, word: Word): boolean => {
+      // The word's box in PDF space (baseline y, a little below for descenders, up to the font's height).
+      const [ax, ay] = viewport.convertToViewportPoint(word.x, item.y - item.height * 0.2);
+      const [bx, by] = viewport.convertToViewportPoint(word.x + word.width, item.y + item.height * 0.8);
+      const x0 = clamp(Math.floor(Math.min(ax!, bx!)), width);
+      const x1 = clamp(Math.ceil(Math.max(ax!, bx!)), width);
+      const y0 = clamp(Math.floor(Math.min(ay!, by!)), height);
+      const y1 = clamp(Math.ceil(Math.max(ay!, by!)), height);
+      const area = (x1 - x0) * (y1 - y0);
+      // A box off the page or too small to judge is not ours to drop.
+      if (area < 4) return x1 > x0 && y1 > y0;
+      let ink = 0;
+      for (let y = y0; y < y1; y++) {
+        for (let x = x0; x < x1; x++) {
+          const i = (y * width + x) * 4;
+          if (pixels[i]! * 0.299 + pixels[i + 1]! * 0.587 + pixels[i + 2]! * 0.114 < INK) ink++;
+        }
+      }
+      return ink / area >= MIN_INK;
+    };
+    /**
+     * How many of a seen word's characters are drawn: a value typed past its box is clipped at the box's
+     * right edge, mid-word ("1234567891330172608" shows "123456789").
+     */
+    const visibleLength = (item: TextItem, word: Word): number => {
+      const perChar = word.width / word.text.length;
+      let length = word.text.length;
+      while (length > 1 && /[\p{L}\p{N}]/u.test(word.text[length - 1]!) && !inked(item, { text: word.text[length - 1]!, x: word.x + (length - 1) * perChar, width: perChar })) length--;
+      return length;
+    };
+    const out: TextItem[] = [];
+    for (const item of items) {
+      if (angled.has(item)) {
+        out.push(item);
+        continue;
+      }
+      const words = wordsOf(item);
+      // Punctuation alone ("–", "@", "-") holds too little ink to judge: it goes with its neighbours.
+      const seen = words.map((w) => !/[\p{L}\p{N}]/u.test(w.text) || inked(item, w));
+      const lastWord = words.at(-1);
+      if (seen.every(Boolean) && (!lastWord || visibleLength(item, lastWord) === lastWord.text.length)) {
+        out.push(item);
+        continue;
+      }
+      // Each run of seen words becomes an item of its own.
+      let start = -1;
+      for (let i = 0; i <= words.length; i++) {
+        if (i < words.length && seen[i]) {
+          if (start < 0) start = i;
+          continue;
+        }
+        if (start >= 0) {
+          const first = words[start]!;
+          const last = words[i - 1]!;
+          const end = last.start + visibleLength(item, last);
+          out.push({ ...item, text: item.text.slice(first.start, end), x: first.x, width: first.x === last.x ? (last.width * (end - last.start)) / last.text.length : last.x + (last.width * (end - last.start)) / last.text.length - first.x });
+          start = -1;
+        }
+      }
+    }
+    return out;
+  } finally {
+    page.cleanup();
+  }
+}
+
+function clamp(v: number, max: number): number {
+  return Math.max(0, Math.min(max, v));
+}
+
+/** An item's words placed by their share of its characters, with where each starts in the text. */
+function wordsOf(item: TextItem): (Word & { start: number })[] {
+  const perChar = item.text.length > 0 ? item.width / item.text.length : 0;
+  return [...item.text.matchAll(/\S+/g)].map((m) => ({ text: m[0], start: m.index, x: item.x + m.index * perChar, width: m[0].length * perChar }));
+}
