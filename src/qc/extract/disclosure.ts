@@ -5,12 +5,12 @@ import type { Cents, DisclosureTerms, FeeLine, Located } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
 import type { TextItem } from '../reading/page.js';
 import { findValue, located, parsedValue, withoutUndefined } from './labels.js';
-import { MONEY, PERCENT, US_DATE, findMoney, isCaption, organisationName, parseAmount, parseDate, parseMoney, parseRate, parseTermMonths, streetAddress } from './values.js';
+import { MONEY, PERCENT, US_DATE, findMoney, type Matcher, isCaption, organisationName, parseAmount, parseDate, parseMoney, parseRate, parseTermMonths, streetAddress } from './values.js';
 
 
-const right = (value: RegExp, maxX?: number) => (page: PageLayout, l: TextItem) => page.valueRightOf(l, value, { maxX });
+const right = (value: Matcher, maxX?: number) => (page: PageLayout, l: TextItem) => page.valueRightOf(l, value, { maxX });
 /** The last matching value right of the label before maxX: the "Final" column where LE and CD figures stand side by side. */
-const lastRight = (value: RegExp, maxX: number, tolerance?: number) => (page: PageLayout, l: TextItem) =>
+const lastRight = (value: Matcher, maxX: number, tolerance?: number) => (page: PageLayout, l: TextItem) =>
   page.rightOf(l, { maxX, ...(tolerance === undefined ? {} : { tolerance }) }).filter((i) => value.test(i.text.trim())).at(-1);
 const anyRight = (page: PageLayout, l: TextItem) => page.rightOf(l)[0];
 /** The phrase right of a label, else the one under it: free-text values are read only in their own shapes. */
@@ -38,7 +38,7 @@ export function money(pages: readonly PageLayout[], label: RegExp, maxX = 300, t
  * A Loan Calculations / Comparisons figure: at the foot of a label that wraps, in the value column (up to four
  * lines down: the Spanish CD's explanations run longer).
  */
-export function calculation<T>(pages: readonly PageLayout[], label: RegExp, value: RegExp, parse: (s: string) => T | undefined): Located<T> | undefined {
+export function calculation<T>(pages: readonly PageLayout[], label: RegExp, value: Matcher, parse: (s: string) => T | undefined): Located<T> | undefined {
   return located(findValue(pages, label, (page, l) => page.valueBelow(l, value, { minDx: 100, maxDy: 35 })), parse);
 }
 
@@ -67,7 +67,7 @@ export const LABEL = {
   purpose: /^(?:purpose|finalidad)$/i,
   product: /^(?:product|producto)$/i,
   loanType: /^(?:loan type|tipo de(?: pr[eé]stamo)?)$/i,
-  loanId: /^(?:loan id\s*#?|n\.?\s*º\s*(?:del|de)\s+pr[eé]stamo)$/i,
+  loanId: /^(?:loan id\s*#?|n\.?\s*[º°*®o]?\s*(?:del|de)\s+pr[eé]stamo)$/i,
   loanAmount: /^(?:loan amount|monto del pr[eé]stamo)$/i,
   interestRate: /^(?:interest rate|tasa de inter[eé]s)$/i,
   monthlyPrincipalAndInterest: /^(?:monthly principal & interest|pago mensual(?: de intereses y capital)?)$/i,
@@ -81,7 +81,7 @@ export const LABEL = {
   lenderCredits: /^(?:lender credits|cr[eé]ditos del prestamista)\b/i,
   applicantSignature: /^(?:applicant signature|firma del solicitante)$/i,
 };
-const LOAN_TYPES = ['Conventional', 'FHA', 'VA', 'Convencional'];
+const LOAN_TYPES = ['Conventional', 'FHA', 'VA', 'USDA', 'RHS', 'Other'];
 /**
  * A checked box as a word: the glyph a text layer prints, or what OCR makes of a filled box ("X", "[x]",
  * "(X)", "®" for ☒).
@@ -130,23 +130,60 @@ function yesNo(pages: readonly PageLayout[], label: RegExp): Located<boolean> | 
   return located(findValue(pages, label, right(/^(YES|NO|S[IÍ])$/i)), (s) => s.toUpperCase() !== 'NO');
 }
 
-/** The option printed right of the check mark, on the label's line or the one below (VA wraps). */
+/** An empty check box as OCR or a text layer gives it: "[]", "[I", "[J]", "CI", "O", "☐". */
+const EMPTY_BOX = /^(?:[[(][^\sxX✓✔®]{0,2}[\])]?|[□☐○◯❍]|[O0o]|C[IJl1])$/;
+/** A box glyph OCR joined to its option's word: "[INO", "OFHA", "XYES", "®Conventional". */
+const ATTACHED_BOX = /^([[(][^\s\p{Lu}]{0,2}[\])]?|[[(][A-Z][\])]|[□☐○◯O0]|C[IJl1]|[xX✓✔☒☑■●◼®])(?=\p{Lu})/u;
+
+/**
+ * Which of a form's options is checked, among `words` (the words right of the option list's label): the
+ * option with a check mark before it; or, when OCR made the mark into something else ("m"), the one
+ * option with a glyph before it while every other box reads as empty; or the only option printed. None
+ * when every box is empty (a blank form), no mark is seen, or the reading is ambiguous.
+ */
+export function chosenOption(words: readonly string[], option: RegExp): { index: number; text: string } | undefined {
+  const found: { index: number; text: string; state: 'checked' | 'empty' | 'unknown' | 'none' }[] = [];
+  words.forEach((word, index) => {
+    let text = word;
+    let box: string | undefined;
+    if (!option.test(word)) {
+      const m = ATTACHED_BOX.exec(word);
+      if (!m || !option.test(word.slice(m[0].length))) return;
+      box = m[0];
+      text = word.slice(m[0].length);
+    } else if (index > 0 && words[index - 1]!.length <= 3 && !option.test(words[index - 1]!) && !/^[A-Za-z]{2,}$/.test(words[index - 1]!)) box = words[index - 1];
+    const state = box === undefined ? 'none' : CHECK_MARK.test(box) ? 'checked' : EMPTY_BOX.test(box) ? 'empty' : 'unknown';
+    found.push({ index, text, state });
+  });
+  const checked = found.filter((f) => f.state === 'checked');
+  if (checked.length === 1) return checked[0];
+  if (checked.length > 1) return undefined;
+  // OCR read the mark as some other glyph: it counts when every other box reads as empty. A box OCR lost
+  // altogether proves nothing (a blank form's boxes are often lost too).
+  const open = found.filter((f) => f.state !== 'empty');
+  if (open.length === 1 && open[0]!.state === 'unknown') return open[0];
+  // A form that prints only the option chosen, without boxes.
+  if (found.length === 1 && found[0]!.state === 'none') return found[0];
+  return undefined;
+}
+
+const LOAN_TYPE_OPTION = /^(?:Conventional|FHA|VA|Convencional|USDA|RHS|Other)(?![A-Za-z])/i;
+
+/** The loan type checked, on the label's line or the one below (VA wraps there on the CD). */
 function loanType(pages: readonly PageLayout[]): Located<string> | undefined {
   return located(
     findValue(pages, LABEL.loanType, (page, l) => {
       // Words, not phrases: a mark and its option stand closer than a phrase gap ("X Conventional").
-      const near = page.words.filter((w) => w.x > l.x + l.width - 1 && w.y <= l.y + 3 && w.y >= l.y - 14);
-      for (const mark of near.filter((w) => CHECK_MARK.test(w.text))) {
-        const option = near
-          .filter((w) => w !== mark && Math.abs(w.y - mark.y) <= 2 && w.x > mark.x && w.x - (mark.x + mark.width) < 12)
-          .sort((a, b) => a.x - b.x)[0];
-        if (option && !CHECK_MARK.test(option.text) && !/^[□☐○O0]$/.test(option.text)) return option;
-      }
-      // A form printed with only the chosen type (no boxes).
-      const options = page.rightOf(l).filter((i) => LOAN_TYPES.includes(i.text.trim()));
-      return options.length === 1 ? options[0] : undefined;
+      const near = page.words
+        .filter((w) => w.x > l.x + l.width - 1 && w.y <= l.y + 3 && w.y >= l.y - 14)
+        .sort((a, b) => (Math.abs(a.y - b.y) <= 2 ? a.x - b.x : b.y - a.y));
+      const chosen = chosenOption(near.map((w) => w.text), LOAN_TYPE_OPTION);
+      return chosen ? { ...l, text: chosen.text } : undefined;
     }),
-    (s) => SPANISH_LOAN_TYPES[s.toLowerCase()] ?? LOAN_TYPES.find((t) => t.toLowerCase() === s.toLowerCase()) ?? (/^[A-Za-z]{2,}$/.test(s) ? s : undefined),
+    (s) => {
+      const t = s.replace(/[^A-Za-z]+$/, '');
+      return SPANISH_LOAN_TYPES[t.toLowerCase()] ?? LOAN_TYPES.find((type) => type.toLowerCase() === t.toLowerCase());
+    },
   );
 }
 
@@ -156,7 +193,7 @@ function loanType(pages: readonly PageLayout[]): Located<string> | undefined {
  */
 function loanId(pages: readonly PageLayout[]): Located<string> | undefined {
   const field = located(findValue(pages, LABEL.loanId, anyRight), (s) => (/^[A-Za-z0-9-]*\d[A-Za-z0-9-]*$/.test(s) ? s : undefined));
-  const footers = pages.flatMap((p) => [...p.text.matchAll(/(?:LOAN\s?ID\s*#|N\.?\s*º\s*DEL\s+PR[EÉ]STAMO)\s*([A-Za-z0-9-]*\d[A-Za-z0-9-]*)/gi)].map((m) => ({ id: m[1]!, page: p.number })));
+  const footers = pages.flatMap((p) => [...p.text.matchAll(/(?:LOAN\s?ID\s*#|N\.?\s*[º°*®o]?\s*DEL\s+PR[EÉ]STAMO)\s*([A-Za-z0-9-]*\d[A-Za-z0-9-]*)/gi)].map((m) => ({ id: m[1]!, page: p.number })));
   const footer = mostCommon(footers.map((f) => f.id));
   if (field && footer && field.value !== footer && field.value.startsWith(footer)) return { value: footer, page: field.page };
   // A scan may lose the field's caption ("LOANID®") but not every footer.

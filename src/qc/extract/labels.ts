@@ -29,7 +29,7 @@ export function parsedValue<T>(
   parse: (text: string) => T | undefined,
 ): Located<T> | undefined {
   for (const page of pages) {
-    for (const l of page.labels(label)) {
+    for (const l of page.labels(label, { anyPrefix: true })) {
       const picked = pick(page, l);
       for (const item of picked === undefined ? [] : Array.isArray(picked) ? picked : [picked as TextItem]) {
         const value = parse(item.text.trim());
@@ -120,7 +120,11 @@ export function onLine(pages: readonly PageLayout[], pattern: RegExp): { match: 
 /** A printed amount with or without the dollar sign or its spacing: "$ 8,500.00 /month", "3,461.54" → cents. */
 export function amount(text: string): number | undefined {
   const m = /^[–—-]?\s*\$?\s*([\d,]+(?:\.\d{2})?)(?:\s*(?:\/\s*(?:month|mo)|per month|a month))?$/i.exec(text.trim());
-  return m ? parseAmount(m[1]!) : undefined;
+  if (m) return parseAmount(m[1]!);
+  // An OCR misreading ("$7.500.00"), repaired by the money parser where it then checks.
+  const bare = text.trim().replace(/\s*(?:\/\s*(?:month|mo)|per month|a month)$/i, '');
+  const cents = parseAmount(bare);
+  return cents !== undefined && cents >= 0 ? cents : undefined;
 }
 
 /** Text a free-text value may be: words, not another label (which ends in a colon) or a bare number. */

@@ -41,7 +41,8 @@ function periodsPerYear(text: string): number | undefined {
 }
 
 const GROSS_ROW = /^(?:total\s+)?gross(?:\s+(?:pay|earnings|wages))?\b/i;
-const AMOUNT = /^\$?\s?\d{1,3}(?:,\d{3})*\.\d{2}$|^\$?\s?\d+\.\d{2}$/;
+/** An amount with its cents, as stubs print every figure (OCR misreadings repaired where they then check). */
+const AMOUNT = { test: (text: string) => /\d[.,]\d{2}$/.test(text.trim()) && amount(text) !== undefined };
 
 /**
  * The "Gross Pay" row: its amounts under the "Current" (or "This Period") and "Year to Date" column heads

@@ -3,17 +3,48 @@
 import { z } from 'zod';
 import type { Cents, IsoDate, Rate } from '../fields.js';
 
-export const MONEY = /^[–—-]?\s*\$\s?[\d,]+(?:\.\d{2})?$/;
-export const PERCENT = /^\d{1,3}(?:\.\d+)?\s?%$/;
-export const US_DATE = /^\d{1,2}\/\d{1,2}\/(?:\d{4}|\d{2})$/;
-
-/** "$1,802.00", "– $500.00" (credits print with a dash), "$0" → cents. */
-export function parseMoney(text: string): Cents | undefined {
-  const m = /^([–—-])?\s*\$\s?([\d,]+)(?:\.(\d{2}))?$/.exec(text.trim());
-  if (!m || !/^\d{1,3}(?:,\d{3})*$|^\d+$/.test(m[2]!)) return undefined;
-  const cents = Number(m[2]!.replaceAll(',', '')) * 100 + Number(m[3] ?? 0);
-  return m[1] ? -cents : cents;
+/** What a value lookup tests a phrase with: a pattern, or a parser's "does this parse". */
+export interface Matcher {
+  test(text: string): boolean;
 }
+const parses = (parse: (text: string) => unknown): Matcher => ({ test: (text) => parse(text) !== undefined });
+
+/**
+ * A number as OCR may misread it, repaired: letters it confuses with digits inside the number (O → 0,
+ * l/I → 1, S → 5, B → 8), "S" for a leading "$", and spaces inside it ("$9,71 2.10"). Only a candidate:
+ * the caller keeps it only if it then parses and its digit grouping checks.
+ */
+export function repairedNumber(text: string): string | undefined {
+  const t = text.trim();
+  const m = /^([–—-]?\s*)([$S]?)\s?([\dOoDlI|SB,. ]+?)(\s?%)?$/.exec(t);
+  if (!m) return undefined;
+  // "$7.500.00": OCR took the thousands commas for points; only the last point is the decimal one.
+  const body = (m[3]!.match(/\./g) ?? []).length > 1 ? m[3]!.replace(/\.(?=.*\.)/g, ',') : m[3]!;
+  // A word that happens to be made of these letters ("SOB") is no number: after a dollar sign one real
+  // digit will do, else most characters must be digits already.
+  const real = (body.match(/\d/g) ?? []).length;
+  if (real === 0 || (m[2] !== '$' && real < (body.replace(/[\s,.]/g, '').length + 1) >> 1)) return undefined;
+  const digits = body.replace(/[OoD]/g, '0').replace(/[lI|]/g, '1').replace(/S/g, '5').replace(/B/g, '8').replace(/(?<=[\d,.])\s+(?=[\d,.])/g, '');
+  if (/\s/.test(digits)) return undefined;
+  const repaired = `${m[1]}${m[2] ? '$' : ''}${digits}${m[4] ?? ''}`;
+  return repaired === t ? undefined : repaired;
+}
+
+/** "$1,802.00", "– $500.00" (credits print with a dash), "$0" → cents; an OCR misreading repaired when it then checks. */
+export function parseMoney(text: string): Cents | undefined {
+  const strict = (t: string): Cents | undefined => {
+    const m = /^([–—-])?\s*\$\s?([\d,]+)(?:\.(\d{2}))?$/.exec(t.trim());
+    if (!m || !/^\d{1,3}(?:,\d{3})*$|^\d+$/.test(m[2]!)) return undefined;
+    const cents = Number(m[2]!.replaceAll(',', '')) * 100 + Number(m[3] ?? 0);
+    return m[1] ? -cents : cents;
+  };
+  const repaired = strict(text) === undefined ? repairedNumber(text) : undefined;
+  return strict(text) ?? (repaired === undefined ? undefined : strict(repaired));
+}
+
+export const MONEY: Matcher = parses(parseMoney);
+export const PERCENT: Matcher = parses((t) => parseRate(t));
+export const US_DATE: Matcher = parses((t) => (/^[\dOoDlI|SB]{1,2}\/[\dOoDlI|SB]{1,2}\/[\dOoDlI|SB]{2,4}$/.test(t.trim()) ? parseDate(t) : undefined));
 
 /** An amount printed with or without its dollar sign ("82.35" in Projected Payments, "3,461.54" on a stub). */
 export function parseAmount(text: string): Cents | undefined {
@@ -22,7 +53,8 @@ export function parseAmount(text: string): Cents | undefined {
 
 /** "3.875%" → 0.03875 (decimal fractions, rounded to 1e-9 to drop float noise). */
 export function parseRate(text: string): Rate | undefined {
-  const m = /^(\d{1,3}(?:\.\d+)?)\s?%$/.exec(text.trim());
+  const strict = (t: string) => /^(\d{1,3}(?:\.\d+)?)\s?%$/.exec(t.trim());
+  const m = strict(text) ?? strict(repairedNumber(text) ?? '');
   return m ? Number((Number(m[1]) / 100).toFixed(9)) : undefined;
 }
 
@@ -32,7 +64,9 @@ const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 
 export function parseDate(text: string): IsoDate | undefined {
   const t = text.trim();
   let y: number, mo: number, d: number;
-  let m = /^(\d{1,2})\/(\d{1,2})\/(\d{4}|\d{2})$/.exec(t);
+  // A numeric date OCR misread ("4/l5/2O13") is repaired; the calendar check below still applies.
+  const numeric = /^[\dOoDlI|SB]{1,2}\/[\dOoDlI|SB]{1,2}\/[\dOoDlI|SB]{2,4}$/.test(t) ? t.replace(/[OoD]/g, '0').replace(/[lI|]/g, '1').replace(/S/g, '5').replace(/B/g, '8') : t;
+  let m = /^(\d{1,2})\/(\d{1,2})\/(\d{4}|\d{2})$/.exec(numeric);
   if (m) [mo, d, y] = [Number(m[1]), Number(m[2]), Number(m[3]!.length === 2 ? `20${m[3]}` : m[3])];
   else if ((m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t))) [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   else if ((m = /^([A-Za-z]+)\.?\s+(\d{1,2}),?\s+(\d{4})$/.exec(t))) {
@@ -50,7 +84,7 @@ export function parseDate(text: string): IsoDate | undefined {
 
 /** "30 years", "30 yrs", "360 months", "5 yr", "30 años" → months. */
 export function parseTermMonths(text: string): number | undefined {
-  const m = /^(\d{1,3})\s*(years?|yrs?|months?|mos?|a[ñn]os|meses)\.?$/i.exec(text.trim());
+  const m = /^(\d{1,3})\s*(years?|yrs?|months?|mos?|a[ñn]os|afios|meses)\.?$/i.exec(text.trim());
   if (!m) return undefined;
   const months = /^m/i.test(m[2]!) ? Number(m[1]) : Number(m[1]) * 12;
   // A loan term runs from a month to 50 years; anything else is a misread.

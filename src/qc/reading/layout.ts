@@ -115,7 +115,7 @@ function span(words: readonly TextItem[]): TextItem {
  * The longest leading words of `item` (a phrase) whose text matches `value`: a value is often followed in
  * its phrase by what OCR could not tell apart from it ("4.274% Your costs over ...").
  */
-export function leading(item: TextItem, value: RegExp): TextItem | undefined {
+export function leading(item: TextItem, value: { test(text: string): boolean }): TextItem | undefined {
   if (value.test(item.text.trim())) return item;
   const words = wordsOf(item);
   for (let k = Math.min(words.length - 1, MAX_LABEL_WORDS); k >= 1; k--) {
@@ -165,9 +165,9 @@ export class PageLayout {
 
   /**
    * Labels matching `label` (anchored, tested against whole words), top to bottom: a phrase, or the
-   * leading words of a phrase whose rest is the value ("LOAN TERM 30 years" read as one phrase).
+   * leading words of a phrase whose rest is the value ("Loan Amount: $150,000" read as one phrase).
    */
-  labels(label: RegExp): TextItem[] {
+  labels(label: RegExp, o: { anyPrefix?: boolean } = {}): TextItem[] {
     const found: TextItem[] = [];
     for (const line of this.lines) {
       for (const phrase of line.items) {
@@ -180,7 +180,9 @@ export class PageLayout {
           // ("Loan Amount: $150,000", "Loan Amount $150,000") or, in a text layer, another run begins
           // (a bold caption and its explanation); else it is the start of a longer caption ("Lender
           // Credits" is no "Lender" label).
-          const split = k < words.length && (text.endsWith(':') || /^[:$\d]/.test(words[k]!.text) || (!this.ocr && words[k]!.piece !== words[k - 1]!.piece));
+          // A caller that validates what it reads takes any split (`anyPrefix`): OCR may set a value closer
+          // to its label than a phrase gap ("Prestamista Ficus Bank"), and "Credits" is no lender's name.
+          const split = k < words.length && (o.anyPrefix === true || text.endsWith(':') || /^[:$\d]/.test(words[k]!.text) || (!this.ocr && words[k]!.piece !== words[k - 1]!.piece));
           if (k < words.length && !split) continue;
           if (label.test(bare) || squashed(label).test(bare.replace(/\s+/g, ''))) {
             found.push({ ...head, text: bare });
@@ -218,7 +220,7 @@ export class PageLayout {
   }
 
   /** The first phrase right of the label on its line whose leading words match `value`. */
-  valueRightOf(label: TextItem, value: RegExp, o: { maxX?: number; tolerance?: number } = {}): TextItem | undefined {
+  valueRightOf(label: TextItem, value: { test(text: string): boolean }, o: { maxX?: number; tolerance?: number } = {}): TextItem | undefined {
     for (const phrase of this.rightOf(label, o)) {
       const hit = leading(phrase, value);
       if (hit) return hit;
@@ -231,7 +233,7 @@ export class PageLayout {
    * from the label's line down to `maxDy` points below it. Loan Calculations print the figure at the
    * foot of a label that wraps over several lines.
    */
-  valueBelow(label: TextItem, value: RegExp, o: { minDx: number; maxDy: number; maxX?: number }): TextItem | undefined {
+  valueBelow(label: TextItem, value: { test(text: string): boolean }, o: { minDx: number; maxDy: number; maxX?: number }): TextItem | undefined {
     return this.items
       .filter((i) => i.x >= label.x + o.minDx && i.x < (o.maxX ?? Infinity) && i.y <= label.y + LINE_TOLERANCE && i.y >= label.y - o.maxDy)
       .sort((a, b) => b.y - a.y || a.x - b.x)
@@ -252,8 +254,9 @@ export class PageLayout {
       if (line.y >= y - 1) continue;
       if (y - line.y > 16) break;
       if (line.items.some((i) => Math.abs(i.x - labelX) < 3)) break;
+      // A line of another column set between (a neighbour's value a few points lower) is passed over.
       const next = line.items.find((i) => Math.abs(i.x - first.x) < 3);
-      if (!next) break;
+      if (!next) continue;
       out.push(next);
       y = next.y;
     }
