@@ -179,6 +179,26 @@ test('DOC-012 fires when two undated Closing Disclosures disagree, with subject 
   t.regex(hits[0]?.summary ?? '', /^Neither Closing Disclosure is dated: .* disagree on Prepayment Penalty no \(p\.1\) against yes \(p\.1\) and Balloon Payment no/);
 });
 
+test('DOC-012 fires when an undated ("corrected") Closing Disclosure disagrees with a dated one: neither is dated later', (t) => {
+  const loan = loanFile(
+    cd({ ...terms, dateIssued: at('2026-03-01'), loanId: at('123456789') }, 'cd.pdf'),
+    cd({ ...terms, loanAmount: at(15_000_000), loanId: at('123456789') }, 'cd-corrected.pdf'),
+  );
+  t.deepEqual(check('DOC-012', loan), [
+    {
+      subject: '2026-03-01',
+      summary:
+        'A Closing Disclosure dated 2026-03-01 and an undated one: neither is dated later: Closing Disclosure (cd.pdf, p.1) and ' +
+        'Closing Disclosure (cd-corrected.pdf, p.1), undated, disagree on Loan Amount $162,000.00 (p.1) against $150,000.00 (p.1).',
+    },
+  ]);
+});
+
+test('DOC-012 does not compare the Closing Disclosures of two loans (different Loan IDs)', (t) => {
+  const loan = loanFile(cd({ ...terms, loanId: at('111') }), cd({ ...terms, loanId: at('222'), loanAmount: at(15_000_000) }));
+  t.deepEqual(check('DOC-012', loan), []);
+});
+
 test('DOC-012 does not fire when the later-dated Closing Disclosure changes the terms', (t) => {
   const loan = loanFile(cd({ ...terms, dateIssued: at('2026-03-01') }), cd({ ...terms, dateIssued: at('2026-03-05'), loanAmount: at(16_500_000) }));
   t.deepEqual(check('DOC-012', loan), []);

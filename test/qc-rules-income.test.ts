@@ -1,7 +1,8 @@
-// The income rules INC-001 to INC-003: the URLA's income and employer against pay stubs and W-2s.
+// The income rules INC-001 to INC-004: the URLA's income and employer, and an affidavit's stated income,
+// against pay stubs and W-2s.
 import test from 'ava';
 import { DEFAULT_RULE_CONTEXT, type RuleCode } from '../src/qc/catalog.js';
-import type { LoanFile, PayStubFields, UrlaFields, W2Fields } from '../src/qc/fields.js';
+import type { AffidavitFields, LoanFile, PayStubFields, UrlaFields, W2Fields } from '../src/qc/fields.js';
 import { rules } from '../src/qc/rules/income.js';
 import { at, doc, loanFile } from './support/loan-file.js';
 
@@ -127,4 +128,30 @@ test('INC-003 leaves out W-2s older than the latest tax year and a co-borrower\'
 
 test('INC-003 does not fire when only one document names an employer', (t) => {
   t.deepEqual(check('INC-003', loanFile(urla({ employer: at('Acme Corp') }), stub({}), w2({ taxYear: at(2025) }))), []);
+});
+
+// ---- INC-004 -----------------------------------------------------------------------------------------
+
+const affidavit = (fields: AffidavitFields) => doc('affidavit', fields, { filename: 'file.pdf', pages: [{ number: 8, source: 'text_layer', confidence: null }] });
+
+test('INC-004 fires when an affidavit states an income more than 5% off the same person\'s pay stubs', (t) => {
+  const loan = loanFile(
+    stub({ employee: at('Anna S. Lindqvist'), payDate: at('2026-06-26'), grossPay: at(310_000), periodsPerYear: at(26) }),
+    affidavit({ affiant: at('Anna S. Lindqvist', 8), statedMonthlyIncome: at(2_500_000, 8) }),
+  );
+  t.deepEqual(check('INC-004', loan), [
+    {
+      subject: 'file.pdf:8',
+      summary:
+        'Affidavit (file.pdf, p.8) states monthly income $25,000.00; Pay stub (stub.pdf, p.1) shows gross pay $3,100.00 a period, ' +
+        '26 periods a year: $6,716.67 a month (the statement is 272.2% off, > 5%).',
+    },
+  ]);
+});
+
+test('INC-004 does not fire when the affidavit agrees with the stubs, or names someone else, or no stub gives a monthly income', (t) => {
+  const anna = stub({ employee: at('Anna S. Lindqvist'), grossPay: at(310_000), periodsPerYear: at(26) });
+  t.deepEqual(check('INC-004', loanFile(anna, affidavit({ affiant: at('Anna Lindqvist'), statedMonthlyIncome: at(680_000) }))), []);
+  t.deepEqual(check('INC-004', loanFile(anna, affidavit({ affiant: at('Daniel Okafor'), statedMonthlyIncome: at(2_500_000) }))), []);
+  t.deepEqual(check('INC-004', loanFile(stub({ grossPay: at(310_000) }), affidavit({ statedMonthlyIncome: at(2_500_000) }))), []);
 });

@@ -51,6 +51,7 @@ export const CATALOG = [
   { code: 'INC-001', severity: 'high', category: 'income', title: 'Income mismatch', check: 'Monthly income from pay stubs differs from the URLA monthly income by more than 5%.' },
   { code: 'INC-002', severity: 'medium', category: 'income', title: 'Declining income', check: 'Year-to-date income annualised is below 80% of the prior-year W-2 (declining income).' },
   { code: 'INC-003', severity: 'medium', category: 'income', title: 'Employer mismatch', check: 'Employer name differs across URLA, pay stub and W-2.' },
+  { code: 'INC-004', severity: 'high', category: 'income', title: 'Stated income conflicts with pay stubs', check: "Income stated in an affidavit differs from the same person's pay-stub monthly income by more than 5%." },
   { code: 'QMF-001', severity: 'high', category: 'compliance', title: 'QM points and fees exceeded', check: 'Points and fees exceed the QM limit for the loan amount tier.' },
   { code: 'COL-001', severity: 'high', category: 'collateral', title: 'Loan-to-value', check: 'Appraised value missing, or loan-to-value above 97% (purchase) from CD loan amount and appraisal value.' },
   { code: 'COL-002', severity: 'medium', category: 'collateral', title: 'Appraisal stale', check: 'Appraisal effective date more than 120 days before the closing date.' },

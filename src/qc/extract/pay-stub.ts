@@ -3,7 +3,7 @@
 import type { Located, PayStubFields } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
 import { amount, labelled, onLine, type Phrase, phrasesOf, plainText, withoutUndefined } from './labels.js';
-import { findDate } from './values.js';
+import { daysBetween, findDate, organisationName } from './values.js';
 
 const DATE = String.raw`(\d{1,2}/\d{1,2}/\d{2,4}|[A-Z][a-z]+\.?\s+\d{1,2},\s+\d{4})`;
 
@@ -19,21 +19,46 @@ export function extractPayStub(pages: readonly PageLayout[]): PayStubFields {
   // "Pay Period: 01/01/2026 - 01/15/2026": the period's end is the second date.
   const period = onLine(pages, new RegExp(String.raw`\bPay Period:?\s*${DATE}\s*(?:-|–|—|to|through|thru)\s*${DATE}`, 'i'));
   const periodEnd = period && findDate(period.match[2]!);
+  const periodLength = (p: typeof period): Located<number> | undefined => {
+    const [start, end] = p ? [findDate(p.match[1]!), findDate(p.match[2]!)] : [];
+    const periods = start && end ? periodsFromDates(start, end) : undefined;
+    return p && periods ? { value: periods, page: p.page } : undefined;
+  };
   return withoutUndefined({
     employer: labelled(pages, /employer(?: name)?|company(?: name)?/, plainText, { colonOnly: true }) ?? letterhead(pages),
     employee: labelled(pages, /employee(?: name)?/, plainText, { colonOnly: true }),
     payDate: labelled(pages, /pay date|check date|advice date|payment date/, findDate),
     periodEnd: labelled(pages, /(?:pay )?period end(?:ing)?(?: date)?/, findDate) ?? (period && periodEnd ? { value: periodEnd, page: period.page } : undefined),
-    periodsPerYear: labelled(pages, /pay frequency|frequency|pay schedule|pay cycle/, periodsPerYear),
+    periodsPerYear: labelled(pages, /pay frequency|frequency|pay schedule|pay cycle/, periodsPerYear) ?? periodLength(period),
     ...grossPay(pages),
   });
 }
 
-/** Payroll prints the company's name atop the stub: the first top line that ends like a company's name. */
+/**
+ * Payroll prints the company's name atop the stub: the first top line (above the stub's title) that ends
+ * like a company's or an institution's name.
+ */
 function letterhead(pages: readonly PageLayout[]): Located<string> | undefined {
   const page = pages[0];
-  const line = page?.lines.slice(0, 6).map((l) => phrasesOf(l)[0]?.text ?? '').find((t) => /\b(?:inc|llc|l\.l\.c|corp|corporation|company|co|ltd|lp|llp)\.?$/i.test(t));
+  const line = page?.lines
+    .slice(0, 6)
+    .map((l) => phrasesOf(l)[0]?.text ?? '')
+    .find((t) => ORGANISATION_END.test(t) && organisationName(t) !== undefined);
   return page && line ? { value: line, page: page.number } : undefined;
+}
+
+const ORGANISATION_END =
+  /\b(?:inc|llc|l\.l\.c|corp|corporation|company|co|ltd|lp|llp|group|systems|services|solutions|associates|partners|hospital|clinic|medical center|health|university|college|school district|district|county|city|department|bank|foundation|institute|agency|authority)\.?$/i;
+
+/** Periods a year from the printed period's length: 7 days weekly, 14 biweekly, the 1st–15th semi-monthly, a month monthly. */
+function periodsFromDates(start: string, end: string): number | undefined {
+  const days = daysBetween(start, end) + 1;
+  if (days >= 6 && days <= 8) return 52;
+  const startDay = Number(start.slice(8, 10));
+  if (days >= 13 && days <= 16 && (startDay === 1 || startDay === 16)) return 24;
+  if (days >= 13 && days <= 15) return 26;
+  if (days >= 28 && days <= 31) return 12;
+  return undefined;
 }
 
 function periodsPerYear(text: string): number | undefined {
@@ -71,11 +96,16 @@ function grossPay(pages: readonly PageLayout[]): Pick<PayStubFields, 'grossPay' 
         const cents = item && amount(item.text);
         return cents === undefined ? undefined : { value: cents, page: page.number };
       };
-      return withoutUndefined({ grossPay: at(current), ytdGross: at(ytd) });
+      return withoutUndefined({ grossPay: at(current), ytdGross: at(ytd) ?? ytdRow(pages) });
     }
   }
-  const ytd = labelled(pages, /ytd gross(?: pay)?|gross ytd|year[- ]to[- ]date gross/, amount);
+  const ytd = ytdRow(pages);
   return ytd ? { ytdGross: ytd } : {};
+}
+
+/** A year-to-date gross printed on a row of its own: "YTD Gross Earnings $40,300.00". */
+function ytdRow(pages: readonly PageLayout[]): Located<number> | undefined {
+  return labelled(pages, /ytd gross(?: pay| earnings| wages)?|gross ytd|year[- ]to[- ]date gross(?: pay| earnings| wages)?/, amount);
 }
 
 const CURRENT = /^(?:current|this period|current period)$/i;

@@ -91,6 +91,11 @@ export function parseTermMonths(text: string): number | undefined {
   return months >= 1 && months <= 600 ? months : undefined;
 }
 
+/** Days from one ISO date to another (negative when `to` is earlier). */
+export function daysBetween(from: IsoDate, to: IsoDate): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
 /** A date found anywhere in a longer text ("YES, until 4/16/2013 at 5:00 p.m. EDT"). */
 export function findDate(text: string): IsoDate | undefined {
   const m = /\b\d{1,2}\/\d{1,2}\/\d{2,4}\b|\b[A-Z][a-z]+\.?\s+\d{1,2},\s+\d{4}\b|\b\d{4}-\d{2}-\d{2}\b/.exec(text);

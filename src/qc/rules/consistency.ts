@@ -1,5 +1,5 @@
 // The consistency rules between documents, DOC-010 to DOC-012 (RULES.md): one borrower, one property,
-// and one set of loan terms on Closing Disclosures issued the same day.
+// and one set of loan terms on Closing Disclosures that no later date supersedes.
 import type { Rule, RuleHit } from '../catalog.js';
 import type { ClosingDisclosureFields, DocumentOf, Located, LoanDocument, LoanFile } from '../fields.js';
 import { oneProperty, personKeys } from './names.js';
@@ -89,29 +89,44 @@ const LOAN_TERMS: Term[] = [
   term('Balloon Payment', (f) => f.balloonPayment, yesNo),
 ];
 
-// DOC-012: only CDs issued on the same day (or both undated) conflict; a later date makes the later CD the
-// final one (finalClosingDisclosure). A dated and an undated CD are not compared: the undated one is taken
-// as the later. One finding per issue date, compared against the first CD of that date in the package.
+// DOC-012: two CDs of one loan (the same Loan ID where both print one) conflict unless one is dated later
+// than the other: the later supersedes. A CD without a date supersedes nothing, so a "corrected" copy that
+// prints no date and disagrees is a finding, whatever the other's date. The first CD of each date is held
+// against the others of its date and against every undated CD: one finding per date.
 function conflictingClosingDisclosures(loan: LoanFile): RuleHit[] {
-  const byIssue = new Map<string, DocumentOf<'closing_disclosure'>[]>();
+  const groups = new Map<string, DocumentOf<'closing_disclosure'>[]>();
   for (const cd of documentsOf(loan, 'closing_disclosure')) {
-    const issued = cd.fields.dateIssued?.value ?? 'undated';
-    byIssue.set(issued, [...(byIssue.get(issued) ?? []), cd]);
+    const issued = cd.fields.dateIssued?.value ?? UNDATED;
+    groups.set(issued, [...(groups.get(issued) ?? []), cd]);
   }
+  const undated = groups.get(UNDATED) ?? [];
   const hits: RuleHit[] = [];
-  for (const [issued, [first, ...rest]] of byIssue) {
+  for (const [issued, [first, ...rest]] of groups) {
     if (!first) continue;
-    const conflicts = rest.flatMap((other) => {
+    const rivals = issued === UNDATED ? rest : [...rest, ...undated];
+    const conflicts = rivals.flatMap((other) => {
+      if (!sameLoan(first.fields, other.fields)) return [];
       const differences = LOAN_TERMS.flatMap((t) => t.difference(first.fields, other.fields) ?? []);
-      return differences.length > 0 ? [`${cite(first)} and ${cite(other)} disagree on ${listOf(differences)}`] : [];
+      const named = issued !== UNDATED && !other.fields.dateIssued ? `${cite(other)}, undated,` : cite(other);
+      return differences.length > 0 ? [{ other, text: `${cite(first)} and ${named} disagree on ${listOf(differences)}` }] : [];
     });
     if (conflicts.length === 0) continue;
-    const count = rest.length + 1;
+    const sameDay = conflicts.filter((c) => c.other.fields.dateIssued).length + 1;
+    const count = conflicts.length + 1;
     const when =
-      issued === 'undated'
+      issued === UNDATED
         ? count === 2 ? 'Neither Closing Disclosure is dated' : `None of ${count} Closing Disclosures is dated`
-        : `${count === 2 ? 'Both' : count} Closing Disclosures are dated ${issued}`;
-    hits.push({ subject: issued, summary: `${when}: ${conflicts.join('; ')}.` });
+        : sameDay === 1
+          ? `A Closing Disclosure dated ${issued} and ${count === 2 ? 'an undated one' : `${count - 1} undated ones`}: neither is dated later`
+          : `${sameDay === 2 ? 'Both' : sameDay} Closing Disclosures are dated ${issued}${sameDay < count ? ' (and undated ones conflict)' : ''}`;
+    hits.push({ subject: issued, summary: `${when}: ${clausesOf(conflicts.map((c) => c.text))}.` });
   }
   return hits;
+}
+
+const UNDATED = 'undated';
+
+/** Two CDs are of one loan unless both print a Loan ID and the IDs differ. */
+function sameLoan(a: ClosingDisclosureFields, b: ClosingDisclosureFields): boolean {
+  return !a.loanId || !b.loanId || a.loanId.value === b.loanId.value;
 }

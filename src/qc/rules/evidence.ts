@@ -11,6 +11,10 @@ const SHORT_NAMES: Record<DocumentClass, string> = {
   pay_stub: 'Pay stub',
   bank_statement: 'Bank statement',
   credit_report: 'Credit report',
+  settlement_statement: 'Settlement statement',
+  tax_return: 'Tax return',
+  affidavit: 'Affidavit',
+  service_provider_list: 'Service provider list',
 };
 
 export function documentsOf<C extends DocumentClass>(loan: LoanFile, cls: C): DocumentOf<C>[] {
@@ -59,10 +63,8 @@ export function formatRate(rate: Rate, decimals = 3): string {
   return `${Number((rate * 100).toFixed(decimals))}%`;
 }
 
-/** Days from one ISO date to another (negative when `to` is earlier). */
-export function daysBetween(from: IsoDate, to: IsoDate): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-}
+/** Dates are values (extract/values.ts); rules take the day count from here with the rest of their wording. */
+export { daysBetween } from '../extract/values.js';
 
 /** "a", "a and b", "a, b and c": how a summary lists documents or values. */
 export function listOf(items: readonly string[], most = 20): string {

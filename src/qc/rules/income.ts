@@ -1,5 +1,5 @@
-// The income rules, INC-001 to INC-003 (RULES.md): the URLA's stated income and employer against the pay
-// stubs and W-2s. They assess the borrower of the first URLA; pay stubs and W-2s of another named person
+// The income rules, INC-001 to INC-004 (RULES.md): the URLA's stated income and employer, and any income
+// sworn to in an affidavit, against the pay stubs and W-2s. They assess the borrower of the first URLA; pay stubs and W-2s of another named person
 // (a co-borrower's) are left out of the comparison.
 import type { Rule, RuleHit } from '../catalog.js';
 import type { DocumentOf, IsoDate, Located, LoanDocument, LoanFile } from '../fields.js';
@@ -16,6 +16,7 @@ export const rules: Rule[] = [
   { code: 'INC-001', check: (loan) => incomeMismatch(loan) },
   { code: 'INC-002', check: (loan) => decliningIncome(loan) },
   { code: 'INC-003', check: (loan) => employerMismatch(loan) },
+  { code: 'INC-004', check: (loan) => statedIncomeConflict(loan) },
 ];
 
 type PayStub = DocumentOf<'pay_stub'>;
@@ -36,8 +37,7 @@ function stubDate(stub: PayStub): Located<IsoDate> | undefined {
 }
 
 /** The latest of the borrower's pay stubs that carry what a rule reads (package order breaks ties). */
-function latestStub(loan: LoanFile, usable: (stub: PayStub) => boolean): PayStub | undefined {
-  const borrower = borrowerOf(loan);
+function latestStub(loan: LoanFile, usable: (stub: PayStub) => boolean, borrower = borrowerOf(loan)): PayStub | undefined {
   const stubs = documentsOf(loan, 'pay_stub').filter((s) => usable(s) && isBorrowers(s.fields.employee, borrower));
   const dated = stubs.filter((s) => stubDate(s));
   const ordered = (dated.length > 0 ? dated : stubs).map((stub, i) => ({ stub, i }));
@@ -66,6 +66,37 @@ function incomeMismatch(loan: LoanFile): RuleHit[] {
         `(difference ${formatMoney(difference)}, ${relative}).`,
     },
   ];
+}
+
+/** Gross pay a period × periods a year / 12: the monthly income a pay stub evidences. */
+function stubMonthly(stub: PayStub): number | undefined {
+  const { grossPay, periodsPerYear } = stub.fields;
+  return grossPay && periodsPerYear ? Math.round((grossPay.value * periodsPerYear.value) / 12) : undefined;
+}
+
+// INC-004: an affidavit states an income ("my gross monthly income is $25,000.00"); the latest pay stub of
+// the same person evidences one. The stub is the evidence: a statement more than 5% off it is a conflict
+// (stated income is never taken as proof, whatever the affidavit says of itself).
+function statedIncomeConflict(loan: LoanFile): RuleHit[] {
+  return documentsOf(loan, 'affidavit').flatMap((affidavit) => {
+    const stated = affidavit.fields.statedMonthlyIncome;
+    if (!stated) return [];
+    const stub = latestStub(loan, (s) => stubMonthly(s) !== undefined, affidavit.fields.affiant?.value ?? borrowerOf(loan));
+    const monthly = stub && stubMonthly(stub);
+    if (!stub || monthly === undefined || monthly <= 0) return [];
+    const difference = Math.abs(stated.value - monthly);
+    if (difference * 100 <= INCOME_TOLERANCE_PERCENT * monthly) return [];
+    const { grossPay, periodsPerYear } = stub.fields;
+    return [
+      {
+        subject: `${affidavit.filename}:${stated.page}`,
+        summary:
+          `${cite(affidavit, stated)} states monthly income ${formatMoney(stated.value)}; ${cite(stub, grossPay)} shows gross pay ` +
+          `${formatMoney(grossPay!.value)} a period, ${periodsPerYear!.value} periods a year: ${formatMoney(monthly)} a month ` +
+          `(the statement is ${formatPercent((difference * 100) / monthly, INCOME_TOLERANCE_PERCENT)} off, > ${INCOME_TOLERANCE_PERCENT}%).`,
+      },
+    ];
+  });
 }
 
 // INC-002: the year-to-date gross scaled to a full year by the share of the year elapsed at the stub's
