@@ -4,7 +4,7 @@ import type { Located, UrlaFields } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
 import type { FormField } from '../reading/pdf-text.js';
 import { amount, labelled, onLine, plainText, withoutUndefined } from './labels.js';
-import { FormValue, findDate } from './values.js';
+import { FormValue, findDate, organisationName, personName } from './values.js';
 
 /** AcroForm field names, compared as lowercase letters and digits ("Borrower.Name" → "borrowername"). */
 const FIELD_NAMES = {
@@ -26,10 +26,12 @@ const LABELS = {
 
 export function extractUrla(pages: readonly PageLayout[], formFields: readonly FormField[]): UrlaFields {
   const form = (name: RegExp) => formFields.find((f) => name.test(f.name.toLowerCase().replace(/[^a-z0-9]/g, '')));
-  const fromForm = <T>(name: RegExp, schema: z.ZodType<T>): Located<T> | undefined => {
+  // A form field holds what a filler typed: validated like printed text (a caption is no name).
+  const fromForm = <T>(name: RegExp, schema: z.ZodType<T>, shape: (value: T) => T | undefined = (v) => v): Located<T> | undefined => {
     const field = form(name);
     const parsed = field && schema.safeParse(field.value);
-    return field && parsed?.success ? { value: parsed.data, page: field.page ?? pages[0]?.number ?? 1 } : undefined;
+    const value = parsed?.success ? shape(parsed.data) : undefined;
+    return field && value !== undefined ? { value, page: field.page ?? pages[0]?.number ?? 1 } : undefined;
   };
   const selfEmployed = form(FIELD_NAMES.selfEmployed);
   const employed = formFields.find((f) => {
@@ -38,8 +40,8 @@ export function extractUrla(pages: readonly PageLayout[], formFields: readonly F
   });
   return withoutUndefined({
     applicationDate: fromForm(FIELD_NAMES.applicationDate, FormValue.date) ?? labelled(pages, LABELS.applicationDate, findDate),
-    borrower: fromForm(FIELD_NAMES.borrower, FormValue.text) ?? printed(pages, LABELS.borrower),
-    employer: fromForm(FIELD_NAMES.employer, FormValue.text) ?? printed(pages, LABELS.employer),
+    borrower: fromForm(FIELD_NAMES.borrower, FormValue.text, personName) ?? printed(pages, LABELS.borrower, personName),
+    employer: fromForm(FIELD_NAMES.employer, FormValue.text, organisationName) ?? printed(pages, LABELS.employer, organisationName),
     monthlyIncome: fromForm(FIELD_NAMES.monthlyIncome, FormValue.money) ?? labelled(pages, LABELS.monthlyIncome, amount),
     wageEarner: checkbox(selfEmployed, true, pages) ?? checkbox(employed, false, pages) ?? printedEmployment(pages),
   });
@@ -62,13 +64,16 @@ function printedEmployment(pages: readonly PageLayout[]): Located<boolean> | und
  * A name printed for a caption: Form 1003 prints its values under the captions, whose right-hand
  * neighbours are the next column's captions ("Social Security Number"), so the line below comes first.
  */
-function printed(pages: readonly PageLayout[], label: RegExp): Located<string> | undefined {
-  return labelled(pages, label, notALabel, { place: 'below' }) ?? labelled(pages, label, notALabel, { place: 'right', colonOnly: true });
+function printed(pages: readonly PageLayout[], label: RegExp, shape: (text: string) => string | undefined): Located<string> | undefined {
+  const value = notALabel(shape);
+  return labelled(pages, label, value, { place: 'below' }) ?? labelled(pages, label, value, { place: 'right', colonOnly: true });
 }
 
-/** A free-text value that is not one of the form's own labels. */
-function notALabel(text: string): string | undefined {
-  const t = plainText(text);
-  if (!t || Object.values(LABELS).some((l) => new RegExp(`^(?:${l.source})$`, 'i').test(t))) return undefined;
-  return t;
+/** A free-text value that is not one of the form's own labels, in the shape of what it names. */
+function notALabel(shape: (text: string) => string | undefined): (text: string) => string | undefined {
+  return (text) => {
+    const t = plainText(text);
+    if (!t || Object.values(LABELS).some((l) => new RegExp(`^(?:${l.source})$`, 'i').test(t))) return undefined;
+    return shape(t);
+  };
 }

@@ -138,7 +138,7 @@ const CAPTION_WORDS = new Set(
   is issued la last license loan lock maturity mic middle monthly mortgage n/a na name nmls no not number of officer on or other
   page pay payment payments per period phone premium prepayment present price principal product property purpose rate received
   sale seller settlement signature social ssn st state statement street suffix tax taxes term the this title tip to total
-  transaction type unit value wages with year years ytd zip # del de préstamo prestamo prestatario prestamista propiedad tipo`
+  transaction type unit value wages with year years ytd zip # uniform residential application addendum form section part employment business owner self-employed employed position start gross base telephone cell home mailing former applied mortgage case hud va fha usda del de préstamo prestamo prestatario prestamista propiedad tipo`
     .split(/\s+/)
     .filter(Boolean),
 );
