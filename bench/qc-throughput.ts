@@ -2,7 +2,7 @@
 // extract, every rule) on a 300-page package of text-layer PDFs and on 30 scanned pages (image-only PDFs),
 // as 30 one-page files and as one 30-page file, against poppler's `pdftotext` on the same files as the
 // reference. OCR runs OCR_WORKERS workers and the engine reads as many files at once, as the worker
-// process does, whose pdf.js threads and OCR workers are already running (a warm-up run starts them). The packages are built from the CFPB model forms of shared/corpus; nothing is downloaded.
+// process does, whose pdf.js threads and OCR workers are already running (a warm-up run starts them). The packages are built from the CFPB model forms of test/corpus; nothing is downloaded.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,7 +17,7 @@ import { terminatePdfThreads } from '../src/qc/reading/pdf-threads.js';
 import { renderPdfPage } from '../src/qc/reading/render.js';
 
 const run = promisify(execFile);
-const corpus = new URL('../../shared/corpus/cfpb/', import.meta.url);
+const corpus = new URL('../test/corpus/cfpb/', import.meta.url);
 
 interface PackageFile {
   path: string;

@@ -7,7 +7,7 @@ import { pageClass, pageFooter, splitDocuments } from '../src/qc/classify.js';
 import { analyseFile } from '../src/qc/logical-documents.js';
 import { corruptPdf, pdf } from './support/fixtures.js';
 
-const corpus = new URL('../../shared/corpus/cfpb/', import.meta.url);
+const corpus = new URL('./corpus/cfpb/', import.meta.url);
 
 for (const [file, expected] of [
   ['cd_sample_fixed_rate_h25b.pdf', 'closing_disclosure'],

@@ -13,7 +13,7 @@ import { at, doc, loanFile } from './support/loan-file.js';
 import { corruptPdf, pdf } from './support/fixtures.js';
 import { drawScan } from './support/scan-image.js';
 
-const corpus = new URL('../../shared/corpus/cfpb/', import.meta.url);
+const corpus = new URL('./corpus/cfpb/', import.meta.url);
 
 test.after.always(() => terminateOcr());
 

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { analyseFile } from '../src/qc/logical-documents.js';
 import type { LoanDocument } from '../src/qc/fields.js';
 
-const corpus = new URL('../../shared/corpus/cfpb/', import.meta.url);
+const corpus = new URL('./corpus/cfpb/', import.meta.url);
 
 async function onlyDocument(file: string): Promise<LoanDocument> {
   const { documents, unreadable } = await analyseFile(file, 'application/pdf', readFileSync(new URL(file, corpus)));

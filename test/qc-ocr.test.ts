@@ -202,7 +202,7 @@ const noise = (width: number, height: number) =>
 // pdf.js draws a page's own fonts only with the polyfilled (legacy) build on Node 20; the default build
 // dropped every drawing operator without an error and OCR saw a blank page.
 test('a PDF page drawn with fonts renders for OCR: the CFPB Closing Disclosure reads as printed', async (t) => {
-  const cd = new Uint8Array(readFileSync(new URL('../../shared/corpus/cfpb/cd_sample_fixed_rate_h25b.pdf', import.meta.url)));
+  const cd = new Uint8Array(readFileSync(new URL('./corpus/cfpb/cd_sample_fixed_rate_h25b.pdf', import.meta.url)));
   const page = onlyPage(t, await ocrPdfPages(cd, [2]));
   t.regex(page.text, /Date Issued 4\/15\/2013/);
   t.regex(page.text, /Loan Amount \$162,000/);

@@ -145,7 +145,7 @@ test('new evidence on a completed review: processing at once, then amended (revi
 
 test('a scanned Closing Disclosure (PNG) is read by OCR in the worker: classified, its figures checked', async (t) => {
   const org = await newOrganization();
-  const cd = readFileSync(new URL('../../shared/corpus/cfpb/cd_sample_fixed_rate_h25b.pdf', import.meta.url));
+  const cd = readFileSync(new URL('./corpus/cfpb/cd_sample_fixed_rate_h25b.pdf', import.meta.url));
   // Page 1 of the form (file page 2) as a scanner would send it.
   const scan = Buffer.from(await renderPdfPage(new Uint8Array(cd), 2, 200));
   const created = await create(org, [{ name: 'cd-scan.png', data: scan }, { name: 'note.pdf', data: await docs.note() }]);

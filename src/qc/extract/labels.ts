@@ -46,8 +46,8 @@ export function located<T>(found: Found | undefined, parse: (text: string) => T 
   return value === undefined ? undefined : { value, page: found.page.number };
 }
 
-/** A value stands within a column's width right of its label; a phrase farther right is the next column's. */
-const MAX_VALUE_GAP = 180;
+/** A value stands within this distance right of its label (a stub right-aligns its figures half a page away). */
+const MAX_VALUE_GAP = 320;
 
 export interface Phrase {
   text: string;
