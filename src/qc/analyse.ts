@@ -3,9 +3,9 @@
 // at a time; `progress` is called after each (the activity heartbeats there).
 import { DEFAULT_RULE_CONTEXT, type RuleContext } from './catalog.js';
 import { PRIMARY_CLASSES, type DocumentClass } from './classify.js';
-import type { LoanFile } from './fields.js';
+import type { LoanDocument, LoanFile } from './fields.js';
 import type { Finding } from './finding.js';
-import { analyseFile } from './logical-documents.js';
+import { analyseFile, joinPageImages } from './logical-documents.js';
 import type { Ocr } from './reading/document.js';
 import { ReaderUnavailable } from './reading/unavailable.js';
 import { runRules } from './rules/registry.js';
@@ -88,12 +88,14 @@ export async function analyseDocuments(
 
   const files: AnalysedFile[] = [];
   const loan: LoanFile = { documents: [], unreadable: [] };
+  const logical: LoanDocument[] = [];
   docs.forEach((doc, index) => {
     const { documents, unreadable } = found[index]!;
     files.push({ id: doc.id, filename: doc.filename, classes: documents.map((d) => d.documentClass), unreadable });
     if (unreadable !== null) loan.unreadable.push({ filename: doc.filename, reason: unreadable });
-    for (const d of documents) loan.documents.push(d);
+    logical.push(...documents);
   });
+  loan.documents.push(...joinPageImages(logical));
   return {
     documents: files,
     loan,

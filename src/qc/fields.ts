@@ -13,6 +13,8 @@ export interface Located<T> {
   value: T;
   /** 1-based page number within the uploaded file the value was printed on. */
   page: number;
+  /** That file, when it is not the document's own (a form sent as one image per page: joinPageImages). */
+  file?: string;
 }
 
 /** A fee line of a Loan Estimate or Closing Disclosure (sections A–H of the cost tables). */
@@ -22,6 +24,8 @@ export interface FeeLine {
   /** Borrower-paid amount (at closing plus before closing on a CD). */
   amount: Cents;
   page: number;
+  /** As Located's `file`. */
+  file?: string;
 }
 
 /** The loan terms a Loan Estimate and a Closing Disclosure both print (page 1, "Loan Terms" and header). */
@@ -188,6 +192,8 @@ export interface FieldsByClass {
 export interface PageInfo {
   /** Page number within the uploaded file. */
   number: number;
+  /** That file, when it is not the document's own (as Located's `file`). */
+  file?: string;
   source: 'text_layer' | 'ocr';
   confidence: number | null;
   /** "Page 2 of 5" / "PAGE 2 OF 5" footers: the document's own numbering. */

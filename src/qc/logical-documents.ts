@@ -34,3 +34,42 @@ export function documentsOf(filename: string, reading: Extract<FileReading, { re
     return { documentClass: run.documentClass, filename, pages: info, fields: extractFields(run.documentClass, pages, formFields) } as LoanDocument;
   });
 }
+
+/**
+ * Joins a form sent as one file per page (page images, a scan per page) into one document: a document
+ * continues the one before it, from another file, when both are of one class and its pages go on with
+ * the other's own numbering ("Page 2 of 5" after "Page 1 of 5"). Each value keeps the file it was read
+ * from; the first file's reading of a field wins, fee lines are all kept.
+ */
+export function joinPageImages(documents: readonly LoanDocument[]): LoanDocument[] {
+  const joined: LoanDocument[] = [];
+  for (const doc of documents) {
+    const previous = joined.at(-1);
+    const last = previous?.pages.at(-1)?.footer;
+    const first = doc.pages[0]?.footer;
+    const continues =
+      previous !== undefined &&
+      previous.documentClass === doc.documentClass &&
+      doc.documentClass !== 'other' &&
+      (previous.pages.at(-1)?.file ?? previous.filename) !== doc.filename &&
+      last !== undefined &&
+      first !== undefined &&
+      first.of === last.of &&
+      first.index === last.index + 1;
+    if (!continues) {
+      joined.push(doc);
+      continue;
+    }
+    const fields: Record<string, unknown> = { ...previous.fields };
+    for (const [name, value] of Object.entries(doc.fields as Record<string, unknown>)) {
+      if (Array.isArray(value)) fields[name] = [...((fields[name] as unknown[] | undefined) ?? []), ...value.map((v: object) => ({ ...v, file: doc.filename }))];
+      else if (fields[name] === undefined && value !== undefined) fields[name] = { ...(value as object), file: doc.filename };
+    }
+    joined[joined.length - 1] = {
+      ...previous,
+      pages: [...previous.pages, ...doc.pages.map((p) => ({ ...p, file: doc.filename }))],
+      fields,
+    } as LoanDocument;
+  }
+  return joined;
+}

@@ -2,6 +2,7 @@
 // bitmaps OCR reads, refusing decompression bombs before any pixel buffer is allocated.
 import sharp, { type Metadata, type Sharp, type SharpOptions } from 'sharp';
 import { MAX_IMAGE_PIXELS } from './page.js';
+import { flattenPaper } from './paper.js';
 import { errorMessage } from '../error-message.js';
 
 /** Most frames read from one multi-page TIFF. */
@@ -90,7 +91,21 @@ function checkPixels(width: number, height: number): void {
   }
 }
 
-/** Flattens onto white, greys and rescales towards ~300 dpi, then emits the PGM tesseract reads. */
+let paperFlattening = true;
+/**
+ * Turns the flattening of unevenly lit paper (paper.ts) on or off; returns the previous setting. On by
+ * default; `npm run bench:reading` measures OCR with and without it.
+ */
+export function setPaperFlattening(on: boolean): boolean {
+  const previous = paperFlattening;
+  paperFlattening = on;
+  return previous;
+}
+
+/**
+ * Flattens onto white, greys and rescales towards ~300 dpi, evens out unevenly lit paper, then emits the
+ * PGM tesseract reads.
+ */
 async function toOcrBitmap(image: Sharp, width: number, height: number, rescale = true): Promise<OcrBitmap> {
   const target = rescale ? ocrSize(width, height) : { width, height };
   try {
@@ -103,7 +118,8 @@ async function toOcrBitmap(image: Sharp, width: number, height: number, rescale 
       .raw({ depth: 'uchar' })
       .toBuffer({ resolveWithObject: true });
     if (info.channels !== 1) throw new Error(`expected one channel, got ${info.channels}`);
-    return { pgm: pgm(data, info.width, info.height), width: info.width, height: info.height };
+    const grey = paperFlattening ? flattenPaper(data, info.width, info.height) : data;
+    return { pgm: pgm(grey, info.width, info.height), width: info.width, height: info.height };
   } catch (err) {
     throw new ImageRefused(`image cannot be decoded (${errorMessage(err)})`);
   }

@@ -144,7 +144,7 @@ function illegiblePages(loan: LoanFile, { ocrConfidenceThreshold }: RuleContext)
     const pages = docs.flatMap((doc) =>
       doc.pages.flatMap((page) =>
         page.source === 'ocr' && page.confidence !== null && page.confidence < ocrConfidenceThreshold
-          ? [{ where: cite(doc, pageOf(page.number)), confidence: page.confidence }]
+          ? [{ where: cite(doc, pageOf(page.number, page.file)), confidence: page.confidence }]
           : [],
       ),
     );
@@ -183,7 +183,8 @@ function missingPages(loan: LoanFile): RuleHit[] {
 
 /** Indexes 1..of of one numbering (footers "of `of`") that no page of the document carries or can fill. */
 function missingIndexes(doc: LoanDocument, of: number): number[] {
-  const pages = [...doc.pages].sort((a, b) => a.number - b.number);
+  // In reading order: pages joined from one image file each all number 1 in their files.
+  const pages = doc.pages;
   const present = new Set(pages.flatMap((p) => (p.footer?.of === of ? [p.footer.index] : [])));
   const missing = new Set<number>();
   for (let index = 1; index <= of; index++) if (!present.has(index)) missing.add(index);

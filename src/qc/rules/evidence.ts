@@ -24,7 +24,8 @@ export function documentsOf<C extends DocumentClass>(loan: LoanFile, cls: C): Do
 /** "Closing Disclosure (cd.pdf, p.5)"; without a value, the document's first page. */
 export function cite(doc: LoanDocument, at?: Located<unknown>): string {
   const page = at?.page ?? doc.pages[0]?.number;
-  return `${SHORT_NAMES[doc.documentClass]} (${doc.filename}${page === undefined ? '' : `, p.${page}`})`;
+  const file = at ? (at.file ?? doc.filename) : (doc.pages[0]?.file ?? doc.filename);
+  return `${SHORT_NAMES[doc.documentClass]} (${file}${page === undefined ? '' : `, p.${page}`})`;
 }
 
 /**
@@ -81,8 +82,8 @@ export function clausesOf(items: readonly string[], most = 20): string {
 }
 
 /** A page of a document to cite when no extracted value stands on it. */
-export function pageOf(page: number): Located<null> {
-  return { value: null, page };
+export function pageOf(page: number, file?: string): Located<null> {
+  return file === undefined ? { value: null, page } : { value: null, page, file };
 }
 
 /**

@@ -1,0 +1,238 @@
+// What the corpus's filled forms print, field by field: [value, page of the file]. The reading tests and
+// `npm run bench:reading` both measure against these tables.
+import type { DocumentClass } from '../../src/qc/classify.js';
+
+/** Field → [value, page] as printed. */
+export type Expected = Record<string, [unknown, number]>;
+
+
+export const H25B: Expected = {
+  dateIssued: ['2013-04-15', 2],
+  closingDate: ['2013-04-15', 2],
+  disbursementDate: ['2013-04-15', 2],
+  loanTermMonths: [360, 2],
+  purpose: ['Purchase', 2],
+  product: ['Fixed Rate', 2],
+  loanType: ['Conventional', 2],
+  loanId: ['123456789', 2],
+  loanAmount: [16_200_000, 2],
+  interestRate: [0.03875, 2],
+  monthlyPrincipalAndInterest: [76_178, 2],
+  prepaymentPenalty: [true, 2],
+  prepaymentPenaltyMax: [324_000, 2],
+  balloonPayment: [false, 2],
+  mortgageInsurance: [8_235, 2],
+  closingCosts: [971_210, 2],
+  cashToClose: [1_414_726, 2],
+  totalLoanCosts: [469_405, 3],
+  totalOfPayments: [28_580_336, 6],
+  financeCharge: [11_883_027, 6],
+  amountFinanced: [16_200_000, 6],
+  apr: [0.04174, 6],
+  tip: [0.6946, 6],
+  lender: ['Ficus Bank', 2],
+  borrower: ['Michael Jones and Mary Stone', 2],
+  property: ['456 Somewhere Ave, Anytown, ST 12345', 2],
+  lateChargeGraceDays: [15, 5],
+  lateChargePercent: [0.05, 5],
+  points: [40_500, 3],
+  prepaidInterest: [27_904, 3],
+};
+
+export const H24B: Expected = {
+  dateIssued: ['2013-02-15', 2],
+  borrower: ['Michael Jones and Mary Stone', 2],
+  property: ['456 Somewhere Avenue, Anytown, ST 12345', 2],
+  loanTermMonths: [360, 2],
+  purpose: ['Purchase', 2],
+  product: ['Fixed Rate', 2],
+  loanType: ['Conventional', 2],
+  loanId: ['123456789', 2],
+  rateLocked: [true, 2],
+  rateLockUntil: ['2013-04-16', 2],
+  loanAmount: [16_200_000, 2],
+  interestRate: [0.03875, 2],
+  monthlyPrincipalAndInterest: [76_178, 2],
+  prepaymentPenalty: [true, 2],
+  prepaymentPenaltyMax: [324_000, 2],
+  balloonPayment: [false, 2],
+  mortgageInsurance: [8_200, 2],
+  estimatedClosingCosts: [805_400, 2],
+  estimatedCashToClose: [1_605_400, 2],
+  apr: [0.04274, 4],
+  tip: [0.6945, 4],
+  lender: ['Ficus Bank', 4],
+  lateChargeGraceDays: [15, 4],
+  lateChargePercent: [0.05, 4],
+  points: [40_500, 3],
+  prepaidInterest: [26_200, 3],
+};
+
+export const H24C: Expected = {
+  ...H24B,
+  property: ['456 Somewhere Avenue, Anytown, ST 12345', 2],
+  product: ['5 Year Interest Only, 5/3 Adjustable Rate', 2],
+  loanAmount: [21_100_000, 2],
+  interestRate: [0.04, 2],
+  monthlyPrincipalAndInterest: [70_333, 2],
+  prepaymentPenalty: [false, 2],
+  mortgageInsurance: [10_900, 2],
+  estimatedClosingCosts: [879_100, 2],
+  estimatedCashToClose: [2_779_100, 2],
+  apr: [0.04617, 4],
+  tip: [0.8118, 4],
+  points: [211_000, 3],
+  prepaidInterest: [35_200, 3],
+};
+delete (H24C as Partial<Expected>).prepaymentPenaltyMax;
+
+// The H-25(F) excerpt prints the Calculating Cash to Close table (Loan Estimate and Final columns) and
+// the closing-cost totals; the final column is the Closing Disclosure's figure.
+export const H25F: Expected = {
+  loanAmount: [15_000_000, 2],
+  cashToClose: [2_967_743, 2],
+  closingCosts: [597_757, 2],
+  lenderCredits: [50_000, 2],
+  toleranceCure: [20_000, 2],
+};
+
+/** The CFPB samples of cfpb/: class and the fields as printed. */
+export const CFPB: Record<string, { class: DocumentClass; fields: Expected }> = {
+  'cd_sample_fixed_rate_h25b.pdf': { class: 'closing_disclosure', fields: H25B },
+  'le_sample_fixed_rate_h24b.pdf': { class: 'loan_estimate', fields: H24B },
+  'le_sample_arm_interest_only_h24c.pdf': { class: 'loan_estimate', fields: H24C },
+  'cd_sample_refi_excess_cost_h25f1.pdf': { class: 'closing_disclosure', fields: H25F },
+};
+
+/** Filled samples of public-docs/clean: class and every field as printed. */
+export const FILLED: Record<string, { class: DocumentClass; fields: Expected }> = {
+  'le_sample_balloon_h24e.pdf': {
+    class: 'loan_estimate',
+    fields: {
+      dateIssued: ['2012-07-23', 2],
+      loanTermMonths: [84, 2],
+      purpose: ['Purchase', 2],
+      product: ['Year 7 Balloon Payment, Fixed Rate', 2],
+      loanType: ['Conventional', 2],
+      loanId: ['123456789', 2],
+      loanAmount: [17_100_000, 2],
+      interestRate: [0.04375, 2],
+      monthlyPrincipalAndInterest: [85_378, 2],
+      prepaymentPenalty: [false, 2],
+      balloonPayment: [true, 2],
+      mortgageInsurance: [8_700, 2],
+      property: ['456 Somewhere Avenue, Anytown, ST 12345', 2],
+      borrower: ['Michael Jones and Mary Stone', 2],
+      rateLocked: [true, 2],
+      rateLockUntil: ['2012-09-21', 2],
+    },
+  },
+  'le_sample_neg_am_h24f.pdf': {
+    class: 'loan_estimate',
+    fields: {
+      dateIssued: ['2012-07-23', 2],
+      loanTermMonths: [360, 2],
+      purpose: ['Purchase', 2],
+      product: ['Year 5 Negative Amortization, 1/1 Adjustable Rate', 2],
+      loanType: ['Conventional', 2],
+      loanId: ['123456789', 2],
+      loanAmount: [17_100_000, 2],
+      interestRate: [0.02, 2],
+      monthlyPrincipalAndInterest: [63_205, 2],
+      prepaymentPenalty: [false, 2],
+      balloonPayment: [false, 2],
+      property: ['456 Somewhere Avenue, Anytown, ST 12345', 2],
+      borrower: ['Michael Jones and Mary Stone', 2],
+      rateLocked: [true, 2],
+      rateLockUntil: ['2012-09-21', 2],
+    },
+  },
+  // The Spanish forms (H-28) read into the English forms' fields; closed lists give the English entry.
+  'le_sample_arm_spanish_h28b.pdf': {
+    class: 'loan_estimate',
+    fields: {
+      dateIssued: ['2013-02-15', 2],
+      loanTermMonths: [360, 2],
+      purpose: ['Purchase', 2],
+      product: ['Por 5 años pago de intereses solamente, 5/3 tasa ajustable', 2],
+      loanType: ['Conventional', 2],
+      loanId: ['123456789', 2],
+      loanAmount: [21_100_000, 2],
+      interestRate: [0.04, 2],
+      monthlyPrincipalAndInterest: [70_333, 2],
+      prepaymentPenalty: [false, 2],
+      balloonPayment: [false, 2],
+      mortgageInsurance: [10_900, 2],
+      apr: [0.04617, 4],
+      tip: [0.8118, 4],
+      lender: ['Ficus Bank', 4],
+      property: ['456 Somewhere Avenue, Anytown, ST 12345', 2],
+      lateChargeGraceDays: [15, 4],
+      lateChargePercent: [0.05, 4],
+      borrower: ['Michael Jones and Mary Stone', 2],
+      rateLocked: [true, 2],
+      rateLockUntil: ['2013-04-16', 2],
+      estimatedClosingCosts: [879_100, 2],
+      estimatedCashToClose: [2_779_100, 2],
+    },
+  },
+  'cd_sample_fixed_spanish_h28g.pdf': {
+    class: 'closing_disclosure',
+    fields: {
+      dateIssued: ['2013-04-15', 2],
+      loanTermMonths: [360, 2],
+      purpose: ['Purchase', 2],
+      product: ['Tasa fija', 2],
+      loanType: ['Conventional', 2],
+      loanId: ['123456789', 2],
+      loanAmount: [16_200_000, 2],
+      interestRate: [0.03875, 2],
+      monthlyPrincipalAndInterest: [76_178, 2],
+      prepaymentPenalty: [true, 2],
+      prepaymentPenaltyMax: [324_000, 2],
+      balloonPayment: [false, 2],
+      mortgageInsurance: [8_235, 2],
+      apr: [0.04174, 6],
+      tip: [0.6946, 6],
+      lender: ['Ficus Bank', 2],
+      property: ['456 Somewhere Ave, Anytown, ST 12345', 2],
+      lateChargeGraceDays: [15, 6],
+      lateChargePercent: [0.05, 6],
+      borrower: ['Michael Jones and Mary Stone', 2],
+      closingDate: ['2013-04-15', 2],
+      // The sample prints 2012 here.
+      disbursementDate: ['2012-04-15', 2],
+      closingCosts: [971_210, 2],
+      cashToClose: [1_414_726, 2],
+      totalOfPayments: [28_580_336, 6],
+      financeCharge: [11_883_027, 6],
+      amountFinanced: [16_200_000, 6],
+    },
+  },
+  'paystub_lindqvist.pdf': {
+    class: 'pay_stub',
+    fields: {
+      employer: ['Harborview Medical Group', 1],
+      employee: ['Anna S. Lindqvist', 1],
+      payDate: ['2026-06-26', 1],
+      periodEnd: ['2026-06-21', 1],
+      // Biweekly: the period 06/08–06/21 is 14 days.
+      periodsPerYear: [26, 1],
+      grossPay: [310_000, 1],
+      ytdGross: [4_030_000, 1],
+    },
+  },
+  'paystub_okafor.pdf': {
+    class: 'pay_stub',
+    fields: {
+      employer: ['Brightline Data Systems Inc', 1],
+      employee: ['Daniel C. Okafor', 1],
+      payDate: ['2026-07-01', 1],
+      periodEnd: ['2026-06-30', 1],
+      periodsPerYear: [12, 1],
+      grossPay: [750_000, 1],
+      ytdGross: [4_500_000, 1],
+    },
+  },
+};
+
