@@ -89,7 +89,8 @@ test.serial("a file that overruns its whole budget keeps the pages read in time;
 
 test.serial('a page that overruns its render budget is illegible to OCR; the next page still renders', async (t) => {
   const bytes = await stallingPdf();
-  const previous = configurePdfThreads({ renderTimeoutMs: 2_000 });
+  // The stalling page needs over 20 s to render; 6 s leaves page 3 (a fresh thread under a loaded suite) room.
+  const previous = configurePdfThreads({ renderTimeoutMs: 6_000 });
   try {
     const read = await ocrPdfPages(bytes, [2, 3]);
     if (!read.readable) return t.fail(read.reason);

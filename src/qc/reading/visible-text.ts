@@ -16,6 +16,8 @@ const INK = 160;
  * hidden text over a form's rule lines or a shaded box still counts as seen (kept, as before this check).
  */
 const MIN_INK = 0.03;
+/** A page whose check render takes longer than this keeps all its text (a heavy drawing, not a form). */
+const RENDER_MS = 3_000;
 /** Pages larger than this many pixels at SCALE are not checked (posters, bombs): their text is kept. */
 const MAX_PIXELS = 4_000_000;
 
@@ -45,7 +47,15 @@ export async function visibleItems(pdf: PdfDocument, n: number, items: readonly 
     try {
       // pdf.js types its canvas as the DOM's; @napi-rs/canvas implements the part pdf.js draws with.
       type RenderParameters = Parameters<typeof page.render>[0];
-      await page.render({ canvasContext: context as unknown as RenderParameters['canvasContext'], viewport, canvas: canvas as unknown as RenderParameters['canvas'] }).promise;
+      const task = page.render({ canvasContext: context as unknown as RenderParameters['canvasContext'], viewport, canvas: canvas as unknown as RenderParameters['canvas'] });
+      // pdf.js yields between batches of drawing operators, so the timer can stop a page that draws slowly;
+      // its text is then kept whole, and the page's own reading budget is not spent on the check.
+      const timer = setTimeout(() => task.cancel(), RENDER_MS);
+      try {
+        await task.promise;
+      } finally {
+        clearTimeout(timer);
+      }
     } catch {
       return [...items];
     }
