@@ -84,13 +84,19 @@ async function formCorpus(name: string, cases: FormCase[]): Promise<void> {
     const read = fieldsOf(analysis.loan.documents.filter((d) => d.documentClass === c.cls));
     const wanted = Object.entries(c.expected).filter(([, [, page]]) => c.pages === undefined || page <= c.pages);
     row.expected += wanted.length;
-    row.exact += wanted.filter(([field, value]) => JSON.stringify(read[field]) === JSON.stringify(value)).length;
+    const exact = wanted.filter(([field, value]) => JSON.stringify(read[field]) === JSON.stringify(value));
+    row.exact += exact.length;
+    if (process.env.VERBOSE) {
+      const missed = wanted.filter((w) => !exact.includes(w)).map(([f, v]) => `${f}=${JSON.stringify(read[f]?.[0])} (want ${JSON.stringify(v[0])})`);
+      if (missed.length > 0) console.error(`${name} ${c.uploads[0]!.filename}: ${missed.join('; ')}`);
+    }
     row.spurious += Object.keys(fieldsOf(analysis.loan.documents)).filter((f) => !(f in c.expected)).length;
     const one = analysis.loan.documents.length === 1 && analysis.loan.documents[0]!.documentClass === c.cls;
     row.splitRight += one ? pages : 0;
     if (c.twin !== undefined) {
       row.findingsChecked++;
       if (codes(analysis) === c.twin) row.findingsAsExpected++;
+      else if (process.env.VERBOSE) console.error(`${name} ${c.uploads[0]!.filename}: findings ${codes(analysis)} against ${c.twin}`);
     }
   }
   rows.push(row);
@@ -107,9 +113,11 @@ async function blankCorpus(name: string, cases: { upload: Upload; cls: string }[
     row.pages += pageCount(analysis);
     row.spurious += Object.keys(fieldsOf(analysis.loan.documents)).length;
     row.splitRight += analysis.loan.documents.filter((d) => d.documentClass === c.cls).reduce((n, d) => n + d.pages.length, 0);
-    // A blank form raises no finding that rests on a value: only the documentation rules may fire.
+    // A blank form raises no finding that rests on a value read: only the documentation rules and those
+    // whose defect is the value's absence (APR-006 no APR disclosed, COL-001 no opinion of value) may fire.
     row.findingsChecked++;
-    if (analysis.findings.every((f) => f.code.startsWith('DOC-'))) row.findingsAsExpected++;
+    if (analysis.findings.every((f) => f.code.startsWith('DOC-') || f.code === 'APR-006' || f.code === 'COL-001')) row.findingsAsExpected++;
+    else if (process.env.VERBOSE) console.error(`${name} ${c.upload.filename}: ${analysis.findings.map((f) => `${f.code}: ${f.summary}`).join(' | ')}`);
   }
   rows.push(row);
 }

@@ -104,14 +104,13 @@ export function pageFooter(lines: readonly string[]): { index: number; of: numbe
 }
 
 /**
- * What the classifier reads of a page: its lines top to bottom, the phrases of each line, and the phrases
- * set in a heading's size (a title may stand anywhere on its page: a W-2's at its foot). A plain list of
- * lines is a page whose lines are their own phrases and that has no headings.
+ * What the classifier reads of a page: its lines top to bottom, and the phrases set in a heading's size (a
+ * title may stand anywhere on its page: a W-2's at its foot). A plain list of lines has no headings.
  */
-export type PageLines = readonly string[] | { lines: readonly string[]; phrases: readonly (readonly string[])[]; headings: readonly string[] };
+export type PageLines = readonly string[] | { lines: readonly string[]; headings: readonly string[] };
 
-function normalise(page: PageLines): { lines: readonly string[]; phrases: readonly (readonly string[])[]; headings: readonly string[] } {
-  return Array.isArray(page) ? { lines: page, phrases: page.map((l) => [l]), headings: [] } : (page as Exclude<PageLines, readonly string[]>);
+function normalise(page: PageLines): { lines: readonly string[]; headings: readonly string[] } {
+  return Array.isArray(page) ? { lines: page, headings: [] } : (page as Exclude<PageLines, readonly string[]>);
 }
 
 /** Lines from the top of a page where a title may stand in body size; a cover sheet's sits lower. */

@@ -39,8 +39,17 @@ export function money(pages: readonly PageLayout[], label: RegExp, maxX = 300, t
  * lines down: the Spanish CD's explanations run longer).
  */
 export function calculation<T>(pages: readonly PageLayout[], label: RegExp, value: Matcher, parse: (s: string) => T | undefined): Located<T> | undefined {
-  return located(findValue(pages, label, (page, l) => page.valueBelow(l, value, { minDx: 100, maxDy: 35 })), parse);
+  // OCR joins a caption to the explanation beside it ("Total of Payments. Total you will have paid after").
+  return located(findValue(pages, label, (page, l) => page.valueBelow(l, value, { minDx: 100, maxDy: 35 }), { anyPrefix: true }), parse);
 }
+
+/**
+ * A mortgage's interest rate or APR: above 0 and at most 25%. OCR that turns "4%" into "49%" gives no rate
+ * rather than a wrong one (TIP, a share of the loan amount, runs past 100% and is not bounded).
+ */
+const MORTGAGE_RATE: Matcher = { test: (text) => { const rate = parseRate(text); return rate !== undefined && rate > 0 && rate <= 0.25; } };
+const MAX_GRACE_DAYS = 45;
+const MAX_LATE_FEE_PERCENT = 10;
 
 const PURPOSES = ['Purchase', 'Refinance', 'Construction', 'Home Equity Loan'];
 /** The Spanish forms (H-28) print the same closed lists in Spanish; the fields hold the English entry. */
@@ -100,14 +109,14 @@ export function readDisclosureTerms(pages: readonly PageLayout[]): DisclosureTer
     loanId: loanId(pages),
     loanAmount: money(pages, LABEL.loanAmount),
     // The LE prints the rate 3 pt below its label's baseline.
-    interestRate: located(findValue(pages, LABEL.interestRate, (p, l) => p.valueRightOf(l, PERCENT, { maxX: 300, tolerance: 3.5 })), parseRate),
+    interestRate: located(findValue(pages, LABEL.interestRate, (p, l) => p.valueRightOf(l, MORTGAGE_RATE, { maxX: 300, tolerance: 3.5 })), parseRate),
     // The Spanish LE sets the figure between the label's two lines.
     monthlyPrincipalAndInterest: money(pages, LABEL.monthlyPrincipalAndInterest, 300, 5),
     prepaymentPenalty: yesNo(pages, LABEL.prepaymentPenalty),
     prepaymentPenaltyMax: located(findValue(pages, LABEL.prepaymentPenalty, (p, l) => p.rightOf(l).find((i) => /\$[\d,]+/.test(i.text))), findMoney),
     balloonPayment: yesNo(pages, LABEL.balloonPayment),
     mortgageInsurance: mortgageInsurance(pages),
-    apr: calculation(pages, LABEL.apr, PERCENT, parseRate),
+    apr: calculation(pages, LABEL.apr, MORTGAGE_RATE, parseRate),
     tip: calculation(pages, LABEL.tip, PERCENT, parseRate),
     lender: parsedValue(pages, LABEL.lender, firstRight, organisationName),
     property: address(pages, LABEL.property),
@@ -151,7 +160,7 @@ export function chosenOption(words: readonly string[], option: RegExp): { index:
       if (!m || !option.test(word.slice(m[0].length))) return;
       box = m[0];
       text = word.slice(m[0].length);
-    } else if (index > 0 && words[index - 1]!.length <= 3 && !option.test(words[index - 1]!) && !/^[A-Za-z]{2,}$/.test(words[index - 1]!)) box = words[index - 1];
+    } else if (index > 0 && words[index - 1]!.length <= 3 && !option.test(words[index - 1]!) && !/^[A-Za-z]{3,}$/.test(words[index - 1]!)) box = words[index - 1];
     const state = box === undefined ? 'none' : CHECK_MARK.test(box) ? 'checked' : EMPTY_BOX.test(box) ? 'empty' : 'unknown';
     found.push({ index, text, state });
   });
@@ -238,7 +247,11 @@ function lateCharge(pages: readonly PageLayout[]): Pick<DisclosureTerms, 'lateCh
     const m =
       /more than\s+(\d{1,2})\s+days late.{0,300}?late fee of\s+(\d{1,2}(?:\.\d+)?)\s?%/is.exec(text) ??
       /retraso de m[aá]s de\s+(\d{1,2})\s+d[ií]as.{0,300}?recargo de\s+(\d{1,2}(?:\.\d+)?)\s?%/is.exec(text);
-    if (m) return { lateChargeGraceDays: { value: Number(m[1]), page: page.number }, lateChargePercent: { value: Number((Number(m[2]) / 100).toFixed(9)), page: page.number } };
+    // A grace period past 45 days or a fee over 10% is a misreading ("75 days" for 15), not a term.
+    const [days, percent] = m ? [Number(m[1]), Number(m[2])] : [];
+    if (m && days! >= 1 && days! <= MAX_GRACE_DAYS && percent! > 0 && percent! <= MAX_LATE_FEE_PERCENT) {
+      return { lateChargeGraceDays: { value: days!, page: page.number }, lateChargePercent: { value: Number((percent! / 100).toFixed(9)), page: page.number } };
+    }
   }
   return {};
 }

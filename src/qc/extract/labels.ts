@@ -7,10 +7,19 @@ import { parseAmount } from './values.js';
 
 type Found = { item: TextItem; page: PageLayout };
 
-/** The first label matching `label` (pages in order, top to bottom) for which `pick` finds a value. */
-export function findValue(pages: readonly PageLayout[], label: RegExp, pick: (page: PageLayout, label: TextItem) => TextItem | undefined): Found | undefined {
+/**
+ * The first label matching `label` (pages in order, top to bottom) for which `pick` finds a value. With
+ * `anyPrefix` a label may be the start of any phrase (layout.ts `labels`), for a `pick` that looks where
+ * no caption's own words stand (a figure in a value column below).
+ */
+export function findValue(
+  pages: readonly PageLayout[],
+  label: RegExp,
+  pick: (page: PageLayout, label: TextItem) => TextItem | undefined,
+  o: { anyPrefix?: boolean } = {},
+): Found | undefined {
   for (const page of pages) {
-    for (const l of page.labels(label)) {
+    for (const l of page.labels(label, o)) {
       const item = pick(page, l);
       if (item) return { item, page };
     }

@@ -15,7 +15,8 @@ const parses = (parse: (text: string) => unknown): Matcher => ({ test: (text) =>
  * the caller keeps it only if it then parses and its digit grouping checks.
  */
 export function repairedNumber(text: string): string | undefined {
-  const t = text.trim();
+  // "S$ 16,054", "$S16,054": OCR read the dollar sign twice.
+  const t = text.trim().replace(/^([–—-]?\s*)(?:S\$|\$S)/, '$1$');
   const m = /^([–—-]?\s*)([$S]?)\s?([\dOoDlI|SB,. ]+?)(\s?%)?$/.exec(t);
   if (!m) return undefined;
   // "$7.500.00": OCR took the thousands commas for points; only the last point is the decimal one.
@@ -27,7 +28,7 @@ export function repairedNumber(text: string): string | undefined {
   const digits = body.replace(/[OoD]/g, '0').replace(/[lI|]/g, '1').replace(/S/g, '5').replace(/B/g, '8').replace(/(?<=[\d,.])\s+(?=[\d,.])/g, '');
   if (/\s/.test(digits)) return undefined;
   const repaired = `${m[1]}${m[2] ? '$' : ''}${digits}${m[4] ?? ''}`;
-  return repaired === t ? undefined : repaired;
+  return repaired === text.trim() ? undefined : repaired;
 }
 
 /** "$1,802.00", "– $500.00" (credits print with a dash), "$0" → cents; an OCR misreading repaired when it then checks. */
