@@ -2,19 +2,25 @@
 // Disclosure (H-25). Both print the same loan terms under the same labels (capitals on the LE, title case
 // on the CD), so one reader serves both; each form's own fields are read in its module.
 import type { Cents, DisclosureTerms, FeeLine, Located } from '../fields.js';
-import type { PageLayout } from '../reading/layout.js';
+import { leading, type PageLayout } from '../reading/layout.js';
 import type { TextItem } from '../reading/page.js';
 import { findValue, located, parsedValue, withoutUndefined } from './labels.js';
 import { MONEY, PERCENT, US_DATE, findMoney, type Matcher, isCaption, organisationName, parseAmount, parseDate, parseMoney, parseRate, parseTermMonths, streetAddress } from './values.js';
 
 
-const right = (value: Matcher, maxX?: number) => (page: PageLayout, l: TextItem) => page.valueRightOf(l, value, { maxX });
+/** The value right of the label, else (another layout) the one under it, when it matches `value`. */
+const rightOrUnder = (found: TextItem | undefined, page: PageLayout, l: TextItem, value: Matcher): TextItem | undefined => {
+  if (found) return found;
+  const under = page.under(l);
+  return under && leading(under, value);
+};
+const right = (value: Matcher, maxX?: number) => (page: PageLayout, l: TextItem) => rightOrUnder(page.valueRightOf(l, value, { maxX }), page, l, value);
 /** The last matching value right of the label before maxX: the "Final" column where LE and CD figures stand side by side. */
 const lastRight = (value: Matcher, maxX: number, tolerance?: number) => (page: PageLayout, l: TextItem) =>
-  page.rightOf(l, { maxX, ...(tolerance === undefined ? {} : { tolerance }) }).filter((i) => value.test(i.text.trim())).at(-1);
+  rightOrUnder(page.rightOf(l, { maxX, ...(tolerance === undefined ? {} : { tolerance }) }).filter((i) => value.test(i.text.trim())).at(-1), page, l, value);
 const anyRight = (page: PageLayout, l: TextItem) => page.rightOf(l)[0];
-/** The phrase right of a label, else the one under it: free-text values are read only in their own shapes. */
-export const firstRight = (page: PageLayout, l: TextItem): TextItem[] => page.rightOf(l).slice(0, 1);
+/** The phrase right of a label, then the one under it: free-text values are read only in their own shapes. */
+export const firstRight = (page: PageLayout, l: TextItem): TextItem[] => [...page.rightOf(l).slice(0, 1), ...(page.under(l) ? [page.under(l)!] : [])];
 
 /** The phrase right of a label, with the line under it when the value wraps after a comma. */
 function wrapped(page: PageLayout, l: TextItem): TextItem[] {
@@ -109,7 +115,7 @@ export function readDisclosureTerms(pages: readonly PageLayout[]): DisclosureTer
     loanId: loanId(pages),
     loanAmount: money(pages, LABEL.loanAmount),
     // The LE prints the rate 3 pt below its label's baseline.
-    interestRate: located(findValue(pages, LABEL.interestRate, (p, l) => p.valueRightOf(l, MORTGAGE_RATE, { maxX: 300, tolerance: 3.5 })), parseRate),
+    interestRate: located(findValue(pages, LABEL.interestRate, (p, l) => rightOrUnder(p.valueRightOf(l, MORTGAGE_RATE, { maxX: 300, tolerance: 3.5 }), p, l, MORTGAGE_RATE)), parseRate),
     // The Spanish LE sets the figure between the label's two lines.
     monthlyPrincipalAndInterest: money(pages, LABEL.monthlyPrincipalAndInterest, 300, 5),
     prepaymentPenalty: yesNo(pages, LABEL.prepaymentPenalty),

@@ -147,6 +147,8 @@ export class PageLayout {
   readonly words: readonly Word[];
   readonly gap: number;
   private readonly ocr: boolean;
+  /** Labels `labels` found as whole phrases (not the start of a longer one). */
+  private readonly wholePhrases = new WeakSet<TextItem>();
   constructor(
     readonly number: number,
     runs: readonly TextItem[],
@@ -185,7 +187,9 @@ export class PageLayout {
           const split = k < words.length && (o.anyPrefix === true || text.endsWith(':') || /^[:$\d]/.test(words[k]!.text) || (!this.ocr && words[k]!.piece !== words[k - 1]!.piece));
           if (k < words.length && !split) continue;
           if (label.test(bare) || squashed(label).test(bare.replace(/\s+/g, ''))) {
-            found.push({ ...head, text: bare });
+            const item = { ...head, text: bare };
+            if (k === words.length) this.wholePhrases.add(item);
+            found.push(item);
             break;
           }
         }
@@ -217,6 +221,19 @@ export class PageLayout {
     const end = label.x + label.width - 0.5;
     const words = this.words.filter((w) => Math.abs(w.y - label.y) <= tolerance && w.x >= end && w.x < (o.maxX ?? Infinity)).sort((a, b) => a.x - b.x);
     return phrasesOfWords(words, this.gap);
+  }
+
+  /**
+   * The phrase set under a label in its box (another layout's "Loan Amount" over "$150,000.00"): on the
+   * nearest line below, within two line heights, starting under the label.
+   */
+  under(label: TextItem): TextItem | undefined {
+    // Only a label that is a phrase of its own heads a box; "Lender" read off "Lender Credits" heads nothing.
+    if (!this.wholePhrases.has(label)) return undefined;
+    const reach = Math.max(14, label.height * 2.2);
+    return this.lines
+      .filter((l) => l.y < label.y - LINE_TOLERANCE && label.y - l.y <= reach)
+      .flatMap((l) => l.items.filter((i) => i.x >= label.x - 6 && i.x < label.x + Math.max(label.width, 12)))[0];
   }
 
   /** The first phrase right of the label on its line whose leading words match `value`. */

@@ -1,0 +1,84 @@
+// A form in another lender's layout: label and value in one run ("Loan Amount: $150,000.00"), labels in
+// another order, values in a column under their labels, a blank form of that layout.
+import test from 'ava';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { analyseFile } from '../src/qc/logical-documents.js';
+
+async function document(lines: [number, number, string][]): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const page = doc.addPage([612, 792]);
+  page.drawText('CLOSING DISCLOSURE', { x: 72, y: 740, size: 16, font: bold });
+  for (const [x, y, text] of lines) page.drawText(text, { x, y, size: 10, font });
+  return doc.save();
+}
+
+async function fieldsOf(bytes: Uint8Array): Promise<Record<string, unknown>> {
+  const { documents } = await analyseFile('cd.pdf', 'application/pdf', bytes);
+  if (documents.length !== 1 || documents[0]!.documentClass !== 'closing_disclosure') throw new Error(`read as ${documents.map((d) => d.documentClass)}`);
+  const fields = documents[0]!.fields as unknown as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(fields).filter(([k]) => k !== 'fees').map(([k, v]) => [k, (v as { value: unknown }).value]));
+}
+
+test('"Label: value" in one run, in any order, reads as on the model form', async (t) => {
+  const fields = await fieldsOf(
+    await document([
+      [72, 700, 'Borrower: Michael Jones and Mary Stone'],
+      [72, 684, 'Lender: Ficus Bank'],
+      [72, 668, 'Date Issued: 04/15/2026'],
+      [72, 652, 'Loan Amount: $150,000.00'],
+      [72, 636, 'Interest Rate: 4.25%'],
+      [72, 620, 'Loan Term: 30 years'],
+      [72, 604, 'Purpose: Refinance'],
+      [72, 588, 'Product: Fixed Rate'],
+      [72, 572, 'Property: 456 Somewhere Ave, Anytown, ST 12345'],
+    ]),
+  );
+  t.deepEqual(fields, {
+    borrower: 'Michael Jones and Mary Stone',
+    lender: 'Ficus Bank',
+    dateIssued: '2026-04-15',
+    loanAmount: 15_000_000,
+    interestRate: 0.0425,
+    loanTermMonths: 360,
+    purpose: 'Refinance',
+    product: 'Fixed Rate',
+    property: '456 Somewhere Ave, Anytown, ST 12345',
+  });
+});
+
+test('the same layout left blank gives no values: its next caption is never a value', async (t) => {
+  const fields = await fieldsOf(
+    await document([
+      [72, 700, 'Borrower:'],
+      [72, 684, 'Lender:'],
+      [72, 668, 'Date Issued:'],
+      [72, 652, 'Loan Amount:'],
+      [72, 636, 'Interest Rate:'],
+      [72, 620, 'Loan Term:'],
+      [72, 604, 'Purpose:'],
+      [72, 588, 'Product:'],
+      [72, 572, 'Property:'],
+    ]),
+  );
+  t.deepEqual(fields, {});
+});
+
+test('values set under their labels, in boxes across the page, read as well', async (t) => {
+  const fields = await fieldsOf(
+    await document([
+      [72, 700, 'Loan Amount'],
+      [230, 700, 'Interest Rate'],
+      [390, 700, 'Loan Term'],
+      [72, 686, '$150,000.00'],
+      [230, 686, '4.25%'],
+      [390, 686, '30 years'],
+      [72, 660, 'Borrower'],
+      [300, 660, 'Lender'],
+      [72, 646, 'Michael Jones'],
+      [300, 646, 'Ficus Bank'],
+    ]),
+  );
+  t.deepEqual(fields, { loanAmount: 15_000_000, interestRate: 0.0425, loanTermMonths: 360, borrower: 'Michael Jones', lender: 'Ficus Bank' });
+});
