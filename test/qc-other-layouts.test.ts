@@ -82,3 +82,20 @@ test('values set under their labels, in boxes across the page, read as well', as
   );
   t.deepEqual(fields, { loanAmount: 15_000_000, interestRate: 0.0425, loanTermMonths: 360, borrower: 'Michael Jones', lender: 'Ficus Bank' });
 });
+
+test('a filled HUD-1 settlement statement gives its loan amount and settlement date; a fee line naming a credit report does not make it one', async (t) => {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([612, 792]);
+  page.drawText('A. Settlement Statement (HUD-1)', { x: 200, y: 750, size: 14, font });
+  page.drawText('I. Settlement Date: 04/15/2026', { x: 72, y: 700, size: 9, font });
+  page.drawText('202. Principal amount of new loan(s)', { x: 72, y: 660, size: 9, font });
+  page.drawText('$150,000.00', { x: 250, y: 660, size: 9, font });
+  page.drawText('804. Credit report to Acme Credit Bureau', { x: 72, y: 620, size: 9, font });
+  page.drawText('$25.00', { x: 250, y: 620, size: 9, font });
+  const { documents } = await analyseFile('hud1.pdf', 'application/pdf', await doc.save());
+  t.deepEqual(
+    documents.map((d) => [d.documentClass, d.fields]),
+    [['settlement_statement', { loanAmount: { value: 15_000_000, page: 1 }, settlementDate: { value: '2026-04-15', page: 1 } }]],
+  );
+});
