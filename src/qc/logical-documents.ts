@@ -16,11 +16,11 @@ export async function analyseFile(
 ): Promise<{ documents: LoanDocument[]; unreadable: string | null }> {
   const reading = await readFile(bytes, mime, ocr, deadline);
   if (!reading.readable) return { documents: [], unreadable: reading.reason };
-  return { documents: documentsOf(filename, reading), unreadable: null };
+  return { documents: documentsOfReading(filename, reading), unreadable: null };
 }
 
 /** A file's reading split into logical documents, each classified and its fields extracted. */
-export function documentsOf(filename: string, reading: Extract<FileReading, { readable: true }>): LoanDocument[] {
+export function documentsOfReading(filename: string, reading: Extract<FileReading, { readable: true }>): LoanDocument[] {
   const layouts = reading.pages.map((p) => new PageLayout(p.number, p.items, p.source));
   const titles = layouts.map((l) => ({ lines: l.lines.map((line) => line.text), headings: l.headings().map((h) => h.text) }));
   return splitDocuments(titles).map((run) => {

@@ -2,9 +2,8 @@
 // closing and the Loan Calculations of page 5 (labels there end with a period).
 import type { ClosingDisclosureFields } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
-import { MONEY, US_DATE, parseDate, parseMoney } from './values.js';
+import { MONEY, US_DATE, parseDate, parseMoney, personName } from './values.js';
 import { calculation, firstRight, money, readDisclosureTerms } from './disclosure.js';
-import { personName } from './values.js';
 import { findValue, located, parsedValue, withoutUndefined } from './labels.js';
 
 export function extractClosingDisclosure(pages: readonly PageLayout[]): ClosingDisclosureFields {

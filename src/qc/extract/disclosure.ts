@@ -14,13 +14,17 @@ const rightOrUnder = (found: TextItem | undefined, page: PageLayout, l: TextItem
   const under = page.under(l);
   return under && leading(under, value);
 };
-const right = (value: Matcher, maxX?: number) => (page: PageLayout, l: TextItem) => rightOrUnder(page.valueRightOf(l, value, { maxX }), page, l, value);
+const right = (value: Matcher, maxX?: number, tolerance?: number) => (page: PageLayout, l: TextItem) =>
+  rightOrUnder(page.valueRightOf(l, value, { maxX, ...(tolerance === undefined ? {} : { tolerance }) }), page, l, value);
 /** The last matching value right of the label before maxX: the "Final" column where LE and CD figures stand side by side. */
 const lastRight = (value: Matcher, maxX: number, tolerance?: number) => (page: PageLayout, l: TextItem) =>
   rightOrUnder(page.rightOf(l, { maxX, ...(tolerance === undefined ? {} : { tolerance }) }).filter((i) => value.test(i.text.trim())).at(-1), page, l, value);
 const anyRight = (page: PageLayout, l: TextItem) => page.rightOf(l)[0];
 /** The phrase right of a label, then the one under it: free-text values are read only in their own shapes. */
-export const firstRight = (page: PageLayout, l: TextItem): TextItem[] => [...page.rightOf(l).slice(0, 1), ...(page.under(l) ? [page.under(l)!] : [])];
+export const firstRight = (page: PageLayout, l: TextItem): TextItem[] => {
+  const under = page.under(l);
+  return [...page.rightOf(l).slice(0, 1), ...(under ? [under] : [])];
+};
 
 /** The phrase right of a label, with the line under it when the value wraps after a comma. */
 function wrapped(page: PageLayout, l: TextItem): TextItem[] {
@@ -115,7 +119,7 @@ export function readDisclosureTerms(pages: readonly PageLayout[]): DisclosureTer
     loanId: loanId(pages),
     loanAmount: money(pages, LABEL.loanAmount),
     // The LE prints the rate 3 pt below its label's baseline.
-    interestRate: located(findValue(pages, LABEL.interestRate, (p, l) => rightOrUnder(p.valueRightOf(l, MORTGAGE_RATE, { maxX: 300, tolerance: 3.5 }), p, l, MORTGAGE_RATE)), parseRate),
+    interestRate: located(findValue(pages, LABEL.interestRate, right(MORTGAGE_RATE, 300, 3.5)), parseRate),
     // The Spanish LE sets the figure between the label's two lines.
     monthlyPrincipalAndInterest: money(pages, LABEL.monthlyPrincipalAndInterest, 300, 5),
     prepaymentPenalty: yesNo(pages, LABEL.prepaymentPenalty),
@@ -182,7 +186,7 @@ export function chosenOption(words: readonly string[], option: RegExp): { index:
   return undefined;
 }
 
-const LOAN_TYPE_OPTION = /^(?:Conventional|FHA|VA|Convencional|USDA|RHS|Other)(?![A-Za-z])/i;
+const LOAN_TYPE_OPTION = new RegExp(`^(?:${[...LOAN_TYPES, ...Object.keys(SPANISH_LOAN_TYPES)].join('|')})(?![A-Za-z])`, 'i');
 
 /** The loan type checked, on the label's line or the one below (VA wraps there on the CD). */
 function loanType(pages: readonly PageLayout[]): Located<string> | undefined {

@@ -37,16 +37,12 @@ export function parsedValue<T>(
   pick: (page: PageLayout, label: TextItem) => TextItem | readonly TextItem[] | undefined,
   parse: (text: string) => T | undefined,
 ): Located<T> | undefined {
-  for (const page of pages) {
-    for (const l of page.labels(label, { anyPrefix: true })) {
-      const picked = pick(page, l);
-      for (const item of picked === undefined ? [] : Array.isArray(picked) ? picked : [picked as TextItem]) {
-        const value = parse(item.text.trim());
-        if (value !== undefined) return { value, page: page.number };
-      }
-    }
-  }
-  return undefined;
+  const parsable = (page: PageLayout, l: TextItem) => {
+    const picked = pick(page, l);
+    const items = picked === undefined ? [] : Array.isArray(picked) ? picked : [picked as TextItem];
+    return items.find((item) => parse(item.text.trim()) !== undefined);
+  };
+  return located(findValue(pages, label, parsable, { anyPrefix: true }), parse);
 }
 
 export function located<T>(found: Found | undefined, parse: (text: string) => T | undefined): Located<T> | undefined {

@@ -45,17 +45,19 @@ let pieces = 0;
  * font spaces its words wider than a phrase gap.
  */
 function wordsOf(item: TextItem): Word[] {
-  const text = item.text;
-  const words: Word[] = [];
-  const perChar = text.length > 0 ? item.width / text.length : 0;
   let piece = ++pieces;
   let end = -1;
-  for (const m of text.matchAll(/\S+/g)) {
-    if (end >= 0 && m.index - end >= 3) piece = ++pieces;
-    end = m.index + m[0].length;
-    words.push({ text: m[0], x: item.x + m.index * perChar, y: item.y, width: m[0].length * perChar, height: item.height, piece });
-  }
-  return words;
+  return runWords(item).map((w) => {
+    if (end >= 0 && w.start - end >= 3) piece = ++pieces;
+    end = w.start + w.text.length;
+    return { text: w.text, x: w.x, y: item.y, width: w.width, height: item.height, piece };
+  });
+}
+
+/** A run's words placed by their share of its characters, with where each starts in the run's text. */
+export function runWords(item: TextItem): { text: string; start: number; x: number; width: number }[] {
+  const perChar = item.text.length > 0 ? item.width / item.text.length : 0;
+  return [...item.text.matchAll(/\S+/g)].map((m) => ({ text: m[0], start: m.index, x: item.x + m.index * perChar, width: m[0].length * perChar }));
 }
 
 /** Words of one line (left to right) grouped into phrases. */

@@ -6,6 +6,7 @@
 import { createCanvas } from '@napi-rs/canvas';
 import type { PdfDocument } from './pdfjs.js';
 import type { TextItem } from './page.js';
+import { runWords } from './layout.js';
 
 /** Pixels per point of the check's render: 1.5 (108 dpi) shows 6-pt glyphs as several dark pixels. */
 const SCALE = 1.5;
@@ -96,7 +97,7 @@ export async function visibleItems(pdf: PdfDocument, n: number, items: readonly 
         out.push(item);
         continue;
       }
-      const words = wordsOf(item);
+      const words = runWords(item);
       // Punctuation alone ("–", "@", "-") holds too little ink to judge: it goes with its neighbours.
       const seen = words.map((w) => !/[\p{L}\p{N}]/u.test(w.text) || inked(item, w));
       const lastWord = words.at(-1);
@@ -130,8 +131,3 @@ function clamp(v: number, max: number): number {
   return Math.max(0, Math.min(max, v));
 }
 
-/** An item's words placed by their share of its characters, with where each starts in the text. */
-function wordsOf(item: TextItem): (Word & { start: number })[] {
-  const perChar = item.text.length > 0 ? item.width / item.text.length : 0;
-  return [...item.text.matchAll(/\S+/g)].map((m) => ({ text: m[0], start: m.index, x: item.x + m.index * perChar, width: m[0].length * perChar }));
-}
