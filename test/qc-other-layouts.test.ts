@@ -99,3 +99,26 @@ test('a filled HUD-1 settlement statement gives its loan amount and settlement d
     [['settlement_statement', { loanAmount: { value: 15_000_000, page: 1 }, settlementDate: { value: '2026-04-15', page: 1 } }]],
   );
 });
+
+test('a mark between label and value ("Date Issued — 04/15/2026") belongs to neither: the value is read, a credit\'s dash is not made of it', async (t) => {
+  const fields = await fieldsOf(
+    await document([
+      [72, 700, 'Date Issued — 04/15/2026'],
+      [72, 684, 'Loan Amount — $150,000.00'],
+    ]),
+  );
+  t.deepEqual(fields, { dateIssued: '2026-04-15', loanAmount: 15_000_000 });
+});
+
+test('a label wrapped over two lines is read as one, its value beside either line', async (t) => {
+  const beside = async (y: number) =>
+    fieldsOf(
+      await document([
+        [72, 700, 'Monthly Principal'],
+        [72, 688, '& Interest'],
+        [250, y, '$761.78'],
+      ]),
+    );
+  t.deepEqual(await beside(688), { monthlyPrincipalAndInterest: 76_178 }, 'beside its second line, as OCR sets it');
+  t.deepEqual(await beside(700), { monthlyPrincipalAndInterest: 76_178 }, 'beside its first line');
+});

@@ -81,12 +81,13 @@ const SCANS: [string, URL, number, string?][] = [
   ['le_sample_arm_interest_only_h24c', cfpb, 1],
   ['cd_sample_refi_excess_cost_h25f1', cfpb, 1],
   ['le_sample_balloon_h24e', new URL('clean/', corpus), 1],
-  // The Conventional box's mark is lost in the scan; an empty-looking box is never taken for a choice.
-  ['le_sample_neg_am_h24f', new URL('clean/', corpus), 14 / 15, 'loanType'],
-  // "30 años" reads "30 2/705", the P&I's "$" reads "3", "años" loses its tilde.
-  ['le_sample_arm_spanish_h28b', new URL('clean/', corpus), 20 / 23, 'loanTermMonths, monthlyPrincipalAndInterest, product'],
-  // The Convencional box's mark is lost.
-  ['cd_sample_fixed_spanish_h28g', new URL('clean/', corpus), 19 / 20, 'loanType'],
+  // The Conventional box's mark is lost by OCR: found in the page's pixels.
+  ['le_sample_neg_am_h24f', new URL('clean/', corpus), 1],
+  // Read again with the Spanish model: "30 años" (the English one reads "30 2/705"), the accents of the
+  // product; the P&I's "$" reads "9" (repaired), its label wraps over two lines; the rate lock's marked box
+  // is found in the pixels though OCR garbles its "SÍ".
+  ['le_sample_arm_spanish_h28b', new URL('clean/', corpus), 1],
+  ['cd_sample_fixed_spanish_h28g', new URL('clean/', corpus), 1],
   ['paystub_lindqvist', new URL('clean/', corpus), 1],
   ['paystub_okafor', new URL('clean/', corpus), 1],
 ];

@@ -1,6 +1,6 @@
 // Printed values to typed ones: what parses, and what is refused rather than guessed.
 import test from 'ava';
-import { isCaption, organisationName, parseDate, parseMoney, parseRate, parseTermMonths, personName, streetAddress } from '../src/qc/extract/values.js';
+import { isCaption, organisationName, parseAmount, parseDate, parseMoney, parseRate, parseTermMonths, personName, streetAddress } from '../src/qc/extract/values.js';
 
 test('dates in the forms\' shapes parse to ISO dates; impossible ones and years outside 1900–2100 do not', (t) => {
   t.is(parseDate('4/15/2013'), '2013-04-15');
@@ -30,6 +30,11 @@ test('OCR misreadings inside numbers are repaired only where the result parses a
   t.is(parseMoney('$9,71 23.10'), undefined, 'the repair must still group by thousands');
   t.is(parseMoney('SOLD'), undefined, 'a word is no number');
   t.is(parseMoney('$ 1,050 $968'), undefined, 'two amounts are not one');
+  t.is(parseMoney('9703.33'), 70_333, 'a "$" read as a digit before a figure that would need a thousands comma');
+  t.is(parseMoney('3703.33'), 70_333);
+  t.is(parseMoney('51,359'), undefined, 'grouped as printed: "$51,359" with its sign lost is as likely, so no guess');
+  t.is(parseAmount('3703.33'), 370_333, 'a figure printed without its sign is read as printed');
+  t.is(parseAmount('S1,234.00'), 123_400);
   t.is(parseRate('3.87S%'), 0.03875);
   t.is(parseDate('4/l5/2O13'), '2013-04-15');
   t.is(parseDate('4/l5/2O1'), undefined);

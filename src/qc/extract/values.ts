@@ -40,7 +40,16 @@ export function parseMoney(text: string): Cents | undefined {
     return m[1] ? -cents : cents;
   };
   const repaired = strict(text) === undefined ? repairedNumber(text) : undefined;
-  return strict(text) ?? (repaired === undefined ? undefined : strict(repaired));
+  return strict(text) ?? (repaired === undefined ? undefined : strict(repaired)) ?? strict(dollarAsDigit(text) ?? '');
+}
+
+/**
+ * A "$" OCR read as a digit ("9703.33", "3703.33" for "$703.33"), repaired only where the figure cannot be
+ * what was printed: no sign, and four digits with no thousands comma.
+ */
+function dollarAsDigit(text: string): string | undefined {
+  const m = /^[3589S](\d{3}(?:\.\d{2})?)$/.exec(text.trim());
+  return m ? `$${m[1]}` : undefined;
 }
 
 export const MONEY: Matcher = parses(parseMoney);
@@ -49,7 +58,8 @@ export const US_DATE: Matcher = parses((t) => (/^[\dOoDlI|SB]{1,2}\/[\dOoDlI|SB]
 
 /** An amount printed with or without its dollar sign ("82.35" in Projected Payments, "3,461.54" on a stub). */
 export function parseAmount(text: string): Cents | undefined {
-  return parseMoney(text) ?? parseMoney(`$${text.trim()}`);
+  // Without its sign the figure is as printed: "3703.33" on a stub is $3,703.33, not a misread "$".
+  return parseMoney(/\$/.test(text) ? text : `$${text.trim()}`);
 }
 
 /** "3.875%" → 0.03875 (decimal fractions, rounded to 1e-9 to drop float noise). */

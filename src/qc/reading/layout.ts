@@ -120,12 +120,20 @@ function span(words: readonly TextItem[]): TextItem {
 export function leading(item: TextItem, value: { test(text: string): boolean }): TextItem | undefined {
   if (value.test(item.text.trim())) return item;
   const words = wordsOf(item);
-  for (let k = Math.min(words.length - 1, MAX_LABEL_WORDS); k >= 1; k--) {
-    const head = span(words.slice(0, k));
-    if (value.test(head.text)) return head;
+  // A mark OCR read between a label and its value ("FECHA DE EMISIÓN — 2/15/2013") is neither: the value
+  // may start after it. (Tried second, so "– $500.00", a credit, keeps its dash.)
+  const starts = words.length > 1 && SEPARATOR.test(words[0]!.text) ? [0, 1] : [0];
+  for (const start of starts) {
+    for (let k = Math.min(words.length - 1, MAX_LABEL_WORDS); k >= 1; k--) {
+      if (start + k > words.length) continue;
+      const head = span(words.slice(start, start + k));
+      if (value.test(head.text)) return head;
+    }
   }
   return undefined;
 }
+
+const SEPARATOR = /^[-–—:·•«»"“”'‘’.,~]+$/;
 
 const squashedLabels = new WeakMap<RegExp, RegExp>();
 /**
@@ -173,29 +181,56 @@ export class PageLayout {
    */
   labels(label: RegExp, o: { anyPrefix?: boolean } = {}): TextItem[] {
     const found: TextItem[] = [];
-    for (const line of this.lines) {
+    this.lines.forEach((line, index) => {
       for (const phrase of line.items) {
         const words = line.words.filter((w) => w.x >= phrase.x - 0.01 && w.x + w.width <= phrase.x + phrase.width + 0.01);
         for (let k = Math.min(words.length, MAX_LABEL_WORDS); k >= 1; k--) {
           const head = k === words.length ? phrase : span(words.slice(0, k));
           const text = head.text.trim();
           const bare = text.replace(/\s*:$/, '');
-          // A label that is only the start of its phrase is one when a colon ends it, a figure follows
-          // ("Loan Amount: $150,000", "Loan Amount $150,000") or, in a text layer, another run begins
-          // (a bold caption and its explanation); else it is the start of a longer caption ("Lender
-          // Credits" is no "Lender" label).
+          // A label that is only the start of its phrase is one when a colon ends it, a figure or a mark
+          // follows ("Loan Amount: $150,000", "Loan Amount $150,000", "Date Issued — 2/15/2013") or, in a
+          // text layer, another run begins (a bold caption and its explanation); else it is the start of a
+          // longer caption ("Lender Credits" is no "Lender" label).
           // A caller that validates what it reads takes any split (`anyPrefix`): OCR may set a value closer
           // to its label than a phrase gap ("Prestamista Ficus Bank"), and "Credits" is no lender's name.
-          const split = k < words.length && (o.anyPrefix === true || text.endsWith(':') || /^[:$\d]/.test(words[k]!.text) || (!this.ocr && words[k]!.piece !== words[k - 1]!.piece));
+          const split = k < words.length && (o.anyPrefix === true || text.endsWith(':') || /^[:$\d]/.test(words[k]!.text) || SEPARATOR.test(words[k]!.text) || (!this.ocr && words[k]!.piece !== words[k - 1]!.piece));
           if (k < words.length && !split) continue;
           if (label.test(bare) || squashed(label).test(bare.replace(/\s+/g, ''))) {
-            const item = { ...head, text: bare };
+            // A mark after the label is the label's ("Loan Amount — $150,000" is no credit of -$150,000).
+            const marked = k < words.length && SEPARATOR.test(words[k]!.text) ? span(words.slice(0, k + 1)) : head;
+            const item = { ...marked, text: bare };
             if (k === words.length) this.wholePhrases.add(item);
             found.push(item);
             break;
           }
         }
       }
+      found.push(...this.wrappedLabels(label, index));
+    });
+    return found;
+  }
+
+  /**
+   * A label wrapped over two lines ("Pago mensual" over "de intereses y capital"): a phrase and the one
+   * starting under it on the next line, read together. Its value may stand beside either line (a text
+   * layer centres it between them; OCR puts it on one), so the label is given once on each.
+   */
+  private wrappedLabels(label: RegExp, index: number): TextItem[] {
+    const line = this.lines[index]!;
+    const next = this.lines[index + 1];
+    if (!next) return [];
+    const found: TextItem[] = [];
+    for (const top of line.items) {
+      const below = next.items.find((i) => Math.abs(i.x - top.x) <= 3);
+      if (!below || top.y - below.y > 1.8 * Math.max(top.height, below.height)) continue;
+      const text = `${top.text.trim()} ${below.text.trim()}`;
+      // The label must run into the second line: one the top line holds alone is found there already.
+      const match = label.exec(text);
+      if (!match || match.index + match[0].length <= top.text.trim().length + 1) continue;
+      const x = Math.min(top.x, below.x);
+      const width = Math.max(top.x + top.width, below.x + below.width) - x;
+      found.push({ ...top, text, x, width }, { ...below, text, x, width });
     }
     return found;
   }

@@ -1,10 +1,15 @@
 // OCR for scanned material: uploaded images (every TIFF frame) and PDF pages without a usable text layer,
 // read by a small pool of tesseract.js workers, fully offline, into the same PageText a text layer yields.
+import { mkdirSync, mkdtempSync, readlinkSync, symlinkSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker as Thread } from 'node:worker_threads';
+import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
+import { inkImage, withCheckBoxes, type InkImage } from './check-boxes.js';
 import { ImageRefused, bitmapFromImage, openImage, type ImageFrames, type OcrBitmap } from './images.js';
+import { languageOf, type OcrLanguage } from './language.js';
 import { pageTextOf } from './layout.js';
 import { illegiblePage, OCR_PAGE_WIDTH, RENDER_DPI, type PageText, type TextItem } from './page.js';
 import { openPdfRenderer } from './pdf-threads.js';
@@ -24,9 +29,52 @@ const WORKER_START_TIMEOUT_MS = 60_000;
 export const MAX_OCR_WORKERS = 8;
 
 const require = createRequire(import.meta.url);
-// A local folder, not a URL: tesseract.js then reads the model from disk and never touches the network.
-// (In Node it also loads its wasm core from the local tesseract.js-core package, never from a CDN.)
-const LANG_PATH = path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+const LANGUAGES: readonly OcrLanguage[] = ['eng', 'spa'];
+
+/**
+ * The folder tesseract.js reads its models from. A local folder, not a URL: tesseract.js then reads them
+ * from disk and never touches the network (in Node it also loads its wasm core from the local
+ * tesseract.js-core package, never from a CDN). It takes one folder for every language while npm installs
+ * each in a package of its own, so the folder holds links to them: in node_modules/.cache beside the
+ * packages (owned by whoever installed them), else in a private temporary folder of this process. Checked
+ * at every worker start, so a cleaned folder is made again.
+ */
+function models(): string {
+  const targets = LANGUAGES.map((language) => {
+    const file = `${language}.traineddata.gz`;
+    return { file, target: path.join(path.dirname(require.resolve(`@tesseract.js-data/${language}/package.json`)), '4.0.0_best_int', file) };
+  });
+  const installed = path.join(path.dirname(targets[0]!.target), '..', '..', '..', '.cache', 'loan-review-ocr-models');
+  try {
+    return linked(installed, targets);
+  } catch {
+    privateModels ??= mkdtempSync(path.join(tmpdir(), 'loan-review-ocr-models-'));
+    return linked(privateModels, targets);
+  }
+}
+let privateModels: string | undefined;
+
+function linked(folder: string, targets: readonly { file: string; target: string }[]): string {
+  mkdirSync(folder, { recursive: true });
+  for (const { file, target } of targets) {
+    const link = path.join(folder, file);
+    let current: string | undefined;
+    try {
+      current = readlinkSync(link);
+    } catch {
+      current = undefined;
+    }
+    if (current === target) continue;
+    // A stale link (the checkout moved): replace it. Two processes racing here make the same link.
+    if (current !== undefined) unlinkSync(link);
+    try {
+      symlinkSync(target, link);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+  return folder;
+}
 
 /**
  * OCRs an image of sniffed type `mime`: one page per TIFF frame, one page for any other type. Pages not
@@ -178,7 +226,7 @@ async function recognisePages(
 // page is stopped and forgotten, and the next page that needs one starts a fresh one.
 
 interface OcrWorker {
-  recognize(pgm: Uint8Array): Promise<Tesseract.Page>;
+  recognize(pgm: Uint8Array, language: OcrLanguage): Promise<Tesseract.Page>;
   stop(reason: string): Promise<void>;
   readonly stopped: boolean;
 }
@@ -241,7 +289,10 @@ async function recognize(bitmap: OcrBitmap, number: number): Promise<PageText> {
   }
   let page: Tesseract.Page;
   try {
-    page = await worker.recognize(bitmap.pgm);
+    page = await worker.recognize(bitmap.pgm, 'eng');
+    // A Spanish page is read again with the Spanish model (about twice the time, for those pages only):
+    // the English one loses its accents and mangles its words, figures included ("30 años" → "30 2/705").
+    if (languageOf(wordsOf(page)) === 'spa') page = await worker.recognize(bitmap.pgm, 'spa');
   } catch {
     // A timeout or a tesseract failure on this page. The worker may be wedged or its heap spoiled:
     // replace it, and report the page as illegible rather than failing the whole document.
@@ -251,14 +302,14 @@ async function recognize(bitmap: OcrBitmap, number: number): Promise<PageText> {
     return illegiblePage(number);
   }
   release(slot, worker);
-  return toPageText(page, bitmap, number);
+  return toPageText(page, bitmap, number, await inkOf(page));
 }
 
 async function startWorker(): Promise<OcrWorker> {
   let timer: NodeJS.Timeout | undefined;
   const tesseract = await Promise.race([
     Tesseract.createWorker('eng', Tesseract.OEM.LSTM_ONLY, {
-      langPath: LANG_PATH,
+      langPath: models(),
       gzip: true,
       cacheMethod: 'none',
       // Without a handler tesseract.js rethrows a failed job inside its message listener, which would
@@ -270,7 +321,12 @@ async function startWorker(): Promise<OcrWorker> {
     }),
   ]).finally(() => clearTimeout(timer));
   // Our bitmaps are normalised to about 300 dpi; saying so stops tesseract guessing from glyph sizes.
-  await tesseract.setParameters({ user_defined_dpi: '300' });
+  // Its diagnostics ("Detected 88 diacritics", "Line cannot be recognized!!") go nowhere: they would
+  // interleave with the worker's log. (Both set again after every change of language: initialising a
+  // model resets them.)
+  const tuned = () => tesseract.setParameters({ user_defined_dpi: '300', debug_file: '/dev/null' });
+  await tuned();
+  let language: OcrLanguage = 'eng';
 
   // tesseract.js keeps the worker_threads Worker on an undeclared property; it is needed to notice a
   // crashed thread (else its promises never settle) and to let an idle worker not hold the process open.
@@ -290,15 +346,23 @@ async function startWorker(): Promise<OcrWorker> {
     get stopped() {
       return stopped;
     },
-    async recognize(pgm) {
+    async recognize(pgm, wanted) {
       thread?.ref();
       let timer: NodeJS.Timeout | undefined;
       try {
+        if (wanted !== language) {
+          // About 70 ms: the model is loaded already (the first change loads it, once per worker).
+          language = wanted;
+          await Promise.race([tesseract.reinitialize(wanted, Tesseract.OEM.LSTM_ONLY).then(tuned), death]);
+        }
         // rotateAuto deskews first (about 15% more time): a scan a degree or two off would otherwise give
         // the words of one line different baselines, and the layout step groups lines by y.
         const job = tesseract.recognize(Buffer.from(pgm.buffer, pgm.byteOffset, pgm.byteLength), { rotateAuto: true }, {
           text: false,
           blocks: true,
+          // Tesseract's own binarised page, turned as it deskewed it: the image its word boxes refer to,
+          // where check boxes are looked for (a few ms to encode, the page's 1-bit PNG).
+          imageBinary: true,
         });
         job.catch(() => undefined); // if the timeout or a crash wins the race, the job is abandoned
         const timeout = new Promise<never>((_, reject) => {
@@ -323,10 +387,27 @@ async function startWorker(): Promise<OcrWorker> {
 // From tesseract's blocks to PageText: words become items in points (page width OCR_PAGE_WIDTH, origin
 // bottom-left, y on the baseline), and `text` is built by the same line grouping a text layer gets.
 
-function toPageText(page: Tesseract.Page, bitmap: OcrBitmap, number: number): PageText {
+function wordsOf(page: Tesseract.Page): string[] {
+  return (page.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((p) => p.lines.flatMap((line) => line.words.map((word) => word.text))));
+}
+
+/** The binarised page tesseract read, or nothing when it cannot be decoded (check boxes are then not looked for). */
+async function inkOf(page: Tesseract.Page): Promise<InkImage | undefined> {
+  const png = /^data:image\/png;base64,(.*)$/s.exec(page.imageBinary ?? '')?.[1];
+  if (!png) return undefined;
+  try {
+    const { data, info } = await sharp(Buffer.from(png, 'base64')).grayscale().raw().toBuffer({ resolveWithObject: true });
+    return inkImage(data, info.width, info.height);
+  } catch {
+    return undefined;
+  }
+}
+
+function toPageText(page: Tesseract.Page, bitmap: OcrBitmap, number: number, ink: InkImage | undefined): PageText {
   const scale = OCR_PAGE_WIDTH / bitmap.width;
   const items: TextItem[] = [];
   let confidenceSum = 0;
+  let read = 0;
   for (const block of page.blocks ?? []) {
     for (const paragraph of block.paragraphs) {
       for (const line of paragraph.lines) {
@@ -334,11 +415,15 @@ function toPageText(page: Tesseract.Page, bitmap: OcrBitmap, number: number): Pa
         // share theirs: a slope left after deskewing must not split the line when layout groups by y.
         const y = round((bitmap.height - baselineOf(line)) * scale);
         const height = round((line.rowAttributes?.rowHeight || line.bbox.y1 - line.bbox.y0) * scale);
-        for (const word of line.words) {
+        for (const word of ink ? withCheckBoxes(line.words, ink) : line.words) {
           const text = word.text.trim();
           // A table's rule read as a glyph is no word: it would join a label to its value.
           if (text === '' || /^[|¦‖]+$/.test(text)) continue;
-          confidenceSum += word.confidence;
+          // A check box found in the pixels has no confidence of its own: the page's mean is OCR's.
+          if ('confidence' in word) {
+            confidenceSum += word.confidence;
+            read++;
+          }
           const { x0, x1 } = word.bbox;
           items.push({ text, x: round(x0 * scale), y, width: round((x1 - x0) * scale), height });
         }
@@ -350,7 +435,7 @@ function toPageText(page: Tesseract.Page, bitmap: OcrBitmap, number: number): Pa
     items,
     text: pageTextOf(items, 'ocr'),
     source: 'ocr',
-    confidence: items.length === 0 ? 0 : round(confidenceSum / items.length),
+    confidence: read === 0 ? 0 : round(confidenceSum / read),
   };
 }
 
