@@ -72,9 +72,11 @@ function toApiError(err: unknown): ApiError {
   if (typeof err === 'object' && err !== null && 'type' in err) {
     const type = (err as { type?: unknown }).type;
     if (type === 'entity.parse.failed') return new ApiError('invalid_request', 400, 'The request body is not valid JSON.');
-    if (type === 'entity.too.large') return new ApiError('invalid_request', 413, 'The request body is too large.');
+    // The interface gives invalid_request 400 or 422 (413 is document_too_large's alone): a body too big to
+    // be read is a malformed one.
+    if (type === 'entity.too.large') return new ApiError('invalid_request', 422, 'Invalid request: body: larger than the 1 MB a JSON body may be.');
     if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-      return new ApiError('invalid_request', 415, 'The request body encoding is not supported.');
+      return new ApiError('invalid_request', 400, 'The request body encoding is not supported.');
     }
   }
   return ApiError.of('internal_error', 'Unexpected server error; retry later.');

@@ -4,7 +4,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import { z } from '../src/openapi/zod.js';
 import { ReportSchema } from '../src/reviews/report.js';
 import { AddDocumentsJsonSchema, AddDocumentsResultSchema } from '../src/reviews/add-documents.js';
-import { CreateReviewJsonSchema, DocumentSourceSchema, ReviewSchema } from '../src/reviews/review.js';
+import { CreateReviewJsonSchema, CreateReviewMultipartFieldsSchema, DocumentSourceSchema, ReviewSchema } from '../src/reviews/review.js';
 import {
   RegisteredWebhookEndpointSchema,
   RegisterWebhookEndpointSchema,
@@ -81,18 +81,16 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
       'Creates a review from a loan package and returns at once; the review is processed asynchronously. Upload the files as multipart, or give signed HTTPS URLs (JSON).',
     security,
     request: {
-      headers: z.object({ 'Idempotency-Key': z.string().max(255).optional() }),
+      headers: z.object({ 'Idempotency-Key': z.string().min(1).max(255).optional() }),
       body: {
         required: true,
         content: {
           'application/json': { schema: CreateReview },
           'multipart/form-data': {
-            schema: z.strictObject({
-              documents: z.array(z.string().meta({ format: 'binary' })).describe('One or more files: zip, tar, tar.gz/tgz packages, or PDF/image documents.'),
-              label: z.string().max(500).optional(),
+            // The text fields the route validates, and the file parts multer reads.
+            schema: CreateReviewMultipartFieldsSchema.extend({
+              documents: z.array(z.string().meta({ format: 'binary' })).min(1).describe('One or more files: zip, tar, tar.gz/tgz packages, or PDF/image documents.'),
               metadata: z.string().optional().describe('A JSON object of string values, as a string.'),
-              reference_id: z.string().max(255).optional(),
-              review_type: z.string().min(1).max(100).optional(),
             }),
           },
         },
@@ -119,7 +117,7 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     request: {
       query: z.object({
         limit: z.number().int().min(1).max(100).default(20).optional(),
-        cursor: z.string().optional().describe('Opaque; from a previous `next_cursor`.'),
+        cursor: z.string().min(1).optional().describe('Opaque; from a previous `next_cursor`.'),
       }),
     },
     responses: {
@@ -160,7 +158,7 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
           'application/json': { schema: AddDocuments },
           'multipart/form-data': {
             schema: z.strictObject({
-              documents: z.array(z.string().meta({ format: 'binary' })).describe('One or more files, as in create.'),
+              documents: z.array(z.string().meta({ format: 'binary' })).min(1).describe('One or more files, as in create.'),
             }),
           },
         },

@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import multer, { MulterError, type StorageEngine } from 'multer';
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
+import { isStorableText, UNSTORABLE_MESSAGE } from '../src/db/text.js';
 import { Meter } from '../src/ingest/meter.js';
 import { putStream, removeObjects, type Storage } from '../src/storage/minio.js';
 import { caller } from './auth.js';
@@ -51,6 +52,9 @@ class StagingStorage implements StorageEngine {
 export function multipartDocuments(storage: Storage, limits: { maxFileBytes: number; maxReviewDocuments: number }) {
   const parse = multer({
     storage: new StagingStorage(storage, limits.maxFileBytes),
+    // A plain filename="…" parameter is UTF-8, as every client sends it (RFC 7578 §4.2); busboy's default,
+    // Latin-1, turned "résumé.pdf" into "rÃ©sumÃ©.pdf". `filename*=UTF-8''…` is decoded as it says.
+    defParamCharset: 'utf8',
     limits: { files: limits.maxReviewDocuments, fields: 20, fieldSize: 64 * 1024, parts: limits.maxReviewDocuments + 20 },
   }).array('documents', limits.maxReviewDocuments);
   return (req: Request, res: Parameters<typeof parse>[1]): Promise<void> =>
@@ -73,9 +77,26 @@ function multerToApiError(err: unknown): unknown {
       return new ApiError('invalid_request', 422, `Invalid request: ${err.field ?? 'a file part'}: files go in the "documents" field.`);
     case 'LIMIT_FILE_SIZE':
       return ApiError.of('document_too_large', 'A document is larger than the per-file limit.');
+    case 'LIMIT_FIELD_VALUE':
+      // A part with filename="" is a text field to busboy: a file sent without its name.
+      if (err.field === 'documents') return missingFileName();
+      return new ApiError('invalid_request', 422, `Invalid request: ${err.field ?? 'a field'}: longer than a text field may be.`);
     default:
       return new ApiError('invalid_request', 422, `Invalid request: ${err.field ? `${err.field}: ` : ''}${err.message}.`);
   }
+}
+
+export function missingFileName(): ApiError {
+  return new ApiError('invalid_request', 422, 'Invalid request: documents: a file part needs a file name (filename="…" in its Content-Disposition).');
+}
+
+/**
+ * The staged file names the database cannot hold (NUL, sent as `filename*=UTF-8''a%00.pdf`), as the
+ * error naming the first of them; undefined when all are storable.
+ */
+export function unstorableFileName(parts: readonly { filename: string }[]): ApiError | undefined {
+  const index = parts.findIndex((p) => !isStorableText(p.filename));
+  return index < 0 ? undefined : new ApiError('invalid_request', 422, `Invalid request: documents[${index}]: its file name ${UNSTORABLE_MESSAGE}.`);
 }
 
 /** The staged parts multer left on the request, in upload order. */

@@ -158,6 +158,40 @@ test.serial('no file part, malformed metadata, unknown fields and wrong file fie
   await nothingStaged(t, org.id);
 });
 
+/** A multipart body with one `documents` part whose Content-Disposition is given as is. */
+function rawPart(disposition: string, data: Buffer): { body: Buffer; headers: Record<string, string> } {
+  const boundary = 'raw-part-boundary';
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="documents"; ${disposition}\r\nContent-Type: application/pdf\r\n\r\n`;
+  return {
+    body: Buffer.concat([Buffer.from(head, 'utf8'), data, Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8')]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+test.serial('file names are read as UTF-8; one the database cannot hold, or none at all, is refused naming the part', async (t) => {
+  const org = await newOrganization();
+  const note = await pdf('Note');
+  // The name as browsers and curl send it: raw UTF-8 in filename="…", here with a right-to-left override.
+  const name = 'résumé \u202Efdp.exe.pdf';
+  const utf8 = await call(stack.apiUrl, 'POST', '/reviews', { key: org.liveKey, form: form([{ name, data: note, type: 'application/pdf' }]) });
+  t.is(utf8.status, 201, utf8.text);
+  const rows = await db()`select filename from documents where review_id = ${ReviewSchema.parse(utf8.body).review_id}`;
+  t.deepEqual(rows.map((r) => r.filename), [name]);
+  // RFC 5987 `filename*` is decoded as it says: UTF-8, here percent-encoding a NUL.
+  const extended = await call(stack.apiUrl, 'POST', '/reviews', { key: org.liveKey, ...rawPart("filename*=UTF-8''r%C3%A9sum%C3%A9%00.pdf", note) });
+  t.is(extended.status, 422, extended.text);
+  t.is(errorCode(extended), 'invalid_request');
+  t.regex((extended.body as { error: { message: string } }).error.message, /documents\[0\].*file name/);
+  const nameless = await call(stack.apiUrl, 'POST', '/reviews', { key: org.liveKey, ...rawPart('filename=""', note) });
+  t.is(nameless.status, 422, nameless.text);
+  t.regex((nameless.body as { error: { message: string } }).error.message, /needs a file name/);
+  const namelessLarge = await call(stack.apiUrl, 'POST', '/reviews', { key: org.liveKey, ...rawPart('filename=""', Buffer.concat([note, Buffer.alloc(100 * 1024, 32)])) });
+  t.is(namelessLarge.status, 422, namelessLarge.text);
+  t.regex((namelessLarge.body as { error: { message: string } }).error.message, /needs a file name/);
+  t.is((await db()`select count(*)::int as n from reviews where organization_id = ${org.id}`)[0]!.n, 1);
+  await nothingStaged(t, org.id);
+});
+
 test.serial('a file over the per-file limit is cut off with 413 document_too_large', async (t) => {
   const org = await newOrganization();
   const api = await services.api({ MAX_FILE_BYTES: String(256 * 1024) });

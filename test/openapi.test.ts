@@ -73,3 +73,28 @@ test('the response validator rejects what the document does not allow', async (t
   t.notThrows(() => v.check('DELETE', '/webhook-endpoints/x', 204, ''));
   t.throws(() => v.check('DELETE', '/webhook-endpoints/x', 204, 'surprise'), { message: /without a body/ });
 });
+
+test('request constraints the server enforces are stated: key and cursor lengths, review_type, HTTPS URLs, at least one document', async (t) => {
+  const { doc } = await served();
+  type Schema = { type?: string; minLength?: number; minItems?: number; enum?: string[]; format?: string; pattern?: string; properties?: Record<string, Schema>; required?: string[]; $ref?: string; items?: Schema };
+  const schemas = (doc as unknown as { components: { schemas: Record<string, Schema> } }).components.schemas;
+  const resolve = (s: Schema): Schema => (s.$ref ? schemas[s.$ref.split('/').at(-1)!]! : s);
+  type Operation = { parameters?: { name: string; in: string; schema: Schema }[]; requestBody: { content: Record<string, { schema: Schema }> } };
+  const op = (path: string, method: string) => (doc.paths[path] as Record<string, Operation>)[method]!;
+  const create = op('/reviews', 'post');
+  t.is(create.parameters!.find((p) => p.name === 'Idempotency-Key')!.schema.minLength, 1);
+  t.is(op('/reviews', 'get').parameters!.find((p) => p.name === 'cursor')!.schema.minLength, 1);
+  for (const [name, operation] of [['create', create], ['add documents', op('/reviews/{review_id}/documents', 'post')]] as const) {
+    const json = resolve(operation.requestBody.content['application/json']!.schema);
+    t.true(json.required?.includes('documents'), name);
+    t.is(json.properties!.documents!.minItems, 1, name);
+    const url = resolve(resolve(json.properties!.documents!.items!)).properties!.url!;
+    t.like(url, { format: 'uri', pattern: '^https://' }, name);
+    t.is(operation.requestBody.content['multipart/form-data']!.schema.properties!.documents!.minItems, 1, name);
+  }
+  const createJson = resolve(create.requestBody.content['application/json']!.schema);
+  t.deepEqual(createJson.properties!.review_type!.enum, ['mortgage_v1']);
+  t.deepEqual(create.requestBody.content['multipart/form-data']!.schema.properties!.review_type!.enum, ['mortgage_v1']);
+  const hook = resolve((doc.paths['/webhook-endpoints'] as Record<string, Operation>).post!.requestBody.content['application/json']!.schema);
+  t.like(hook.properties!.url, { format: 'uri', pattern: '^https://' });
+});

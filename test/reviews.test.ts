@@ -176,11 +176,42 @@ test('create validates its body: document_required, invalid_request naming field
   t.is((await db()`select count(*)::int as n from reviews where organization_id = ${org.id}`)[0]!.n, 0);
 });
 
-test('a body over the size limit is answered in the envelope, not dropped', async (t) => {
+test('a body over the size limit is answered in the envelope as invalid_request 422 (413 is document_too_large\'s), not dropped', async (t) => {
   const org = await newOrganization();
   const res = await api('POST', '/reviews', { key: org.liveKey, json: createBody({ label: 'x'.repeat(2 * 1024 * 1024) }) });
-  t.is(res.status, 413);
+  t.is(res.status, 422);
   t.is(errorCode(res), 'invalid_request');
+  t.regex((res.body as { error: { message: string } }).error.message, /body/);
+});
+
+test('text the database cannot hold (a NUL, an unpaired surrogate) is refused at once, naming the field', async (t) => {
+  const org = await newOrganization();
+  const doc = (filename: string) => ({ documents: [{ filename, content_type: 'application/pdf', url: 'https://files.example.com/a.pdf' }] });
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    ['NUL in label', createBody({ label: 'Smith\u0000purchase' }), /label/],
+    ['lone high surrogate in reference_id', createBody({ reference_id: 'LN-\ud800' }), /reference_id/],
+    ['lone low surrogate in label', createBody({ label: '\udc00' }), /label/],
+    ['NUL in a metadata value', createBody({ metadata: { branch: 'no\u0000rth' } }), /metadata/],
+    ['NUL in a metadata key', createBody({ metadata: { 'bra\u0000nch': 'north' } }), /metadata/],
+    ['NUL in a document file name', doc('a\u0000.pdf'), /documents\[0\]\.filename/],
+    ['NUL in review_type', createBody({ review_type: 'mortgage_v1\u0000' }), /review_type/],
+  ];
+  for (const [name, json, field] of cases) {
+    const started = Date.now();
+    const res = await api('POST', '/reviews', { key: org.liveKey, json });
+    t.true(res.status === 400 || res.status === 422, `${name}: ${res.status}`);
+    t.is(errorCode(res), 'invalid_request', name);
+    t.regex((res.body as { error: { message: string } }).error.message, field, name);
+    t.true(Date.now() - started < 2_000, `${name} answered in ${Date.now() - started} ms`);
+  }
+  const hook = await api('POST', '/webhook-endpoints', { key: org.liveKey, json: { url: 'https://hooks.example.com/in', description: 'LOS\u0000inbox' } });
+  t.is(hook.status, 422);
+  t.regex((hook.body as { error: { message: string } }).error.message, /description/);
+  t.is((await db()`select count(*)::int as n from reviews where organization_id = ${org.id}`)[0]!.n, 0);
+  // A surrogate pair (an emoji) is well-formed text and is stored as sent.
+  const emoji = await api('POST', '/reviews', { key: org.liveKey, json: createBody({ label: 'Smith 🏠' }) });
+  t.is(emoji.status, 201);
+  t.is((emoji.body as { label: string }).label, 'Smith 🏠');
 });
 
 test('unknown routes and wrong methods get the error envelope', async (t) => {

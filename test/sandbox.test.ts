@@ -86,3 +86,26 @@ test('the sandbox working document goes back to its review; the review stays com
   const after = ReviewSchema.parse((await call(stack.apiUrl, 'GET', `/reviews/${review.review_id}`, { key: org.sandboxKey })).body);
   t.like(after, { status: 'completed', report_available: true, document_count: 2 });
 });
+
+test('a key reads reports of and adds documents to its own mode\'s reviews only; the other mode\'s answer review_not_found (DECISIONS 24)', async (t) => {
+  const org = await newOrganization();
+  const sandbox = ReviewSchema.parse((await call(stack.apiUrl, 'POST', '/reviews', { key: org.sandboxKey, form: form([{ name: 'id.png', data: png }]) })).body);
+  const live = ReviewSchema.parse((await call(stack.apiUrl, 'POST', '/reviews', { key: org.liveKey, json: createBody() })).body);
+  for (const [review, otherKey, mode] of [[sandbox, org.liveKey, 'live key on a sandbox review'], [live, org.sandboxKey, 'sandbox key on a live review']] as const) {
+    const report = await call(stack.apiUrl, 'GET', `/reviews/${review.review_id}/report`, { key: otherKey });
+    t.is(report.status, 404, mode);
+    t.is(errorCode(report), 'review_not_found', mode);
+    const add = await call(stack.apiUrl, 'POST', `/reviews/${review.review_id}/documents`, { key: otherKey, form: form([{ name: 'more.png', data: png }]) });
+    t.is(add.status, 404, mode);
+    t.is(errorCode(add), 'review_not_found', mode);
+    // Showing and listing stay as the interface says: both modes, each review marked with its own.
+    const shown = await call(stack.apiUrl, 'GET', `/reviews/${review.review_id}`, { key: otherKey });
+    t.is(shown.status, 200, mode);
+    t.is((shown.body as { sandbox: boolean }).sandbox, review.sandbox, mode);
+  }
+  const listed = await call(stack.apiUrl, 'GET', '/reviews', { key: org.sandboxKey });
+  t.deepEqual(((listed.body as { data: { review_id: string }[] }).data.map((r) => r.review_id)).sort(), [sandbox.review_id, live.review_id].sort());
+  // Nothing was added to either.
+  t.is((await db()`select count(*)::int as n from documents where filename = 'more.png' and review_id in ${db()([sandbox.review_id, live.review_id])}`)[0]!.n, 0);
+  t.is((await call(stack.apiUrl, 'GET', `/reviews/${sandbox.review_id}/report`, { key: org.sandboxKey })).status, 200);
+});

@@ -17,7 +17,6 @@ import {
   CreateReviewJsonSchema,
   CreateReviewMultipartFieldsSchema,
   MetadataSchema,
-  REVIEW_TYPES,
   type CreateReviewJson,
   type DocumentSource,
   type Review,
@@ -38,7 +37,7 @@ import { caller, type Caller } from '../auth.js';
 import { beginIdempotent, fingerprint, idempotencyKey } from '../idempotency.js';
 import { completeIdempotencyKey, releaseIdempotencyKey } from '../../src/db/idempotency.js';
 import { ApiError, ERROR_STATUS } from '../errors.js';
-import { multipartDocuments, stagedParts } from '../uploads.js';
+import { missingFileName, multipartDocuments, stagedParts, unstorableFileName } from '../uploads.js';
 import { invalidRequest, uuidPathDetail } from '../validation.js';
 import { methodNotAllowed } from './method-not-allowed.js';
 
@@ -65,6 +64,17 @@ export const requireReviewId: RequestHandler = (req, res, next) => {
   }
   next();
 };
+
+/**
+ * A JSON body whose one fault is that it has no documents (none, null or an empty list): `document_required`
+ * (400), as the interface says, rather than the schema's invalid_request. Any other fault is named first.
+ */
+function onlyDocumentsMissing(body: unknown, error: z.ZodError): boolean {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const documents = (body as { documents?: unknown }).documents;
+  const missing = documents === undefined || documents === null || (Array.isArray(documents) && documents.length === 0);
+  return missing && error.issues.every((i) => i.path.length === 1 && i.path[0] === 'documents');
+}
 
 export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDeps): Router {
   const router = Router();
@@ -96,11 +106,9 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
     if (req.is('application/json')) {
       const parsed = CreateReviewJsonSchema.safeParse(req.body);
       if (!parsed.success) {
+        if (onlyDocumentsMissing(req.body, parsed.error)) throw ApiError.of('document_required', 'Supply at least one document.');
         if (parsed.error.issues.some((i) => i.path[0] === 'metadata')) throw malformedMetadata();
         throw invalidRequest(parsed.error);
-      }
-      if (!parsed.data.documents || parsed.data.documents.length === 0) {
-        throw ApiError.of('document_required', 'Supply at least one document.');
       }
       const { documents, ...fields } = parsed.data;
       return { fields, files: [], sources: documents, fingerprinted: documents };
@@ -112,6 +120,11 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
   async function uploadedFiles(req: Request, res: Response) {
     await upload(req, res);
     const parts = stagedParts(req);
+    const refused = unstorableFileName(parts) ?? (req.body && typeof req.body === 'object' && 'documents' in req.body ? missingFileName() : undefined);
+    if (refused) {
+      await removeObjects(storage, parts.map((p) => p.key));
+      throw refused;
+    }
     const files: StagedFile[] = parts.map((p) => ({ key: p.key, filename: p.filename, declaredType: p.declaredType || null, source: 'upload' }));
     return { parts, files };
   }
@@ -132,8 +145,10 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
     }
     if (req.is('application/json')) {
       const parsed = AddDocumentsJsonSchema.safeParse(req.body);
-      if (!parsed.success) throw invalidRequest(parsed.error);
-      if (!parsed.data.documents || parsed.data.documents.length === 0) throw ApiError.of('document_required', 'Supply at least one document.');
+      if (!parsed.success) {
+        if (onlyDocumentsMissing(req.body, parsed.error)) throw ApiError.of('document_required', 'Supply at least one document.');
+        throw invalidRequest(parsed.error);
+      }
       return { files: [], sources: parsed.data.documents };
     }
     throw new ApiError('invalid_request', 400, 'Send the documents as application/json or multipart/form-data.');
@@ -147,9 +162,6 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
       let claimedKey: string | undefined;
       try {
         const reviewType = fields.review_type ?? 'mortgage_v1';
-        if (!(REVIEW_TYPES as readonly string[]).includes(reviewType)) {
-          throw new ApiError('invalid_request', 422, `Invalid request: review_type: must be one of ${REVIEW_TYPES.join(', ')}.`);
-        }
         const reviewId = randomUUID();
         const key = idempotencyKey(req);
         if (key !== undefined) {
@@ -217,7 +229,8 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
     .route('/reviews/:review_id/report')
     .get(requireReviewId, async (req, res) => {
       const review = await getReview(sql, caller(res).organizationId, String(req.params.review_id));
-      if (!review) throw ApiError.of('review_not_found', 'No such review.');
+      // DECISIONS 24: a key reads the reports of its own mode's reviews only, as of its own organization's.
+      if (!review || review.sandbox !== caller(res).sandbox) throw ApiError.of('review_not_found', 'No such review.');
       if (review.status === 'failed') throw ApiError.of('review_failed', 'The review failed; no report will ever exist.');
       if (review.status !== 'completed') {
         throw new ApiError('report_not_ready', 404, 'The review has not finished; keep polling.');
@@ -248,7 +261,8 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
     .post(requireReviewId, async (req, res) => {
       const who = caller(res);
       const record = await getReviewRecord(sql, who.organizationId, String(req.params.review_id));
-      if (!record) throw ApiError.of('review_not_found', 'No such review.');
+      // DECISIONS 24: a sandbox key never changes a live review, nor a live key a sandbox one.
+      if (!record || record.review.sandbox !== who.sandbox) throw ApiError.of('review_not_found', 'No such review.');
       if (record.review.status === 'failed') throw ApiError.of('review_failed', 'The review failed; documents can no longer be added.');
       const { files, sources } = await addInput(req, res);
       try {

@@ -3,7 +3,13 @@
 // schema published in the OpenAPI document imports `z` from here.
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { isStorableText, UNSTORABLE_MESSAGE } from '../db/text.js';
 
 extendZodWithOpenApi(z);
 
 export { z };
+
+/** A request's text field that is stored: refused, naming the field, when the database could not hold it. */
+export function storable<T extends z.ZodString>(schema: T) {
+  return schema.refine(isStorableText, { message: UNSTORABLE_MESSAGE });
+}

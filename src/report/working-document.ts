@@ -4,6 +4,7 @@
 // an HMAC of both keyed by the server secret; viewers keep it when a filled form is saved.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { PDFDict, PDFDocument, PDFDropdown, PDFHexString, PDFName, PDFString, PDFTextField } from 'pdf-lib';
+import { storableText } from '../db/text.js';
 
 export interface WorkingDocumentMark {
   reviewId: string;
@@ -81,8 +82,9 @@ export async function readWorkingDocumentFields(bytes: Uint8Array): Promise<Map<
   const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
   const values = new Map<string, string>();
   for (const field of doc.getForm().getFields()) {
-    if (field instanceof PDFDropdown) values.set(field.getName(), field.getSelected()[0] ?? '');
-    else if (field instanceof PDFTextField) values.set(field.getName(), field.getText() ?? '');
+    // A reviewer's comment is kept, with any character the database cannot hold replaced.
+    if (field instanceof PDFDropdown) values.set(field.getName(), storableText(field.getSelected()[0] ?? ''));
+    else if (field instanceof PDFTextField) values.set(field.getName(), storableText(field.getText() ?? ''));
   }
   return values;
 }

@@ -1,7 +1,7 @@
 // The Add-documents result of the interface specification (response of POST /reviews/{id}/documents),
 // and the request body in its JSON form.
 import { z } from '../openapi/zod.js';
-import { DocumentSourceSchema, REVIEW_STATUSES } from './review.js';
+import { DocumentSourcesSchema, REVIEW_STATUSES } from './review.js';
 
 export const DISPOSITION_DECISIONS = ['cleared', 'disputed', 'cure_attached'] as const;
 export const DISPOSITION_OUTCOMES = ['applied', 'skipped', 'failed'] as const;
@@ -27,5 +27,5 @@ export type AddDocumentsResult = z.infer<typeof AddDocumentsResultSchema>;
 
 /** JSON body: only `documents` (signed source URLs), exactly as in create. */
 export const AddDocumentsJsonSchema = z.strictObject({
-  documents: z.array(DocumentSourceSchema).optional(),
+  documents: DocumentSourcesSchema,
 }).openapi('AddDocumentsRequest');

@@ -1,5 +1,5 @@
 // The Webhook endpoint resource and its registration request.
-import { z } from '../openapi/zod.js';
+import { storable, z } from '../openapi/zod.js';
 
 export const WebhookEndpointSchema = z.strictObject({
   id: z.string(),
@@ -22,6 +22,7 @@ export const RegisteredWebhookEndpointSchema = z
 export const WebhookEndpointListSchema = z.strictObject({ endpoints: z.array(WebhookEndpointSchema) });
 
 export const RegisterWebhookEndpointSchema = z.strictObject({
-  url: z.string().min(1).max(2048),
-  description: z.string().max(500).optional(),
+  // Checked by the server beyond its shape (public HTTPS hosts only).
+  url: storable(z.string().min(1).max(2048)).openapi({ format: 'uri', pattern: '^https://' }),
+  description: storable(z.string().max(500)).optional(),
 });

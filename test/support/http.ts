@@ -17,11 +17,11 @@ export async function call(
   base: string,
   method: string,
   path: string,
-  opts: { key?: string; headers?: Record<string, string>; json?: unknown; body?: string; form?: FormData } = {},
+  opts: { key?: string; headers?: Record<string, string>; json?: unknown; body?: string | Uint8Array; form?: FormData } = {},
 ): Promise<ApiResponse> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
-  let body: string | FormData | undefined = opts.form ?? opts.body;
+  let body: string | Uint8Array | FormData | undefined = opts.form ?? opts.body;
   if (opts.json !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(opts.json);
