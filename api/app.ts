@@ -6,6 +6,7 @@ import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
 import type { Storage } from '../src/storage/minio.js';
 import { authenticate } from './auth.js';
+import { requestDeadline } from './deadline.js';
 import { errorHandler, notFound } from './errors.js';
 import { organizationRateLimit } from './rate-limit.js';
 import { docsRoutes } from './routes/docs.js';
@@ -28,6 +29,8 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(docsRoutes(deps.config.http.publicBaseUrl));
 
   const v1 = express.Router();
+  // The deadline before anything that waits on a server (api/deadline.ts).
+  v1.use(requestDeadline(deps.log));
   // Authentication first: an unauthenticated caller learns nothing, not even that its body is malformed.
   v1.use(authenticate(deps.sql));
   v1.use(organizationRateLimit(deps.sql, deps.config.limits.rateLimitPerMinute));

@@ -3,6 +3,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
 import { z } from '../src/openapi/zod.js';
+import { RETRY_AFTER_SECONDS } from './deadline.js';
 
 export const ERROR_STATUS = {
   missing_api_key: 401,
@@ -55,13 +56,19 @@ export const notFound: RequestHandler = (req, _res, next) => {
 
 export function errorHandler(log: (line: string) => void): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
+    // Answered already (the request deadline's 503): what the handler found later has no one to go to.
+    if (res.headersSent) {
+      log(`${req.method} ${req.path} finished after its answer was sent: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
     const apiError = toApiError(err);
     if (apiError.status >= 500) {
       const requestId = randomUUID();
       log(`[${requestId}] ${req.method} ${req.path} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       res.setHeader('X-Request-Id', requestId);
     }
-    if (res.headersSent) return;
+    // Every 503 says when to come back, as the deadline's do (api/deadline.ts).
+    if (apiError.status === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
     res.status(apiError.status).json({ error: { code: apiError.code, message: apiError.message } });
   };
 }

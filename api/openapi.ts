@@ -67,7 +67,10 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
       headers: { ...rateLimitHeaders, 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' as const } } },
     },
     '500': error('`internal_error`; retry later.'),
-    '503': error('`auth_unavailable`; retry shortly.'),
+    '503': {
+      ...error('`auth_unavailable` (the key could not be checked) or `service_unavailable` (a server behind the API did not answer within 9 s; a create may still have started its review, so retry it with the same `Idempotency-Key`); honour `Retry-After`.'),
+      headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' as const } } },
+    },
   };
   const reviewIdParam = z.object({ review_id: z.uuid().describe('Identifier of the review.') });
   const security = [{ [bearer.name]: [] }, { [apiKeyHeader.name]: [] }];

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { isPortFree } from './stack/ports.js';
 import { bootstrapOrganization, REPO_ROOT, startStack, type StackPorts } from './stack/stack.js';
+import { RESTART } from './stack/supervisor.js';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const settingsSchema = z.object({
@@ -58,7 +59,7 @@ async function main() {
   }
 
   log(`starting the stack (data in ${s.DATA_DIR})`);
-  const stack = await startStack({ dataDir: s.DATA_DIR, ports, durable: true, echoServices: true, log });
+  const stack = await startStack({ dataDir: s.DATA_DIR, ports, durable: true, echoServices: true, log, restart: RESTART });
 
   let stopping = false;
   const shutdown = async (why: string, code: number) => {
@@ -70,8 +71,12 @@ async function main() {
     process.exit(code);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(signal, 0));
+  // A process that dies is restarted (its log says why); one that keeps dying at once stops the stack.
+  stack.supervisor.onRestart = (child, code, delayMs) => {
+    log(`${child.spec.name} exited (${code ?? 'killed'}); restarting it in ${delayMs / 1000} s; see ${child.spec.logFile}`);
+  };
   stack.supervisor.onUnexpectedExit = (child, code) => {
-    console.error(`${child.spec.name} exited unexpectedly (${code}); see ${child.spec.logFile}`);
+    console.error(`${child.spec.name} exited (${code ?? 'killed'}) ${RESTART.maxFastFailures} times in a row within ${RESTART.healthyMs / 1000} s of starting; giving up. See ${child.spec.logFile}`);
     void shutdown(`${child.spec.name} failed`, 1);
   };
 

@@ -86,3 +86,22 @@ test('multipart retries are recognised by content: same files replay, different 
   t.is(different.status, 422);
   t.is(await count(org.id), 1);
 });
+
+test('a retry after the API died between starting the review and storing its answer finds that review, never a second', async (t) => {
+  const org = await newOrganization();
+  const key = `crash-${randomUUID()}`;
+  const first = await create(org.liveKey, key, createBody());
+  t.is(first.status, 201);
+  const review = ReviewSchema.parse(first.body);
+  // What a crash right after Temporal took the create leaves: the claim without its answer, minutes old.
+  await db()`update idempotency_records set response_body = null, response_status = null, created_at = now() - interval '10 minutes'
+              where organization_id = ${org.id} and key = ${key}`;
+  const retry = await create(org.liveKey, key, createBody());
+  t.is(retry.status, 200, retry.text);
+  t.is(ReviewSchema.parse(retry.body).review_id, review.review_id);
+  t.is(await count(org.id), 1);
+  // Its answer is stored now: the next retry replays it byte for byte.
+  const again = await create(org.liveKey, key, createBody());
+  t.is(again.status, 200);
+  t.is(again.text, retry.text);
+});

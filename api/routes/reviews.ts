@@ -1,7 +1,7 @@
 // /v1/reviews: create (update-with-start of the review workflow) and read (the Postgres read model).
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError, WorkflowUpdateStage, type Client, type WorkflowUpdateHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import type { Config } from '../../src/config.js';
@@ -37,6 +37,7 @@ import { caller, type Caller } from '../auth.js';
 import { beginIdempotent, fingerprint, idempotencyKey } from '../idempotency.js';
 import { completeIdempotencyKey, releaseIdempotencyKey } from '../../src/db/idempotency.js';
 import { ApiError, ERROR_STATUS } from '../errors.js';
+import { offTheClock } from '../deadline.js';
 import { missingFileName, multipartDocuments, stagedParts, unstorableFileName } from '../uploads.js';
 import { invalidRequest, uuidPathDetail } from '../validation.js';
 import { methodNotAllowed } from './method-not-allowed.js';
@@ -64,6 +65,15 @@ export const requireReviewId: RequestHandler = (req, res, next) => {
   }
   next();
 };
+
+/**
+ * The result of an update a worker has accepted: the deadline (api/deadline.ts) covered reaching Temporal
+ * and a worker; ingest (fetching source URLs, unpacking, storing) runs under its own limits, which a big
+ * package or a slow source may need.
+ */
+function ingested<T>(res: Response, update: WorkflowUpdateHandle<T>): Promise<T> {
+  return offTheClock(res, () => update.result());
+}
 
 /**
  * A JSON body whose one fault is that it has no documents (none, null or an empty list): `document_required`
@@ -118,7 +128,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
 
   /** Multipart parts streamed to staging, as the workflow's staged files. */
   async function uploadedFiles(req: Request, res: Response) {
-    await upload(req, res);
+    await offTheClock(res, () => upload(req, res));
     const parts = stagedParts(req);
     const refused = unstorableFileName(parts) ?? (req.body && typeof req.body === 'object' && 'documents' in req.body ? missingFileName() : undefined);
     if (refused) {
@@ -162,7 +172,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
       let claimedKey: string | undefined;
       try {
         const reviewType = fields.review_type ?? 'mortgage_v1';
-        const reviewId = randomUUID();
+        let reviewId: string = randomUUID();
         const key = idempotencyKey(req);
         if (key !== undefined) {
           const outcome = await beginIdempotent(sql, {
@@ -178,8 +188,19 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
             return;
           }
           claimedKey = key;
+          reviewId = outcome.reviewId;
+          // The request that claimed this key died before answering: if its create went through, its
+          // review is the answer (as it is now: the original body was never stored).
+          const existing = outcome.resumed ? await getReview(sql, who.organizationId, reviewId) : null;
+          if (existing) {
+            await removeObjects(storage, files.map((f) => f.key));
+            const body = JSON.stringify(existing);
+            await completeIdempotencyKey(sql, who.organizationId, key, body);
+            res.status(200).type('application/json').send(body);
+            return;
+          }
         }
-        const review = await startReview(who, reviewId, reviewType, fields, files, sources);
+        const review = await startReview(res, who, reviewId, reviewType, fields, files, sources);
         // One serialisation, sent now and stored for replays: byte for byte the same.
         const body = JSON.stringify(review);
         if (claimedKey !== undefined) await completeIdempotencyKey(sql, who.organizationId, claimedKey, body);
@@ -266,7 +287,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
       if (record.review.status === 'failed') throw ApiError.of('review_failed', 'The review failed; documents can no longer be added.');
       const { files, sources } = await addInput(req, res);
       try {
-        res.json(await addToReview(who, record, files, sources));
+        res.json(await addToReview(res, who, record, files, sources));
       } catch (err) {
         if (!(err instanceof StartedError)) await removeObjects(storage, files.map((f) => f.key)).catch(() => {});
         throw err instanceof StartedError ? err.cause : err;
@@ -279,6 +300,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
    * and a review whose run has closed gets a new run that continues it.
    */
   async function addToReview(
+    res: Response,
     who: Caller,
     { review, internalState, metadata }: ReviewRecord,
     files: StagedFile[],
@@ -297,7 +319,12 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
       metadata,
     });
     try {
-      return await temporal.workflow.executeUpdateWithStart(addDocumentsUpdate, { args: [{ files, sources }], startWorkflowOperation: start });
+      const update = await temporal.workflow.startUpdateWithStart(addDocumentsUpdate, {
+        args: [{ files, sources }],
+        startWorkflowOperation: start,
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
+      });
+      return await ingested(res, update);
     } catch (err) {
       throw new StartedError(rejectionToApiError(err));
     }
@@ -305,6 +332,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
 
   /** Update-with-start of the review's workflow; rejections come back as the API's errors. */
   async function startReview(
+    res: Response,
     who: Caller,
     reviewId: string,
     reviewType: string,
@@ -325,7 +353,8 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
       metadata: fields.metadata ?? null,
     });
     try {
-      return await temporal.workflow.executeUpdateWithStart(createReviewUpdate, {
+      const update = await temporal.workflow.startUpdateWithStart(createReviewUpdate, {
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
         args: [
           {
             reviewType,
@@ -339,6 +368,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
         ],
         startWorkflowOperation: start,
       });
+      return await ingested(res, update);
     } catch (err) {
       throw new StartedError(rejectionToApiError(err));
     }
@@ -405,6 +435,10 @@ function parseMetadata(raw: string): Record<string, string> | null {
 }
 
 function rejectionToApiError(err: unknown): unknown {
+  // A resumed Idempotency-Key whose review's workflow exists but has not written the review yet.
+  if (err instanceof WorkflowExecutionAlreadyStartedError) {
+    return new ApiError('service_unavailable', 503, 'This review is still being created; retry shortly with the same Idempotency-Key.');
+  }
   if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
     const code = err.cause.type;
     // Refusals of a field (a source URL that cannot be fetched) are 422s naming the field.

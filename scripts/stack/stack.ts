@@ -20,7 +20,7 @@ import { createStorage, ensureBucket } from '../../src/storage/minio.js';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes.js';
 import { ensureGoBinary, MINIO_SERVER, TEMPORAL_CLI } from './go-binaries.js';
 import { ensureDatabase, initCluster, postgresBinDir, postgresProcess, postgresUser } from './postgres.js';
-import { Supervisor, type Supervised } from './supervisor.js';
+import { Supervisor, type RestartPolicy, type Supervised } from './supervisor.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -53,6 +53,8 @@ export interface StackOptions {
   echoServices: boolean;
   /** Extra service environment (limits, test-only switches). */
   serviceEnv?: Record<string, string>;
+  /** Restart a process that exits (supervisor.ts RestartPolicy); off for tests, which kill on purpose. */
+  restart?: RestartPolicy;
   log: (line: string) => void;
 }
 
@@ -175,7 +177,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
   const logDir = join(o.dataDir, 'logs');
   await mkdir(logDir, { recursive: true });
   const secrets = await loadSecrets(o.dataDir);
-  const supervisor = new Supervisor();
+  const supervisor = new Supervisor(o.restart);
   const stop = () => supervisor.stopAll();
   try {
     const timed = async <T>(what: string, step: () => Promise<T>): Promise<T> => {

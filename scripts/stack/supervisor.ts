@@ -23,18 +23,34 @@ export interface ChildSpec {
 
 export interface Supervised {
   spec: ChildSpec;
+  /** The current process: a restarted child has a new one. */
   process: ChildProcess;
   exited: Promise<number | null>;
   running: () => boolean;
 }
 
+/**
+ * Restarting children that exit while the stack should run (`npm start`): after 1 s, doubling to 30 s
+ * while they keep failing fast; a child that ran `healthyMs` counts as recovered. After `maxFastFailures`
+ * exits in a row within `healthyMs` of their start, the supervisor gives up (onUnexpectedExit).
+ */
+export interface RestartPolicy {
+  healthyMs: number;
+  maxFastFailures: number;
+  firstDelayMs: number;
+  maxDelayMs: number;
+}
+export const RESTART: RestartPolicy = { healthyMs: 30_000, maxFastFailures: 5, firstDelayMs: 1_000, maxDelayMs: 30_000 };
+
 export class Supervisor {
   private readonly children: Supervised[] = [];
   private stopping = false;
-  /** Called when a child exits while the stack is meant to be running. */
+  /** Called when a child exits while the stack is meant to be running, and is not (or no more) restarted. */
   onUnexpectedExit: (child: Supervised, code: number | null) => void = () => {};
+  /** Called when a child is restarted, with why and after how long. */
+  onRestart: (child: Supervised, code: number | null, delayMs: number) => void = () => {};
 
-  constructor() {
+  constructor(private readonly restart?: RestartPolicy) {
     // Last resort when the parent exits without stopping us (an uncaught error): no orphans.
     process.once('exit', () => {
       for (const c of this.children) if (c.running()) killGroup(c.process, 'SIGKILL');
@@ -42,6 +58,14 @@ export class Supervisor {
   }
 
   start(spec: ChildSpec): Supervised {
+    const supervised = this.launch(spec);
+    this.children.push(supervised);
+    return supervised;
+  }
+
+  /** Spawns the child's process; on an unexpected exit restarts it into the same Supervised, or reports it. */
+  private launch(spec: ChildSpec, into?: Supervised, fastFailures = 0): Supervised {
+    const startedAt = Date.now();
     const log: WriteStream = createWriteStream(spec.logFile, { flags: 'a' });
     const child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,
@@ -72,11 +96,26 @@ export class Supervisor {
         resolve(code);
       });
     });
-    const supervised: Supervised = { spec, process: child, exited, running: () => alive };
+    const supervised: Supervised = into ?? { spec, process: child, exited, running: () => false };
+    supervised.process = child;
+    supervised.exited = exited;
+    supervised.running = () => alive;
     void exited.then((code) => {
-      if (!this.stopping) this.onUnexpectedExit(supervised, code);
+      if (this.stopping || !this.children.includes(supervised)) return;
+      const policy = this.restart;
+      const fast = Date.now() - startedAt < (policy?.healthyMs ?? 0) ? fastFailures + 1 : 0;
+      if (!policy || fast >= policy.maxFastFailures) {
+        this.onUnexpectedExit(supervised, code);
+        return;
+      }
+      const delay = Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** Math.max(0, fast - 1));
+      this.onRestart(supervised, code, delay);
+      // Whatever the dead leader left in its group (a server's helpers) goes before the new one starts.
+      killGroup(child, 'SIGKILL');
+      setTimeout(() => {
+        if (!this.stopping && this.children.includes(supervised)) this.launch(spec, supervised, fast);
+      }, delay).unref();
     });
-    this.children.push(supervised);
     return supervised;
   }
 

@@ -4,33 +4,42 @@
 import type { Sql } from './client.js';
 
 export type Claim =
-  | { kind: 'claimed'; reviewId: string }
+  | { kind: 'claimed'; reviewId: string; resumed: boolean }
   | { kind: 'replay'; body: string }
   | { kind: 'in_progress' }
   | { kind: 'mismatch' };
+
+/** No create takes this long: a claim still without its answer is one whose request died mid-way. */
+const ABANDONED_AFTER = '5 minutes';
 
 export async function claimIdempotencyKey(
   sql: Sql,
   o: { organizationId: string; key: string; fingerprint: string; reviewId: string; ttlHours: number },
 ): Promise<Claim> {
-  // An expired record is forgotten first, so the key can be used afresh; so is a claim whose request died
-  // mid-way (no create takes five minutes).
+  // An expired record is forgotten first, so the key can be used afresh.
   await sql`
     delete from idempotency_records
-     where organization_id = ${o.organizationId} and key = ${o.key}
-       and (expires_at <= now() or (response_body is null and created_at < now() - interval '5 minutes'))`;
+     where organization_id = ${o.organizationId} and key = ${o.key} and expires_at <= now()`;
   const inserted = await sql`
     insert into idempotency_records (organization_id, key, fingerprint, review_id, expires_at)
     values (${o.organizationId}, ${o.key}, ${o.fingerprint}, ${o.reviewId}, now() + make_interval(hours => ${o.ttlHours}))
     on conflict (organization_id, key) do nothing
     returning review_id`;
-  if (inserted.length === 1) return { kind: 'claimed', reviewId: o.reviewId };
+  if (inserted.length === 1) return { kind: 'claimed', reviewId: o.reviewId, resumed: false };
   const [existing] = await sql<{ fingerprint: string; response_body: string | null }[]>`
     select fingerprint, response_body from idempotency_records
      where organization_id = ${o.organizationId} and key = ${o.key}`;
   if (!existing) return { kind: 'in_progress' }; // released between our insert and select: try again
   if (existing.fingerprint !== o.fingerprint) return { kind: 'mismatch' };
-  return existing.response_body === null ? { kind: 'in_progress' } : { kind: 'replay', body: existing.response_body };
+  if (existing.response_body !== null) return { kind: 'replay', body: existing.response_body };
+  // A request that died after Temporal took its create but before its answer was stored: this retry goes
+  // on with the same review id, never a new one, so the review it may have started is found, not doubled.
+  const [abandoned] = await sql<{ review_id: string }[]>`
+    update idempotency_records set created_at = now()
+     where organization_id = ${o.organizationId} and key = ${o.key}
+       and response_body is null and created_at < now() - ${ABANDONED_AFTER}::interval
+    returning review_id`;
+  return abandoned ? { kind: 'claimed', reviewId: abandoned.review_id, resumed: true } : { kind: 'in_progress' };
 }
 
 export async function completeIdempotencyKey(sql: Sql, organizationId: string, key: string, body: string): Promise<void> {

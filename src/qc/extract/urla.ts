@@ -13,6 +13,7 @@ const FIELD_NAMES = {
   employer: /employer(?:orbusiness)?name|nameofemployer|businessname/,
   monthlyIncome: /base(?:monthly)?income|incomebase|basemonthly/,
   selfEmployed: /selfemployed|businessowner/,
+  retired: /retired/,
   employed: /employed$/,
 };
 
@@ -43,21 +44,23 @@ export function extractUrla(pages: readonly PageLayout[], formFields: readonly F
     borrower: fromForm(FIELD_NAMES.borrower, FormValue.text, personName) ?? printed(pages, LABELS.borrower, personName),
     employer: fromForm(FIELD_NAMES.employer, FormValue.text, organisationName) ?? printed(pages, LABELS.employer, organisationName),
     monthlyIncome: fromForm(FIELD_NAMES.monthlyIncome, FormValue.money) ?? labelled(pages, LABELS.monthlyIncome, amount),
-    wageEarner: checkbox(selfEmployed, true, pages) ?? checkbox(employed, false, pages) ?? printedEmployment(pages),
+    wageEarner: checkbox(selfEmployed, true, pages) ?? checkbox(form(FIELD_NAMES.retired), true, pages) ?? checkbox(employed, false, pages) ?? printedEmployment(pages),
   });
 }
 
-/** A checked box: the self-employed box makes the borrower no wage earner, the employed box one. */
-function checkbox(field: FormField | undefined, meansSelfEmployed: boolean, pages: readonly PageLayout[]): Located<boolean> | undefined {
+/** A checked box: the self-employed (or retired) box makes the borrower no wage earner, the employed box one. */
+function checkbox(field: FormField | undefined, meansNoWages: boolean, pages: readonly PageLayout[]): Located<boolean> | undefined {
   const parsed = field && FormValue.checkbox.safeParse(field.value);
   if (!field || !parsed?.success || !parsed.data) return undefined;
-  return { value: !meansSelfEmployed, page: field.page ?? pages[0]?.number ?? 1 };
+  return { value: !meansNoWages, page: field.page ?? pages[0]?.number ?? 1 };
 }
 
-/** "[X] Employed  [ ] Self-Employed", "[X] Check if you are the Business Owner or Self-Employed". */
+/** "[X] Employed  [ ] Self-Employed", "[X] Check if you are the Business Owner or Self-Employed", "☒ Retired". */
 function printedEmployment(pages: readonly PageLayout[]): Located<boolean> | undefined {
-  const found = onLine(pages, /\[\s*[xX✓✔]\s*\]\s*(?:Check if you are the\s+)?(Business Owner or Self[- ]Employed|Self[- ]Employed|Employed)\b/);
-  return found ? { value: !/self/i.test(found.match[1]!), page: found.page } : undefined;
+  // A mark as typed ("[X]") or as a scan's box found in its pixels ("☒"). A retired borrower, like a
+  // business owner, earns no wages: DOC-003's pay stubs and W-2 are not theirs to give.
+  const found = onLine(pages, /(?:\[\s*[xX✓✔]\s*\]|[☒☑■✓✔])\s*(?:Check if you are the\s+)?(Business Owner or Self[- ]Employed|Self[- ]Employed|Retired|Employed)\b/);
+  return found ? { value: !/self|retired/i.test(found.match[1]!), page: found.page } : undefined;
 }
 
 /**

@@ -1,0 +1,63 @@
+// Every request is answered within a deadline, whatever the servers behind it do. A stalled Postgres (or
+// Temporal) holds a query or a call on an open connection for as long as the stall lasts; the request
+// would hang with it. Past the deadline the caller gets 503 and Retry-After instead: `auth_unavailable`
+// while its key was still being looked up, `service_unavailable` after. The handler may still finish
+// later (a create can still start its review, so a client retries with its Idempotency-Key); its answer
+// is then dropped. Two waits are off the clock: receiving a multipart body (the client's time) and ingest
+// once a worker has accepted the create or add-documents update (fetching source URLs and unpacking run
+// under their own limits, and a big package needs them).
+import type { RequestHandler, Response } from 'express';
+import { randomUUID } from 'node:crypto';
+
+/** How long a request may wait on the servers behind the API, receiving its upload excepted. */
+export const REQUEST_DEADLINE_MS = 9_000;
+/** What a 503 tells the client to wait before trying again. */
+export const RETRY_AFTER_SECONDS = 5;
+
+interface Clock {
+  timer: NodeJS.Timeout | undefined;
+}
+
+export function requestDeadline(log: (line: string) => void, ms = REQUEST_DEADLINE_MS): RequestHandler {
+  return (req, res, next) => {
+    const clock: Clock = { timer: undefined };
+    res.locals.deadline = clock;
+    const expire = () => {
+      clock.timer = undefined;
+      if (res.headersSent) return;
+      const authenticated = res.locals.caller !== undefined;
+      // Logged with an id the client is given, as a 500 is: an operator looks for the stalled server.
+      const requestId = randomUUID();
+      log(`[${requestId}] ${req.method} ${req.originalUrl.split('?')[0]} had no answer within ${ms / 1000} s (${authenticated ? 'service_unavailable' : 'auth_unavailable'})`);
+      res
+        .status(503)
+        .set('X-Request-Id', requestId)
+        .set('Retry-After', String(RETRY_AFTER_SECONDS))
+        .json({
+          error: authenticated
+            ? { code: 'service_unavailable', message: 'The service is temporarily unavailable; retry shortly (with the same Idempotency-Key for a create).' }
+            : { code: 'auth_unavailable', message: 'Authentication is temporarily unavailable; retry shortly.' },
+        });
+    };
+    const arm = () => {
+      clock.timer = setTimeout(expire, ms);
+      clock.timer.unref();
+    };
+    res.locals.armDeadline = arm;
+    arm();
+    res.once('finish', () => clearTimeout(clock.timer));
+    res.once('close', () => clearTimeout(clock.timer));
+    next();
+  };
+}
+
+/** Runs `receive` (reading an upload, waiting for ingest) with the deadline stopped, then gives the request a full deadline again. */
+export async function offTheClock<T>(res: Response, receive: () => Promise<T>): Promise<T> {
+  const clock = res.locals.deadline as Clock | undefined;
+  clearTimeout(clock?.timer);
+  try {
+    return await receive();
+  } finally {
+    if (!res.headersSent) (res.locals.armDeadline as (() => void) | undefined)?.();
+  }
+}
