@@ -149,3 +149,39 @@ test('peek returns the head and still yields the whole stream', async (t) => {
   const short = await peek(Readable.from([png]), SNIFF_BYTES);
   t.deepEqual(short.head, png);
 });
+
+test('folders and OS metadata count as entries: 70,000 of them beside one PDF is too_many_documents, at once', async (t) => {
+  const cd = await pdf('CD');
+  const crowd = Array.from({ length: 2_000 }, (_, i) => ({ name: i % 2 ? `__MACOSX/d${i}/._x` : `d${i}/`, data: Buffer.alloc(0) }));
+  for (const kind of ['zip', 'tar'] as const) {
+    const archive = kind === 'zip' ? await zip([...crowd, { name: 'cd.pdf', data: cd }]) : tar([...crowd.map((c) => ({ ...c, ...(c.name.endsWith('/') ? { type: '5' } : {}) })), { name: 'cd.pdf', data: cd }], { gzip: true });
+    const started = Date.now();
+    const r = await rejection(collect(kind, archive, { maxMembers: 300, maxMemberBytes: 100 * MiB, maxExpandedBytes: 100 * MiB }));
+    t.is(r.code, 'too_many_documents', kind);
+    t.regex(r.message, /1300 entries/, kind);
+    t.true(Date.now() - started < 5_000, `${kind}: ${Date.now() - started} ms`);
+  }
+  // A package of 300 documents made on a Mac (each with its metadata twin, in a few folders) is fine.
+  const mac = await zip(Array.from({ length: 300 }, (_, i) => [{ name: `loan/p${i}.png`, data: png }, { name: `__MACOSX/loan/._p${i}.png`, data: Buffer.from('junk') }]).flat());
+  t.is((await collect('zip', mac)).length, 300);
+});
+
+test('bytes of skipped tar entries count against the expansion bound: metadata junk, a folder with a body', async (t) => {
+  const junk = Buffer.alloc(8 * MiB, 0); // compresses to almost nothing
+  for (const [what, entry] of [
+    ['OS metadata', { name: '__MACOSX/._junk', data: junk }],
+    ['a folder with a body', { name: 'folder/', type: '5', data: junk }],
+  ] as const) {
+    const archive = tar([entry, { name: 'cd.pdf', data: await pdf() }], { gzip: true });
+    t.true(archive.length < MiB / 4, `${what}: ${archive.length} bytes`);
+    const r = await rejection(collect('tar', archive));
+    t.is(r.code, 'documents_too_large', what);
+    t.regex(r.message, /bomb guard/, what);
+  }
+});
+
+test('a GNU sparse file, which the tar parser would drop unseen, refuses the package as document_unsupported', async (t) => {
+  const r = await rejection(collect('tar', tar([{ name: 'holes.pdf', type: 'S', data: await pdf() }, { name: 'cd.pdf', data: await pdf() }])));
+  t.is(r.code, 'document_unsupported');
+  t.regex(r.message, /holes\.pdf is not a regular file \(SparseFile\)/);
+});

@@ -4,8 +4,10 @@
 // expansion bounded (bomb guard). What a member *is* (and whether it nests an archive) is the caller's
 // concern: it sniffs each member's stream.
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { createGunzip } from 'node:zlib';
 import { Parser, type ReadEntry } from 'tar';
 import yauzl from 'yauzl';
+import { peek } from '../streams/peek.js';
 import { IngestRejection } from './rejection.js';
 
 export interface ArchiveLimits {
@@ -48,8 +50,17 @@ function unsafePath(path: string): string | undefined {
 
 const unsupported = (message: string) => new IngestRejection('document_unsupported', message);
 
+/**
+ * Entries of any kind (directories, OS metadata, links as well as files) an archive may hold, per member it
+ * may hold: a Finder zip has a `__MACOSX/._x` twin and a folder or two per file; 70,000 empty ones are no
+ * package, and reading them costs as much as reading documents.
+ */
+export const ENTRIES_PER_MEMBER = 4;
+const ENTRY_ALLOWANCE = 100;
+
 /** Counts bookkeeping across members: how many, and how many bytes in all. */
 class Budget {
+  private entries = 0;
   private members = 0;
   private declared = 0;
   private expanded = 0;
@@ -57,6 +68,35 @@ class Budget {
     private readonly archiveName: string,
     private readonly limits: ArchiveLimits,
   ) {}
+
+  /** Every entry, skipped or not, before anything else is done with it. */
+  enter(): void {
+    const most = this.limits.maxMembers * ENTRIES_PER_MEMBER + ENTRY_ALLOWANCE;
+    if (++this.entries > most) {
+      throw new IngestRejection('too_many_documents', `${this.archiveName} holds more than ${most} entries (folders and metadata included).`);
+    }
+  }
+
+  /**
+   * An entry skipped (a folder, OS metadata) whose bytes must still be read past, as in a tar stream: they
+   * count against the expansion budget like a document's, declared first, then as they come.
+   */
+  skip(path: string, declaredSize: number, body: Readable): Promise<void> {
+    this.declared += declaredSize;
+    if (this.declared > this.limits.maxExpandedBytes) return Promise.reject(this.bomb(path));
+    return new Promise((resolve, reject) => {
+      body.on('data', (chunk: Buffer) => {
+        try {
+          this.spend(path, chunk.length);
+        } catch (err) {
+          body.destroy();
+          reject(err as Error);
+        }
+      });
+      body.once('end', resolve);
+      body.once('error', reject);
+    });
+  }
 
   admit(path: string, declaredSize: number): void {
     if (++this.members > this.limits.maxMembers) {
@@ -66,6 +106,10 @@ class Budget {
     // Refuse a bomb on what it declares, before inflating a byte of it; `spend` catches headers that lie.
     this.declared += declaredSize;
     if (this.declared > this.limits.maxExpandedBytes) throw this.bomb(path);
+  }
+
+  bombed(where: string): IngestRejection {
+    return new IngestRejection('documents_too_large', `${this.archiveName} expands beyond the allowed size (bomb guard) in ${where}.`);
   }
 
   private bomb(path: string): IngestRejection {
@@ -161,7 +205,9 @@ export async function readZip(archiveName: string, source: RandomAccessSource, l
         zip.readEntry();
       });
       if (!entry) return;
+      budget.enter();
       const path = entry.fileName;
+      // A zip's skipped entries are never inflated: only counted.
       if (path.endsWith('/') || isJunk(path)) continue;
       const problem = unsafePath(path);
       if (problem) throw unsupported(`${archiveName}: member ${path} ${problem}.`);
@@ -182,8 +228,25 @@ export async function readZip(archiveName: string, source: RandomAccessSource, l
 }
 
 /** Reads a tar (gzipped or not: the parser detects it) as a stream and hands over each file member. */
-export async function readTar(archiveName: string, source: Readable, limits: ArchiveLimits, onMember: OnMember): Promise<void> {
+export async function readTar(archiveName: string, packed: Readable, limits: ArchiveLimits, onMember: OnMember): Promise<void> {
   const budget = new Budget(archiveName, limits);
+  // Inflated here, not by the parser, so every byte of the tar stream is counted: what the parser skips
+  // unseen (a folder's body, anything after the end-of-archive blocks) would otherwise be inflated without
+  // bound. The whole stream may hold the members' budget plus a header and padding per entry.
+  const { head, stream: raw } = await peek(packed, 2);
+  const gzipped = head[0] === 0x1f && head[1] === 0x8b;
+  const source = gzipped ? piped(raw, createGunzip()) : raw;
+  const most = limits.maxExpandedBytes + (limits.maxMembers * ENTRIES_PER_MEMBER + ENTRY_ALLOWANCE + 2) * 1024 + 10_240;
+  let total = 0;
+  const whole = piped(
+    source,
+    new Transform({
+      transform: (chunk: Buffer, _enc: BufferEncoding, done: TransformCallback) => {
+        total += chunk.length;
+        done(total > most ? budget.bombed('its tar stream') : null, chunk);
+      },
+    }),
+  );
   const parser = new Parser({ strict: true });
   const queue: ReadEntry[] = [];
   let finished = false;
@@ -206,8 +269,17 @@ export async function readTar(archiveName: string, source: Readable, limits: Arc
     notify();
   };
   parser.on('error', fail);
-  source.on('error', fail);
-  source.pipe(parser);
+  // Entries the parser drops unseen (a GNU sparse file, an oversized extended header) are no documents: the
+  // package is refused as any holding a member of an unsupported kind, not read as if they were absent.
+  parser.on('ignoredEntry', (entry: ReadEntry) => fail(unsupported(`${archiveName}: member ${entry.path} is not a regular file (${entry.type}).`)));
+  // The parser never hears of a failure before it (inflating, the byte bound): the member being read would
+  // wait forever for the rest of its bytes, so it is ended with the error.
+  let current: ReadEntry | undefined;
+  whole.on('error', (err) => {
+    fail(err);
+    current?.emit('error', err);
+  });
+  whole.pipe(parser);
 
   const corrupt = (err: Error) =>
     err instanceof IngestRejection ? err : unsupported(`${archiveName} is not a readable tar archive (${err.message}).`);
@@ -220,9 +292,13 @@ export async function readTar(archiveName: string, source: Readable, limits: Arc
         await new Promise<void>((resolve) => (wake = resolve));
         continue;
       }
+      budget.enter();
       const path = entry.path;
       if (entry.type === 'Directory' || isJunk(path)) {
-        entry.resume();
+        // A tar stream must be read past them: a folder "with a body" or 8 GiB of metadata is a bomb too.
+        current = entry;
+        await budget.skip(path, entry.size ?? 0, entry as unknown as Readable);
+        current = undefined;
         continue;
       }
       const problem = unsafePath(path);
@@ -233,12 +309,15 @@ export async function readTar(archiveName: string, source: Readable, limits: Arc
       }
       const size = entry.size ?? 0;
       budget.admit(path, size);
+      current = entry;
       await onMember({ path, declaredSize: size, stream: piped(entry as unknown as Readable, budget.meter(path, size)) });
+      current = undefined;
     }
     if (failure) throw failure;
   } catch (err) {
-    source.unpipe(parser);
-    source.destroy();
+    whole.unpipe(parser);
+    whole.destroy();
+    packed.destroy();
     throw corrupt(err as Error);
   }
 }

@@ -100,7 +100,9 @@ export interface ZipEntry {
 export async function zip(entries: ZipEntry[]): Promise<Buffer> {
   const z = new yazl.ZipFile();
   for (const e of entries) {
-    z.addBuffer(e.data, e.name, { ...(e.mode !== undefined ? { mode: e.mode } : {}), compress: e.compress ?? true });
+    // A name ending in "/" is a folder entry, as zip tools write them.
+    if (e.name.endsWith('/')) z.addEmptyDirectory(e.name.slice(0, -1));
+    else z.addBuffer(e.data, e.name, { ...(e.mode !== undefined ? { mode: e.mode } : {}), compress: e.compress ?? true });
   }
   z.end();
   const chunks: Buffer[] = [];
