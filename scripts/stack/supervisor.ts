@@ -77,7 +77,8 @@ export class Supervisor {
     });
     let alive = true;
     const forward = (chunk: Buffer) => {
-      log.write(chunk);
+      // Output can still arrive after 'exit' (stdio drains later): the exit line then goes first.
+      if (!log.writableEnded) log.write(chunk);
       if (spec.echo) {
         for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) process.stdout.write(`${spec.name.padEnd(8)}| ${line}\n`);
       }
@@ -92,8 +93,11 @@ export class Supervisor {
       });
       child.once('exit', (code, signal) => {
         alive = false;
-        log.end(`exited with ${code ?? signal}\n`);
         resolve(code);
+        // The log ends once the child's output is drained, not at its exit.
+        const done = () => log.end(`exited with ${code ?? signal}\n`);
+        if (child.stdout?.readableEnded !== false && child.stderr?.readableEnded !== false) done();
+        else child.once('close', done);
       });
     });
     const supervised: Supervised = into ?? { spec, process: child, exited, running: () => false };
