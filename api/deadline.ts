@@ -7,44 +7,38 @@
 // once a worker has accepted the create or add-documents update (fetching source URLs and unpacking run
 // under their own limits, and a big package needs them).
 import type { RequestHandler, Response } from 'express';
-import { randomUUID } from 'node:crypto';
+import { ApiError, sendError } from './errors.js';
 
 /** How long a request may wait on the servers behind the API, receiving its upload excepted. */
 export const REQUEST_DEADLINE_MS = 9_000;
-/** What a 503 tells the client to wait before trying again. */
-export const RETRY_AFTER_SECONDS = 5;
 
+/** The request's clock: stopped while the client or ingest has the time, started afresh after. */
 interface Clock {
   timer: NodeJS.Timeout | undefined;
+  arm(): void;
 }
 
 export function requestDeadline(log: (line: string) => void, ms = REQUEST_DEADLINE_MS): RequestHandler {
   return (req, res, next) => {
-    const clock: Clock = { timer: undefined };
-    res.locals.deadline = clock;
     const expire = () => {
       clock.timer = undefined;
       if (res.headersSent) return;
       const authenticated = res.locals.caller !== undefined;
+      const error = authenticated
+        ? new ApiError('service_unavailable', 503, 'The service is temporarily unavailable; retry shortly (with the same Idempotency-Key for a create).')
+        : ApiError.of('auth_unavailable', 'Authentication is temporarily unavailable; retry shortly.');
       // Logged with an id the client is given, as a 500 is: an operator looks for the stalled server.
-      const requestId = randomUUID();
-      log(`[${requestId}] ${req.method} ${req.originalUrl.split('?')[0]} had no answer within ${ms / 1000} s (${authenticated ? 'service_unavailable' : 'auth_unavailable'})`);
-      res
-        .status(503)
-        .set('X-Request-Id', requestId)
-        .set('Retry-After', String(RETRY_AFTER_SECONDS))
-        .json({
-          error: authenticated
-            ? { code: 'service_unavailable', message: 'The service is temporarily unavailable; retry shortly (with the same Idempotency-Key for a create).' }
-            : { code: 'auth_unavailable', message: 'Authentication is temporarily unavailable; retry shortly.' },
-        });
+      sendError(req, res, error, log, `had no answer within ${ms / 1000} s (${error.code})`);
     };
-    const arm = () => {
-      clock.timer = setTimeout(expire, ms);
-      clock.timer.unref();
+    const clock: Clock = {
+      timer: undefined,
+      arm() {
+        clock.timer = setTimeout(expire, ms);
+        clock.timer.unref();
+      },
     };
-    res.locals.armDeadline = arm;
-    arm();
+    res.locals.deadline = clock;
+    clock.arm();
     res.once('finish', () => clearTimeout(clock.timer));
     res.once('close', () => clearTimeout(clock.timer));
     next();
@@ -58,6 +52,6 @@ export async function offTheClock<T>(res: Response, receive: () => Promise<T>): 
   try {
     return await receive();
   } finally {
-    if (!res.headersSent) (res.locals.armDeadline as (() => void) | undefined)?.();
+    if (!res.headersSent) clock?.arm();
   }
 }

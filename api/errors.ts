@@ -1,9 +1,8 @@
 // The one error type of the API and the middleware that turns anything thrown into the spec's envelope
 // `{ error: { code, message } }`. Messages never carry stack traces, SQL or object keys.
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { z } from '../src/openapi/zod.js';
-import { RETRY_AFTER_SECONDS } from './deadline.js';
 
 export const ERROR_STATUS = {
   missing_api_key: 401,
@@ -54,6 +53,23 @@ export const notFound: RequestHandler = (req, _res, next) => {
   next(new ApiError('not_found', 404, `No route for ${req.method} ${req.path}.`));
 };
 
+/** What a 503 tells the client to wait before trying again. */
+export const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Answers `apiError` in the envelope. A 5xx is logged, with `what` happened, under an id the client is
+ * given (X-Request-Id); a 503 says when to come back (Retry-After).
+ */
+export function sendError(req: Request, res: Response, apiError: ApiError, log: (line: string) => void, what: string): void {
+  if (apiError.status >= 500) {
+    const requestId = randomUUID();
+    log(`[${requestId}] ${req.method} ${req.originalUrl.split('?')[0]} ${what}`);
+    res.setHeader('X-Request-Id', requestId);
+  }
+  if (apiError.status === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+  res.status(apiError.status).json({ error: { code: apiError.code, message: apiError.message } });
+}
+
 export function errorHandler(log: (line: string) => void): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     // Answered already (the request deadline's 503): what the handler found later has no one to go to.
@@ -61,15 +77,7 @@ export function errorHandler(log: (line: string) => void): ErrorRequestHandler {
       log(`${req.method} ${req.path} finished after its answer was sent: ${err instanceof Error ? err.message : String(err)}`);
       return;
     }
-    const apiError = toApiError(err);
-    if (apiError.status >= 500) {
-      const requestId = randomUUID();
-      log(`[${requestId}] ${req.method} ${req.path} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      res.setHeader('X-Request-Id', requestId);
-    }
-    // Every 503 says when to come back, as the deadline's do (api/deadline.ts).
-    if (apiError.status === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-    res.status(apiError.status).json({ error: { code: apiError.code, message: apiError.message } });
+    sendError(req, res, toApiError(err), log, `failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   };
 }
 

@@ -182,22 +182,21 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
             newReviewId: reviewId,
             ttlHours: config.limits.idempotencyTtlHours,
           });
-          if (outcome.kind === 'replay') {
+          // An earlier create with this key is the answer: 200 with its body, this request's uploads unused.
+          const replay = async (body: string) => {
             await removeObjects(storage, files.map((f) => f.key));
-            res.status(200).type('application/json').send(outcome.body);
-            return;
-          }
+            res.status(200).type('application/json').send(body);
+          };
+          if (outcome.kind === 'replay') return await replay(outcome.body);
           claimedKey = key;
           reviewId = outcome.reviewId;
           // The request that claimed this key died before answering: if its create went through, its
           // review is the answer (as it is now: the original body was never stored).
           const existing = outcome.resumed ? await getReview(sql, who.organizationId, reviewId) : null;
           if (existing) {
-            await removeObjects(storage, files.map((f) => f.key));
             const body = JSON.stringify(existing);
             await completeIdempotencyKey(sql, who.organizationId, key, body);
-            res.status(200).type('application/json').send(body);
-            return;
+            return await replay(body);
           }
         }
         const review = await startReview(res, who, reviewId, reviewType, fields, files, sources);

@@ -83,7 +83,7 @@ class Budget {
    */
   skip(path: string, declaredSize: number, body: Readable): Promise<void> {
     this.declared += declaredSize;
-    if (this.declared > this.limits.maxExpandedBytes) return Promise.reject(this.bomb(path));
+    if (this.declared > this.limits.maxExpandedBytes) return Promise.reject(this.bomb(`at member ${path}`));
     return new Promise((resolve, reject) => {
       body.on('data', (chunk: Buffer) => {
         try {
@@ -105,15 +105,12 @@ class Budget {
     this.checkMember(path, declaredSize);
     // Refuse a bomb on what it declares, before inflating a byte of it; `spend` catches headers that lie.
     this.declared += declaredSize;
-    if (this.declared > this.limits.maxExpandedBytes) throw this.bomb(path);
+    if (this.declared > this.limits.maxExpandedBytes) throw this.bomb(`at member ${path}`);
   }
 
-  bombed(where: string): IngestRejection {
-    return new IngestRejection('documents_too_large', `${this.archiveName} expands beyond the allowed size (bomb guard) in ${where}.`);
-  }
-
-  private bomb(path: string): IngestRejection {
-    return new IngestRejection('documents_too_large', `${this.archiveName} expands beyond the allowed size (bomb guard) at member ${path}.`);
+  /** The bomb guard's refusal, `where` the expansion went past the budget ("at member x.pdf"). */
+  bomb(where: string): IngestRejection {
+    return new IngestRejection('documents_too_large', `${this.archiveName} expands beyond the allowed size (bomb guard) ${where}.`);
   }
 
   checkMember(path: string, size: number): void {
@@ -125,7 +122,7 @@ class Budget {
   /** Called for every byte that actually comes out; the declared sizes may lie. */
   spend(path: string, bytes: number): void {
     this.expanded += bytes;
-    if (this.expanded > this.limits.maxExpandedBytes) throw this.bomb(path);
+    if (this.expanded > this.limits.maxExpandedBytes) throw this.bomb(`at member ${path}`);
   }
 
   /** A pass-through that enforces the declared size, the member limit and the expansion budget. */
@@ -227,7 +224,7 @@ export async function readZip(archiveName: string, source: RandomAccessSource, l
   }
 }
 
-/** Reads a tar (gzipped or not: the parser detects it) as a stream and hands over each file member. */
+/** Reads a tar (gzipped or not, told by its first bytes) as a stream and hands over each file member. */
 export async function readTar(archiveName: string, packed: Readable, limits: ArchiveLimits, onMember: OnMember): Promise<void> {
   const budget = new Budget(archiveName, limits);
   // Inflated here, not by the parser, so every byte of the tar stream is counted: what the parser skips
@@ -243,7 +240,7 @@ export async function readTar(archiveName: string, packed: Readable, limits: Arc
     new Transform({
       transform: (chunk: Buffer, _enc: BufferEncoding, done: TransformCallback) => {
         total += chunk.length;
-        done(total > most ? budget.bombed('its tar stream') : null, chunk);
+        done(total > most ? budget.bomb('in its tar stream') : null, chunk);
       },
     }),
   );
