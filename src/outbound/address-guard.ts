@@ -1,6 +1,6 @@
 // The SSRF guard shared by webhook registration, webhook delivery and source-URL fetching: a target must
 // be HTTPS and every address its host resolves to must be public. Loopback, private, link-local (cloud
-// metadata), CGNAT, unique-local, IPv4-mapped/-compatible and NAT64 IPv6, unspecified, multicast,
+// metadata), CGNAT, unique-local, IPv4-mapped/-compatible/-translated and NAT64 IPv6, unspecified, multicast,
 // documentation and reserved ranges are refused, and so are names that only exist inside a network.
 import { BlockList, isIP } from 'node:net';
 import { lookup as dnsLookup } from 'node:dns/promises';
@@ -35,6 +35,7 @@ const v6: [string, number][] = [
   ['::1', 128], // loopback
   ['::', 96], // IPv4-compatible (deprecated)
   ['::ffff:0:0', 96], // IPv4-mapped
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT): embeds an IPv4 address too
   ['64:ff9b::', 96], // NAT64
   ['64:ff9b:1::', 48], // local-use NAT64
   ['100::', 64], // discard
