@@ -4,7 +4,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import { z } from '../src/openapi/zod.js';
 import { ReportSchema } from '../src/reviews/report.js';
 import { AddDocumentsJsonSchema, AddDocumentsResultSchema } from '../src/reviews/add-documents.js';
-import { CreateReviewJsonSchema, CreateReviewMultipartFieldsSchema, DocumentSourceSchema, ReviewSchema } from '../src/reviews/review.js';
+import { CreateReviewJsonSchema, CreateReviewMultipartFieldsSchema, DocumentSourceSchema, MetadataSchema, ReviewSchema } from '../src/reviews/review.js';
 import {
   RegisteredWebhookEndpointSchema,
   RegisterWebhookEndpointSchema,
@@ -93,8 +93,10 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
             // The text fields the route validates, and the file parts multer reads.
             schema: CreateReviewMultipartFieldsSchema.extend({
               documents: z.array(z.string().meta({ format: 'binary' })).min(1).describe('One or more files: zip, tar, tar.gz/tgz packages, or PDF/image documents.'),
-              metadata: z.string().optional().describe('A JSON object of string values, as a string.'),
+              metadata: MetadataSchema.optional().describe('A JSON object of string values, sent as a JSON part.'),
             }),
+            // The part holds the object as JSON text (a client may omit the part's own Content-Type).
+            encoding: { metadata: { contentType: 'application/json' } },
           },
         },
       },

@@ -6,6 +6,7 @@ import { readTar, readZip, type ArchiveLimits, type ArchiveMember } from '../src
 import { IngestRejection } from '../src/ingest/rejection.js';
 import { sniff, SNIFF_BYTES } from '../src/ingest/sniff.js';
 import { peek } from '../src/streams/peek.js';
+import { junkTarGz } from './support/hostile-files.js';
 import { bufferSource, docx, elf, markEncrypted, pdf, png, renameMember, tar, zip } from './support/fixtures.js';
 
 const MiB = 1024 * 1024;
@@ -184,4 +185,33 @@ test('a GNU sparse file, which the tar parser would drop unseen, refuses the pac
   const r = await rejection(collect('tar', tar([{ name: 'holes.pdf', type: 'S', data: await pdf() }, { name: 'cd.pdf', data: await pdf() }])));
   t.is(r.code, 'document_unsupported');
   t.regex(r.message, /holes\.pdf is not a regular file \(SparseFile\)/);
+});
+
+test('a zip is judged on its whole directory first: over a limit, no member is read; the directory costs few reads', async (t) => {
+  const images = await zip(Array.from({ length: 301 }, (_, i) => ({ name: `loan/p${i}.png`, data: png })));
+  const source = bufferSource(images);
+  let reads = 0;
+  const counted = { size: source.size, readRange: (start: number, end: number) => (reads++, source.readRange(start, end)) };
+  let handed = 0;
+  const r = await rejection(readZip('many.zip', counted, limits(images.length), async (m) => {
+    handed++;
+    m.stream.resume();
+  }));
+  t.is(r.code, 'too_many_documents');
+  t.is(handed, 0, 'no member was handed over');
+  // 301 directory records, each a fixed part and a name, come from a handful of windowed reads.
+  t.true(reads <= 5, `${reads} reads`);
+  const bomb = await zip([{ name: 'fine.pdf', data: await pdf() }, { name: 'bomb.pdf', data: Buffer.alloc(40 * MiB, 0) }]);
+  handed = 0;
+  t.is((await rejection(readZip('bomb.zip', bufferSource(bomb), limits(bomb.length), async (m) => (handed++, m.stream.resume(), undefined)))).code, 'documents_too_large');
+  t.is(handed, 0, 'the declared sizes refused it before fine.pdf was read');
+});
+
+test('what follows a tar\'s end-of-archive blocks is counted, not parsed: a folder with a 2 GiB body is refused within 5 s (the parser took 12 s)', async (t) => {
+  // The parser reads the folder as having no body, so its 2 GiB of zeros come after the archive's end.
+  const archive = junkTarGz('folder/', '5', 2 * 1024 * MiB, await pdf());
+  const started = Date.now();
+  const r = await rejection(collect('tar', archive));
+  t.is(r.code, 'documents_too_large');
+  t.true(Date.now() - started < 5_000, `${Date.now() - started} ms`);
 });

@@ -3,7 +3,8 @@
 // traversal, no links or devices, no encryption, declared and actual sizes checked, member count and
 // expansion bounded (bomb guard). What a member *is* (and whether it nests an archive) is the caller's
 // concern: it sniffs each member's stream.
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { PassThrough, Transform, type Readable, type TransformCallback } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { createGunzip } from 'node:zlib';
 import { Parser, type ReadEntry } from 'tar';
 import yauzl from 'yauzl';
@@ -152,12 +153,35 @@ function piped(source: Readable, meter: Transform): Readable {
   return source.pipe(meter);
 }
 
+/** Reads up to this many bytes at a time when yauzl asks for a small range (a directory record). */
+const DIRECTORY_WINDOW = 256 * 1024;
+
 class SourceReader extends yauzl.RandomAccessReader {
+  // yauzl reads the central directory one record at a time, 46 bytes and then the name: one MinIO
+  // request each made a 70,000-entry directory take seconds to refuse. Small reads come from a window.
+  private window: { start: number; end: number; bytes: Promise<Buffer> } | undefined;
+
   constructor(private readonly source: RandomAccessSource) {
     super();
   }
+
   override _readStreamForRange(start: number, end: number): Readable {
-    return this.source.readRange(start, end);
+    if (end - start > DIRECTORY_WINDOW / 4) return this.source.readRange(start, end);
+    let w = this.window;
+    if (!w || start < w.start || end > w.end) {
+      const windowEnd = Math.min(this.source.size, start + DIRECTORY_WINDOW);
+      if (end > windowEnd) return this.source.readRange(start, end);
+      const bytes = buffer(this.source.readRange(start, windowEnd));
+      bytes.catch(() => {}); // each read below reports it
+      w = this.window = { start, end: windowEnd, bytes };
+    }
+    const from = w;
+    const out = new PassThrough();
+    from.bytes.then(
+      (b) => out.end(b.subarray(start - from.start, end - from.start)),
+      (err: Error) => out.destroy(err),
+    );
+    return out;
   }
 }
 
@@ -171,7 +195,11 @@ function zipError(archiveName: string, err: Error): IngestRejection {
   return unsupported(`${archiveName} is not a readable zip archive (${m}).`);
 }
 
-/** Reads a zip through random access (its directory is at the end) and hands over each file member. */
+/**
+ * Reads a zip through random access (its directory is at the end) and hands over each file member. The
+ * whole directory is judged first (entries, documents, declared sizes, paths, links, encryption), so a
+ * package over a limit is refused before a byte of it is inflated or kept.
+ */
 export async function readZip(archiveName: string, source: RandomAccessSource, limits: ArchiveLimits, onMember: OnMember): Promise<void> {
   const budget = new Budget(archiveName, limits);
   let zip: yauzl.ZipFile;
@@ -180,7 +208,7 @@ export async function readZip(archiveName: string, source: RandomAccessSource, l
       yauzl.fromRandomAccessReader(
         new SourceReader(source),
         source.size,
-        { lazyEntries: true, autoClose: true, strictFileNames: true, validateEntrySizes: true },
+        { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true },
         (err, z) => (err ? reject(err) : resolve(z)),
       ),
     );
@@ -188,6 +216,7 @@ export async function readZip(archiveName: string, source: RandomAccessSource, l
     throw zipError(archiveName, err as Error);
   }
   try {
+    const members: yauzl.Entry[] = [];
     for (;;) {
       const entry = await new Promise<yauzl.Entry | undefined>((resolve, reject) => {
         const cleanup = () => {
@@ -201,7 +230,7 @@ export async function readZip(archiveName: string, source: RandomAccessSource, l
         zip.on('entry', onEntry).once('end', onEnd).once('error', onError);
         zip.readEntry();
       });
-      if (!entry) return;
+      if (!entry) break;
       budget.enter();
       const path = entry.fileName;
       // A zip's skipped entries are never inflated: only counted.
@@ -213,14 +242,18 @@ export async function readZip(archiveName: string, source: RandomAccessSource, l
       if (fileType !== 0 && fileType !== 0o100000) throw unsupported(`${archiveName}: member ${path} is not a regular file.`);
       if (entry.isEncrypted()) throw unsupported(`${archiveName} is password-protected (member ${path}).`);
       budget.admit(path, entry.uncompressedSize);
+      members.push(entry);
+    }
+    for (const entry of members) {
       const raw = await new Promise<Readable>((resolve, reject) =>
         zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))),
       );
-      await onMember({ path, declaredSize: entry.uncompressedSize, stream: piped(raw, budget.meter(path, entry.uncompressedSize)) });
+      await onMember({ path: entry.fileName, declaredSize: entry.uncompressedSize, stream: piped(raw, budget.meter(entry.fileName, entry.uncompressedSize)) });
     }
   } catch (err) {
-    zip.close();
     throw zipError(archiveName, err as Error);
+  } finally {
+    zip.close();
   }
 }
 
@@ -257,6 +290,19 @@ export async function readTar(archiveName: string, packed: Readable, limits: Arc
     queue.push(entry);
     notify();
   });
+  // The stream must be read to its end: bytes after the end-of-archive blocks count against the bound
+  // too. The parser is not given them: it buffers what follows its end by concatenation (quadratic), so
+  // 20 MB of zeros after a folder entry took it 9 s. They are drained here, counted by `whole`.
+  let drained = false;
+  parser.on('eof', () => {
+    whole.unpipe(parser);
+    parser.end();
+    whole.resume();
+  });
+  whole.once('end', () => {
+    drained = true;
+    notify();
+  });
   parser.on('end', () => {
     finished = true;
     notify();
@@ -285,7 +331,7 @@ export async function readTar(archiveName: string, packed: Readable, limits: Arc
       if (failure) throw failure;
       const entry = queue.shift();
       if (!entry) {
-        if (finished) break;
+        if (finished && drained) break;
         await new Promise<void>((resolve) => (wake = resolve));
         continue;
       }

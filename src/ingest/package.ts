@@ -3,6 +3,7 @@
 // temporary object. Nothing becomes a document until the whole submission passes (`commitDocuments`);
 // a rejection removes every temporary object it made. Duplicates within a submission collapse to one.
 import { randomUUID } from 'node:crypto';
+import { buffer } from 'node:stream/consumers';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { readTar, readZip, type ArchiveLimits } from './archive.js';
@@ -158,7 +159,7 @@ async function unpackFile(file: StagedFile, submission: Submission, o: UnpackOpt
   const size = await objectSize(o.storage, file.key);
   if (size === 0) throw new IngestRejection('document_required', `${file.filename} is empty.`);
   if (size > o.limits.maxFileBytes) throw new IngestRejection('document_too_large', `${file.filename} is larger than the per-file limit.`);
-  const head = await streamToBuffer(readObjectRange(o.storage, file.key, 0, Math.min(size, SNIFF_BYTES)));
+  const head = await buffer(readObjectRange(o.storage, file.key, 0, Math.min(size, SNIFF_BYTES)));
   const kind = await sniff(head);
   const base = { filename: file.filename, declaredType: file.declaredType, source: file.source, sourceDetail: null };
   switch (kind.kind) {
@@ -216,8 +217,3 @@ export async function commitDocuments(storage: Storage, reviewId: string, docume
   return keys;
 }
 
-async function streamToBuffer(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of stream) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
-}

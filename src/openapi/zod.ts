@@ -11,5 +11,6 @@ export { z };
 
 /** A request's text field that is stored: refused, naming the field, when the database could not hold it. */
 export function storable<T extends z.ZodString>(schema: T) {
-  return schema.refine(isStorableText, { message: UNSTORABLE_MESSAGE });
+  // The document states the NUL half of the rule as a pattern; an unpaired surrogate has no JSON Schema form.
+  return schema.refine(isStorableText, { message: UNSTORABLE_MESSAGE }).meta({ pattern: '^[^\\u0000]*$' });
 }

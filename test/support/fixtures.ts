@@ -140,27 +140,32 @@ export interface TarEntry {
   declaredSize?: number;
 }
 
+/** One ustar header block: `size` may lie about the data that follows. */
+export function tarHeader(name: string, size: number, type = '0', linkName?: string): Buffer {
+  const header = Buffer.alloc(512, 0);
+  header.write(name, 0, 100, 'utf8');
+  header.write('0000644\0', 100, 'ascii');
+  header.write('0000000\0', 108, 'ascii');
+  header.write('0000000\0', 116, 'ascii');
+  header.write(`${size.toString(8).padStart(11, '0')}\0`, 124, 'ascii');
+  header.write(`${Math.floor(Date.now() / 1000).toString(8).padStart(11, '0')}\0`, 136, 'ascii');
+  header.write('        ', 148, 'ascii');
+  header.write(type, 156, 'ascii');
+  if (linkName) header.write(linkName, 157, 100, 'utf8');
+  header.write('ustar\0', 257, 'ascii');
+  header.write('00', 263, 'ascii');
+  let sum = 0;
+  for (const b of header) sum += b;
+  header.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'ascii');
+  return header;
+}
+
 /** A plain ustar writer, so tests can write what well-behaved tar tools refuse to. */
 export function tar(entries: TarEntry[], opts: { gzip?: boolean } = {}): Buffer {
   const blocks: Buffer[] = [];
   for (const e of entries) {
     const data = e.data ?? Buffer.alloc(0);
-    const header = Buffer.alloc(512, 0);
-    header.write(e.name, 0, 100, 'utf8');
-    header.write('0000644\0', 100, 'ascii');
-    header.write('0000000\0', 108, 'ascii');
-    header.write('0000000\0', 116, 'ascii');
-    header.write(`${(e.declaredSize ?? data.length).toString(8).padStart(11, '0')}\0`, 124, 'ascii');
-    header.write(`${Math.floor(Date.now() / 1000).toString(8).padStart(11, '0')}\0`, 136, 'ascii');
-    header.write('        ', 148, 'ascii');
-    header.write(e.type ?? '0', 156, 'ascii');
-    if (e.linkName) header.write(e.linkName, 157, 100, 'utf8');
-    header.write('ustar\0', 257, 'ascii');
-    header.write('00', 263, 'ascii');
-    let sum = 0;
-    for (const b of header) sum += b;
-    header.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'ascii');
-    blocks.push(header, data, Buffer.alloc((512 - (data.length % 512)) % 512, 0));
+    blocks.push(tarHeader(e.name, e.declaredSize ?? data.length, e.type, e.linkName), data, Buffer.alloc((512 - (data.length % 512)) % 512, 0));
   }
   blocks.push(Buffer.alloc(1024, 0));
   const archive = Buffer.concat(blocks);

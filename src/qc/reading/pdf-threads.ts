@@ -22,7 +22,11 @@ export interface PdfThreadSettings {
   fileTimeoutMs: number;
   /** Rendering one page for OCR; a Letter scan at 300 dpi takes well under a second. */
   renderTimeoutMs: number;
-  /** Threads at most, each holding one open PDF (about 100 MB with pdf.js loaded); more files wait. */
+  /**
+   * Threads at most, each holding one open PDF; more files wait. A thread costs about 200 MB started
+   * (pdf.js, under tsx) and 200 MB more once a PDF is open for rendering: four of them alone went past
+   * the worker's 1.5 GiB budget. Two keep both cores of the target machine busy.
+   */
   threads: number;
   /**
    * Text runs kept from one file, on the main thread's heap (about 200 bytes each): 1,800 pages of
@@ -32,6 +36,12 @@ export interface PdfThreadSettings {
   fileItems: number;
   /** Characters kept from one file, likewise: a page's runs may hold 50,000 (pdf-text.ts), in few runs. */
   fileChars: number;
+  /**
+   * The process's resident memory (MiB) past which every thread then working is terminated, its page
+   * illegible. pdf.js keeps decoded streams in ArrayBuffers, outside the heap ceiling below: a content
+   * stream that inflates to 512 MiB took the process to 2 GiB. The worker's budget is 1.5 GiB.
+   */
+  memoryLimitMb: number;
 }
 
 export const DEFAULT_PDF_THREAD_SETTINGS: PdfThreadSettings = {
@@ -39,9 +49,10 @@ export const DEFAULT_PDF_THREAD_SETTINGS: PdfThreadSettings = {
   pageTimeoutMs: 15_000,
   fileTimeoutMs: 180_000,
   renderTimeoutMs: 30_000,
-  threads: 4,
+  threads: 2,
   fileItems: 1_000_000,
   fileChars: 20_000_000,
+  memoryLimitMb: 1_152,
 };
 
 /**
@@ -150,7 +161,7 @@ export async function openPdfRenderer(bytes: Uint8Array): Promise<PdfRenderer | 
 // the session is broken and every later request comes back empty at once: a hostile file costs a few
 // budgets, not one per page.
 
-type Opening = { type: 'opened'; numPages: number } | { type: 'refused'; reason: string } | { type: 'stalled' };
+type Opening = { type: 'opened'; numPages: number } | { type: 'refused'; reason: string } | { type: 'stalled'; reason: string };
 
 class PdfSession {
   private thread: PdfThread | null;
@@ -174,7 +185,7 @@ class PdfSession {
       await session.close();
       return { refused: `the PDF has ${opened.numPages} pages, more than the ${MAX_PDF_PAGES} read from one file` };
     }
-    return { refused: opened.type === 'refused' ? opened.reason : `the PDF could not be opened within ${seconds(settings.openTimeoutMs)}` };
+    return { refused: opened.type === 'refused' ? opened.reason : `the PDF could not be opened (${opened.reason})` };
   }
 
   /**
@@ -229,7 +240,7 @@ async function openIn(thread: PdfThread, bytes: Uint8Array, rendering: boolean, 
     // Copied, not transferred: the session keeps its bytes for a reopen, and the caller owns them.
     reply = await thread.ask({ type: 'open', bytes, rendering }, Math.max(MIN_REQUEST_MS, Math.min(settings.openTimeoutMs, deadline - Date.now())));
   } catch (err) {
-    if (err instanceof ThreadStalled) return { type: 'stalled' };
+    if (err instanceof ThreadStalled) return { type: 'stalled', reason: err.message };
     // Not the file's doing (a message that cannot be sent): the thread is not worth keeping.
     await thread.terminate();
     throw err;
@@ -309,6 +320,61 @@ const boot = entry.endsWith('.ts')
   ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`
   : `import(${JSON.stringify(entry)});`;
 
+/** How often the process's memory is looked at while a thread works. */
+const MEMORY_POLL_MS = 20;
+/**
+ * Growth (MiB) of the process's memory during a request, past which that request is one to stop when the
+ * memory is over the limit: a request that added little is not to blame, and a process whose memory
+ * stays over the limit for other reasons (OCR, memory a stopped thread has not given back) still reads.
+ */
+const MEMORY_GROWTH_MB = 256;
+/** Threads with a request in flight, and the process's memory (MiB) when it began. */
+const working = new Map<PdfThread, number>();
+let watchdog: NodeJS.Timeout | undefined;
+
+/**
+ * Polls resident memory while any thread works; past the limit, every working thread during whose request
+ * it grew by more than MEMORY_GROWTH_MB is terminated (the one to blame cannot be told from outside; one
+ * working beside it may lose a page too). A decode grows memory as it writes, at a few hundred MB a
+ * second, so a poll every 20 ms stops it a few MB past the limit.
+ */
+function watchMemory(): void {
+  if (watchdog || working.size === 0) return;
+  watchdog = setInterval(() => {
+    if (working.size === 0) {
+      clearInterval(watchdog);
+      watchdog = undefined;
+      return;
+    }
+    const rssMb = process.memoryUsage.rss() / (1024 * 1024);
+    if (rssMb <= settings.memoryLimitMb) return;
+    for (const [thread, atStart] of [...working]) {
+      if (rssMb - atStart <= MEMORY_GROWTH_MB) continue;
+      lastMemoryStop = Date.now();
+      thread.stop(`the worker's memory reached ${Math.round(rssMb)} MiB, over its ${settings.memoryLimitMb} MiB limit`);
+    }
+  }, MEMORY_POLL_MS);
+  watchdog.unref();
+}
+
+/** How long after a thread is stopped for memory a request waits for the memory to come back. */
+const MEMORY_WAIT_MS = 2_000;
+/** When a thread was last stopped for memory (epoch ms). */
+let lastMemoryStop = 0;
+
+/**
+ * Resolves once resident memory is under the limit, or at once unless a thread was stopped for memory in
+ * the last MEMORY_WAIT_MS. A stopped thread's memory is given back some milliseconds after it ends (V8
+ * frees ArrayBuffers on a background thread); a request begun at once would be stopped for memory not its
+ * own. Some of it is never given back to the system: a process that stays over the limit does not wait.
+ */
+async function memoryUnderLimit(): Promise<void> {
+  while (Date.now() < lastMemoryStop + MEMORY_WAIT_MS) {
+    if (process.memoryUsage.rss() / (1024 * 1024) <= settings.memoryLimitMb) return;
+    await new Promise((r) => setTimeout(r, MEMORY_POLL_MS));
+  }
+}
+
 class PdfThread {
   private pending: { resolve: (reply: PdfReply) => void; reject: (err: Error) => void } | null = null;
   private exited = false;
@@ -346,7 +412,7 @@ class PdfThread {
     }
     const thread = new PdfThread(worker);
     try {
-      const ready = await thread.wait(THREAD_START_TIMEOUT_MS);
+      const ready = await thread.wait(THREAD_START_TIMEOUT_MS, false);
       if (ready.type !== 'ready') throw new ThreadStalled(`unexpected ${ready.type}`);
     } catch (err) {
       await thread.terminate();
@@ -362,6 +428,8 @@ class PdfThread {
     if (this.exited) throw new ThreadStalled('the pdf.js thread has exited');
     // Sessions hold a thread alone and await each reply; a second request would take the first's reply.
     if (this.pending) throw new Error('a pdf.js thread answers one request at a time');
+    await memoryUnderLimit();
+    if (this.exited) throw new ThreadStalled('the pdf.js thread has exited');
     const reply = this.wait(timeoutMs);
     try {
       this.worker.postMessage(request);
@@ -376,21 +444,34 @@ class PdfThread {
     await this.worker.terminate();
   }
 
+  /**
+   * Terminates the thread and then abandons the request in flight (a stall): the next request, in a fresh
+   * thread, starts once this one's memory is given back, not while the watch still counts it.
+   */
+  stop(why: string): void {
+    if (this.exited) return;
+    working.delete(this);
+    void this.terminate().finally(() => this.fail(new ThreadStalled(why)));
+  }
+
   private fail(err: Error): void {
     const pending = this.pending;
     this.pending = null;
     pending?.reject(err);
   }
 
-  private wait(timeoutMs: number): Promise<PdfReply> {
+  /** `watched`: a request, stopped if the process's memory goes over the limit; starting up is not. */
+  private wait(timeoutMs: number, watched = true): Promise<PdfReply> {
     this.worker.ref();
+    if (watched) {
+      working.set(this, process.memoryUsage.rss() / (1024 * 1024));
+      watchMemory();
+    }
     return new Promise<PdfReply>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.fail(new ThreadStalled(`no answer within ${seconds(timeoutMs)}`));
-        void this.terminate();
-      }, timeoutMs);
+      const timer = setTimeout(() => this.stop(`no answer within ${seconds(timeoutMs)}`), timeoutMs);
       const settle = () => {
         clearTimeout(timer);
+        working.delete(this);
         this.worker.unref();
       };
       this.pending = {

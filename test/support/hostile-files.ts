@@ -1,0 +1,303 @@
+// Hostile files the corpus test uploads, written byte by byte: PDFs whose structure loops, nests or
+// lies, images whose headers promise billions of pixels, and archives that expand, overlap or crowd.
+// Each is small to send; the harm is in what a careless reader would do with it.
+import { constants, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { tarHeader } from './fixtures.js';
+
+const MiB = 1024 * 1024;
+
+/** A PDF from numbered object bodies (1-based), with a correct xref table unless told otherwise. */
+export function rawPdf(objects: (string | Buffer)[], o: { trailer?: string; xref?: (offsets: number[]) => string } = {}): Buffer {
+  const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
+  let at = parts[0]!.length;
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(at);
+    const chunk = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), Buffer.isBuffer(body) ? body : Buffer.from(body, 'latin1'), Buffer.from('\nendobj\n')]);
+    parts.push(chunk);
+    at += chunk.length;
+  });
+  const xref =
+    o.xref?.(offsets) ??
+    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((n) => `${String(n).padStart(10, '0')} 00000 n \n`).join('')}`;
+  const trailer = o.trailer ?? `<< /Size ${objects.length + 1} /Root 1 0 R >>`;
+  parts.push(Buffer.from(`${xref}trailer\n${trailer}\nstartxref\n${at}\n%%EOF\n`));
+  return Buffer.concat(parts);
+}
+
+/** A stream object body. */
+function stream(dict: string, data: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`), data, Buffer.from('\nendstream')]);
+}
+
+const catalog = '<< /Type /Catalog /Pages 2 0 R >>';
+/**
+ * Deflated drawing operators, `mib` MiB of them once inflated (about a thousandth of that packed). Made
+ * without holding them: one fully flushed block for a MiB, repeated (it refers to nothing before it),
+ * then an empty final block and the checksum.
+ */
+function drawingBomb(mib: number): Buffer {
+  const chunk = Buffer.alloc(MiB, '0 0 m 1 1 l S\n');
+  const block = deflateRawSync(chunk, { finishFlush: constants.Z_FULL_FLUSH });
+  let a = 1;
+  let b = 0;
+  for (let i = 0; i < mib; i++) {
+    for (const byte of chunk) {
+      a = (a + byte) % 65521;
+      b = (b + a) % 65521;
+    }
+  }
+  const adler = Buffer.alloc(4);
+  adler.writeUInt32BE(((b << 16) | a) >>> 0);
+  return Buffer.concat([Buffer.from([0x78, 0x9c]), ...Array<Buffer>(mib).fill(block), Buffer.from([0x03, 0x00]), adler]);
+}
+const onePage = '<< /Type /Pages /Kids [3 0 R] /Count 1 >>';
+const text = (s: string) => stream('', Buffer.from(`BT /F1 12 Tf 72 700 Td (${s}) Tj ET`));
+const font = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
+const page = (extra = '', box = '[0 0 612 792]') => `<< /Type /Page /Parent 2 0 R /MediaBox ${box} /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> ${extra} >> >>`;
+
+export const hostilePdfs = {
+  /** The trailer's /Prev names its own xref: a reader following the chain never ends. */
+  xrefLoop(): Buffer {
+    const objs = [catalog, onePage, page(), text('Closing Disclosure'), font];
+    const plain = rawPdf(objs);
+    const startxref = Number(/startxref\n(\d+)/.exec(plain.toString('latin1'))![1]);
+    return rawPdf(objs, { trailer: `<< /Size 6 /Root 1 0 R /Prev ${startxref} >>` });
+  },
+  /** A page tree whose node lists itself among its kids. */
+  pageTreeCycle(): Buffer {
+    return rawPdf([catalog, '<< /Type /Pages /Kids [2 0 R 3 0 R] /Count 2 >>', page(), text('Loan Estimate'), font]);
+  },
+  /** 100,000 nested arrays: a recursive parser overflows its stack. */
+  deepNesting(): Buffer {
+    const depth = 100_000;
+    return rawPdf([catalog, onePage, page(`/Deep ${'['.repeat(depth)}${']'.repeat(depth)}`), text('Note'), font]);
+  },
+  /** 10,000 pages: over the reader's page bound. */
+  tenThousandPages(): Buffer {
+    const n = 10_000;
+    const kids = Array.from({ length: n }, (_, i) => `${i + 6} 0 R`).join(' ');
+    const pages = Array.from({ length: n }, () => page());
+    return rawPdf([catalog, `<< /Type /Pages /Kids [${kids}] /Count ${n} >>`, page(), text('Page'), font, ...pages]);
+  },
+  /** A page of 200 × 200 inches (past the PDF limit of 200 in.): rendering it whole would take gigabytes. */
+  hugePage(): Buffer {
+    return rawPdf([catalog, onePage, page('', '[0 0 1000000 1000000]'), text('Deed of Trust'), font]);
+  },
+  /** An image XObject declaring 50,000 × 50,000 pixels (10 GB decoded) from a few kilobytes. */
+  hugeImage(): Buffer {
+    const pixels = deflateSync(Buffer.alloc(4 * MiB, 0));
+    const content = stream('', Buffer.from('q 612 0 0 792 0 0 cm /Im1 Do Q'));
+    return rawPdf([
+      catalog,
+      onePage,
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /XObject << /Im1 5 0 R >> >> >>',
+      content,
+      stream('/Type /XObject /Subtype /Image /Width 50000 /Height 50000 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode', pixels),
+    ]);
+  },
+  /** A content stream that inflates to `mib` MiB of drawing operators. */
+  flateBomb(mib = 512): Buffer {
+    return rawPdf([catalog, onePage, page(), stream('/Filter /FlateDecode', drawingBomb(mib)), font]);
+  },
+  /** Three pages, the middle one a content stream that inflates to `mib` MiB; the others carry text. */
+  flateBombBetween(mib: number): Buffer {
+    const textPage = (contents: number) => `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${contents} 0 R /Resources << /Font << /F1 9 0 R >> >> >>`;
+    return rawPdf([
+      catalog,
+      '<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3 >>',
+      textPage(6),
+      textPage(7),
+      textPage(8),
+      text('Loan Estimate page one: Loan Amount $162,000'),
+      stream('/Filter /FlateDecode', drawingBomb(mib)),
+      text('Loan Estimate last page: Interest Rate 3.875%'),
+      font,
+    ]);
+  },
+  /** An xref table that claims a billion objects. */
+  billionObjects(): Buffer {
+    return rawPdf([catalog, onePage, page(), text('Appraisal'), font], {
+      xref: (offsets) =>
+        `xref\n0 1000000000\n0000000000 65535 f \n${offsets.map((n) => `${String(n).padStart(10, '0')} 00000 n \n`).join('')}`,
+      trailer: '<< /Size 1000000000 /Root 1 0 R >>',
+    });
+  },
+  /** Encrypted with a user password nobody gave us. */
+  passwordProtected(): Buffer {
+    const o = '<' + 'ab'.repeat(32) + '>';
+    const u = '<' + 'cd'.repeat(32) + '>';
+    return rawPdf([catalog, onePage, page(), text('Encrypted'), font, `<< /Filter /Standard /V 2 /R 3 /Length 128 /O ${o} /U ${u} /P -3904 >>`], {
+      trailer: '<< /Size 7 /Root 1 0 R /Encrypt 6 0 R /ID [<0123456789abcdef0123456789abcdef> <0123456789abcdef0123456789abcdef>] >>',
+    });
+  },
+  /** JavaScript to run on open and a launch action: a reader must never act on either. */
+  scripted(): Buffer {
+    return rawPdf([
+      '<< /Type /Catalog /Pages 2 0 R /OpenAction << /S /JavaScript /JS (app.alert\\(1\\); this.exportDataObject\\({cName: "x", nLaunch: 2}\\)) >> /AA << /WC << /S /Launch /F (/bin/sh) >> >> >>',
+      onePage,
+      page(),
+      text('Closing Disclosure'),
+      font,
+    ]);
+  },
+  /** An object that refers to itself as its own length, and a content array naming itself. */
+  selfReference(): Buffer {
+    return rawPdf([catalog, onePage, '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents [3 0 R 4 0 R] >>', '<< /Length 4 0 R >>\nstream\nBT ET\nendstream']);
+  },
+  /** Only the header. */
+  headerOnly(): Buffer {
+    return Buffer.from('%PDF-1.7\n');
+  },
+};
+
+function chunk(type: string, data: Buffer): Buffer {
+  const out = Buffer.alloc(12 + data.length);
+  out.writeUInt32BE(data.length, 0);
+  out.write(type, 4, 'ascii');
+  data.copy(out, 8);
+  out.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type, 'ascii'), data])), 8 + data.length);
+  return out;
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(data: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of data) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+export const hostileImages = {
+  /** A PNG header promising 50,000 × 50,000 RGBA pixels (10 GB), with a megabyte of real rows. */
+  pngBomb(): Buffer {
+    const ihdr = Buffer.alloc(13);
+    ihdr.writeUInt32BE(50_000, 0);
+    ihdr.writeUInt32BE(50_000, 4);
+    ihdr.writeUInt8(8, 8); // bit depth
+    ihdr.writeUInt8(6, 9); // RGBA
+    return Buffer.concat([
+      Buffer.from('89504e470d0a1a0a', 'hex'),
+      chunk('IHDR', ihdr),
+      chunk('IDAT', deflateSync(Buffer.alloc(MiB, 0))),
+      chunk('IEND', Buffer.alloc(0)),
+    ]);
+  },
+  /** A JPEG whose frame header says 65,500 × 65,500 and whose data stops at once. */
+  jpegBomb(): Buffer {
+    const sof = Buffer.from([0xff, 0xc0, 0x00, 0x11, 0x08, 0xff, 0xdc, 0xff, 0xdc, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01]);
+    return Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0', 'latin1'), sof, Buffer.from([0xff, 0xd9])]);
+  },
+  /** A TIFF whose directory names itself as the next one: a page loop. */
+  tiffLoop(): Buffer {
+    const b = Buffer.alloc(8 + 2 + 8 * 12 + 4 + 4, 0);
+    b.write('II', 0, 'ascii');
+    b.writeUInt16LE(42, 2);
+    b.writeUInt32LE(8, 4); // first IFD at 8
+    const entries: [number, number, number, number][] = [
+      [256, 4, 1, 1], // width 1
+      [257, 4, 1, 1], // height 1
+      [258, 3, 1, 8], // bits per sample
+      [259, 3, 1, 1], // no compression
+      [262, 3, 1, 1], // black is zero
+      [273, 4, 1, 8 + 2 + 8 * 12 + 4], // strip offset
+      [278, 4, 1, 1], // rows per strip
+      [279, 4, 1, 1], // strip byte count
+    ];
+    b.writeUInt16LE(entries.length, 8);
+    entries.forEach(([tag, type, count, value], i) => {
+      const at = 10 + i * 12;
+      b.writeUInt16LE(tag, at);
+      b.writeUInt16LE(type, at + 2);
+      b.writeUInt32LE(count, at + 4);
+      if (type === 3) b.writeUInt16LE(value, at + 8);
+      else b.writeUInt32LE(value, at + 8);
+    });
+    b.writeUInt32LE(8, 10 + entries.length * 12); // next IFD: this one again
+    return b;
+  },
+  /** A TIFF header claiming 1,000,000 × 1,000,000 pixels. */
+  tiffHuge(): Buffer {
+    const img = hostileImages.tiffLoop();
+    img.writeUInt32LE(1_000_000, 10 + 8);
+    img.writeUInt32LE(1_000_000, 10 + 12 + 8);
+    img.writeUInt32LE(0, 10 + 8 * 12); // a single directory
+    return img;
+  },
+  /** A GIF of 65,535 × 65,535 with an empty image. */
+  gifBomb(): Buffer {
+    const header = Buffer.from('GIF89a', 'ascii');
+    const screen = Buffer.from([0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00]);
+    const image = Buffer.from([0x2c, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3b]);
+    return Buffer.concat([header, screen, image]);
+  },
+  /** A BMP whose header claims 50,000 × 50,000 at 32 bits and carries four bytes. */
+  bmpBomb(): Buffer {
+    const b = Buffer.alloc(54 + 4, 0);
+    b.write('BM', 0, 'ascii');
+    b.writeUInt32LE(b.length, 2);
+    b.writeUInt32LE(54, 10);
+    b.writeUInt32LE(40, 14);
+    b.writeInt32LE(50_000, 18);
+    b.writeInt32LE(50_000, 22);
+    b.writeUInt16LE(1, 26);
+    b.writeUInt16LE(32, 28);
+    return b;
+  },
+};
+
+/** Local-file and central-directory records of a zip, written by hand so entries can lie or overlap. */
+export function overlappingZip(members: number, kernelBytes: number): Buffer {
+  // One deflated kernel that every central-directory entry points at (the "non-recursive zip bomb").
+  const data = deflateRawSync(Buffer.alloc(kernelBytes, 0));
+  const crc = crc32(Buffer.alloc(kernelBytes, 0));
+  const name = Buffer.from('kernel.pdf');
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(crc, 14);
+  local.writeUInt32LE(data.length, 18);
+  local.writeUInt32LE(kernelBytes, 22);
+  local.writeUInt16LE(name.length, 26);
+  const central: Buffer[] = [];
+  for (let i = 0; i < members; i++) {
+    const n = Buffer.from(`doc-${i}.pdf`);
+    const c = Buffer.alloc(46);
+    c.writeUInt32LE(0x02014b50, 0);
+    c.writeUInt16LE(20, 4);
+    c.writeUInt16LE(20, 6);
+    c.writeUInt16LE(8, 10);
+    c.writeUInt32LE(crc, 16);
+    c.writeUInt32LE(data.length, 20);
+    c.writeUInt32LE(kernelBytes, 24);
+    c.writeUInt16LE(n.length, 28);
+    c.writeUInt32LE(0, 42); // every entry at offset 0
+    central.push(c, n);
+  }
+  const head = Buffer.concat([local, name, data]);
+  const dir = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(members, 8);
+  end.writeUInt16LE(members, 10);
+  end.writeUInt32LE(dir.length, 12);
+  end.writeUInt32LE(head.length, 16);
+  return Buffer.concat([head, dir, end]);
+}
+
+/**
+ * A tar.gz whose first member is `name` with `junkBytes` of zeros, then a PDF: written as gzip members
+ * back to back (valid gzip), so gigabytes cost megabytes and milliseconds to make.
+ */
+export function junkTarGz(name: string, type: string, junkBytes: number, pdf: Buffer): Buffer {
+  const zeros = gzipSync(Buffer.alloc(MiB, 0));
+  const parts = [gzipSync(tarHeader(name, junkBytes, type))];
+  for (let left = junkBytes; left > 0; left -= MiB) parts.push(left >= MiB ? zeros : gzipSync(Buffer.alloc(left, 0)));
+  const pad = (512 - (pdf.length % 512)) % 512;
+  parts.push(gzipSync(Buffer.concat([tarHeader('cd.pdf', pdf.length), pdf, Buffer.alloc(pad, 0), Buffer.alloc(1024, 0)])));
+  return Buffer.concat(parts);
+}
