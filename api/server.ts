@@ -15,6 +15,12 @@ const server = createApp({ config, sql, storage, temporal, log }).listen(config.
   console.log(`api: listening on http://${config.http.host}:${config.http.port} (public ${config.http.publicBaseUrl})`);
 });
 
+// Idle keep-alive connections outlive those of clients and proxies (60 s is the usual load-balancer idle
+// timeout; Node's own default is 5 s): a server that closes first races a client reusing the socket for
+// its next POST, which then fails mid-body (EPIPE) and cannot safely be retried by the client's library.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
+
 let stopping = false;
 async function stop(signal: string) {
   if (stopping) return;

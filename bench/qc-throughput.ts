@@ -13,7 +13,7 @@ import { loadConfig } from '../src/config.js';
 import { analyseDocuments, type DocumentToAnalyse } from '../src/qc/analyse.js';
 import { tesseractOcr } from '../src/qc/reading/document.js';
 import { configureOcr, terminateOcr } from '../src/qc/reading/ocr.js';
-import { terminatePdfThreads } from '../src/qc/reading/pdf-threads.js';
+import { configurePdfThreads, terminatePdfThreads } from '../src/qc/reading/pdf-threads.js';
 import { renderPdfPage } from '../src/qc/reading/render.js';
 
 const run = promisify(execFile);
@@ -104,6 +104,9 @@ async function main() {
   });
   const { ocrWorkers } = loadConfig().qc;
   configureOcr({ workers: ocrWorkers });
+  // This process holds the packages and every result besides the readers, so the worker's memory limit
+  // would stop its pages: it is lifted here (bench:worker-memory measures the worker under it).
+  configurePdfThreads({ memoryLimitMb: 16_384 });
   console.log(`OCR workers: ${ocrWorkers}`);
   const dir = await mkdtemp(join(tmpdir(), 'qc-bench-'));
   try {

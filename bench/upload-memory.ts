@@ -2,71 +2,39 @@
 // document is uploaded as multipart and ingested. Target: the API grows by at most 64 MiB. Starts its
 // own stack in a throw-away directory (like npm test) and stops it afterwards.
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { openAsBlob } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSql } from '../src/db/client.js';
-import { createApiKey } from '../src/db/keys.js';
-import { createOrganization } from '../src/db/organizations.js';
-import { freePort } from '../scripts/stack/ports.js';
-import { startStack, type StackPorts } from '../scripts/stack/stack.js';
+import { memoryMiB, withThrowawayStack } from '../scripts/stack/throwaway.js';
 
 const MiB = 1024 * 1024;
 const SIZE_MIB = Number(process.argv[2] ?? 200);
 
-async function rssMiB(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
-}
-
 async function main() {
-  const dir = await mkdtemp(join(tmpdir(), 'loan-review-bench-'));
-  await chmod(dir, 0o755);
-  const file = join(dir, 'big.pdf');
-  const handle = await open(file, 'w');
-  await handle.write(Buffer.from('%PDF-1.7\n'));
-  const block = randomBytes(MiB);
-  for (let i = 0; i < SIZE_MIB; i++) await handle.write(block);
-  await handle.close();
+  await withThrowawayStack({ serviceEnv: { MAX_FILE_BYTES: String(512 * MiB), MAX_REVIEW_BYTES: String(1024 * MiB) } }, async ({ api, key, dir, pids }) => {
+    const file = join(dir, 'big.pdf');
+    const handle = await open(file, 'w');
+    await handle.write(Buffer.from('%PDF-1.7\n'));
+    const block = randomBytes(MiB);
+    for (let i = 0; i < SIZE_MIB; i++) await handle.write(block);
+    await handle.close();
 
-  const ports = Object.fromEntries(
-    await Promise.all(
-      ['api', 'postgres', 'minio', 'minioConsole', 'temporal', 'temporalUi', 'temporalHttp', 'temporalMetrics'].map(async (k) => [k, await freePort()]),
-    ),
-  ) as unknown as StackPorts;
-  const stack = await startStack({
-    dataDir: dir,
-    ports,
-    durable: false,
-    echoServices: false,
-    serviceEnv: { NODE_ENV: 'test', MAX_FILE_BYTES: String(512 * MiB), MAX_REVIEW_BYTES: String(1024 * MiB) },
-    log: (l) => console.log(`# ${l}`),
-  });
-  try {
-    const sql = createSql(stack.config, { max: 1 });
-    const org = await createOrganization(sql, 'bench');
-    const { key } = await createApiKey(sql, { organizationId: org.id, sandbox: false });
-    await sql.end();
-
-    const apiPid = stack.api.process.pid!;
-    const workerPid = stack.worker.process.pid!;
     // Warm the API's code paths with a small upload, so the baseline includes what any upload loads.
     const warm = new FormData();
     warm.append('documents', new Blob([Buffer.from('%PDF-1.7\nwarm-up\n')]), 'warm.pdf');
-    await fetch(`${stack.urls.api}/reviews`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: warm });
+    await fetch(`${api}/reviews`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: warm });
     await new Promise((r) => setTimeout(r, 1000));
-    const base = { api: await rssMiB(apiPid), worker: await rssMiB(workerPid) };
+    const base = { api: await memoryMiB(pids.api), worker: await memoryMiB(pids.worker) };
     const peak = { ...base };
     const sampler = setInterval(async () => {
-      peak.api = Math.max(peak.api, await rssMiB(apiPid).catch(() => 0));
-      peak.worker = Math.max(peak.worker, await rssMiB(workerPid).catch(() => 0));
+      peak.api = Math.max(peak.api, await memoryMiB(pids.api).catch(() => 0));
+      peak.worker = Math.max(peak.worker, await memoryMiB(pids.worker).catch(() => 0));
     }, 25);
 
     const body = new FormData();
     body.append('documents', await openAsBlob(file), 'big.pdf');
     const t0 = Date.now();
-    const res = await fetch(`${stack.urls.api}/reviews`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body });
+    const res = await fetch(`${api}/reviews`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body });
     const text = await res.text();
     const seconds = (Date.now() - t0) / 1000;
     clearInterval(sampler);
@@ -78,10 +46,7 @@ async function main() {
     console.log(`api    RSS ${base.api.toFixed(0)} MiB → peak ${peak.api.toFixed(0)} MiB: +${grew.api.toFixed(0)} MiB (target ≤ 64)`);
     console.log(`worker RSS ${base.worker.toFixed(0)} MiB → peak ${peak.worker.toFixed(0)} MiB: +${grew.worker.toFixed(0)} MiB`);
     process.exitCode = grew.api <= 64 ? 0 : 1;
-  } finally {
-    await stack.stop();
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 main().catch((err) => {

@@ -15,10 +15,12 @@ function peakMiB(): number {
 
 test.serial('a page whose decoding takes the process over the memory limit is illegible, and the process stays near the limit', async (t) => {
   // pdf.js holds decoded streams outside the thread's heap ceiling: only the watch on the process's
-  // memory stops this page, whose content stream inflates to 384 MiB (a 2 GiB process without it).
+  // memory stops this page, whose content stream inflates to 384 MiB (some 800 MiB more without it; the
+  // watch polls every 20 ms, later on a loaded machine, so the process may pass the limit a little).
   const bytes = hostilePdfs.flateBombBetween(384);
   await readPdf(hostilePdfs.scripted()); // a thread with pdf.js loaded: the limit counts the page alone
-  const limit = Math.round(process.memoryUsage.rss() / (1024 * 1024)) + 250;
+  // Above the growth a request must add to be stopped (384 MiB), so that the limit is what stops it.
+  const limit = Math.round(process.memoryUsage.rss() / (1024 * 1024)) + 400;
   const peakBefore = peakMiB();
   const previous = configurePdfThreads({ memoryLimitMb: limit, pageTimeoutMs: 120_000, fileTimeoutMs: 300_000 });
   try {
@@ -34,7 +36,7 @@ test.serial('a page whose decoding takes the process over the memory limit is il
     t.is(read.pages.length, 3);
     const peak = peakMiB();
     t.log(`limit ${limit} MiB, peak ${peak.toFixed(0)} MiB (before ${peakBefore.toFixed(0)})`);
-    t.true(peak <= Math.max(peakBefore, limit + 128), `peak ${peak.toFixed(0)} MiB`);
+    t.true(peak <= Math.max(peakBefore, limit + 256), `peak ${peak.toFixed(0)} MiB`);
   } finally {
     configurePdfThreads(previous);
   }

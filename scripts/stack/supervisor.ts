@@ -141,6 +141,11 @@ export class Supervisor {
     for (const child of [...this.children].reverse()) await this.stop(child);
   }
 
+  /** The child started under this name (fault tests kill a server this way). */
+  child(name: string): Supervised | undefined {
+    return this.children.find((c) => c.spec.name === name);
+  }
+
   /** Stops and forgets a child, letting the stack go on (tests restart workers this way). */
   async remove(child: Supervised): Promise<void> {
     const wasStopping = this.stopping;

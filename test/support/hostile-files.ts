@@ -249,43 +249,36 @@ export const hostileImages = {
   },
 };
 
+/** A little-endian record of `size` bytes with these [offset, width, value] fields set. */
+function record(size: number, fields: [number, 2 | 4, number][]): Buffer {
+  const b = Buffer.alloc(size);
+  for (const [at, width, value] of fields) {
+    if (width === 2) b.writeUInt16LE(value, at);
+    else b.writeUInt32LE(value, at);
+  }
+  return b;
+}
+
 /** Local-file and central-directory records of a zip, written by hand so entries can lie or overlap. */
 export function overlappingZip(members: number, kernelBytes: number): Buffer {
   // One deflated kernel that every central-directory entry points at (the "non-recursive zip bomb").
   const data = deflateRawSync(Buffer.alloc(kernelBytes, 0));
   const crc = crc32(Buffer.alloc(kernelBytes, 0));
   const name = Buffer.from('kernel.pdf');
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(crc, 14);
-  local.writeUInt32LE(data.length, 18);
-  local.writeUInt32LE(kernelBytes, 22);
-  local.writeUInt16LE(name.length, 26);
+  // Version 2.0, deflate, checksum, packed and unpacked sizes, name length.
+  const local = record(30, [[0, 4, 0x04034b50], [4, 2, 20], [8, 2, 8], [14, 4, crc], [18, 4, data.length], [22, 4, kernelBytes], [26, 2, name.length]]);
   const central: Buffer[] = [];
   for (let i = 0; i < members; i++) {
     const n = Buffer.from(`doc-${i}.pdf`);
-    const c = Buffer.alloc(46);
-    c.writeUInt32LE(0x02014b50, 0);
-    c.writeUInt16LE(20, 4);
-    c.writeUInt16LE(20, 6);
-    c.writeUInt16LE(8, 10);
-    c.writeUInt32LE(crc, 16);
-    c.writeUInt32LE(data.length, 20);
-    c.writeUInt32LE(kernelBytes, 24);
-    c.writeUInt16LE(n.length, 28);
-    c.writeUInt32LE(0, 42); // every entry at offset 0
-    central.push(c, n);
+    // The same fields two bytes later, and every entry's local header at offset 0.
+    central.push(
+      record(46, [[0, 4, 0x02014b50], [4, 2, 20], [6, 2, 20], [10, 2, 8], [16, 4, crc], [20, 4, data.length], [24, 4, kernelBytes], [28, 2, n.length], [42, 4, 0]]),
+      n,
+    );
   }
   const head = Buffer.concat([local, name, data]);
   const dir = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(members, 8);
-  end.writeUInt16LE(members, 10);
-  end.writeUInt32LE(dir.length, 12);
-  end.writeUInt32LE(head.length, 16);
+  const end = record(22, [[0, 4, 0x06054b50], [8, 2, members], [10, 2, members], [12, 4, dir.length], [16, 4, head.length]]);
   return Buffer.concat([head, dir, end]);
 }
 

@@ -56,11 +56,14 @@ export const DEFAULT_PDF_THREAD_SETTINGS: PdfThreadSettings = {
 };
 
 /**
- * A thread's heap ceiling. A PDF built to exhaust memory (a stream that inflates to gigabytes) kills its
- * thread, not the worker process with every activity it runs. Decoded images live outside the heap;
- * pdf.js's maxImageSize (pdfjs.ts) bounds them.
+ * A thread's heap ceiling. A PDF built to exhaust memory kills its thread, not the worker process with
+ * every activity it runs. Decoded streams and images live outside the heap: pdf.js's maxImageSize
+ * (pdfjs.ts) bounds images, the memory watch below the rest. A smaller heap is collected sooner, and with
+ * it the native canvas surfaces its objects hold, but costs time: on a 300-document package the worker
+ * peaked at 1,600 MiB with 1,024, 1,417 MiB with 512 (bench:worker-memory), and bench:qc read 25.0 and
+ * 20.4 text pages a second; at 256 it was 15.
  */
-const THREAD_HEAP_MB = 1_024;
+const THREAD_HEAP_MB = 512;
 const THREAD_START_TIMEOUT_MS = 60_000;
 /**
  * Pages read from one PDF at most. pdf.js trusts a page tree's counts, so a 10 KB file can claim a
@@ -326,8 +329,9 @@ const MEMORY_POLL_MS = 20;
  * Growth (MiB) of the process's memory during a request, past which that request is one to stop when the
  * memory is over the limit: a request that added little is not to blame, and a process whose memory
  * stays over the limit for other reasons (OCR, memory a stopped thread has not given back) still reads.
+ * Opening a PDF in a fresh thread adds about 200 MiB (pdf.js and the canvas module loading).
  */
-const MEMORY_GROWTH_MB = 256;
+const MEMORY_GROWTH_MB = 384;
 /** Threads with a request in flight, and the process's memory (MiB) when it began. */
 const working = new Map<PdfThread, number>();
 let watchdog: NodeJS.Timeout | undefined;

@@ -61,6 +61,9 @@ export async function visibleItems(pdf: PdfDocument, n: number, items: readonly 
       return [...items];
     }
     const pixels = context.getImageData(0, 0, width, height).data;
+    // The canvas's native surface would wait for the thread's garbage collector; it is given back now.
+    canvas.width = 1;
+    canvas.height = 1;
     const inked = (item: TextItem, word: Word): boolean => {
       // The word's box in PDF space (baseline y, a little below for descenders, up to the font's height).
       const [ax, ay] = viewport.convertToViewportPoint(word.x, item.y - item.height * 0.2);

@@ -1,0 +1,65 @@
+// A stack of one's own for a benchmark or a fault test: every server on free ports in a throw-away
+// directory (as npm test has it), an organization with a live key, and the API's and worker's process
+// ids to measure; stopped and removed afterwards.
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSql } from '../../src/db/client.js';
+import { createApiKey } from '../../src/db/keys.js';
+import { createOrganization } from '../../src/db/organizations.js';
+import { freePort } from './ports.js';
+import { startStack, type Stack, type StackPorts } from './stack.js';
+import type { RestartPolicy } from './supervisor.js';
+
+export interface ThrowawayStack {
+  stack: Stack;
+  /** The API's base URL, …/v1. */
+  api: string;
+  key: string;
+  /** A directory for the caller's files, removed with the stack. */
+  dir: string;
+  pids: { api: number; worker: number };
+}
+
+/**
+ * Runs `work` against a fresh stack whose services get `serviceEnv` on top of the test defaults; with
+ * `restart`, processes that die are restarted as under npm start.
+ */
+export async function withThrowawayStack<T>(
+  o: { serviceEnv?: Record<string, string>; restart?: RestartPolicy; log?: (line: string) => void },
+  work: (b: ThrowawayStack) => Promise<T>,
+): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'loan-review-bench-'));
+  // The postgres system user (when we are root) must reach its cluster below this directory.
+  await chmod(dir, 0o755);
+  const ports = Object.fromEntries(
+    await Promise.all(
+      ['api', 'postgres', 'minio', 'minioConsole', 'temporal', 'temporalUi', 'temporalHttp', 'temporalMetrics'].map(async (k) => [k, await freePort()]),
+    ),
+  ) as unknown as StackPorts;
+  const stack = await startStack({
+    dataDir: dir,
+    ports,
+    durable: false,
+    echoServices: false,
+    serviceEnv: { NODE_ENV: 'test', ...o.serviceEnv },
+    log: o.log ?? ((l) => console.log(`# ${l}`)),
+    ...(o.restart ? { restart: o.restart } : {}),
+  });
+  try {
+    const sql = createSql(stack.config, { max: 1 });
+    const org = await createOrganization(sql, 'bench');
+    const { key } = await createApiKey(sql, { organizationId: org.id, sandbox: false });
+    await sql.end();
+    return await work({ stack, api: stack.urls.api, key, dir, pids: { api: stack.api.process.pid!, worker: stack.worker.process.pid! } });
+  } finally {
+    await stack.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A process's resident memory now (VmRSS) or at most so far (VmHWM), in MiB. */
+export async function memoryMiB(pid: number, which: 'VmRSS' | 'VmHWM' = 'VmRSS'): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`${which}:\\s+(\\d+) kB`).exec(status)![1]) / 1024;
+}
