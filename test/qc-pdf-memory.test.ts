@@ -19,7 +19,7 @@ test.serial('a page whose decoding takes the process over the memory limit is il
   // watch polls every 20 ms, later on a loaded machine, so the process may pass the limit a little).
   const bytes = hostilePdfs.flateBombBetween(384);
   await readPdf(hostilePdfs.scripted()); // a thread with pdf.js loaded: the limit counts the page alone
-  // Above the growth a request must add to be stopped (384 MiB), so that the limit is what stops it.
+  // Above the growth a request must add to be stopped (256 MiB), so that the limit is what stops it.
   const limit = Math.round(process.memoryUsage.rss() / (1024 * 1024)) + 400;
   const peakBefore = peakMiB();
   const previous = configurePdfThreads({ memoryLimitMb: limit, pageTimeoutMs: 120_000, fileTimeoutMs: 300_000 });

@@ -38,7 +38,29 @@ port.on('message', (request: PdfRequest) => {
     (err: unknown) => port.postMessage({ type: 'failed', reason: errorMessage(err) } satisfies PdfReply),
   );
 });
+// Loading pdf.js's parser and renderer, the canvas module and a standard font costs a fresh thread some
+// 200 MB, once. It is paid here, before the thread says it is ready, so that the memory watch
+// (pdf-threads.ts) sees what a request itself adds, not the thread's start-up. A failure here is left to
+// the first real request to report.
+await warmUp().catch(() => {});
 port.postMessage({ type: 'ready' } satisfies PdfReply);
+
+async function warmUp(): Promise<void> {
+  const page = 'BT /F1 12 Tf 4 30 Td (Warm) Tj ET';
+  const warm = new TextEncoder().encode(
+    '%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [3 0 R] /Count 1>> endobj\n' +
+      '3 0 obj <</Type /Page /Parent 2 0 R /MediaBox [0 0 72 72] /Contents 4 0 R /Resources <</Font <</F1 5 0 R>>>>>> endobj\n' +
+      `4 0 obj <</Length ${page.length}>> stream\n${page}\nendstream endobj\n` +
+      '5 0 obj <</Type /Font /Subtype /Type1 /BaseFont /Helvetica>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n',
+  );
+  const doc = await openPdfForRendering(warm);
+  try {
+    await readPdfPage(doc, 1);
+    await renderPdfPage(doc, 1, 72);
+  } finally {
+    await doc.destroy();
+  }
+}
 
 async function answer(request: PdfRequest): Promise<PdfReply> {
   switch (request.type) {
