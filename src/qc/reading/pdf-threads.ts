@@ -23,9 +23,9 @@ export interface PdfThreadSettings {
   /** Rendering one page for OCR; a Letter scan at 300 dpi takes well under a second. */
   renderTimeoutMs: number;
   /**
-   * Threads at most, each holding one open PDF; more files wait. A thread costs about 200 MB started
-   * (pdf.js, under tsx) and 200 MB more once a PDF is open for rendering: four of them alone went past
-   * the worker's 1.5 GiB budget. Two keep both cores of the target machine busy.
+   * Threads at most, each holding one open PDF; more files wait. A thread costs about 400 MB once it
+   * has pdf.js, the canvas module and its fonts loaded (under tsx): four of them alone went past the
+   * worker's 1.5 GiB budget. Two keep both cores of the target machine busy.
    */
   threads: number;
   /**
@@ -40,7 +40,8 @@ export interface PdfThreadSettings {
    * The process's resident memory (MiB) past which a thread whose request grew it by MEMORY_GROWTH_MB
    * is terminated, its page illegible. pdf.js keeps decoded streams in ArrayBuffers, outside the heap
    * ceiling below: a content stream that inflates to 512 MiB took the worker to 1,883 MiB. The worker's
-   * budget is 1.5 GiB; a busy test worker reading four reviews at once passed 1,152 MiB unharmed.
+   * budget is 1.5 GiB. The limit is for a runaway request, not for load: the test suite's worker, reading
+   * four reviews at once, reaches 1.5 GiB with no request to blame.
    */
   memoryLimitMb: number;
 }
@@ -356,7 +357,7 @@ function watchMemory(): void {
     for (const [thread, atStart] of [...working]) {
       if (rssMb - atStart <= MEMORY_GROWTH_MB) continue;
       lastMemoryStop = Date.now();
-      thread.stop(`the worker's memory reached ${Math.round(rssMb)} MiB, over its ${settings.memoryLimitMb} MiB limit`);
+      thread.stop(`the worker's memory reached ${Math.round(rssMb)} MiB, over its ${settings.memoryLimitMb} MiB limit`, { awaitExit: true });
     }
   }, MEMORY_POLL_MS);
   watchdog.unref();
@@ -450,13 +451,16 @@ class PdfThread {
   }
 
   /**
-   * Terminates the thread and then abandons the request in flight (a stall): the next request, in a fresh
-   * thread, starts once this one's memory is given back, not while the watch still counts it.
+   * Abandons the request in flight (a stall) and terminates the thread. Stopped for memory, the request
+   * is abandoned once the thread has ended (a second at most: one blocked in native code ends later), so
+   * that the next request, in a fresh thread, starts once this one's memory is given back.
    */
-  stop(why: string): void {
+  stop(why: string, o: { awaitExit?: boolean } = {}): void {
     if (this.exited) return;
     working.delete(this);
-    void this.terminate().finally(() => this.fail(new ThreadStalled(why)));
+    const ended = this.terminate().catch(() => {});
+    if (!o.awaitExit) return this.fail(new ThreadStalled(why));
+    void Promise.race([ended, new Promise((r) => setTimeout(r, 1_000))]).finally(() => this.fail(new ThreadStalled(why)));
   }
 
   private fail(err: Error): void {
