@@ -1,0 +1,29 @@
+// `npm start` and `npm test` on a fresh clone: installs the locked dependencies first when they are
+// missing or older than package-lock.json (npm's own record of the last install is
+// node_modules/.package-lock.json), then runs the TypeScript entry in this same process through tsx, so
+// that signals sent to `npm start` reach it. Plain JavaScript: it must run before anything is installed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const entry = process.argv[2];
+if (!entry) {
+  console.error('usage: node scripts/run.mjs <entry.ts> [arguments]');
+  process.exit(2);
+}
+
+const lock = join(root, 'package-lock.json');
+const installed = join(root, 'node_modules', '.package-lock.json');
+if (!existsSync(installed) || statSync(lock).mtimeMs > statSync(installed).mtimeMs) {
+  console.log('# installing the locked dependencies (npm ci): the first run of a clone, or package-lock.json changed');
+  const npm = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['ci', '--no-fund', '--no-audit'], { cwd: root, stdio: 'inherit' });
+  if (npm.status !== 0) process.exit(npm.status ?? 1);
+}
+
+// The entry sees the arguments as if it had been started itself: argv[1] is its path.
+process.argv.splice(1, 2, resolve(entry));
+const { register } = await import('tsx/esm/api');
+register();
+await import(pathToFileURL(resolve(entry)).href);
