@@ -5,7 +5,6 @@
 // report, awaiting the documents it lacks, or failed when nothing in it could be read), never a crash,
 // a hang or a runaway heap.
 import test from 'ava';
-import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { ReviewSchema } from '../src/reviews/review.js';
 import { call, errorCode, form } from './support/http.js';
@@ -14,6 +13,7 @@ import { hostileImages, hostilePdfs, junkTarGz, overlappingZip } from './support
 import { waitForReview } from './support/reviews.js';
 import { TestServices } from './support/services.js';
 import { closeShared, newOrganization } from './support/stack.js';
+import { memoryMiB } from '../scripts/stack/throwaway.js';
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
@@ -135,12 +135,6 @@ test.after.always(async () => {
   await closeShared();
 });
 
-/** The most resident memory the process has held since it started (VmHWM), in MiB. */
-function peakMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
-}
-
 test('the corpus holds at least 40 cases', (t) => {
   t.true(cases.length >= 40, `${cases.length} cases`);
 });
@@ -162,7 +156,7 @@ for (const c of cases) {
       t.log(`settled ${settled.status} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
       t.is(settled.status, c.outcome.settles);
     }
-    const peak = { api: peakMiB(api.pid), worker: peakMiB(workerPid) };
+    const peak = { api: await memoryMiB(api.pid, 'VmHWM'), worker: await memoryMiB(workerPid, 'VmHWM') };
     t.log(`${(data.length / MiB).toFixed(2)} MiB sent; answered in ${answeredMs} ms; peak RSS api ${peak.api.toFixed(0)} MiB, worker ${peak.worker.toFixed(0)} MiB`);
     t.true(peak.api <= PEAK_MIB.api, `API peak ${peak.api.toFixed(0)} MiB`);
     t.true(peak.worker <= PEAK_MIB.worker, `worker peak ${peak.worker.toFixed(0)} MiB`);

@@ -8,7 +8,7 @@ import { reviewTransitions } from '../src/db/reviews.js';
 import { ReviewSchema } from '../src/reviews/review.js';
 import { withThrowawayStack } from '../scripts/stack/throwaway.js';
 import { RESTART } from '../scripts/stack/supervisor.js';
-import { call, form } from './support/http.js';
+import { call, form, whileUnavailable } from './support/http.js';
 import { longPdf, pdf } from './support/fixtures.js';
 
 async function settled(api: string, key: string, reviewId: string, timeoutMs: number): Promise<string> {
@@ -54,12 +54,8 @@ test('Temporal killed with -9 mid-analysis and restarted: the review completes e
     }
 
     // Creates may answer 503 until the worker and API have their connections back; then one goes through.
-    let next;
-    for (const until = Date.now() + 60_000; ; ) {
-      next = await call(api, 'POST', '/reviews', { key, form: form([{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }]) });
-      if (next.status !== 503 || Date.now() > until) break;
-      await new Promise((r) => setTimeout(r, 1000));
-    }
+    const document = await pdf('Closing Disclosure');
+    const next = await whileUnavailable(() => call(api, 'POST', '/reviews', { key, form: form([{ name: 'cd.pdf', data: document }]) }), 60_000);
     t.is(next.status, 201, next.text);
     t.is(await settled(api, key, ReviewSchema.parse(next.body).review_id, 120_000), 'completed');
   });

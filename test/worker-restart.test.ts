@@ -5,7 +5,7 @@ import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import proto from '@temporalio/proto';
 import { ReviewSchema } from '../src/reviews/review.js';
-import { call, createBody, errorCode, form } from './support/http.js';
+import { call, createBody, errorCode, form, whileUnavailable } from './support/http.js';
 import { longPdf } from './support/fixtures.js';
 import { registerEndpoint, transitions, waitForInternalState, waitForReview } from './support/reviews.js';
 import { closeShared, db, newOrganization, temporalClient } from './support/stack.js';
@@ -39,12 +39,10 @@ test('a create sent while no worker runs answers 503 and is not lost: its Idempo
 
   await services.worker(queue);
   // The create Temporal took goes on when a worker returns; the retry answers with its review.
-  let late;
-  for (const until = Date.now() + 60_000; ; ) {
-    late = await call(api.url, 'POST', '/reviews', { key: org.liveKey, headers: key, json: createBody({ label: 'while the worker was down' }) });
-    if (late.status !== 503 || Date.now() > until) break;
-    await new Promise((r) => setTimeout(r, Number(late!.headers.get('retry-after') ?? 1) * 1000));
-  }
+  const late = await whileUnavailable(
+    () => call(api.url, 'POST', '/reviews', { key: org.liveKey, headers: key, json: createBody({ label: 'while the worker was down' }) }),
+    60_000,
+  );
   t.is(late.status, 200, late.text);
   const review = ReviewSchema.parse(late.body);
   t.is(review.label, 'while the worker was down');

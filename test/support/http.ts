@@ -43,6 +43,18 @@ export async function call(
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 
+/**
+ * Sends again while the answer is 503 (waiting what its Retry-After says, else a second) until
+ * `timeoutMs` has passed; the last answer.
+ */
+export async function whileUnavailable(send: () => Promise<ApiResponse>, timeoutMs: number): Promise<ApiResponse> {
+  for (const until = Date.now() + timeoutMs; ; ) {
+    const res = await send();
+    if (res.status !== 503 || Date.now() > until) return res;
+    await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
+  }
+}
+
 /** The smallest create body: one signed URL of a package holding one PDF. */
 export function createBody(extra: Record<string, unknown> = {}) {
   return {

@@ -327,6 +327,8 @@ const boot = entry.endsWith('.ts')
 
 /** How often the process's memory is looked at while a thread works. */
 const MEMORY_POLL_MS = 20;
+/** The process's resident memory, in MiB. */
+const residentMb = () => process.memoryUsage.rss() / (1024 * 1024);
 /**
  * Growth (MiB) of the process's memory during a request, past which that request is one to stop when the
  * memory is over the limit: a request that added little is not to blame, and a process whose memory
@@ -352,7 +354,7 @@ function watchMemory(): void {
       watchdog = undefined;
       return;
     }
-    const rssMb = process.memoryUsage.rss() / (1024 * 1024);
+    const rssMb = residentMb();
     if (rssMb <= settings.memoryLimitMb) return;
     for (const [thread, atStart] of [...working]) {
       if (rssMb - atStart <= MEMORY_GROWTH_MB) continue;
@@ -376,7 +378,7 @@ let lastMemoryStop = 0;
  */
 async function memoryUnderLimit(): Promise<void> {
   while (Date.now() < lastMemoryStop + MEMORY_WAIT_MS) {
-    if (process.memoryUsage.rss() / (1024 * 1024) <= settings.memoryLimitMb) return;
+    if (residentMb() <= settings.memoryLimitMb) return;
     await new Promise((r) => setTimeout(r, MEMORY_POLL_MS));
   }
 }
@@ -473,7 +475,7 @@ class PdfThread {
   private wait(timeoutMs: number, watched = true): Promise<PdfReply> {
     this.worker.ref();
     if (watched) {
-      working.set(this, process.memoryUsage.rss() / (1024 * 1024));
+      working.set(this, residentMb());
       watchMemory();
     }
     return new Promise<PdfReply>((resolve, reject) => {
