@@ -11,6 +11,8 @@ COPY activities ./activities
 COPY worker ./worker
 COPY api ./api
 COPY scripts ./scripts
+# The workflow bundle, built once into the image: the worker finds it in .build/, stamped with its sources.
+RUN npm run build:workflows
 USER node
 EXPOSE 8080
 CMD ["npm", "run", "api"]

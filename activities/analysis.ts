@@ -9,7 +9,6 @@ import { activeDecisions } from '../src/db/dispositions.js';
 import { getOrganization } from '../src/db/organizations.js';
 import { analyseDocuments } from '../src/qc/analyse.js';
 import { tesseractOcr } from '../src/qc/reading/document.js';
-import { configureOcr } from '../src/qc/reading/ocr.js';
 import type { Finding } from '../src/qc/finding.js';
 import { applyDecisions } from '../src/reviews/dispositions.js';
 import { readBuffer, type Storage } from '../src/storage/minio.js';
@@ -35,8 +34,6 @@ export interface AnalysisResult {
 }
 
 export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; storage: Storage; config: Config }) {
-  // The OCR pool is the process's; its workers start only when a scanned page needs one.
-  configureOcr({ workers: config.qc.ocrWorkers });
   return {
     /** The organization's settings, read at each analysis so that an operator's change applies to the next. */
     async reviewPolicy(input: { organizationId: string }): Promise<ReviewPolicy> {

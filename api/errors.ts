@@ -2,50 +2,23 @@
 // `{ error: { code, message } }`. Messages never carry stack traces, SQL or object keys.
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { randomUUID } from 'node:crypto';
+import { ERROR_CODES, statusOf, type ErrorCode, type FixedStatusCode, type StatusOf } from '../src/errors/catalog.js';
 import { z } from '../src/openapi/zod.js';
 
-export const ERROR_STATUS = {
-  missing_api_key: 401,
-  invalid_api_key: 401,
-  org_unbound: 403,
-  auth_unavailable: 503,
-  review_not_found: 404,
-  review_failed: 422,
-  document_required: 400,
-  document_unsupported: 400,
-  document_too_large: 413,
-  too_many_documents: 422,
-  documents_too_large: 422,
-  duplicate_reference_id: 409,
-  all_documents_duplicate: 409,
-  working_doc_flattened: 422,
-  working_doc_not_review_input: 422,
-  rate_limited: 429,
-  webhook_endpoint_not_found: 404,
-  internal_error: 500,
-} as const;
-
-/** Codes whose status depends on the situation (report_not_ready 404/409, invalid_request 400/422, …). */
-export type ErrorCode =
-  | keyof typeof ERROR_STATUS
-  | 'report_not_ready'
-  | 'invalid_request'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'service_unavailable';
-
-export class ApiError extends Error {
+/** An answer in the envelope: a code of the catalog with one of the statuses the catalog gives it. */
+export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
   override name = 'ApiError';
   constructor(
-    readonly code: ErrorCode,
-    readonly status: number,
+    readonly code: C,
+    readonly status: StatusOf<C>,
     message: string,
   ) {
     super(message);
   }
 
-  static of(code: keyof typeof ERROR_STATUS, message: string): ApiError {
-    return new ApiError(code, ERROR_STATUS[code], message);
+  /** A code whose status the catalog fixes. */
+  static of(code: FixedStatusCode, message: string): ApiError {
+    return new ApiError(code, statusOf(code), message);
   }
 }
 
@@ -100,7 +73,7 @@ function toApiError(err: unknown): ApiError {
 /** The error envelope every failure is answered with (documented in the OpenAPI document). */
 export const ErrorEnvelopeSchema = z.strictObject({
   error: z.strictObject({
-    code: z.string().describe('Machine code from a closed set; branch on this.'),
+    code: z.enum(ERROR_CODES).describe('Machine code from a closed set; branch on this.'),
     message: z.string().describe('Advisory text; may change.'),
   }),
 });

@@ -85,7 +85,9 @@ async function main() {
   Loan-package review service is ready (${((Date.now() - started) / 1000).toFixed(1)}s)
 
   API base URL   ${stack.urls.api}
-  Health         http://127.0.0.1:${ports.api}/healthz   readiness: /readyz
+  Health         http://127.0.0.1:${ports.api}/healthz   readiness: http://127.0.0.1:${ports.api}/readyz
+  OpenAPI        ${stack.urls.api}/openapi.json
+  API docs       http://127.0.0.1:${ports.api}/docs/
   Temporal UI    ${stack.urls.temporalUi}
   MinIO console  ${stack.urls.minioConsole}
 ${

@@ -1,6 +1,6 @@
 // `npm test`: starts the whole stack on free ports in a throw-away directory, runs the ava suite against
 // it, stops everything whatever happened, and ends with the line `N passed, N failed[, N skipped]`.
-// Arguments after `--` go to ava (e.g. `npm test -- test/auth.test.ts`). `--run <script>` runs one
+// Arguments after `--` go to ava (e.g. `npm test -- test/integration/auth.test.ts`). `--run <script>` runs one
 // script against the same throw-away stack instead of the suite (`npm run histories:record`).
 import { spawn } from 'node:child_process';
 import { chmod, cp, mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -1,5 +1,6 @@
 // The messages of the review workflow, shared by the workflow and its callers (API, tests, operators).
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { ErrorCode } from '../src/errors/catalog.js';
 import type { StagedFile } from '../src/ingest/package.js';
 import type { DocumentSource, Review } from '../src/reviews/review.js';
 import type { AddDocumentsResult } from '../src/reviews/add-documents.js';
@@ -87,7 +88,7 @@ export const CREATE_REJECTIONS = [
   'document_too_large',
   'too_many_documents',
   'documents_too_large',
-] as const;
+] as const satisfies readonly ErrorCode[];
 export type CreateRejection = (typeof CREATE_REJECTIONS)[number];
 
 /** ApplicationFailure types adding documents can end with; each is an error code of the interface. */
@@ -102,4 +103,4 @@ export const ADD_REJECTIONS = [
   'documents_too_large',
   'all_documents_duplicate',
   'working_doc_flattened',
-] as const;
+] as const satisfies readonly ErrorCode[];

@@ -36,7 +36,8 @@ import {
 import { caller, type Caller } from '../auth.js';
 import { beginIdempotent, fingerprint, idempotencyKey } from '../idempotency.js';
 import { completeIdempotencyKey, releaseIdempotencyKey } from '../../src/db/idempotency.js';
-import { ApiError, ERROR_STATUS } from '../errors.js';
+import { ERROR_CATALOG, isErrorCode, type FixedStatusCode } from '../../src/errors/catalog.js';
+import { ApiError } from '../errors.js';
 import { offTheClock } from '../deadline.js';
 import { missingFileName, multipartDocuments, stagedParts, unstorableFileName } from '../uploads.js';
 import { invalidRequest, uuidPathDetail } from '../validation.js';
@@ -442,8 +443,8 @@ function rejectionToApiError(err: unknown): unknown {
     const code = err.cause.type;
     // Refusals of a field (a source URL that cannot be fetched) are 422s naming the field.
     if (code === 'invalid_request') return new ApiError('invalid_request', 422, err.cause.message);
-    if (code && code !== 'internal_error' && code in ERROR_STATUS) {
-      return ApiError.of(code as keyof typeof ERROR_STATUS, err.cause.message);
+    if (isErrorCode(code) && code !== 'internal_error' && typeof ERROR_CATALOG[code].status === 'number') {
+      return ApiError.of(code as FixedStatusCode, err.cause.message);
     }
   }
   return err;

@@ -18,6 +18,7 @@ import { createOrganization, listOrganizations } from '../../src/db/organization
 import { migrate } from '../../src/db/migrate.js';
 import { createStorage, ensureBucket } from '../../src/storage/minio.js';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes.js';
+import { ensureWorkflowBundle } from '../../worker/workflow-bundle.js';
 import { ensureGoBinary, MINIO_SERVER, TEMPORAL_CLI } from './go-binaries.js';
 import { ensureDatabase, initCluster, postgresBinDir, postgresProcess, postgresUser } from './postgres.js';
 import { Supervisor, type RestartPolicy, type Supervised } from './supervisor.js';
@@ -264,6 +265,8 @@ export async function startStack(o: StackOptions): Promise<Stack> {
 
     const databaseUrl = new URL(config.database.url);
     await Promise.all([
+      // Built once here, while the servers start, so that no worker bundles at its start.
+      timed('workflow bundle ready', ensureWorkflowBundle),
       timed('PostgreSQL ready', async () => {
         await ensureDatabase(databaseUrl, 60_000);
         await migrate(config, log);

@@ -1,4 +1,4 @@
-// Records the workflow histories that test/replay.test.ts replays: real runs of the review workflow on a
+// Records the workflow histories that test/workflow/replay.test.ts replays: real runs of the review workflow on a
 // throw-away stack, one per path through it, written as JSON beside this file. Run with
 // `npm run histories:record` (it starts and stops the stack). Commit the files it writes.
 import { writeFile } from 'node:fs/promises';

@@ -160,6 +160,28 @@ export function configureOcr(changes: Partial<OcrSettings>): OcrSettings {
 }
 
 /**
+ * Starts the pool's workers now, rather than when a scanned page first needs one, and resolves once each
+ * has loaded its models: the worker process takes no task before. Fails when one cannot start (a model
+ * or the wasm core missing).
+ */
+export async function startOcrWorkers(): Promise<void> {
+  const slots: Slot[] = [];
+  while (live.size < settings.workers) {
+    const slot: Slot = { worker: startWorker() };
+    live.add(slot);
+    slots.push(slot);
+  }
+  try {
+    await Promise.all(slots.map((slot) => slot.worker));
+  } catch (err) {
+    for (const slot of slots) retire(slot);
+    throw err;
+  }
+  for (const slot of slots) if (live.has(slot)) idle.push(slot);
+  dispatch();
+}
+
+/**
  * Stops every worker, idle or busy (a page being read comes back illegible). Call it on shutdown (the
  * worker process, a test's `after.always`); a later OCR call starts fresh workers. Idle workers do not
  * keep the process alive, so this is for tidiness and for releasing their memory (about 150 MB each),

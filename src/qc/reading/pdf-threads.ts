@@ -92,6 +92,26 @@ export function configurePdfThreads(changes: Partial<PdfThreadSettings>): PdfThr
   return previous;
 }
 
+/**
+ * Starts the pool's threads now, rather than when files first need them, and resolves once each is ready
+ * (pdf.js, the canvas module and a font loaded): the worker process takes no task before.
+ */
+export async function startPdfThreads(): Promise<void> {
+  const starting: Promise<void>[] = [];
+  for (; live < settings.threads; live++) {
+    starting.push(
+      PdfThread.start(threadGone).then(
+        (thread) => release(thread),
+        (err: unknown) => {
+          threadGone();
+          throw err;
+        },
+      ),
+    );
+  }
+  await Promise.all(starting);
+}
+
 /** Stops the idle threads (the worker's shutdown, a test's after.always). Busy ones end with their file. */
 export async function terminatePdfThreads(): Promise<void> {
   await Promise.all(idle.splice(0).map((thread) => thread.terminate()));

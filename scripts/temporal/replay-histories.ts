@@ -1,0 +1,21 @@
+// Replays workflow histories (JSON as `temporal workflow show --output json` writes it, or as
+// test/histories/ holds them) against today's workflow code: the worker's own bundle (worker/workflow-bundle.ts). A history whose commands
+// today's code would not make again (a change not guarded by `patched()`) comes back with its error.
+import { readFile } from 'node:fs/promises';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
+import { Worker } from '@temporalio/worker';
+import { ensureWorkflowBundle } from '../../worker/workflow-bundle.js';
+
+/** Each history file's result: 'ok', or the replay error's name and message. */
+export async function replayHistories(files: readonly URL[]): Promise<Map<URL, string>> {
+  const histories = await Promise.all(
+    files.map(async (file) => ({ workflowId: file.href, history: historyFromJSON(JSON.parse(await readFile(file, 'utf8'))) })),
+  );
+  const workflowBundle = { codePath: (await ensureWorkflowBundle()).path };
+  const results = new Map<URL, string>();
+  for await (const result of Worker.runReplayHistories({ workflowBundle }, histories)) {
+    const file = files.find((f) => f.href === result.workflowId)!;
+    results.set(file, result.error ? `${result.error.name}: ${result.error.message}` : 'ok');
+  }
+  return results;
+}

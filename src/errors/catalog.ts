@@ -1,0 +1,99 @@
+// The one catalog of the interface's error codes: each code's HTTP status (or statuses) and when it is
+// answered. The API answers with it, ingest and the workflow refuse with its codes, the OpenAPI document
+// states its codes as the closed set, and docs/api.md's error table is generated from it
+// (npm run docs:generate; test/unit/docs.test.ts keeps the two equal).
+
+interface ErrorSpec {
+  /** The HTTP status; two when the situation decides (the `when` text says which is which). */
+  readonly status: number | readonly [number, number];
+  /** When a caller gets it, and what to do: the text of the documentation's error table. */
+  readonly when: string;
+}
+
+export const ERROR_CATALOG = {
+  missing_api_key: { status: 401, when: 'no key sent' },
+  invalid_api_key: {
+    status: 401,
+    when: 'unknown, revoked or expired key; malformed `Authorization`; `Authorization` and `X-Api-Key` both sent and different',
+  },
+  org_unbound: { status: 403, when: 'a valid key bound to no organization' },
+  auth_unavailable: {
+    status: 503,
+    when: 'the key store cannot be reached, or did not answer within 9 s; honour `Retry-After`',
+  },
+  service_unavailable: {
+    status: 503,
+    when:
+      'a server behind the API (Postgres, Temporal, or no worker taking the create) did not answer within 9 s (receiving an upload, and ingesting it once a worker has taken it, do not count); ' +
+      'honour `Retry-After`; logged under the `X-Request-Id` it carries. A create answered so may still have started its review: retry it with the same `Idempotency-Key`',
+  },
+  review_not_found: {
+    status: 404,
+    when: "no such review in your organization (another organization's review looks the same); for reports and added documents, also a review of the other mode than your key's",
+  },
+  report_not_ready: { status: [404, 409], when: '404: the review has not finished (stop polling only on `completed` or `failed`); 409: released, but its PDF is unavailable' },
+  review_failed: { status: 422, when: 'the review failed: no report will ever exist, and documents can no longer be added' },
+  document_required: { status: 400, when: 'no document supplied, or a file (or package member) is empty' },
+  document_unsupported: {
+    status: 400,
+    when: 'a file, package or package member of an unsupported type, or an unsafe package (links, devices, paths leaving the package, nested or encrypted archives)',
+  },
+  document_too_large: { status: 413, when: 'a single file or package member over the per-file limit' },
+  too_many_documents: { status: 422, when: 'more documents than a review may hold, after unpacking' },
+  documents_too_large: { status: 422, when: 'over the per-review size limit, or a package expanding past 10 × its size' },
+  invalid_request: {
+    status: [400, 422],
+    when:
+      '400: the body is not JSON or multipart, `metadata` is malformed (also a key or value holding a NUL or an unpaired surrogate), or a webhook `url` is refused; ' +
+      '422: a field fails validation (the message names it, e.g. `documents[0].url`), a source URL is refused or cannot be fetched, an unknown field, a `review_type` other than `mortgage_v1`, ' +
+      'a bad `limit` or `cursor`, text (a field, a file name) holding a NUL character or an unpaired surrogate, a JSON body over 1 MB',
+  },
+  duplicate_reference_id: { status: 409, when: '`reference_id` already used in your organization' },
+  all_documents_duplicate: { status: 409, when: 'adding documents: every file is already on the review' },
+  working_doc_not_review_input: { status: 422, when: 'a working document (a report of ours) sent to create a review' },
+  working_doc_flattened: { status: 422, when: "adding documents: the review's working document without its form fields" },
+  rate_limited: { status: 429, when: "over the organization's rate limit; honour `Retry-After`" },
+  webhook_endpoint_not_found: { status: 404, when: 'no such webhook endpoint under your organization and mode' },
+  not_found: { status: 404, when: 'no such route' },
+  method_not_allowed: { status: 405, when: 'the route exists, not with this method; `Allow` lists those it has' },
+  internal_error: { status: 500, when: 'unexpected; logged under the `X-Request-Id` it carries; the message holds no internals' },
+} as const satisfies Record<string, ErrorSpec>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+/** Every code, in the catalog's order (the OpenAPI enum). */
+export const ERROR_CODES = Object.keys(ERROR_CATALOG) as [ErrorCode, ...ErrorCode[]];
+
+/** Codes answered with one status whatever the situation. */
+export type FixedStatusCode = { [C in ErrorCode]: (typeof ERROR_CATALOG)[C]['status'] extends number ? C : never }[ErrorCode];
+
+/** The statuses a code may be answered with. */
+export type StatusOf<C extends ErrorCode> = (typeof ERROR_CATALOG)[C]['status'] extends infer S
+  ? S extends readonly number[]
+    ? S[number]
+    : S
+  : never;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CATALOG, value);
+}
+
+/** The status of a code that has only one. */
+export function statusOf<C extends FixedStatusCode>(code: C): StatusOf<C> {
+  return ERROR_CATALOG[code].status as StatusOf<C>;
+}
+
+/** Where docs/api.md holds the generated table. */
+export const ERROR_TABLE_MARKERS = {
+  start: '<!-- error-catalog:start (generated by npm run docs:generate) -->',
+  end: '<!-- error-catalog:end -->',
+} as const;
+
+/** The documentation's error table. */
+export function errorTableMarkdown(): string {
+  const rows = Object.entries(ERROR_CATALOG).map(([code, spec]: [string, ErrorSpec]) => {
+    const status = typeof spec.status === 'number' ? String(spec.status) : spec.status.join(' / ');
+    return `| \`${code}\` | ${status} | ${spec.when} |`;
+  });
+  return ['| code | status | when |', '|---|---|---|', ...rows].join('\n');
+}

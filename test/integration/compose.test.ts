@@ -1,0 +1,54 @@
+// docker-compose.yml cannot run here (no Docker engine), so it is checked for what can drift: valid YAML,
+// every service of the deployment with a health check or an ordering, pins that agree with the local
+// stack, and a service environment our own config validation accepts.
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { loadConfig } from '../../src/config.js';
+import { MINIO_SERVER } from '../../scripts/stack/go-binaries.js';
+
+interface Service {
+  image?: string;
+  build?: string;
+  command?: string[];
+  environment?: Record<string, string>;
+  healthcheck?: unknown;
+  depends_on?: Record<string, { condition: string }>;
+}
+
+const compose = parse(readFileSync(new URL('../../docker-compose.yml', import.meta.url), 'utf8'), { merge: true }) as {
+  services: Record<string, Service>;
+};
+
+test('the deployment has postgres, minio, temporal with its UI, setup, api and worker', (t) => {
+  t.deepEqual(Object.keys(compose.services).sort(), ['api', 'minio', 'postgres', 'setup', 'temporal', 'temporal-ui', 'worker']);
+  for (const name of ['postgres', 'minio', 'temporal', 'api']) t.truthy(compose.services[name]!.healthcheck, `${name} has a health check`);
+  t.is(compose.services.worker!.depends_on?.setup?.condition, 'service_completed_successfully');
+  t.is(compose.services.api!.depends_on?.setup?.condition, 'service_completed_successfully');
+});
+
+test('MinIO is pinned to the release the local stack builds', (t) => {
+  t.is(compose.services.minio!.image, `minio/minio:${MINIO_SERVER.label}`);
+});
+
+test('the api and worker environment passes config validation in production mode', (t) => {
+  for (const name of ['api', 'worker', 'setup']) {
+    const env = Object.fromEntries(
+      Object.entries(compose.services[name]!.environment ?? {}).map(([k, v]) => [
+        k,
+        // Substitute ${VAR:?…} / ${VAR:-default} the way compose would with these values set.
+        String(v).replace(/\$\{(\w+)(?::[?-]([^}]*))?\}/g, (_m, variable: string, fallback?: string) =>
+          variable === 'WEBHOOK_SECRET_KEY'
+            ? Buffer.alloc(32, 9).toString('base64')
+            : variable === 'SERVER_SECRET'
+              ? 's'.repeat(40)
+              : variable.endsWith('_URL') || variable.endsWith('_ENDPOINT')
+                ? (fallback ?? 'http://localhost')
+                : 'value123',
+        ),
+      ]),
+    );
+    t.notThrows(() => loadConfig(env), name);
+    t.is(loadConfig(env).env, 'production');
+  }
+});

@@ -1,0 +1,85 @@
+// Unpacking a submission against the real MinIO: documents hashed and kept under temporary keys until
+// committed; a refused submission leaves no object behind.
+import test from 'ava';
+import { randomUUID } from 'node:crypto';
+import { commitDocuments, documentKey, unpackSubmission, type StagedFile } from '../../src/ingest/package.js';
+import { IngestRejection } from '../../src/ingest/rejection.js';
+import { keysUnder, sha256 as sha, storage } from '../support/objects.js';
+import { docx, elf, pdf, png, tar, zip } from '../support/fixtures.js';
+
+const MiB = 1024 * 1024;
+const limits = { maxFileBytes: 100 * MiB, maxReviewDocuments: 300, maxReviewBytes: 500 * MiB };
+
+async function stage(reviewId: string, files: { name: string; data: Buffer }[]): Promise<StagedFile[]> {
+  const staged: StagedFile[] = [];
+  for (const f of files) {
+    const key = `staging/${reviewId}/upload-${randomUUID()}`;
+    await storage.client.putObject(storage.bucket, key, f.data, f.data.length);
+    staged.push({ key, filename: f.name, declaredType: 'application/octet-stream', source: 'upload' });
+  }
+  return staged;
+}
+
+
+test('documents and package members become documents, hashed; duplicates collapse; commit moves them', async (t) => {
+  const reviewId = randomUUID();
+  const cd = await pdf('CD');
+  const note = await pdf('Note');
+  const files = await stage(reviewId, [
+    { name: 'cd.pdf', data: cd },
+    { name: 'package.zip', data: await zip([{ name: 'loan/note.pdf', data: note }, { name: 'loan/cd-copy.pdf', data: cd }, { name: 'id.png', data: png }]) },
+    { name: 'more.tgz', data: tar([{ name: 'again/note.pdf', data: note }], { gzip: true }) },
+  ]);
+  const result = await unpackSubmission(files, { storage, reviewId, limits });
+  t.deepEqual(
+    result.documents.map((d) => [d.filename, d.mime, d.source, d.sourceDetail, d.sha256, d.size]),
+    [
+      ['cd.pdf', 'application/pdf', 'upload', null, sha(cd), cd.length],
+      ['note.pdf', 'application/pdf', 'archive_member', 'package.zip', sha(note), note.length],
+      ['id.png', 'image/png', 'archive_member', 'package.zip', sha(png), png.length],
+    ],
+  );
+  t.is(result.offered, 3);
+  const keys = await commitDocuments(storage, reviewId, result.documents);
+  t.deepEqual(keys, result.documents.map((d) => documentKey(reviewId, d.sha256)));
+  t.deepEqual(await keysUnder(`documents/${reviewId}/`), [...keys].sort());
+  const stored = await storage.client.getObject(storage.bucket, documentKey(reviewId, sha(note)));
+  const chunks: Buffer[] = [];
+  for await (const c of stored) chunks.push(c as Buffer);
+  t.deepEqual(Buffer.concat(chunks), note);
+  // Only the staged uploads themselves remain in staging (their owner removes them).
+  t.deepEqual(await keysUnder(`staging/${reviewId}/`), files.map((f) => f.key).sort());
+});
+
+for (const [title, build, code, pattern] of [
+  ['an executable renamed .pdf', async () => [{ name: 'invoice.pdf', data: elf }], 'document_unsupported', /invoice\.pdf/],
+  ['a .docx', async () => [{ name: 'letter.docx', data: await docx() }], 'document_unsupported', /letter\.docx/],
+  ['a nested archive', async () => [{ name: 'outer.zip', data: await zip([{ name: 'inner.zip', data: await zip([{ name: 'a.pdf', data: await pdf() }]) }]) }], 'document_unsupported', /inner\.zip.*nested/],
+  ['a package with a script', async () => [{ name: 'p.zip', data: await zip([{ name: 'a.pdf', data: await pdf() }, { name: 'run.sh', data: Buffer.from('#!/bin/sh\n') }]) }], 'document_unsupported', /run\.sh/],
+  ['an empty file', async () => [{ name: 'blank.pdf', data: Buffer.alloc(0) }], 'document_required', /blank\.pdf/],
+  ['an empty package member', async () => [{ name: 'p.tar', data: tar([{ name: 'a.pdf', data: await pdf() }, { name: 'empty.pdf', data: Buffer.alloc(0) }]) }], 'document_required', /empty\.pdf/],
+] as const) {
+  test(`${title} is refused and nothing is kept`, async (t) => {
+    const reviewId = randomUUID();
+    const files = await stage(reviewId, [{ name: 'good.png', data: png }, ...(await build())]);
+    const err = await t.throwsAsync(unpackSubmission(files, { storage, reviewId, limits }), { instanceOf: IngestRejection });
+    t.is(err!.code, code);
+    t.regex(err!.message, pattern);
+    t.deepEqual(await keysUnder(`staging/${reviewId}/`), files.map((f) => f.key).sort());
+    t.deepEqual(await keysUnder(`documents/${reviewId}/`), []);
+  });
+}
+
+test('per-review count and size limits apply after unpacking; known documents count as duplicates', async (t) => {
+  const reviewId = randomUUID();
+  const docs = await Promise.all([1, 2, 3].map((i) => pdf(`doc ${i}`)));
+  const files = await stage(reviewId, [{ name: 'p.zip', data: await zip(docs.map((d, i) => ({ name: `${i}.pdf`, data: d }))) }]);
+  const many = await t.throwsAsync(unpackSubmission(files, { storage, reviewId, limits: { ...limits, maxReviewDocuments: 2 } }), { instanceOf: IngestRejection });
+  t.is(many!.code, 'too_many_documents');
+  const big = await t.throwsAsync(unpackSubmission(files, { storage, reviewId, limits: { ...limits, maxReviewBytes: docs[0]!.length * 2 } }), { instanceOf: IngestRejection });
+  t.is(big!.code, 'documents_too_large');
+  const known = await unpackSubmission(files, { storage, reviewId, limits, knownHashes: new Set(docs.map(sha)) });
+  t.deepEqual(known.documents, []);
+  t.is(known.offered, 3);
+  t.deepEqual(await keysUnder(`staging/${reviewId}/`), files.map((f) => f.key).sort());
+});

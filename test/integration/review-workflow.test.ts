@@ -1,0 +1,318 @@
+// The review workflow on the real stack (Temporal dev server, Postgres, MinIO): every transition of a
+// live review as ARCHITECTURE.md draws it, watched from the outside: the API, the transition log in
+// Postgres, search attributes and the workflow's query.
+import test from 'ava';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { renderPdfPage } from '../../src/qc/reading/render.js';
+import { AddDocumentsResultSchema } from '../../src/reviews/add-documents.js';
+import { ReportSchema, type Report } from '../../src/reviews/report.js';
+import { ReviewSchema, type Review } from '../../src/reviews/review.js';
+import { approveReleaseSignal, capacityFreedSignal, holdReleaseSignal } from '../../workflows/messages.js';
+import { InternalStateKey, ReviewStatusKey } from '../../workflows/search-attributes.js';
+import { corruptPdf, fillWorkingDocument, pdf, png } from '../support/fixtures.js';
+import { call, errorCode, form } from '../support/http.js';
+import { registerEndpoint, transitions, waitForInternalState, waitForReview, workflowState } from '../support/reviews.js';
+import { closeShared, config, db, newOrganization, stack, temporalClient, type TestOrganization } from '../support/stack.js';
+import { FaultyProxy } from '../support/faulty-proxy.js';
+import { TestServices } from '../support/services.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+
+const services = new TestServices();
+test.after.always(async () => {
+  await services.stopAll();
+  await closeShared();
+});
+
+const api = (method: string, path: string, opts: Parameters<typeof call>[3] = {}) => call(stack.apiUrl, method, path, opts);
+
+const docs = {
+  cd: () => pdf('Closing Disclosure'),
+  note: () => pdf('NOTE'),
+  le: () => pdf('Loan Estimate'),
+  payStub: () => pdf('Earnings Statement'),
+};
+
+async function create(org: TestOrganization, files: { name: string; data: Buffer }[], fields: Record<string, string> = {}): Promise<Review> {
+  const res = await api('POST', '/reviews', { key: org.liveKey, form: form(files, fields) });
+  if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
+  const review = ReviewSchema.parse(res.body);
+  return review;
+}
+
+async function report(org: TestOrganization, reviewId: string): Promise<Report> {
+  const res = await api('GET', `/reviews/${reviewId}/report`, { key: org.liveKey });
+  if (res.status !== 200) throw new Error(`report: ${res.status} ${res.text}`);
+  return ReportSchema.parse(res.body);
+}
+
+const completed = (r: Review) => r.status === 'completed';
+const codes = (r: Report) => r.issues.map((i) => i.code);
+
+test('create → analysing → rendering → released: completed with the report, review.completed delivered', async (t) => {
+  const org = await newOrganization();
+  const receiver = await WebhookReceiver.start();
+  await registerEndpoint(org.liveKey, receiver.url);
+  const created = await create(org, [{ name: 'cd.pdf', data: await docs.cd() }, { name: 'note.pdf', data: await docs.note() }], { reference_id: 'LN-flow-1' });
+  t.like(created, { status: 'processing', report_available: false });
+
+  const done = await waitForReview(org.liveKey, created.review_id, completed);
+  t.true(done.report_available);
+  t.deepEqual(await transitions(created.review_id), ['ingesting', 'analysing', 'rendering', 'released']);
+
+  const r = await report(org, created.review_id);
+  t.like(r, { status: 'completed', outcome: 'issues_found', sandbox: false, summary: { total: 6, critical: 3, high: 2, medium: 1, low: 0, info: 0 } });
+  // A Closing Disclosure that prints no APR is itself a finding (APR-006); no bank statement is DOC-004.
+  t.deepEqual(codes(r), ['DOC-001', 'DOC-001', 'DOC-001', 'DOC-002', 'DOC-004', 'APR-006']);
+  t.true(r.issues.some((i) => /No Loan Estimate was found among the 2 document\(s\)/.test(i.summary)));
+  t.is((await fetch(r.report_pdf_url)).status, 200);
+
+  const [delivery] = await receiver.waitFor(1);
+  t.deepEqual(JSON.parse(delivery!.body), {
+    event: 'review.completed',
+    review_id: created.review_id,
+    reference_id: 'LN-flow-1',
+    status: 'completed',
+    occurred_at: JSON.parse(delivery!.body).occurred_at,
+  });
+  const described = await (await temporalClient()).workflow.getHandle(created.review_id).describe();
+  t.is(described.typedSearchAttributes.get(ReviewStatusKey), 'completed');
+  t.is(described.typedSearchAttributes.get(InternalStateKey), 'released');
+  t.like(await workflowState(created.review_id), { internalState: 'released', releases: 1, lastAnalysis: { documents: 2, primaryPresent: true, findings: 6 } });
+  const classes = await db()`select filename, document_class from documents where review_id = ${created.review_id} order by filename`;
+  t.deepEqual(classes.map((c) => [c.filename, c.document_class]), [['cd.pdf', 'closing_disclosure'], ['note.pdf', 'note']]);
+  await receiver.close();
+});
+
+test('no primary document: awaiting_documents, then adding a Closing Disclosure completes it', async (t) => {
+  const org = await newOrganization();
+  const created = await create(org, [{ name: 'paystub.pdf', data: await docs.payStub() }]);
+  const waiting = await waitForReview(org.liveKey, created.review_id, (r) => r.status === 'awaiting_documents');
+  t.false(waiting.report_available);
+  t.is(errorCode(await api('GET', `/reviews/${created.review_id}/report`, { key: org.liveKey })), 'report_not_ready');
+  const state = await workflowState(created.review_id);
+  t.truthy(state.awaitingDeadline);
+  // The default deadline is 7 days (DECISIONS 6).
+  const days = (Date.parse(state.awaitingDeadline!) - Date.now()) / 86_400_000;
+  t.true(days > 6.9 && days <= 7, `deadline ${state.awaitingDeadline}`);
+
+  const added = await api('POST', `/reviews/${created.review_id}/documents`, { key: org.liveKey, form: form([{ name: 'cd.pdf', data: await docs.cd() }]) });
+  t.is(added.status, 200, added.text);
+  t.like(AddDocumentsResultSchema.parse(added.body), { status: 'processing', documents_ingested: 1 });
+  await waitForReview(org.liveKey, created.review_id, completed);
+  t.deepEqual(await transitions(created.review_id), ['ingesting', 'analysing', 'awaiting_documents', 'analysing', 'rendering', 'released']);
+  t.false(codes(await report(org, created.review_id)).includes('DOC-009'));
+});
+
+test('awaiting_documents past its deadline: completed with the missing-document findings', async (t) => {
+  const org = await newOrganization({ awaitingDocumentsSeconds: 2 });
+  const created = await create(org, [{ name: 'paystub.pdf', data: await docs.payStub() }]);
+  await waitForInternalState(created.review_id, 'awaiting_documents');
+  const done = await waitForReview(org.liveKey, created.review_id, completed, 30_000);
+  t.true(done.report_available);
+  const r = await report(org, created.review_id);
+  t.deepEqual(codes(r), ['DOC-001', 'DOC-001', 'DOC-001', 'DOC-001', 'DOC-001', 'DOC-002', 'DOC-004']);
+  t.like(r.summary, { total: 7, critical: 5, high: 1, medium: 1 });
+  t.like(await workflowState(created.review_id), { deadlinePassed: true, releases: 1 });
+});
+
+test('new evidence on a completed review: processing at once, then amended (review.amended, a new release)', async (t) => {
+  const org = await newOrganization();
+  const receiver = await WebhookReceiver.start();
+  await registerEndpoint(org.liveKey, receiver.url);
+  const created = await create(org, [{ name: 'cd.pdf', data: await docs.cd() }, { name: 'note.pdf', data: await docs.note() }]);
+  await waitForReview(org.liveKey, created.review_id, completed);
+  const first = await report(org, created.review_id);
+
+  const added = await api('POST', `/reviews/${created.review_id}/documents`, { key: org.liveKey, form: form([{ name: 'le.pdf', data: await docs.le() }]) });
+  t.is(added.status, 200, added.text);
+  t.like(AddDocumentsResultSchema.parse(added.body), { status: 'processing', documents_ingested: 1, dispositions: [] });
+  const during = ReviewSchema.parse((await api('GET', `/reviews/${created.review_id}`, { key: org.liveKey })).body);
+  // Not yet amended, or amended already; never `completed` with the old report once the answer said processing.
+  t.true(during.status === 'processing' || (await transitions(created.review_id)).filter((s) => s === 'released').length === 2);
+
+  await waitForReview(org.liveKey, created.review_id, (r) => r.status === 'completed' && r.report_available);
+  await receiver.waitFor(2);
+  const second = await report(org, created.review_id);
+  t.deepEqual(codes(second), ['DOC-001', 'DOC-001', 'DOC-002', 'DOC-004', 'APR-006'], 'the Loan Estimate is no longer missing');
+  t.true(Date.parse(second.generated_at) > Date.parse(first.generated_at));
+  t.not(second.report_pdf_url, first.report_pdf_url);
+  t.deepEqual(receiver.payloads().map((p) => [p.event, p.status]), [['review.completed', 'completed'], ['review.amended', 'completed']]);
+  t.deepEqual((await transitions(created.review_id)).slice(-4), ['released', 'amending', 'rendering', 'released']);
+  t.is((await db()`select count(*)::int as n from releases where review_id = ${created.review_id}`)[0]!.n, 2);
+  await receiver.close();
+});
+
+test('a scanned Closing Disclosure (PNG) is read by OCR in the worker: classified, its figures checked', async (t) => {
+  const org = await newOrganization();
+  const cd = readFileSync(new URL('../corpus/cfpb/cd_sample_fixed_rate_h25b.pdf', import.meta.url));
+  // Page 1 of the form (file page 2) as a scanner would send it.
+  const scan = Buffer.from(await renderPdfPage(new Uint8Array(cd), 2, 200));
+  const created = await create(org, [{ name: 'cd-scan.png', data: scan }, { name: 'note.pdf', data: await docs.note() }]);
+  await waitForReview(org.liveKey, created.review_id, completed, 90_000);
+  const classes = await db()`select filename, document_class from documents where review_id = ${created.review_id} order by filename`;
+  t.deepEqual(classes.map((c) => [c.filename, c.document_class]), [['cd-scan.png', 'closing_disclosure'], ['note.pdf', 'note']]);
+  const r = await report(org, created.review_id);
+  t.false(r.issues.some((i) => /No Closing Disclosure/.test(i.summary)));
+  // Page 1 carries no Loan Calculations: the APR is missing from what was sent, and the finding cites the scan.
+  t.true(r.issues.some((i) => i.code === 'APR-006' && i.summary.includes('cd-scan.png')), JSON.stringify(r.issues));
+});
+
+test('a package nothing can be read from: failed, review.failed, no report, no more documents', async (t) => {
+  const org = await newOrganization();
+  const receiver = await WebhookReceiver.start();
+  await registerEndpoint(org.liveKey, receiver.url);
+  const created = await create(org, [{ name: 'broken.pdf', data: corruptPdf }]);
+  const failed = await waitForReview(org.liveKey, created.review_id, (r) => r.status === 'failed');
+  t.false(failed.report_available);
+  const rep = await api('GET', `/reviews/${created.review_id}/report`, { key: org.liveKey });
+  t.is(rep.status, 422);
+  t.is(errorCode(rep), 'review_failed');
+  const add = await api('POST', `/reviews/${created.review_id}/documents`, { key: org.liveKey, form: form([{ name: 'cd.pdf', data: await docs.cd() }]) });
+  t.is(add.status, 422);
+  t.is(errorCode(add), 'review_failed');
+  await receiver.waitFor(1);
+  t.like(receiver.payloads()[0], { event: 'review.failed', status: 'failed', review_id: created.review_id });
+  t.deepEqual(await transitions(created.review_id), ['ingesting', 'analysing', 'failed']);
+  // Its run ends once the webhook is out: a failed review takes nothing more.
+  const handle = (await temporalClient()).workflow.getHandle(created.review_id);
+  await handle.result();
+  t.is((await handle.describe()).status.name, 'COMPLETED');
+  t.is((await db()`select count(*)::int as n from releases where review_id = ${created.review_id}`)[0]!.n, 0);
+  await receiver.close();
+});
+
+test("queued while the organization's analysis slots are all taken; a freed slot lets it through", async (t) => {
+  const org = await newOrganization({ maxConcurrentAnalyses: 1 });
+  // Another analysis of this organization holds the only slot (as one on another worker would).
+  const other = ReviewSchema.parse((await api('POST', '/reviews', { key: org.sandboxKey, form: form([{ name: 'x.png', data: png }]) })).body);
+  await db()`insert into analysis_slots (review_id, organization_id, holding) values (${other.review_id}, ${org.id}, true)`;
+
+  const created = await create(org, [{ name: 'cd.pdf', data: await docs.cd() }]);
+  const queued = await waitForReview(org.liveKey, created.review_id, (r) => r.status === 'queued');
+  t.false(queued.report_available);
+  // Still queued a while later: it does not jump the limit.
+  await new Promise((r) => setTimeout(r, 2500));
+  t.is(ReviewSchema.parse((await api('GET', `/reviews/${created.review_id}`, { key: org.liveKey })).body).status, 'queued');
+
+  // The holder finishes: it gives the slot back and tells the review waiting longest.
+  await db()`delete from analysis_slots where review_id = ${other.review_id}`;
+  await (await temporalClient()).workflow.getHandle(created.review_id).signal(capacityFreedSignal);
+  // Within 25 s, before a waiter's own 30 s re-ask could have let it through: the signal did.
+  await waitForReview(org.liveKey, created.review_id, completed, 25_000);
+  t.deepEqual(await transitions(created.review_id), ['ingesting', 'waiting_for_capacity', 'analysing', 'rendering', 'released']);
+  t.is((await db()`select * from analysis_slots where organization_id = ${org.id}`).length, 0, 'the slot was given back');
+});
+
+test('release gate: an organization that holds releases waits for approveRelease; holdRelease holds one release', async (t) => {
+  const holding = await newOrganization({ releasePolicy: 'hold' });
+  const held = await create(holding, [{ name: 'cd.pdf', data: await docs.cd() }]);
+  await waitForInternalState(held.review_id, 'release_gate');
+  t.like(ReviewSchema.parse((await api('GET', `/reviews/${held.review_id}`, { key: holding.liveKey })).body), { status: 'processing', report_available: false });
+  t.is((await api('GET', `/reviews/${held.review_id}/report`, { key: holding.liveKey })).status, 404);
+  const client = await temporalClient();
+  await client.workflow.getHandle(held.review_id).signal(approveReleaseSignal);
+  await waitForReview(holding.liveKey, held.review_id, completed);
+
+  // An operator holds the next release of a review in an auto-releasing organization.
+  const org = await newOrganization();
+  const review = await create(org, [{ name: 'paystub.pdf', data: await docs.payStub() }]);
+  await waitForInternalState(review.review_id, 'awaiting_documents');
+  await client.workflow.getHandle(review.review_id).signal(holdReleaseSignal);
+  await api('POST', `/reviews/${review.review_id}/documents`, { key: org.liveKey, form: form([{ name: 'cd.pdf', data: await docs.cd() }]) });
+  await waitForInternalState(review.review_id, 'release_gate');
+  await client.workflow.getHandle(review.review_id).signal(approveReleaseSignal);
+  await waitForReview(org.liveKey, review.review_id, completed);
+  t.deepEqual((await transitions(review.review_id)).slice(-3), ['rendering', 'release_gate', 'released']);
+});
+
+test('a report that cannot be stored: publication_blocked (processing), retried, released only with its PDF', async (t) => {
+  // A worker of its own whose MinIO traffic passes a proxy that refuses to store reports.
+  const proxy = await FaultyProxy.start(config.minio.endpoint);
+  proxy.refuse = (req) => req.method === 'PUT' && (req.url ?? '').includes('/reports/');
+  const queue = { TEMPORAL_TASK_QUEUE: `blocked-${randomUUID()}` };
+  await services.worker({ ...queue, MINIO_ENDPOINT: proxy.url });
+  const own = await services.api(queue);
+  const org = await newOrganization();
+  const created = ReviewSchema.parse((await call(own.url, 'POST', '/reviews', { key: org.liveKey, form: form([{ name: 'cd.pdf', data: await docs.cd() }]) })).body);
+
+  await waitForInternalState(created.review_id, 'publication_blocked');
+  t.like(ReviewSchema.parse((await api('GET', `/reviews/${created.review_id}`, { key: org.liveKey })).body), { status: 'processing', report_available: false });
+  t.regex((await workflowState(created.review_id)).detail ?? '', /could not be rendered or stored/);
+  t.true(proxy.refused >= 3, 'the render activity tried, and was retried');
+  t.is((await db()`select count(*)::int as n from releases where review_id = ${created.review_id}`)[0]!.n, 0, 'nothing released without its PDF');
+
+  proxy.refuse = () => false;
+  await waitForReview(org.liveKey, created.review_id, completed, 60_000);
+  const r = await report(org, created.review_id);
+  t.is((await fetch(r.report_pdf_url)).status, 200);
+  t.deepEqual((await transitions(created.review_id)).slice(-3), ['rendering', 'publication_blocked', 'released']);
+  await proxy.close();
+});
+
+test('the working document answers findings: cleared leaves the next release, disputed is marked and gated, cure re-checked', async (t) => {
+  const org = await newOrganization();
+  const created = await create(org, [{ name: 'cd.pdf', data: await docs.cd() }, { name: 'note.pdf', data: await docs.note() }]);
+  await waitForReview(org.liveKey, created.review_id, completed);
+  const first = await report(org, created.review_id);
+  const blank = Buffer.from(await (await fetch(first.report_pdf_url)).arrayBuffer());
+  const filled = await fillWorkingDocument(blank, {
+    'DOC-002': { decision: 'cleared', comment: 'Appraisal waived (PIW).' },
+    'DOC-001:urla': { decision: 'disputed', comment: 'The URLA is in the lender file' },
+    'DOC-001:loan_estimate': { decision: 'cure_attached', cureDocument: 'le.pdf' },
+    'DOC-001:security_instrument': { decision: 'approve' },
+  });
+
+  const res = await api('POST', `/reviews/${created.review_id}/documents`, {
+    key: org.liveKey,
+    form: form([{ name: 'answers.pdf', data: filled }, { name: 'le.pdf', data: await docs.le() }]),
+  });
+  t.is(res.status, 200, res.text);
+  const result = AddDocumentsResultSchema.parse(res.body);
+  t.like(result, { status: 'processing', documents_ingested: 1, dispositions_applied: 3, dispositions_failed: 1, dispositions_skipped: 0 });
+  t.deepEqual(
+    result.dispositions.map((d) => [d.finding, d.decision, d.outcome]).sort(),
+    [
+      ['DOC-001', 'approve', 'failed'],
+      ['DOC-001', 'cure_attached', 'applied'],
+      ['DOC-001', 'disputed', 'applied'],
+      ['DOC-002', 'cleared', 'applied'],
+    ],
+  );
+  t.true(result.dispositions.every((d) => d.detail.length > 0));
+
+  // A disputed finding routes the amendment through the release gate.
+  await waitForInternalState(created.review_id, 'release_gate');
+  await (await temporalClient()).workflow.getHandle(created.review_id).signal(approveReleaseSignal);
+  await waitForReview(org.liveKey, created.review_id, completed);
+  const amended = await report(org, created.review_id);
+  t.deepEqual(codes(amended), ['DOC-001', 'DOC-001', 'DOC-004', 'APR-006'], 'DOC-002 cleared, the Loan Estimate cured');
+  t.regex(amended.issues.find((i) => /loan application/.test(i.summary))!.summary, /Disputed by the lender: The URLA is in the lender file\.$/);
+
+  // The same decisions again on the amended report's working document: already so, skipped.
+  const again = await fillWorkingDocument(Buffer.from(await (await fetch(amended.report_pdf_url)).arrayBuffer()), {
+    'DOC-001:urla': { decision: 'disputed' },
+  });
+  const res2 = await api('POST', `/reviews/${created.review_id}/documents`, { key: org.liveKey, form: form([{ name: 'answers-2.pdf', data: again }]) });
+  t.is(res2.status, 200, res2.text);
+  t.like(AddDocumentsResultSchema.parse(res2.body), { documents_ingested: 0, dispositions_applied: 0, dispositions_skipped: 1, status: 'completed' });
+});
+
+test('documents added while a release waits at the gate are analysed before anything is released', async (t) => {
+  const org = await newOrganization({ releasePolicy: 'hold' });
+  const created = await create(org, [{ name: 'cd.pdf', data: await docs.cd() }]);
+  await waitForInternalState(created.review_id, 'release_gate');
+  const added = await api('POST', `/reviews/${created.review_id}/documents`, { key: org.liveKey, form: form([{ name: 'note.pdf', data: await docs.note() }]) });
+  t.like(AddDocumentsResultSchema.parse(added.body), { status: 'processing', documents_ingested: 1 });
+  // Back at the gate (a second time) with an analysis that saw both documents.
+  for (let i = 0; (await transitions(created.review_id)).filter((s) => s === 'release_gate').length < 2; i++) {
+    if (i > 300) throw new Error('the review never came back to the gate');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  t.like((await workflowState(created.review_id)).lastAnalysis, { documents: 2 });
+  t.deepEqual(await transitions(created.review_id), ['ingesting', 'analysing', 'rendering', 'release_gate', 'analysing', 'rendering', 'release_gate']);
+  await (await temporalClient()).workflow.getHandle(created.review_id).signal(approveReleaseSignal);
+  await waitForReview(org.liveKey, created.review_id, completed);
+  t.false(codes(await report(org, created.review_id)).includes('DOC-009'));
+  t.is((await db()`select count(*)::int as n from releases where review_id = ${created.review_id}`)[0]!.n, 1, 'one release, not one per analysis');
+});

@@ -1,0 +1,68 @@
+// The local stack's supervisor (`npm start`): a process that dies is restarted with backoff, one that keeps
+// dying at once is given up on, and stopping the stack stops a restart that is pending.
+import test from 'ava';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Supervisor, type RestartPolicy } from '../../scripts/stack/supervisor.js';
+
+const POLICY: RestartPolicy = { healthyMs: 1_500, maxFastFailures: 3, firstDelayMs: 50, maxDelayMs: 200 };
+const dir = mkdtempSync(join(tmpdir(), 'supervisor-test-'));
+const node = (name: string, script: string) => ({ name, command: process.execPath, args: ['-e', script], logFile: join(dir, `${name}.log`) });
+
+test('a child killed with -9 is started again, in the same Supervised, and the restart is reported', async (t) => {
+  const supervisor = new Supervisor(POLICY);
+  const restarts: (number | null)[] = [];
+  supervisor.onRestart = (_child, code) => restarts.push(code);
+  const gaveUp: string[] = [];
+  supervisor.onUnexpectedExit = (child) => gaveUp.push(child.spec.name);
+  const child = supervisor.start(node('sleeper', 'setInterval(() => {}, 1000)'));
+  const first = child.process.pid!;
+  process.kill(first, 'SIGKILL');
+  await child.exited;
+  await new Promise((r) => setTimeout(r, 400));
+  t.true(child.running());
+  t.not(child.process.pid, first);
+  t.deepEqual(restarts, [null]);
+  t.deepEqual(gaveUp, []);
+  await supervisor.stopAll();
+  t.false(child.running());
+});
+
+test('a child that keeps failing at once is given up on after the policy\'s fast failures, with backoff between', async (t) => {
+  const supervisor = new Supervisor(POLICY);
+  const delays: number[] = [];
+  supervisor.onRestart = (_child, _code, delay) => delays.push(delay);
+  const gaveUp = new Promise<number | null>((resolve) => {
+    supervisor.onUnexpectedExit = (_child, code) => resolve(code);
+  });
+  supervisor.start(node('crasher', 'console.log("boom"); process.exit(3)'));
+  t.is(await gaveUp, 3);
+  t.deepEqual(delays, [50, 100]);
+  // Each run's output reaches its log (written as it comes; the last run's a moment after its exit).
+  const runs = () => (readFileSync(join(dir, 'crasher.log'), 'utf8').match(/boom/g) ?? []).length;
+  for (let i = 0; i < 20 && runs() < 3; i++) await new Promise((r) => setTimeout(r, 50));
+  t.is(runs(), 3, 'three runs, logged');
+  await supervisor.stopAll();
+});
+
+test('without a restart policy (tests) an exit is reported at once; stopping the stack cancels a pending restart', async (t) => {
+  const plain = new Supervisor();
+  const reported = new Promise<string>((resolve) => {
+    plain.onUnexpectedExit = (child) => resolve(child.spec.name);
+  });
+  plain.start(node('once', 'process.exit(1)'));
+  t.is(await reported, 'once');
+  await plain.stopAll();
+
+  const slow = new Supervisor({ ...POLICY, firstDelayMs: 500 });
+  let restarted = false;
+  const child = slow.start(node('sleeper2', 'setInterval(() => {}, 1000)'));
+  process.kill(child.process.pid!, 'SIGKILL');
+  await child.exited;
+  await slow.stopAll();
+  const pid = child.process.pid;
+  await new Promise((r) => setTimeout(r, 700));
+  restarted = child.process.pid !== pid || child.running();
+  t.false(restarted, 'no process started after the stack was stopped');
+});

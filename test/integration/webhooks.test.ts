@@ -1,0 +1,128 @@
+// Webhook delivery (interface "Events", DECISIONS 18-20): signed with the endpoint's secret in the Stripe
+// scheme (checked with Stripe's own verifier), retried 3 times about 0.5 s then 1 s apart on a non-2xx or a
+// timeout of 10 s, each attempt recorded; all attempts failing changes nothing about the review.
+import test from 'ava';
+import Stripe from 'stripe';
+import { ReviewSchema } from '../../src/reviews/review.js';
+import { deliverOnce, deliverWithRetries } from '../../src/webhooks/delivery.js';
+import { SIGNATURE_HEADER } from '../../src/webhooks/signature.js';
+import { pdf } from '../support/fixtures.js';
+import { call, form } from '../support/http.js';
+import { deliveryRows, registerEndpoint, waitForReview } from '../support/reviews.js';
+import { closeShared, newOrganization, stack, type TestOrganization } from '../support/stack.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+
+test.after.always(closeShared);
+
+const verifier = new Stripe('sk_test_only_used_for_its_webhook_verifier').webhooks.signature;
+if (!verifier) throw new Error("this stripe package has no webhook signature verifier");
+
+/** A sandbox create: its review.completed goes out at once, to the sandbox endpoints. */
+async function sandboxReview(org: TestOrganization): Promise<string> {
+  const res = await call(stack.apiUrl, 'POST', '/reviews', { key: org.sandboxKey, form: form([{ name: 'cd.pdf', data: await pdf() }], { reference_id: 'SBX-HOOK' }) });
+  if (res.status !== 201) throw new Error(`create: ${res.status} ${res.text}`);
+  return ReviewSchema.parse(res.body).review_id;
+}
+
+test('500, 500, 200: delivered on the third attempt, about 0.5 s then 1 s apart, each attempt signed and recorded', async (t) => {
+  const org = await newOrganization();
+  const receiver = (await WebhookReceiver.start()).script([500, 500], 200);
+  const liveReceiver = await WebhookReceiver.start();
+  const { secret, id } = await registerEndpoint(org.sandboxKey, receiver.url);
+  await registerEndpoint(org.liveKey, liveReceiver.url);
+  const reviewId = await sandboxReview(org);
+
+  const [a, b, c] = await receiver.waitFor(3);
+  const gaps = [b!.at - a!.at, c!.at - b!.at];
+  t.log(`gaps between attempts: ${gaps.map((g) => Math.round(g)).join(' ms, ')} ms`);
+  t.true(gaps[0]! >= 450 && gaps[0]! < 2_000, `first retry after ${gaps[0]} ms`);
+  t.true(gaps[1]! >= 950 && gaps[1]! < 3_000, `second retry after ${gaps[1]} ms`);
+  t.true(gaps[1]! > gaps[0]!, `the backoff grows: ${gaps.join(' ms, ')} ms`);
+
+  for (const delivery of [a!, b!, c!]) {
+    const header = delivery.headers[SIGNATURE_HEADER.toLowerCase()] as string;
+    t.regex(header, /^t=\d+,v1=[0-9a-f]{64}$/);
+    // Stripe's verifier: HMAC-SHA256 over "<t>.<raw body>", and t within its 5-minute tolerance.
+    t.true(verifier.verifyHeader(delivery.body, header, secret, 300));
+    t.throws(() => verifier.verifyHeader(delivery.body, header, `${secret}x`, 300));
+    // Signed when sent: t is the attempt's own time.
+    t.true(Math.abs(Number(/^t=(\d+)/.exec(header)![1]) - Date.now() / 1000) < 60);
+  }
+  t.is(a!.body, c!.body, 'every attempt carries the same payload');
+  t.deepEqual(Object.keys(JSON.parse(c!.body)).sort(), ['event', 'occurred_at', 'reference_id', 'review_id', 'status']);
+  t.like(JSON.parse(c!.body), { event: 'review.completed', review_id: reviewId, reference_id: 'SBX-HOOK', status: 'completed' });
+
+  t.deepEqual(
+    (await deliveryRows(reviewId)).map((r) => [r.endpointId, r.event, r.attempt, r.statusCode]),
+    [
+      [id, 'review.completed', 1, 500],
+      [id, 'review.completed', 2, 500],
+      [id, 'review.completed', 3, 200],
+    ],
+  );
+  // Sandbox reviews never deliver to live endpoints.
+  await new Promise((r) => setTimeout(r, 1_000));
+  t.is(liveReceiver.received.length, 0);
+  await receiver.close();
+  await liveReceiver.close();
+});
+
+test('a receiver slower than 10 s times out and the delivery is retried', async (t) => {
+  const org = await newOrganization();
+  const receiver = (await WebhookReceiver.start()).script([{ status: 200, delayMs: 12_000 }], 204);
+  await registerEndpoint(org.sandboxKey, receiver.url);
+  const reviewId = await sandboxReview(org);
+
+  const [first, second] = await receiver.waitFor(2, 40_000);
+  const gap = second!.at - first!.at;
+  t.log(`second attempt ${Math.round(gap)} ms after the first began`);
+  t.true(gap >= 10_000 && gap < 14_000, `retried ${gap} ms after the first attempt began`);
+  // The second attempt is recorded once its answer is back, a moment after the receiver saw it.
+  let rows = await deliveryRows(reviewId);
+  for (let i = 0; i < 50 && rows.length < 2; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    rows = await deliveryRows(reviewId);
+  }
+  t.is(rows.length, 2);
+  t.like(rows[0], { attempt: 1, statusCode: null });
+  t.regex(rows[0]!.error ?? '', /timed out after 10000 ms/);
+  t.like(rows[1], { attempt: 2, statusCode: 204, error: null });
+  await receiver.close();
+});
+
+test('every attempt failing leaves the review as it was; three attempts and no more', async (t) => {
+  const org = await newOrganization();
+  const receiver = (await WebhookReceiver.start()).script([], 503);
+  await registerEndpoint(org.sandboxKey, receiver.url);
+  const reviewId = await sandboxReview(org);
+  await receiver.waitFor(3);
+  await new Promise((r) => setTimeout(r, 3_000));
+  t.is(receiver.received.length, 3);
+  t.deepEqual((await deliveryRows(reviewId)).map((r) => [r.attempt, r.statusCode]), [[1, 503], [2, 503], [3, 503]]);
+  const review = await waitForReview(org.sandboxKey, reviewId, () => true);
+  t.like(review, { status: 'completed', report_available: true });
+});
+
+test('delivery re-checks the target: a non-public address is refused without a request being sent', async (t) => {
+  const receiver = await WebhookReceiver.start();
+  const outcome = await deliverOnce({ url: receiver.url, secret: 'whsec_test', body: '{}', allowLoopback: false });
+  t.like(outcome, { delivered: false, statusCode: null, final: true });
+  t.regex(outcome.error ?? '', /non-public address/);
+  t.is(receiver.received.length, 0);
+  await receiver.close();
+});
+
+test('a delivery a crashed worker had begun continues with the attempts it has left', async (t) => {
+  const receiver = (await WebhookReceiver.start()).script([], 500);
+  const pauses: number[] = [];
+  const attempts: number[] = [];
+  const result = await deliverWithRetries(
+    { url: receiver.url, secret: 'whsec_test', body: '{"event":"review.completed"}', allowLoopback: true },
+    { firstAttempt: 2, record: async (attempt) => void attempts.push(attempt), sleep: async (ms) => void pauses.push(ms) },
+  );
+  t.deepEqual(result, { delivered: false, attempts: 3 });
+  t.deepEqual(attempts, [2, 3], 'attempt 1 was made before the crash');
+  t.deepEqual(pauses, [500, 1_000]);
+  t.is(receiver.received.length, 2);
+  await receiver.close();
+});

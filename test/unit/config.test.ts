@@ -1,0 +1,59 @@
+// Configuration is read from the environment once, validated, and explains itself when wrong.
+import test from 'ava';
+import { availableParallelism } from 'node:os';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+test('defaults give a working local configuration', (t) => {
+  const c = loadConfig({});
+  t.is(c.http.port, 8080);
+  t.is(c.temporal.taskQueue, 'reviews');
+  t.is(c.limits.maxFileBytes, 100 * 1024 * 1024);
+  t.is(c.limits.rateLimitPerMinute, 60);
+  t.is(c.secrets.webhookKey.length, 32);
+  t.false(c.testOnlyAllowLoopbackTargets);
+  t.is(c.minio.publicEndpoint.href, c.minio.endpoint.href);
+});
+
+test('values from the environment are parsed and typed', (t) => {
+  const c = loadConfig({ PORT: '9999', MAX_FILE_BYTES: '1024', TEST_ONLY_ALLOW_LOOPBACK_TARGETS: 'true', MINIO_PUBLIC_ENDPOINT: 'https://files.example.com/' });
+  t.is(c.http.port, 9999);
+  t.is(c.limits.maxFileBytes, 1024);
+  t.true(c.testOnlyAllowLoopbackTargets);
+  t.is(c.minio.publicEndpoint.host, 'files.example.com');
+});
+
+test('an invalid variable is named in the error', (t) => {
+  const err = t.throws(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' }), { instanceOf: ConfigError });
+  t.regex(err!.message, /PORT/);
+  t.regex(err!.message, /DATABASE_URL: must be a postgres:\/\/ URL/);
+});
+
+test('production refuses the development secrets and the test-only switch', (t) => {
+  const err = t.throws(() => loadConfig({ NODE_ENV: 'production', TEST_ONLY_ALLOW_LOOPBACK_TARGETS: 'true' }), {
+    instanceOf: ConfigError,
+  });
+  t.regex(err!.message, /SERVER_SECRET/);
+  t.regex(err!.message, /WEBHOOK_SECRET_KEY/);
+  t.regex(err!.message, /TEST_ONLY_ALLOW_LOOPBACK_TARGETS/);
+  t.notThrows(() =>
+    loadConfig({
+      NODE_ENV: 'production',
+      SERVER_SECRET: 'x'.repeat(40),
+      WEBHOOK_SECRET_KEY: Buffer.alloc(32, 1).toString('base64'),
+    }),
+  );
+});
+
+test('a webhook key that is not 32 bytes is rejected', (t) => {
+  const err = t.throws(() => loadConfig({ WEBHOOK_SECRET_KEY: Buffer.alloc(16).toString('base64') }));
+  t.regex(err!.message, /WEBHOOK_SECRET_KEY: must be 32 bytes/);
+});
+
+test('OCR workers default to two, or one on a single core, and take 1 to 8', (t) => {
+  t.is(loadConfig({}).qc.ocrWorkers, Math.min(2, availableParallelism()));
+  t.is(loadConfig({ OCR_WORKERS: '4' }).qc.ocrWorkers, 4);
+  for (const bad of ['0', '9', '1.5', 'two']) {
+    const err = t.throws(() => loadConfig({ OCR_WORKERS: bad }), { instanceOf: ConfigError }, bad);
+    t.regex(err!.message, /OCR_WORKERS/);
+  }
+});

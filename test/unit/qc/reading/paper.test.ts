@@ -1,0 +1,34 @@
+// Evening out unevenly lit paper before OCR (reading/paper.ts): a shadowed page's paper becomes uniformly
+// white and its ink stays dark; an evenly lit page is left exactly as it is.
+import test from 'ava';
+import { flattenPaper } from '../../../../src/qc/reading/paper.js';
+
+/** A page of paper `light(x, y)` bright with a dark 20×20 "glyph" every 60 pixels. */
+function page(width: number, height: number, light: (x: number, y: number) => number): Uint8Array {
+  const grey = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const ink = x % 60 < 20 && y % 60 < 20;
+      grey[y * width + x] = Math.round(light(x, y) * (ink ? 0.2 : 0.95));
+    }
+  }
+  return grey;
+}
+
+test('a page in a shadow gets uniformly white paper, its ink kept dark', (t) => {
+  const [width, height] = [600, 800];
+  const shaded = page(width, height, (x, y) => 255 * (1 - 0.6 * ((x / width + y / height) / 2)));
+  const flat = flattenPaper(shaded, width, height);
+  t.not(flat, shaded);
+  const at = (g: Uint8Array, x: number, y: number) => g[y * width + x]!;
+  // Paper in the lit corner and in the shadowed one: 242 and 111 before, both near white after.
+  t.true(at(shaded, 590, 790) < 130);
+  t.true(at(flat, 30, 30) >= 215 && at(flat, 590, 790) >= 215, `${at(flat, 30, 30)} and ${at(flat, 590, 790)}`);
+  // Ink in the shadow is still far darker than paper anywhere.
+  t.true(at(flat, 545, 785) < 100, `${at(flat, 545, 785)}`);
+});
+
+test('an evenly lit page is returned as it is', (t) => {
+  const even = page(600, 800, () => 250);
+  t.is(flattenPaper(even, 600, 800), even);
+});

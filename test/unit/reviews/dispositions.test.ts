@@ -1,0 +1,66 @@
+// Judging a working document's decisions (DECISIONS 11-12), as pure logic: what is applied, skipped or
+// failed and why, and how standing decisions shape the next release.
+import test from 'ava';
+import type { Finding } from '../../../src/qc/finding.js';
+import { applyDecisions, judgeDispositions, type DispositionInput } from '../../../src/reviews/dispositions.js';
+
+const finding = (key: string, severity = 'high'): Finding => ({
+  key,
+  code: key.split(':')[0]!,
+  severity,
+  category: 'documentation',
+  title: `Title of ${key}`,
+  summary: `Summary of ${key}.`,
+});
+const release = [finding('DOC-001:urla', 'critical'), finding('DOC-002'), finding('DOC-009', 'low')];
+
+function fields(entries: Record<string, { decision: string; comment?: string; cure?: string }>): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const f of release) m.set(`finding.${f.key}.decision`, '');
+  for (const [key, v] of Object.entries(entries)) {
+    m.set(`finding.${key}.decision`, v.decision);
+    m.set(`finding.${key}.comment`, v.comment ?? '');
+    m.set(`finding.${key}.cure_document`, v.cure ?? '');
+  }
+  return m;
+}
+
+const judge = (over: Partial<DispositionInput>) =>
+  judgeDispositions({ fields: new Map(), answered: release, current: release, standing: [], uploaded: [], ...over }).map((d) => [d.finding, d.decision, d.outcome]);
+
+test('an empty decision is not listed; cleared and disputed are applied', (t) => {
+  t.deepEqual(judge({ fields: fields({ 'DOC-002': { decision: 'cleared' }, 'DOC-009': { decision: 'disputed', comment: 'named in the index' } }) }), [
+    ['DOC-002', 'cleared', 'applied'],
+    ['DOC-009', 'disputed', 'applied'],
+  ]);
+  t.deepEqual(judge({ fields: fields({}) }), []);
+});
+
+test('cure_attached is applied only with a cure document uploaded in the same request', (t) => {
+  t.deepEqual(judge({ fields: fields({ 'DOC-001:urla': { decision: 'cure_attached' } }) }), [['DOC-001', 'cure_attached', 'skipped']]);
+  t.deepEqual(judge({ fields: fields({ 'DOC-001:urla': { decision: 'cure_attached', cure: 'urla.pdf' } }), uploaded: ['other.pdf'] }), [['DOC-001', 'cure_attached', 'skipped']]);
+  // Matched by file name, whatever folder of a package it came in and whatever its case.
+  t.deepEqual(judge({ fields: fields({ 'DOC-001:urla': { decision: 'cure_attached', cure: 'URLA.pdf' } }), uploaded: ['package/urla.pdf'] }), [['DOC-001', 'cure_attached', 'applied']]);
+});
+
+test('a decision already standing is skipped; an unreadable value, an unknown or a superseded finding fails', (t) => {
+  t.deepEqual(judge({ fields: fields({ 'DOC-002': { decision: 'cleared' } }), standing: [{ findingKey: 'DOC-002', decision: 'cleared', comment: null }] }), [['DOC-002', 'cleared', 'skipped']]);
+  t.deepEqual(judge({ fields: fields({ 'DOC-002': { decision: 'approve' } }) }), [['DOC-002', 'approve', 'failed']]);
+  t.deepEqual(judge({ fields: fields({ 'APR-001': { decision: 'cleared' } }) }), [['APR-001', 'cleared', 'failed']]);
+  // The working document answers an older release whose DOC-009 the current release no longer has.
+  t.deepEqual(judge({ fields: fields({ 'DOC-009': { decision: 'disputed' } }), current: release.slice(0, 2) }), [['DOC-009', 'disputed', 'failed']]);
+  const [detail] = judgeDispositions({ fields: fields({ 'DOC-009': { decision: 'disputed' } }), answered: release, current: release.slice(0, 2), standing: [], uploaded: [] });
+  t.regex(detail!.detail, /superseded release/);
+});
+
+test('standing decisions shape a release: cleared left out, disputed marked and counted', (t) => {
+  const { findings, disputed } = applyDecisions(release, [
+    { findingKey: 'DOC-002', decision: 'cleared', comment: 'waived' },
+    { findingKey: 'DOC-001:urla', decision: 'disputed', comment: 'in the lender file' },
+    { findingKey: 'DOC-009', decision: 'cure_attached', comment: null },
+  ]);
+  t.deepEqual(findings.map((f) => f.key), ['DOC-001:urla', 'DOC-009']);
+  t.is(findings[0]!.summary, 'Summary of DOC-001:urla. Disputed by the lender: in the lender file.');
+  t.is(findings[1]!.summary, 'Summary of DOC-009.', 'a cure is re-checked by the analysis, not assumed');
+  t.is(disputed, 1);
+});
