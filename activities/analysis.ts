@@ -11,29 +11,56 @@ import { analyseDocuments } from '../src/qc/analyse.js';
 import { tesseractOcr } from '../src/qc/reading/document.js';
 import type { Finding } from '../src/qc/finding.js';
 import { applyDecisions } from '../src/reviews/dispositions.js';
+import type { AnalysisSummary, ReviewPolicy } from '../src/reviews/pipeline.js';
+import { saveReleaseDraft } from '../src/db/releases.js';
 import { readBuffer, type Storage } from '../src/storage/minio.js';
 
 /** The part of analyseReview's start-to-close timeout (60 min, workflows/review.ts) spent reading files. */
 const READING_SHARE_OF_TIMEOUT = 0.75;
 
-export interface ReviewPolicy {
-  maxConcurrentAnalyses: number;
-  releasePolicy: 'auto' | 'hold';
-  awaitingDocumentsSeconds: number;
-}
-
-export interface AnalysisResult {
-  documents: number;
-  unreadable: number;
-  primaryPresent: boolean;
-  nothingReadable: boolean;
-  /** The findings to release, the integrator's standing decisions applied (cleared ones left out). */
+/**
+ * What `analyseReview` returned to runs started before release drafts (LEAN_HISTORY_PATCH, workflows/activity-options.ts): the
+ * findings themselves. Kept until no such run can remain (30 days after the change); see docs/development.md.
+ */
+export interface LegacyAnalysisResult extends Omit<AnalysisSummary, 'releaseId' | 'findings'> {
   findings: Finding[];
-  /** Findings the integrator disputes: such a release goes through the release gate (DECISIONS 12). */
-  disputed: number;
 }
 
 export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; storage: Storage; config: Config }) {
+  /** Reads and classifies every evidence document of the review and derives its findings. */
+  async function analyse(reviewId: string): Promise<LegacyAnalysisResult> {
+    const docs = await evidenceDocuments(sql, reviewId);
+    const ctx = Context.current();
+    // A heartbeat on a clock as well as per document: one large document may take longer to read than
+    // the heartbeat timeout, and the worker is alive all the same.
+    let done = 0;
+    const beat = setInterval(() => ctx.heartbeat(done), 5_000);
+    // Reading stops (pages illegible, files unreadable) with a quarter of the activity's timeout left
+    // for the rules and the bookkeeping below: a package too large to read in time (thousands of
+    // scanned pages) is reported as far as it was read, rather than timed out and retried in vain.
+    const { startToCloseTimeoutMs } = ctx.info;
+    const deadline = startToCloseTimeoutMs > 0 ? Date.now() + startToCloseTimeoutMs * READING_SHARE_OF_TIMEOUT : Infinity;
+    const analysis = await analyseDocuments(docs, (key) => readBuffer(storage, key), (n) => ctx.heartbeat((done = n)), {
+      ocr: tesseractOcr,
+      concurrency: config.qc.ocrWorkers,
+      deadline,
+    }).finally(() => clearInterval(beat));
+    // A file split into several logical documents records each class, in page order.
+    await setDocumentClasses(
+      sql,
+      analysis.documents.map((d) => ({ id: d.id, documentClass: d.unreadable === null ? d.classes.join(',') : null })),
+    );
+    const { findings, disputed } = applyDecisions(analysis.findings, await activeDecisions(sql, reviewId));
+    return {
+      documents: analysis.documents.length,
+      unreadable: analysis.documents.filter((d) => d.unreadable !== null).length,
+      primaryPresent: analysis.primaryPresent,
+      nothingReadable: analysis.nothingReadable,
+      findings,
+      disputed,
+    };
+  }
+
   return {
     /** The organization's settings, read at each analysis so that an operator's change applies to the next. */
     async reviewPolicy(input: { organizationId: string }): Promise<ReviewPolicy> {
@@ -54,38 +81,19 @@ export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; s
       return releaseAnalysisSlot(sql, input);
     },
 
-    /** Reads and classifies every evidence document of the review and derives its findings. */
-    async analyseReview(input: { reviewId: string }): Promise<AnalysisResult> {
-      const docs = await evidenceDocuments(sql, input.reviewId);
-      const ctx = Context.current();
-      // A heartbeat on a clock as well as per document: one large document may take longer to read than
-      // the heartbeat timeout, and the worker is alive all the same.
-      let done = 0;
-      const beat = setInterval(() => ctx.heartbeat(done), 5_000);
-      // Reading stops (pages illegible, files unreadable) with a quarter of the activity's timeout left
-      // for the rules and the bookkeeping below: a package too large to read in time (thousands of
-      // scanned pages) is reported as far as it was read, rather than timed out and retried in vain.
-      const { startToCloseTimeoutMs } = ctx.info;
-      const deadline = startToCloseTimeoutMs > 0 ? Date.now() + startToCloseTimeoutMs * READING_SHARE_OF_TIMEOUT : Infinity;
-      const analysis = await analyseDocuments(docs, (key) => readBuffer(storage, key), (n) => ctx.heartbeat((done = n)), {
-        ocr: tesseractOcr,
-        concurrency: config.qc.ocrWorkers,
-        deadline,
-      }).finally(() => clearInterval(beat));
-      // A file split into several logical documents records each class, in page order.
-      await setDocumentClasses(
-        sql,
-        analysis.documents.map((d) => ({ id: d.id, documentClass: d.unreadable === null ? d.classes.join(',') : null })),
-      );
-      const { findings, disputed } = applyDecisions(analysis.findings, await activeDecisions(sql, input.reviewId));
-      return {
-        documents: analysis.documents.length,
-        unreadable: analysis.documents.filter((d) => d.unreadable !== null).length,
-        primaryPresent: analysis.primaryPresent,
-        nothingReadable: analysis.nothingReadable,
-        findings,
-        disputed,
-      };
+    /**
+     * Reads and classifies every evidence document of the review, derives its findings and stores them as
+     * the draft of release `releaseId`; returns the counts.
+     */
+    async analyseToDraft(input: { reviewId: string; releaseId: string }): Promise<AnalysisSummary> {
+      const { findings, ...counts } = await analyse(input.reviewId);
+      await saveReleaseDraft(sql, { id: input.releaseId, reviewId: input.reviewId, findings });
+      return { releaseId: input.releaseId, ...counts, findings: findings.length };
+    },
+
+    /** Runs started before release drafts: the same analysis, its findings returned. */
+    async analyseReview(input: { reviewId: string }): Promise<LegacyAnalysisResult> {
+      return analyse(input.reviewId);
     },
   };
 }

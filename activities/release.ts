@@ -2,7 +2,8 @@
 // and complete the review in one transaction (thin adapters over src/report and src/db/releases).
 import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
-import { publishRelease, releaseCount } from '../src/db/releases.js';
+import { publishRelease, releaseCount, releaseFindings } from '../src/db/releases.js';
+import type { ReleaseRef } from '../src/reviews/pipeline.js';
 import { getReviewRecordById } from '../src/db/reviews.js';
 import type { Finding } from '../src/qc/finding.js';
 import { renderReport } from '../src/report/render.js';
@@ -15,17 +16,14 @@ export function reportObjectKey(reviewId: string, releaseId: string): string {
   return `reports/${reviewId}/${releaseId}.pdf`;
 }
 
-export interface ReleaseInput {
-  reviewId: string;
-  releaseId: string;
+/** A release with its findings: what runs started before release drafts pass (LEAN_HISTORY_PATCH, workflows/activity-options.ts). */
+export interface LegacyReleaseInput extends ReleaseRef {
   findings: Finding[];
-  /** ISO time of the release, chosen by the workflow. */
-  generatedAt: string;
 }
 
 export function createReleaseActivities({ sql, storage, config }: { sql: Sql; storage: Storage; config: Config }) {
   /** Renders the release's report and stores it under its key; returns the key. */
-  async function renderAndStore(input: ReleaseInput, sandbox: boolean): Promise<string> {
+  async function renderAndStore(input: LegacyReleaseInput, sandbox: boolean): Promise<string> {
     const review = await getReviewRecordById(sql, input.reviewId);
     if (!review) throw new Error(`review ${input.reviewId} does not exist`);
     const bytes = await renderReport(
@@ -47,7 +45,7 @@ export function createReleaseActivities({ sql, storage, config }: { sql: Sql; st
   }
 
   /** Commits a release whose PDF is stored: the review becomes completed with its report available. */
-  function publish(input: ReleaseInput, key: string): Promise<Review> {
+  function publish(input: LegacyReleaseInput, key: string): Promise<Review> {
     return publishRelease(sql, {
       id: input.releaseId,
       reviewId: input.reviewId,
@@ -65,18 +63,31 @@ export function createReleaseActivities({ sql, storage, config }: { sql: Sql; st
       return releaseCount(sql, input.reviewId);
     },
 
-    /** Renders and stores a release's report PDF; a failure here keeps the release from being published. */
-    async renderReleaseReport(input: ReleaseInput): Promise<string> {
+    /**
+     * Renders the report of a release drafted by an analysis and stores it; returns its key. A failure
+     * here keeps the release from being published.
+     */
+    async renderRelease(input: ReleaseRef): Promise<string> {
+      return renderAndStore({ ...input, findings: await releaseFindings(sql, input.reviewId, input.releaseId) }, false);
+    },
+
+    /** Publishes a drafted release whose PDF `renderRelease` stored under `reportKey`. */
+    async publishRelease(input: ReleaseRef & { reportKey: string }): Promise<Review> {
+      return publish({ ...input, findings: await releaseFindings(sql, input.reviewId, input.releaseId) }, input.reportKey);
+    },
+
+    /** Runs started before release drafts: renders a release whose findings come with it. */
+    async renderReleaseReport(input: LegacyReleaseInput): Promise<string> {
       return renderAndStore(input, false);
     },
 
-    /** Publishes a release whose PDF `renderReleaseReport` stored under `reportKey`. */
-    async publishReviewRelease(input: ReleaseInput & { reportKey: string }): Promise<Review> {
+    /** Runs started before release drafts: publishes a release whose findings come with it. */
+    async publishReviewRelease(input: LegacyReleaseInput & { reportKey: string }): Promise<Review> {
       return publish(input, input.reportKey);
     },
 
     /** The canned sandbox release (RULES.md): rendered, stored and released like any other. */
-    async releaseSandboxReport(input: Omit<ReleaseInput, 'findings'>): Promise<Review> {
+    async releaseSandboxReport(input: ReleaseRef): Promise<Review> {
       const release = { ...input, findings: [...SANDBOX_FINDINGS] };
       // The PDF first: a release is never committed without its render.
       return publish(release, await renderAndStore(release, true));

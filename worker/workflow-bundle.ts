@@ -2,7 +2,7 @@
 // some 3 s and a screenful of output). `npm start`, `npm test` and the Dockerfile build it into .build/
 // before any worker starts; a worker finds it there. The bundle is stamped with a hash of everything it
 // can be made from (workflows/, src/, the lockfile): a worker whose sources changed since builds it again.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,17 +30,29 @@ async function sourceHash(): Promise<string> {
  * The path of a bundle of today's workflow code: the one in .build/ when its stamp matches the sources,
  * else a fresh one (written to a temporary file and renamed, so a reader never sees half of it).
  */
-export async function ensureWorkflowBundle(): Promise<{ path: string; built: boolean }> {
+export function ensureWorkflowBundle(): Promise<{ path: string; built: boolean }> {
+  // One check per process: callers in it share the first one (sources do not change under a process).
+  ensured ??= ensure().catch((err: unknown) => {
+    ensured = undefined;
+    throw err;
+  });
+  return ensured;
+}
+
+let ensured: Promise<{ path: string; built: boolean }> | undefined;
+
+async function ensure(): Promise<{ path: string; built: boolean }> {
   const hash = await sourceHash();
   const stamp = await readFile(stampPath, 'utf8').catch(() => '');
   if (stamp === hash) return { path: WORKFLOW_BUNDLE_PATH, built: false };
   const quiet = { log: () => {}, trace: () => {}, debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
   const { code } = await bundleWorkflowCode({ workflowsPath, ignoreModules: [], logger: quiet });
   await mkdir(join(root, '.build'), { recursive: true });
-  const temporary = `${WORKFLOW_BUNDLE_PATH}.${process.pid}.tmp`;
-  await writeFile(temporary, code);
-  await rename(temporary, WORKFLOW_BUNDLE_PATH);
-  await writeFile(`${stampPath}.${process.pid}.tmp`, hash);
-  await rename(`${stampPath}.${process.pid}.tmp`, stampPath);
+  // Other processes may be building it too: each writes its own temporary files.
+  const suffix = `${process.pid}.${randomUUID()}.tmp`;
+  await writeFile(`${WORKFLOW_BUNDLE_PATH}.${suffix}`, code);
+  await rename(`${WORKFLOW_BUNDLE_PATH}.${suffix}`, WORKFLOW_BUNDLE_PATH);
+  await writeFile(`${stampPath}.${suffix}`, hash);
+  await rename(`${stampPath}.${suffix}`, stampPath);
   return { path: WORKFLOW_BUNDLE_PATH, built: true };
 }

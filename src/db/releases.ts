@@ -71,6 +71,27 @@ export interface NewRelease {
 }
 
 /**
+ * Stores an analysis's findings as the draft of release `id` (the workflow chose the id). A retried
+ * analysis writes its findings again under the same id.
+ */
+export async function saveReleaseDraft(sql: Sql, draft: { id: string; reviewId: string; findings: readonly Finding[] }): Promise<void> {
+  await sql`
+    insert into release_drafts (id, review_id, findings) values (${draft.id}, ${draft.reviewId}, ${sql.json(draft.findings as Finding[])})
+    on conflict (id) do update set findings = excluded.findings`;
+}
+
+/** The findings of a release: its draft while it is one, the release's once published. */
+export async function releaseFindings(sql: Sql, reviewId: string, releaseId: string): Promise<Finding[]> {
+  const [row] = await sql<{ findings: Finding[] }[]>`
+    select findings from release_drafts where id = ${releaseId} and review_id = ${reviewId}
+    union all
+    select findings from releases where id = ${releaseId} and review_id = ${reviewId}
+    limit 1`;
+  if (!row) throw new Error(`release ${releaseId} of review ${reviewId} has no findings stored`);
+  return row.findings;
+}
+
+/**
  * Commits a release (its PDF already stored) and marks the review completed with its report available, in
  * one transaction. Idempotent per release id, so a retried activity does not release twice.
  */
@@ -88,6 +109,8 @@ export async function publishRelease(sql: Sql, r: NewRelease): Promise<Review> {
        where id = ${r.reviewId}
       returning *`;
     if (!row) throw new Error(`review ${r.reviewId} does not exist`);
+    // Its draft, and any an analysis left unpublished (superseded by newer documents), are done with.
+    await tx`delete from release_drafts where review_id = ${r.reviewId}`;
     // A retried publish (its reply lost) leaves the log as it was.
     if (inserted.length > 0) {
       await logTransition(tx as unknown as Sql, { reviewId: r.reviewId, internalState: 'released', status: 'completed', detail: `release ${r.id}` });

@@ -71,7 +71,7 @@ test('a worker killed with -9 mid-analysis: the analysis runs again on another w
   const handle = (await temporalClient()).workflow.getHandle(review_id);
   for (let i = 0; ; i++) {
     const pending = (await handle.describe()).raw.pendingActivities ?? [];
-    if (pending.some((a) => a.activityType?.name === 'analyseReview' && a.state === temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED)) break;
+    if (pending.some((a) => a.activityType?.name === 'analyseToDraft' && a.state === temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED)) break;
     if (i > 600) throw new Error('the analysis never started');
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -88,13 +88,13 @@ test('a worker killed with -9 mid-analysis: the analysis runs again on another w
   const history = await handle.fetchHistory();
   const scheduled = new Set(
     (history.events ?? [])
-      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'analyseReview')
+      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'analyseToDraft')
       .map((e) => String(e.eventId)),
   );
   const attempts = (history.events ?? [])
     .filter((e) => e.activityTaskStartedEventAttributes && scheduled.has(String(e.activityTaskStartedEventAttributes.scheduledEventId)))
     .map((e) => e.activityTaskStartedEventAttributes!.attempt);
-  t.true(attempts.some((a) => (a ?? 1) >= 2), `analyseReview attempts: ${JSON.stringify(attempts)}`);
+  t.true(attempts.some((a) => (a ?? 1) >= 2), `analyseToDraft attempts: ${JSON.stringify(attempts)}`);
 
   // Exactly once: one release, one `released`, one review.completed.
   t.is((await db()`select count(*)::int as n from releases where review_id = ${review_id}`)[0]!.n, 1);

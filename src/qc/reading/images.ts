@@ -118,7 +118,7 @@ async function toOcrBitmap(image: Sharp, width: number, height: number, rescale 
       .raw({ depth: 'uchar' })
       .toBuffer({ resolveWithObject: true });
     if (info.channels !== 1) throw new Error(`expected one channel, got ${info.channels}`);
-    const grey = paperFlattening ? flattenPaper(data, info.width, info.height) : data;
+    const grey = paperFlattening ? await flattenPaper(data, info.width, info.height) : data;
     return { pgm: pgm(grey, info.width, info.height), width: info.width, height: info.height };
   } catch (err) {
     throw new ImageRefused(`image cannot be decoded (${errorMessage(err)})`);

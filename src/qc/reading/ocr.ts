@@ -14,6 +14,7 @@ import { pageTextOf } from './layout.js';
 import { illegiblePage, OCR_PAGE_WIDTH, RENDER_DPI, type PageText, type TextItem } from './page.js';
 import { openPdfRenderer } from './pdf-threads.js';
 import { ReaderUnavailable } from './unavailable.js';
+import { loopTurns } from './loop-turns.js';
 import { errorMessage } from '../error-message.js';
 
 /** What OCR of one file yields; an unreadable file is a finding for the caller, never an exception. */
@@ -425,7 +426,9 @@ async function inkOf(page: Tesseract.Page): Promise<InkImage | undefined> {
   }
 }
 
-function toPageText(page: Tesseract.Page, bitmap: OcrBitmap, number: number, ink: InkImage | undefined): PageText {
+async function toPageText(page: Tesseract.Page, bitmap: OcrBitmap, number: number, ink: InkImage | undefined): Promise<PageText> {
+  // Finding check boxes searches the pixels beside each word: a dense page takes a while.
+  const turn = loopTurns();
   const scale = OCR_PAGE_WIDTH / bitmap.width;
   const items: TextItem[] = [];
   let confidenceSum = 0;
@@ -437,6 +440,7 @@ function toPageText(page: Tesseract.Page, bitmap: OcrBitmap, number: number, ink
         // share theirs: a slope left after deskewing must not split the line when layout groups by y.
         const y = round((bitmap.height - baselineOf(line)) * scale);
         const height = round((line.rowAttributes?.rowHeight || line.bbox.y1 - line.bbox.y0) * scale);
+        await turn();
         for (const word of ink ? withCheckBoxes(line.words, ink) : line.words) {
           const text = word.text.trim();
           // A table's rule read as a glyph is no word: it would join a label to its value.

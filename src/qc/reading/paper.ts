@@ -3,7 +3,8 @@
 // paper fall on the same side of it and the corner reads as nothing. Each pixel is divided by the local
 // paper brightness (the bright end of its neighbourhood), which makes the paper uniformly white and keeps
 // the ink dark; a page already evenly lit (every scan and render) is left as it is, at no cost but one
-// pass over its pixels.
+// pass over its pixels. The work gives the event loop a turn every few milliseconds (loop-turns.ts).
+import { loopTurns } from './loop-turns.js';
 
 /** Side of the blocks the paper's brightness is estimated in (pixels at ~300 dpi: about a text line). */
 const BLOCK = 48;
@@ -14,7 +15,8 @@ const UNEVEN = 36;
  * The grey page with its paper flattened when its lighting is uneven; the same array otherwise. `grey` is
  * one byte a pixel, rows top to bottom.
  */
-export function flattenPaper(grey: Uint8Array, width: number, height: number): Uint8Array {
+export async function flattenPaper(grey: Uint8Array, width: number, height: number): Promise<Uint8Array> {
+  const turn = loopTurns();
   const cols = Math.ceil(width / BLOCK);
   const rows = Math.ceil(height / BLOCK);
   if (cols < 3 || rows < 3) return grey;
@@ -22,6 +24,7 @@ export function flattenPaper(grey: Uint8Array, width: number, height: number): U
   const paper = new Float32Array(cols * rows);
   const histogram = new Uint32Array(256);
   for (let by = 0; by < rows; by++) {
+    await turn();
     for (let bx = 0; bx < cols; bx++) {
       histogram.fill(0);
       let count = 0;
@@ -61,6 +64,7 @@ export function flattenPaper(grey: Uint8Array, width: number, height: number): U
   if (high - low <= UNEVEN || high < 64) return grey;
   const out = new Uint8Array(grey.length);
   for (let y = 0; y < height; y++) {
+    if (y % 16 === 0) await turn();
     // Bilinear between block centres.
     const fy = Math.min(rows - 1, Math.max(0, (y - BLOCK / 2) / BLOCK));
     const y0 = Math.floor(fy);

@@ -15,10 +15,10 @@ function page(width: number, height: number, light: (x: number, y: number) => nu
   return grey;
 }
 
-test('a page in a shadow gets uniformly white paper, its ink kept dark', (t) => {
+test('a page in a shadow gets uniformly white paper, its ink kept dark', async (t) => {
   const [width, height] = [600, 800];
   const shaded = page(width, height, (x, y) => 255 * (1 - 0.6 * ((x / width + y / height) / 2)));
-  const flat = flattenPaper(shaded, width, height);
+  const flat = await flattenPaper(shaded, width, height);
   t.not(flat, shaded);
   const at = (g: Uint8Array, x: number, y: number) => g[y * width + x]!;
   // Paper in the lit corner and in the shadowed one: 242 and 111 before, both near white after.
@@ -28,7 +28,7 @@ test('a page in a shadow gets uniformly white paper, its ink kept dark', (t) => 
   t.true(at(flat, 545, 785) < 100, `${at(flat, 545, 785)}`);
 });
 
-test('an evenly lit page is returned as it is', (t) => {
+test('an evenly lit page is returned as it is', async (t) => {
   const even = page(600, 800, () => 250);
-  t.is(flattenPaper(even, 600, 800), even);
+  t.is(await flattenPaper(even, 600, 800), even);
 });

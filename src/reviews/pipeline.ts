@@ -1,0 +1,32 @@
+// What the review workflow and its activities exchange: small records of ids and counts. Documents and
+// findings stay in Postgres and MinIO; the workflow's history holds only these.
+
+/** An organization's settings, read at each analysis so that an operator's change applies to the next. */
+export interface ReviewPolicy {
+  maxConcurrentAnalyses: number;
+  releasePolicy: 'auto' | 'hold';
+  awaitingDocumentsSeconds: number;
+}
+
+/** What an analysis found, in counts; its findings are stored as the draft of release `releaseId`. */
+export interface AnalysisSummary {
+  /** The release the findings are a draft of (chosen by the workflow before the analysis). */
+  releaseId: string;
+  documents: number;
+  unreadable: number;
+  primaryPresent: boolean;
+  /** True when not one document could be read: the pipeline cannot complete (the review fails). */
+  nothingReadable: boolean;
+  /** Findings to release, the integrator's standing decisions applied (cleared ones left out). */
+  findings: number;
+  /** Findings the integrator disputes: such a release goes through the release gate (DECISIONS 12). */
+  disputed: number;
+}
+
+/** A release to render or publish, by id: its findings are those of its draft. */
+export interface ReleaseRef {
+  reviewId: string;
+  releaseId: string;
+  /** ISO time of the release, chosen by the workflow: the same in the JSON, the PDF and the webhook. */
+  generatedAt: string;
+}

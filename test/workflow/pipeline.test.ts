@@ -1,0 +1,179 @@
+// The review workflow's decisions, on a Temporal dev server of its own with stub activities: what it
+// does at the release gate, at the awaiting-documents deadline and when a report cannot be stored, and
+// how long the history of a plain review grows. No Postgres, MinIO or QC engine: the activities answer
+// what each test needs and record what the workflow asked of them.
+import test from 'ava';
+import { randomUUID } from 'node:crypto';
+import { WithStartWorkflowOperation } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import type { ReviewActivities } from '../../activities/index.js';
+import { binaryPath, TEMPORAL_CLI } from '../../scripts/stack/go-binaries.js';
+import type { AnalysisSummary, ReviewPolicy } from '../../src/reviews/pipeline.js';
+import type { Review } from '../../src/reviews/review.js';
+import type { InternalState } from '../../src/reviews/states.js';
+import { ensureWorkflowBundle } from '../../worker/workflow-bundle.js';
+import { approveReleaseSignal, createReviewUpdate, getStateQuery, type ReviewWorkflowState } from '../../workflows/messages.js';
+import type { reviewWorkflow } from '../../workflows/review.js';
+import { REVIEW_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes.js';
+
+Runtime.install({ logger: new DefaultLogger('WARN') });
+
+let env: TestWorkflowEnvironment;
+test.before(async () => {
+  env = await TestWorkflowEnvironment.createLocal({
+    server: { executable: { type: 'existing-path', path: binaryPath(process.env, TEMPORAL_CLI) }, searchAttributes: [...REVIEW_SEARCH_ATTRIBUTES] },
+  });
+});
+test.after.always(async () => {
+  await env?.teardown();
+});
+
+interface Scenario {
+  policy?: Partial<ReviewPolicy>;
+  /** What each analysis finds (the last one repeats). */
+  analyses?: Partial<Omit<AnalysisSummary, 'releaseId'>>[];
+  /** Render attempts that fail before one succeeds. */
+  failedRenders?: number;
+}
+
+/** Stub activities for one review, and what the workflow asked of them. */
+function stubs(reviewId: string, scenario: Scenario) {
+  const calls = { states: [] as InternalState[], analyses: 0, renders: 0, published: [] as { releaseId: string; at: number }[], events: [] as string[] };
+  const policy: ReviewPolicy = { maxConcurrentAnalyses: 4, releasePolicy: 'auto', awaitingDocumentsSeconds: 3_600, ...scenario.policy };
+  const review = (status: Review['status']): Review => ({
+    review_id: reviewId,
+    status,
+    review_type: 'mortgage_v1',
+    created_at: new Date().toISOString(),
+    updated_at: new Date().toISOString(),
+    document_count: 1,
+    label: null,
+    reference_id: null,
+    report_available: status === 'completed',
+    sandbox: false,
+  });
+  const analyses = scenario.analyses ?? [{}];
+  const activities = {
+    async ingestSubmission() {
+      return { documents: [], staged: [] };
+    },
+    async createReviewRecord() {
+      return review('processing');
+    },
+    async recordState(input: { internalState: InternalState }) {
+      calls.states.push(input.internalState);
+    },
+    async reviewPolicy() {
+      return policy;
+    },
+    async acquireAnalysisSlot() {
+      return true;
+    },
+    async releaseAnalysisSlot() {
+      return null;
+    },
+    async analyseToDraft(input: { releaseId: string }): Promise<AnalysisSummary> {
+      const found = analyses[Math.min(calls.analyses++, analyses.length - 1)];
+      return { releaseId: input.releaseId, documents: 1, unreadable: 0, primaryPresent: true, nothingReadable: false, findings: 2, disputed: 0, ...found };
+    },
+    async renderRelease(input: { releaseId: string }) {
+      if (calls.renders++ < (scenario.failedRenders ?? 0)) throw ApplicationFailure.nonRetryable('MinIO is not answering');
+      return `reports/${reviewId}/${input.releaseId}.pdf`;
+    },
+    async publishRelease(input: { releaseId: string }) {
+      calls.published.push({ releaseId: input.releaseId, at: Date.now() });
+      return review('completed');
+    },
+    async webhookTargets() {
+      return ['endpoint-1'];
+    },
+    async deliverWebhook(input: { event: string }) {
+      calls.events.push(input.event);
+      return 'delivered' as const;
+    },
+  } satisfies Partial<ReviewActivities>;
+  return { activities, calls };
+}
+
+/** Creates a review on a worker with the scenario's stubs and runs `check` while that worker runs. */
+async function withReview(scenario: Scenario, check: (r: { reviewId: string; calls: ReturnType<typeof stubs>['calls']; until: (p: (s: ReviewWorkflowState) => boolean) => Promise<ReviewWorkflowState> }) => Promise<void>) {
+  const reviewId = randomUUID();
+  const taskQueue = `pipeline-${reviewId}`;
+  const { activities, calls } = stubs(reviewId, scenario);
+  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: { codePath: (await ensureWorkflowBundle()).path }, activities });
+  await worker.runUntil(async () => {
+    await env.client.workflow.executeUpdateWithStart(createReviewUpdate, {
+      args: [{ reviewType: 'mortgage_v1', label: null, referenceId: null, metadata: null, createdAt: new Date().toISOString(), files: [], sources: [] }],
+      startWorkflowOperation: new WithStartWorkflowOperation<typeof reviewWorkflow>('reviewWorkflow', {
+        workflowId: reviewId,
+        taskQueue,
+        args: [{ reviewId, organizationId: randomUUID(), sandbox: false }],
+        workflowIdConflictPolicy: 'FAIL',
+      }),
+    });
+    const handle = env.client.workflow.getHandle(reviewId);
+    const until = async (p: (s: ReviewWorkflowState) => boolean) => {
+      for (const deadline = Date.now() + 30_000; ; ) {
+        const state = await handle.query(getStateQuery);
+        if (p(state)) return state;
+        if (Date.now() > deadline) throw new Error(`review never reached the state looked for; it is ${JSON.stringify(state)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    await check({ reviewId, calls, until });
+  });
+}
+
+test('an organization that holds releases: the release waits at release_gate, published only after approveRelease', async (t) => {
+  await withReview({ policy: { releasePolicy: 'hold' } }, async ({ reviewId, calls, until }) => {
+    await until((s) => s.internalState === 'release_gate');
+    await new Promise((r) => setTimeout(r, 1_000));
+    t.deepEqual(calls.published, [], 'nothing is published while it waits');
+    await env.client.workflow.getHandle(reviewId).signal(approveReleaseSignal);
+    await until((s) => s.internalState === 'released' && s.releases === 1);
+    t.is(calls.published.length, 1);
+    t.deepEqual(calls.states, ['analysing', 'rendering', 'release_gate']);
+  });
+});
+
+test('no primary document: awaiting_documents until the deadline, then analysed again and completed without it', async (t) => {
+  const awaitingSeconds = 2;
+  await withReview({ policy: { awaitingDocumentsSeconds: awaitingSeconds }, analyses: [{ primaryPresent: false }] }, async ({ calls, until }) => {
+    const awaiting = await until((s) => s.internalState === 'awaiting_documents');
+    t.not(awaiting.awaitingDeadline, null);
+    const released = await until((s) => s.internalState === 'released');
+    t.true(released.deadlinePassed);
+    t.is(calls.analyses, 2, 'the deadline runs the analysis again');
+    t.is(calls.published.length, 1);
+    t.true(calls.published[0]!.at >= Date.parse(awaiting.awaitingDeadline!), 'released at the deadline, not before');
+    t.deepEqual(calls.states, ['analysing', 'awaiting_documents', 'analysing', 'rendering']);
+  });
+});
+
+test('a report that cannot be stored: publication_blocked (processing) and retried, released only once its PDF is stored', async (t) => {
+  await withReview({ failedRenders: 1 }, async ({ calls, until }) => {
+    const blocked = await until((s) => s.internalState === 'publication_blocked');
+    t.regex(blocked.detail ?? '', /MinIO is not answering.*retrying in 5 s/);
+    t.deepEqual(calls.published, []);
+    await until((s) => s.internalState === 'released');
+    t.is(calls.renders, 2);
+    t.is(calls.published.length, 1);
+    t.deepEqual(calls.states, ['analysing', 'rendering', 'publication_blocked']);
+  });
+});
+
+test('the history of a plain review, created, analysed, released and announced, holds at most 60 events', async (t) => {
+  await withReview({}, async ({ reviewId, calls, until }) => {
+    await until((s) => s.internalState === 'released');
+    for (const deadline = Date.now() + 10_000; calls.events.length === 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+    t.deepEqual(calls.events, ['review.completed']);
+    // The workflow task after the delivery completes is the last of the release.
+    await new Promise((r) => setTimeout(r, 500));
+    const history = await env.client.workflow.getHandle(reviewId).fetchHistory();
+    const events = history.events?.length ?? 0;
+    t.log(`${events} events in the history of a plain review`);
+    t.true(events > 0 && events <= 60, `${events} events`);
+  });
+});

@@ -1,0 +1,71 @@
+// The review workflow's activities, grouped by how they may fail and be retried. Short database work
+// (recording a transition, the organization's policy, slots, publishing a release, the review's record)
+// runs as local activities: one marker event in the history instead of three events and a workflow task
+// of their own, which keeps a plain review's history under 60 events (test/workflow/pipeline.test.ts).
+import { patched, proxyActivities, proxyLocalActivities, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
+import type { ReviewActivities } from '../activities/index.js';
+import { ADD_REJECTIONS, CREATE_REJECTIONS } from './messages.js';
+
+/** Refusals of a submission: final, never retried; each is an error code of the interface. */
+export const REJECTIONS: readonly string[] = [...new Set([...CREATE_REJECTIONS, ...ADD_REJECTIONS])];
+
+// Unpacking a large package takes a while; a refusal is final, anything else is retried.
+export const ingest = proxyActivities<ReviewActivities>({
+  startToCloseTimeout: '10 minutes',
+  retry: { initialInterval: '1 second', maximumAttempts: 5, nonRetryableErrorTypes: [...REJECTIONS] },
+});
+
+/**
+ * Patch: the analysis stores its findings as the draft of a release that the render and the publication
+ * take by id, and short database work runs as local activities. Runs that passed a point before the
+ * change keep its old commands there (the legacy activities, activities scheduled as such).
+ */
+export const LEAN_HISTORY_PATCH = 'lean-history';
+
+/** Whether this run takes the lean path from here on (always, for runs started after the change). */
+export function leanHistory(): boolean {
+  return patched(LEAN_HISTORY_PATCH);
+}
+
+// What an integrator's request waits for: bounded, so the request gets an answer, not a hang.
+const requestWriteOptions: LocalActivityOptions & ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  scheduleToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '250 milliseconds', maximumInterval: '10 seconds', nonRetryableErrorTypes: [...CREATE_REJECTIONS] },
+};
+const requestWrites = proxyActivities<ReviewActivities>(requestWriteOptions);
+const localRequestWrites = proxyLocalActivities<ReviewActivities>(requestWriteOptions);
+export const requestWriter = () => (leanHistory() ? localRequestWrites : requestWrites);
+
+// The pipeline's own bookkeeping: retried until the database answers again; nothing is skipped.
+const bookkeepingOptions: LocalActivityOptions & ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '250 milliseconds', maximumInterval: '30 seconds' },
+};
+const bookkeeping = proxyActivities<ReviewActivities>(bookkeepingOptions);
+const localBookkeeping = proxyLocalActivities<ReviewActivities>(bookkeepingOptions);
+export const bookkeeper = () => (leanHistory() ? localBookkeeping : bookkeeping);
+
+// The analysis heartbeats while it works, so a worker that dies mid-analysis is noticed in seconds and
+// the analysis runs again elsewhere.
+export const analysis = proxyActivities<ReviewActivities>({
+  startToCloseTimeout: '60 minutes',
+  heartbeatTimeout: '20 seconds',
+  retry: { initialInterval: '2 seconds', maximumAttempts: 5 },
+});
+
+// A render that cannot be produced or stored is retried a few times here, then by the workflow's
+// publication_blocked loop.
+export const rendering = proxyActivities<ReviewActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});
+
+// Webhooks (interface, "Events"): the activity makes the 3 attempts, 0.5 s then 1 s apart, 10 s each,
+// itself (src/webhooks/delivery.ts says why). Temporal retries it only when a worker dies mid-delivery;
+// the heartbeat carries how many attempts were made.
+export const webhooks = proxyActivities<ReviewActivities>({
+  startToCloseTimeout: '45 seconds',
+  heartbeatTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});

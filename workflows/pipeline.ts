@@ -1,0 +1,76 @@
+// One pass of the pipeline: take one of the organization's analysis slots (fleet-wide), analyse every
+// document, give the slot back and tell the review waiting longest for one.
+import { condition, getExternalWorkflowHandle, uuid4 } from '@temporalio/workflow';
+import type { AnalysisSummary, ReviewPolicy } from '../src/reviews/pipeline.js';
+import { analysis, bookkeeper, leanHistory } from './activity-options.js';
+import { capacityFreedSignal } from './messages.js';
+import type { ReviewProgress } from './progress.js';
+import { failureMessage, type ReleaseDraft } from './release.js';
+
+/** A review waiting for an analysis slot asks again at least this often (besides being signalled). */
+const MAX_SLOT_WAIT_MS = 30_000;
+
+export interface Analysed {
+  draft: ReleaseDraft;
+  primaryPresent: boolean;
+  disputed: number;
+}
+
+export class Pipeline {
+  private capacityFreed = false;
+
+  constructor(private readonly progress: ReviewProgress) {}
+
+  /** Another review of the organization gave back its slot. */
+  onCapacityFreed(): void {
+    this.capacityFreed = true;
+  }
+
+  /**
+   * Analyses the review's documents; its findings become the draft of a release, or, for runs that began
+   * this analysis before release drafts (LEAN_HISTORY_PATCH), come back in hand. A string says why the analysis could not complete.
+   */
+  async analyse(policy: ReviewPolicy): Promise<Analysed | string> {
+    const { state } = this.progress;
+    const who = { reviewId: state.reviewId, organizationId: state.organizationId };
+    let wait = 1_000;
+    while (!(await bookkeeper().acquireAnalysisSlot({ ...who, limit: policy.maxConcurrentAnalyses }))) {
+      if (state.internalState !== 'waiting_for_capacity') {
+        await this.progress.enter('waiting_for_capacity', { detail: `All ${policy.maxConcurrentAnalyses} analysis slots of the organization are in use.` });
+      }
+      this.capacityFreed = false;
+      await condition(() => this.capacityFreed, wait);
+      wait = Math.min(wait * 2, MAX_SLOT_WAIT_MS);
+    }
+    let outcome: { counts: Omit<AnalysisSummary, 'releaseId'>; draft: ReleaseDraft } | string;
+    try {
+      state.reassessmentPending = false;
+      // (Adding documents may have moved the review here already.)
+      const working = state.releases > 0 ? 'amending' : 'analysing';
+      if (state.internalState !== working) await this.progress.enter(working);
+      outcome = await this.run(leanHistory());
+    } catch (err) {
+      outcome = `The analysis could not complete: ${failureMessage(err)}`;
+    } finally {
+      const next = await bookkeeper().releaseAnalysisSlot(who);
+      // The review waiting longest for a slot of this organization is told at once.
+      if (next) await getExternalWorkflowHandle(next).signal(capacityFreedSignal).catch(() => undefined);
+    }
+    if (typeof outcome === 'string') return outcome;
+    const { counts, draft } = outcome;
+    if (counts.nothingReadable) return `None of the ${counts.documents} document(s) could be read.`;
+    state.lastAnalysis = { documents: counts.documents, unreadable: counts.unreadable, primaryPresent: counts.primaryPresent, findings: counts.findings, disputed: counts.disputed };
+    return { draft, primaryPresent: counts.primaryPresent, disputed: counts.disputed };
+  }
+
+  private async run(drafts: boolean): Promise<{ counts: Omit<AnalysisSummary, 'releaseId'>; draft: ReleaseDraft }> {
+    const summary = { summary: 'Read, classify and check every document' };
+    const reviewId = this.progress.state.reviewId;
+    if (drafts) {
+      const counts = await analysis.analyseToDraft.executeWithOptions(summary, [{ reviewId, releaseId: uuid4() }]);
+      return { counts, draft: { releaseId: counts.releaseId } };
+    }
+    const result = await analysis.analyseReview.executeWithOptions(summary, [{ reviewId }]);
+    return { counts: { ...result, findings: result.findings.length }, draft: { legacyFindings: result.findings } };
+  }
+}

@@ -1,0 +1,95 @@
+// A review's state inside its workflow and everything that follows a transition: the read model in
+// Postgres (written in the order of the transitions), the search attributes, the Temporal UI's current
+// details, and the webhooks a transition announces.
+import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import { customerStatus, type InternalState } from '../src/reviews/states.js';
+import type { WebhookEvent } from '../src/webhooks/payload.js';
+import { bookkeeper, webhooks } from './activity-options.js';
+import type { ReviewWorkflowInput, ReviewWorkflowState } from './messages.js';
+import { InternalStateKey, ReviewStatusKey } from './search-attributes.js';
+
+export class ReviewProgress {
+  readonly state: ReviewWorkflowState;
+  /** Read-model writes, chained so that they land in the order of the transitions. */
+  private projection: Promise<void> = Promise.resolve();
+  private readonly announcements: Promise<void>[] = [];
+
+  constructor(private readonly input: ReviewWorkflowInput) {
+    this.state = input.carried
+      ? { ...input.carried, approved: false }
+      : {
+          reviewId: input.reviewId,
+          organizationId: input.organizationId,
+          sandbox: input.sandbox,
+          internalState: input.resumed?.internalState ?? 'ingesting',
+          created: input.resumed !== undefined,
+          rejection: null,
+          reassessmentPending: false,
+          releases: 0,
+          awaitingDeadline: null,
+          deadlinePassed: false,
+          holdRequested: false,
+          approved: false,
+          lastAnalysis: null,
+          detail: null,
+        };
+  }
+
+  /** What operators read on the workflow's page in the Temporal UI. */
+  show(): void {
+    const { internalState, releases, detail } = this.state;
+    setCurrentDetails(`**${customerStatus(internalState)}** (internal state \`${internalState}\`), ${releases} release(s)` + (detail ? `\n\n${detail}` : ''));
+  }
+
+  /** Shows a new `detail` without a transition. */
+  explain(detail: string): void {
+    this.state.detail = detail;
+    this.show();
+  }
+
+  /**
+   * Moves to an internal state: search attributes, the UI and (unless an activity already wrote it) the
+   * read model follow. Resolves once every transition so far is in the read model.
+   */
+  enter(next: InternalState, o: { detail?: string | null; recorded?: boolean } = {}): Promise<void> {
+    this.state.internalState = next;
+    this.state.detail = o.detail ?? null;
+    upsertSearchAttributes([
+      { key: ReviewStatusKey, value: customerStatus(next) },
+      { key: InternalStateKey, value: next },
+    ]);
+    this.show();
+    if (!o.recorded) {
+      const write = { reviewId: this.input.reviewId, organizationId: this.input.organizationId, internalState: next, status: customerStatus(next), detail: this.state.detail ?? undefined };
+      this.projection = this.projection.then(() => bookkeeper().recordState.executeWithOptions({ summary: `Record ${next}` }, [write]));
+    }
+    return this.projection;
+  }
+
+  /** Resolves once every transition so far is in the read model. */
+  recorded(): Promise<void> {
+    return this.projection;
+  }
+
+  /** Sends an event to every endpoint of the review's organization and mode; never blocks the review. */
+  announce(event: WebhookEvent): void {
+    const { reviewId, organizationId, sandbox } = this.input;
+    const occurredAt = new Date().toISOString();
+    const fanOut = async () => {
+      const endpoints = await bookkeeper().webhookTargets({ organizationId, sandbox });
+      // Best effort (interface, "Events"): an endpoint that fails every attempt changes nothing here.
+      await Promise.allSettled(
+        endpoints.map((endpointId) =>
+          webhooks.deliverWebhook.executeWithOptions({ summary: `Deliver ${event} to endpoint ${endpointId}` }, [{ endpointId, reviewId, event, occurredAt }]),
+        ),
+      );
+    };
+    this.announcements.push(fanOut().catch(() => undefined));
+  }
+
+  /** Resolves once the read model is written and every announcement delivered (or given up). */
+  async settled(): Promise<void> {
+    await Promise.all(this.announcements);
+    await this.projection;
+  }
+}

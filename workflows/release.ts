@@ -1,0 +1,70 @@
+// Releasing a report: render and store its PDF (retried while it cannot be stored: never released
+// without it), pass the release gate when a release must be approved, publish, announce.
+import { condition, sleep, uuid4 } from '@temporalio/workflow';
+import type { ReviewPolicy } from '../src/reviews/pipeline.js';
+import type { Finding } from '../src/qc/finding.js';
+import { bookkeeper, rendering } from './activity-options.js';
+import type { ReviewProgress } from './progress.js';
+import { causeOf } from './submissions.js';
+
+/** A blocked publication is retried with this backoff. */
+const FIRST_PUBLICATION_RETRY_MS = 5_000;
+const MAX_PUBLICATION_RETRY_MS = 5 * 60_000;
+
+/**
+ * The release to make: drafted by the analysis (its findings stored under its id), or, for runs started
+ * before release drafts (LEAN_HISTORY_PATCH, workflows/activity-options.ts), with its findings in hand.
+ */
+export type ReleaseDraft = { releaseId: string } | { legacyFindings: Finding[] };
+
+/** Renders, gates, publishes and announces one release; returns without releasing when new documents made it stale. */
+export async function release(progress: ReviewProgress, draft: ReleaseDraft, disputeReason: string | null, policy: ReviewPolicy): Promise<void> {
+  const { state } = progress;
+  // (Runs started before release drafts chose the release's id here.)
+  const legacyFindings = 'legacyFindings' in draft ? draft.legacyFindings : undefined;
+  const ref = { reviewId: state.reviewId, releaseId: 'releaseId' in draft ? draft.releaseId : uuid4(), generatedAt: new Date().toISOString() };
+  const render = () =>
+    legacyFindings
+      ? rendering.renderReleaseReport.executeWithOptions({ summary: `Render and store the report of release ${ref.releaseId}` }, [{ ...ref, findings: legacyFindings }])
+      : rendering.renderRelease.executeWithOptions({ summary: `Render and store the report of release ${ref.releaseId}` }, [ref]);
+  await progress.enter('rendering');
+  let reportKey: string | undefined;
+  let retryIn = FIRST_PUBLICATION_RETRY_MS;
+  while (reportKey === undefined) {
+    try {
+      reportKey = await render();
+    } catch (err) {
+      // Never released without its PDF: the review stays processing until the render is stored.
+      const detail = `The report could not be rendered or stored (${failureMessage(err)}); retrying in ${retryIn / 1000} s.`;
+      if (state.internalState !== 'publication_blocked') await progress.enter('publication_blocked', { detail });
+      else progress.explain(detail);
+      await sleep(retryIn);
+      retryIn = Math.min(retryIn * 2, MAX_PUBLICATION_RETRY_MS);
+    }
+  }
+  const gate = policy.releasePolicy === 'hold' ? 'the organization holds every release for approval' : state.holdRequested ? 'an operator asked to hold it' : disputeReason;
+  if (gate !== null) {
+    await progress.enter('release_gate', { detail: `Waiting for approveRelease: ${gate}.` });
+    // New documents make what waits here stale: analyse them first, and come back to the gate after.
+    await condition(() => state.approved || state.reassessmentPending);
+    if (!state.approved) return;
+    state.approved = false;
+    state.holdRequested = false;
+  }
+  // Documents that arrived since the analysis would make this release stale the moment it is out:
+  // analyse again instead, so `completed` always covers every document the integrator was told of.
+  if (state.reassessmentPending) return;
+  // Every earlier transition is in the read model before the release completes the review.
+  await progress.recorded();
+  const summary = { summary: `Publish release ${ref.releaseId}` };
+  if (legacyFindings) await bookkeeper().publishReviewRelease.executeWithOptions(summary, [{ ...ref, findings: legacyFindings, reportKey }]);
+  else await bookkeeper().publishRelease.executeWithOptions(summary, [{ ...ref, reportKey }]);
+  state.releases += 1;
+  await progress.enter('released', { recorded: true });
+  progress.announce(state.releases === 1 ? 'review.completed' : 'review.amended');
+}
+
+export function failureMessage(err: unknown): string {
+  const cause = causeOf(err);
+  return cause instanceof Error ? cause.message : String(cause);
+}

@@ -1,0 +1,122 @@
+// The integrator's messages: create and add-documents (Temporal updates). Each ingests what was sent,
+// records it and says what the pipeline must do next; the pipeline itself runs in the workflow's main
+// loop. Submissions to one review are taken one at a time (an async mutex, as the SDK's
+// safe-message-handlers sample does), so each sees the documents of the one before.
+import { ActivityFailure, ApplicationFailure, uuid4 } from '@temporalio/workflow';
+import { Mutex } from 'async-mutex';
+import type { AddDocumentsResult, Disposition } from '../src/reviews/add-documents.js';
+import type { Review } from '../src/reviews/review.js';
+import { customerStatus } from '../src/reviews/states.js';
+import { ingest, REJECTIONS, requestWriter } from './activity-options.js';
+import type { AddDocumentsRequest, CreateReviewRequest, ReviewWorkflowInput } from './messages.js';
+import type { ReviewProgress } from './progress.js';
+
+export class Submissions {
+  private readonly lock = new Mutex();
+
+  constructor(
+    private readonly input: ReviewWorkflowInput,
+    private readonly progress: ReviewProgress,
+  ) {}
+
+  /** Synchronous: a second create on the same workflow is refused before it reaches history. */
+  validateCreate(): void {
+    const { state } = this.progress;
+    if (state.created || state.rejection) throw new Error('this review has already been created');
+  }
+
+  async create(request: CreateReviewRequest): Promise<Review> {
+    const { state } = this.progress;
+    try {
+      const { files, sources, ...fields } = request;
+      const { documents, staged } = await ingest.ingestSubmission.executeWithOptions(
+        { summary: `Ingest ${files.length} upload(s) and ${sources.length} source URL(s)` },
+        [{ reviewId: this.input.reviewId, target: { kind: 'create' }, files, sources }],
+      );
+      const review = await requestWriter().createReviewRecord.executeWithOptions({ summary: 'Record the review and its documents' }, [
+        { ...this.input, ...fields, documents, staged, status: customerStatus(state.internalState), internalState: state.internalState },
+      ]);
+      state.created = true;
+      if (!state.sandbox) {
+        state.reassessmentPending = true;
+        return review;
+      }
+      // A sandbox review never enters the pipeline: its canned report is released at once (RULES.md).
+      const released = await requestWriter().releaseSandboxReport.executeWithOptions({ summary: 'Release the canned sandbox report' }, [
+        { reviewId: this.input.reviewId, releaseId: uuid4(), generatedAt: new Date().toISOString() },
+      ]);
+      state.releases = 1;
+      void this.progress.enter('released', { recorded: true });
+      return released;
+    } catch (err) {
+      const rejection = rejectionOf(err);
+      state.rejection = rejection;
+      throw ApplicationFailure.create({ type: rejection.code, message: rejection.message, nonRetryable: true });
+    }
+  }
+
+  validateAdd(): void {
+    const { state } = this.progress;
+    if (!state.created) throw ApplicationFailure.create({ type: 'review_not_found', message: 'No such review.', nonRetryable: true });
+    if (state.internalState === 'failed') {
+      throw ApplicationFailure.create({ type: 'review_failed', message: 'The review failed; documents can no longer be added.', nonRetryable: true });
+    }
+  }
+
+  add(request: AddDocumentsRequest): Promise<AddDocumentsResult> {
+    return this.lock.runExclusive(() => this.addNow(request));
+  }
+
+  private async addNow({ files, sources }: AddDocumentsRequest): Promise<AddDocumentsResult> {
+    const { state } = this.progress;
+    const reviewId = this.input.reviewId;
+    try {
+      const { documents, staged } = await ingest.ingestSubmission.executeWithOptions(
+        { summary: `Add documents: ${files.length} upload(s) and ${sources.length} source URL(s)` },
+        [{ reviewId, target: { kind: 'add', reviewId }, files, sources }],
+      );
+      const recorded = await requestWriter().recordAddedDocuments.executeWithOptions({ summary: 'Record the added documents' }, [{ reviewId, documents, staged }]);
+      const dispositions: Disposition[] = [];
+      for (const wd of recorded.workingDocuments) {
+        dispositions.push(
+          ...(await requestWriter().applyWorkingDocument.executeWithOptions({ summary: `Apply the decisions of the working document of release ${wd.releaseId}` }, [
+            { reviewId, objectKey: wd.objectKey, releaseId: wd.releaseId, uploaded: recorded.filenames },
+          ])),
+        );
+      }
+      const count = (outcome: Disposition['outcome']) => dispositions.filter((d) => d.outcome === outcome).length;
+      // A sandbox review is never analysed: its documents are kept, its canned result stands (DECISIONS 8).
+      if (!state.sandbox && (recorded.evidenceAdded > 0 || count('applied') > 0)) {
+        state.reassessmentPending = true;
+        // The integrator sees the re-assessment start with this answer (interface: "the response carries processing").
+        if (state.internalState === 'released') await this.progress.enter('amending');
+        else if (state.internalState === 'awaiting_documents') await this.progress.enter('analysing');
+      }
+      return {
+        review_id: reviewId,
+        status: customerStatus(state.internalState),
+        documents_ingested: recorded.evidenceAdded,
+        dispositions,
+        dispositions_applied: count('applied'),
+        dispositions_failed: count('failed'),
+        dispositions_skipped: count('skipped'),
+      };
+    } catch (err) {
+      const rejection = rejectionOf(err);
+      throw ApplicationFailure.create({ type: rejection.code, message: rejection.message, nonRetryable: true });
+    }
+  }
+}
+
+/** The failure an activity ended with, out of Temporal's ActivityFailure wrapper. */
+export function causeOf(err: unknown): unknown {
+  return err instanceof ActivityFailure && err.cause ? err.cause : err;
+}
+
+function rejectionOf(err: unknown): { code: string; message: string } {
+  const cause = causeOf(err);
+  if (cause instanceof ApplicationFailure && cause.type && REJECTIONS.includes(cause.type)) {
+    return { code: cause.type, message: cause.message };
+  }
+  return { code: 'internal_error', message: 'The review could not be recorded; retry later.' };
+}
