@@ -10,7 +10,7 @@ import { getOrganization } from '../src/db/organizations.js';
 import { analyseDocuments } from '../src/qc/analyse.js';
 import { tesseractOcr } from '../src/qc/reading/document.js';
 import type { Finding } from '../src/qc/finding.js';
-import { applyDecisions } from '../src/reviews/dispositions.js';
+import { applyDecisions } from '../src/working-document/decisions.js';
 import type { AnalysisSummary, ReviewPolicy } from '../src/reviews/pipeline.js';
 import { saveReleaseDraft } from '../src/db/releases.js';
 import { readBuffer, type Storage } from '../src/storage/minio.js';

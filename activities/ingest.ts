@@ -7,7 +7,7 @@ import { documentInventory } from '../src/db/documents.js';
 import { unpackSubmission, type IngestedDocument, type StagedFile, type UnpackOptions } from '../src/ingest/package.js';
 import { IngestRejection } from '../src/ingest/rejection.js';
 import { fetchSources } from '../src/ingest/source-url.js';
-import { workingDocumentCheck, type SubmissionTarget } from '../src/ingest/working-documents.js';
+import { workingDocumentCheck, type SubmissionTarget } from '../src/working-document/admission.js';
 import type { DocumentSource } from '../src/reviews/review.js';
 import { removeObjects, type Storage } from '../src/storage/minio.js';
 

@@ -10,11 +10,8 @@ import { renderReport } from '../src/report/render.js';
 import { outcomeOf, summarize } from '../src/reviews/report.js';
 import type { Review } from '../src/reviews/review.js';
 import { SANDBOX_FINDINGS } from '../src/reviews/sandbox-report.js';
+import { reportKey } from '../src/storage/keys.js';
 import { putBuffer, type Storage } from '../src/storage/minio.js';
-
-export function reportObjectKey(reviewId: string, releaseId: string): string {
-  return `reports/${reviewId}/${releaseId}.pdf`;
-}
 
 /** A release with its findings: what runs started before release drafts pass (LEAN_HISTORY_PATCH, workflows/activity-options.ts). */
 export interface LegacyReleaseInput extends ReleaseRef {
@@ -39,7 +36,7 @@ export function createReleaseActivities({ sql, storage, config }: { sql: Sql; st
       },
       config.secrets.server,
     );
-    const key = reportObjectKey(input.reviewId, input.releaseId);
+    const key = reportKey(input.reviewId, input.releaseId);
     await putBuffer(storage, key, bytes, 'application/pdf');
     return key;
   }

@@ -2,10 +2,10 @@
 // part is hashed and counted on the way and cut off past the per-file limit. The API never holds a file.
 import type { Request } from 'express';
 import multer, { MulterError, type StorageEngine } from 'multer';
-import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { isStorableText, UNSTORABLE_MESSAGE } from '../src/db/text.js';
 import { Meter } from '../src/ingest/meter.js';
+import { uploadKey } from '../src/storage/keys.js';
 import { putStream, removeObjects, type Storage } from '../src/storage/minio.js';
 import { caller } from './auth.js';
 import { ApiError } from './errors.js';
@@ -24,7 +24,7 @@ class StagingStorage implements StorageEngine {
 
   _handleFile(req: Request, file: Express.Multer.File, cb: (error?: unknown, info?: Partial<Express.Multer.File>) => void): void {
     // Under the organization, so an operator can tell whose uploads are in flight.
-    const key = `staging/uploads/${caller(req.res!).organizationId}/${randomUUID()}`;
+    const key = uploadKey(caller(req.res!).organizationId);
     const meter = new Meter(this.maxFileBytes, () =>
       ApiError.of('document_too_large', `${file.originalname} is larger than the per-file limit.`),
     );

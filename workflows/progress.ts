@@ -6,7 +6,7 @@ import { customerStatus, type InternalState } from '../src/reviews/states.js';
 import type { WebhookEvent } from '../src/webhooks/payload.js';
 import { bookkeeper, webhooks } from './activity-options.js';
 import type { ReviewWorkflowInput, ReviewWorkflowState } from './messages.js';
-import { InternalStateKey, ReviewStatusKey } from './search-attributes.js';
+import { InternalStateKey, ReviewStatusKey } from '../src/temporal/search-attribute-keys.js';
 
 export class ReviewProgress {
   readonly state: ReviewWorkflowState;

@@ -1,47 +1,28 @@
-// /v1/reviews: create (update-with-start of the review workflow) and read (the Postgres read model).
+// /v1/reviews: HTTP to calls. Create and add documents parse the body (multipart or JSON) and hand it to
+// the review's workflow (review-workflow.ts); reads come from the Postgres read model.
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError, WorkflowUpdateStage, type Client, type WorkflowUpdateHandle } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import type { Config } from '../../src/config.js';
 import type { Sql } from '../../src/db/client.js';
+import { completeIdempotencyKey, releaseIdempotencyKey } from '../../src/db/idempotency.js';
 import { currentRelease } from '../../src/db/releases.js';
-import { getReview, getReviewRecord, listReviews, type ReviewRecord } from '../../src/db/reviews.js';
-import { AddDocumentsJsonSchema, type AddDocumentsResult } from '../../src/reviews/add-documents.js';
+import { getReview, getReviewRecord, listReviews } from '../../src/db/reviews.js';
+import type { StagedFile } from '../../src/ingest/package.js';
+import { AddDocumentsJsonSchema } from '../../src/reviews/add-documents.js';
 import { decodeCursor, encodeCursor, InvalidCursorError } from '../../src/reviews/cursor.js';
 import { REPORT_URL_LIFETIME_SECONDS, type Report } from '../../src/reviews/report.js';
+import { CreateReviewJsonSchema, CreateReviewMultipartFieldsSchema, MetadataSchema, type DocumentSource } from '../../src/reviews/review.js';
 import { objectExists, presignDownload, removeObjects, type Storage } from '../../src/storage/minio.js';
-import type { StagedFile } from '../../src/ingest/package.js';
-import {
-  CreateReviewJsonSchema,
-  CreateReviewMultipartFieldsSchema,
-  MetadataSchema,
-  type CreateReviewJson,
-  type DocumentSource,
-  type Review,
-  type ReviewStatus,
-} from '../../src/reviews/review.js';
-import { addDocumentsUpdate, createReviewUpdate, type ReviewWorkflowInput } from '../../workflows/messages.js';
-import type { InternalState } from '../../src/reviews/states.js';
-import type { reviewWorkflow } from '../../workflows/review.js';
-import {
-  InternalStateKey,
-  OrgIdKey,
-  ReferenceIdKey,
-  ReviewStatusKey,
-  ReviewTypeKey,
-  SandboxKey,
-} from '../../workflows/search-attributes.js';
-import { caller, type Caller } from '../auth.js';
-import { beginIdempotent, fingerprint, idempotencyKey } from '../idempotency.js';
-import { completeIdempotencyKey, releaseIdempotencyKey } from '../../src/db/idempotency.js';
-import { ERROR_CATALOG, isErrorCode, type FixedStatusCode } from '../../src/errors/catalog.js';
-import { ApiError } from '../errors.js';
+import type { Client } from '@temporalio/client';
+import { caller } from '../auth.js';
 import { offTheClock } from '../deadline.js';
+import { ApiError } from '../errors.js';
+import { beginIdempotent, fingerprint, idempotencyKey } from '../idempotency.js';
 import { missingFileName, multipartDocuments, stagedParts, unstorableFileName } from '../uploads.js';
 import { invalidRequest, uuidPathDetail } from '../validation.js';
 import { methodNotAllowed } from './method-not-allowed.js';
+import { ReviewWorkflows, StartedError, type CreateFields } from '../review-workflow.js';
 
 export interface ReviewRoutesDeps {
   config: Config;
@@ -67,14 +48,6 @@ export const requireReviewId: RequestHandler = (req, res, next) => {
   next();
 };
 
-/**
- * The result of an update a worker has accepted: the deadline (api/deadline.ts) covered reaching Temporal
- * and a worker; ingest (fetching source URLs, unpacking, storing) runs under its own limits, which a big
- * package or a slow source may need.
- */
-function ingested<T>(res: Response, update: WorkflowUpdateHandle<T>): Promise<T> {
-  return offTheClock(res, () => update.result());
-}
 
 /**
  * A JSON body whose one fault is that it has no documents (none, null or an empty list): `document_required`
@@ -90,6 +63,7 @@ function onlyDocumentsMissing(body: unknown, error: z.ZodError): boolean {
 export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDeps): Router {
   const router = Router();
   const upload = multipartDocuments(storage, config.limits);
+  const workflows = new ReviewWorkflows(temporal, config.temporal.taskQueue);
 
   /** The create request's fields and staged uploads, from either body type; validation errors as the spec says. */
   async function createInput(
@@ -200,7 +174,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
             return await replay(body);
           }
         }
-        const review = await startReview(res, who, reviewId, reviewType, fields, files, sources);
+        const review = await workflows.create({ who, reviewId, reviewType, fields, files, sources, awaitIngest: (update) => offTheClock(res, () => update.result()) });
         // One serialisation, sent now and stored for replays: byte for byte the same.
         const body = JSON.stringify(review);
         if (claimedKey !== undefined) await completeIdempotencyKey(sql, who.organizationId, claimedKey, body);
@@ -287,7 +261,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
       if (record.review.status === 'failed') throw ApiError.of('review_failed', 'The review failed; documents can no longer be added.');
       const { files, sources } = await addInput(req, res);
       try {
-        res.json(await addToReview(res, who, record, files, sources));
+        res.json(await workflows.addDocuments({ who, record, files, sources, awaitIngest: (update) => offTheClock(res, () => update.result()) }));
       } catch (err) {
         if (!(err instanceof StartedError)) await removeObjects(storage, files.map((f) => f.key)).catch(() => {});
         throw err instanceof StartedError ? err.cause : err;
@@ -295,128 +269,9 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
     })
     .all(methodNotAllowed(['POST']));
 
-  /**
-   * The add-documents update on the review's workflow. Update-with-start: the running workflow takes it,
-   * and a review whose run has closed gets a new run that continues it.
-   */
-  async function addToReview(
-    res: Response,
-    who: Caller,
-    { review, internalState, metadata }: ReviewRecord,
-    files: StagedFile[],
-    sources: DocumentSource[],
-  ): Promise<AddDocumentsResult> {
-    const input: ReviewWorkflowInput = { reviewId: review.review_id, organizationId: who.organizationId, sandbox: review.sandbox, resumed: { internalState } };
-    const start = reviewWorkflowStart({
-      input,
-      taskQueue: config.temporal.taskQueue,
-      conflictPolicy: 'USE_EXISTING',
-      status: review.status,
-      internalState,
-      reviewType: review.review_type,
-      referenceId: review.reference_id,
-      label: review.label,
-      metadata,
-    });
-    try {
-      const update = await temporal.workflow.startUpdateWithStart(addDocumentsUpdate, {
-        args: [{ files, sources }],
-        startWorkflowOperation: start,
-        waitForStage: WorkflowUpdateStage.ACCEPTED,
-      });
-      return await ingested(res, update);
-    } catch (err) {
-      throw new StartedError(rejectionToApiError(err));
-    }
-  }
-
-  /** Update-with-start of the review's workflow; rejections come back as the API's errors. */
-  async function startReview(
-    res: Response,
-    who: Caller,
-    reviewId: string,
-    reviewType: string,
-    fields: CreateFields,
-    files: StagedFile[],
-    sources: DocumentSource[],
-  ): Promise<Review> {
-    const input: ReviewWorkflowInput = { reviewId, organizationId: who.organizationId, sandbox: who.sandbox };
-    const start = reviewWorkflowStart({
-      input,
-      taskQueue: config.temporal.taskQueue,
-      conflictPolicy: 'FAIL',
-      status: 'processing',
-      internalState: 'ingesting',
-      reviewType,
-      referenceId: fields.reference_id ?? null,
-      label: fields.label ?? null,
-      metadata: fields.metadata ?? null,
-    });
-    try {
-      const update = await temporal.workflow.startUpdateWithStart(createReviewUpdate, {
-        waitForStage: WorkflowUpdateStage.ACCEPTED,
-        args: [
-          {
-            reviewType,
-            label: fields.label ?? null,
-            referenceId: fields.reference_id ?? null,
-            metadata: fields.metadata ?? null,
-            createdAt: new Date().toISOString(),
-            files,
-            sources,
-          },
-        ],
-        startWorkflowOperation: start,
-      });
-      return await ingested(res, update);
-    } catch (err) {
-      throw new StartedError(rejectionToApiError(err));
-    }
-  }
-
   return router;
 }
 
-/** How a review's workflow run starts: a first run and a later one look the same to operators in the UI. */
-function reviewWorkflowStart(o: {
-  input: ReviewWorkflowInput;
-  taskQueue: string;
-  conflictPolicy: 'FAIL' | 'USE_EXISTING';
-  status: ReviewStatus;
-  internalState: InternalState;
-  reviewType: string;
-  referenceId: string | null;
-  label: string | null;
-  metadata: Record<string, string> | null;
-}) {
-  return new WithStartWorkflowOperation<typeof reviewWorkflow>('reviewWorkflow', {
-    workflowId: o.input.reviewId,
-    taskQueue: o.taskQueue,
-    args: [o.input],
-    workflowIdConflictPolicy: o.conflictPolicy,
-    staticSummary: `Review ${o.referenceId ?? o.label ?? o.input.reviewId}`,
-    staticDetails: `Organization \`${o.input.organizationId}\`${o.input.sandbox ? ' (sandbox)' : ''}`,
-    // Operators see the integrator's metadata here; the Review object does not carry it (DECISIONS 1).
-    memo: { metadata: o.metadata ?? {} },
-    typedSearchAttributes: [
-      { key: ReviewStatusKey, value: o.status },
-      { key: InternalStateKey, value: o.internalState },
-      { key: OrgIdKey, value: o.input.organizationId },
-      { key: SandboxKey, value: o.input.sandbox },
-      { key: ReviewTypeKey, value: o.reviewType },
-      ...(o.referenceId ? [{ key: ReferenceIdKey, value: o.referenceId }] : []),
-    ],
-  });
-}
-
-/** A failure after the workflow was asked to start: it owns the uploads from then on. */
-class StartedError extends Error {
-  constructor(override readonly cause: unknown) {
-    super('review start failed');
-  }
-}
-
-type CreateFields = Omit<CreateReviewJson, 'documents'>;
 
 function malformedMetadata(): ApiError {
   return new ApiError('invalid_request', 400, 'Invalid request: metadata: must be a JSON object whose values are strings.');
@@ -434,18 +289,3 @@ function parseMetadata(raw: string): Record<string, string> | null {
   return parsed.data;
 }
 
-function rejectionToApiError(err: unknown): unknown {
-  // A resumed Idempotency-Key whose review's workflow exists but has not written the review yet.
-  if (err instanceof WorkflowExecutionAlreadyStartedError) {
-    return new ApiError('service_unavailable', 503, 'This review is still being created; retry shortly with the same Idempotency-Key.');
-  }
-  if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
-    const code = err.cause.type;
-    // Refusals of a field (a source URL that cannot be fetched) are 422s naming the field.
-    if (code === 'invalid_request') return new ApiError('invalid_request', 422, err.cause.message);
-    if (isErrorCode(code) && code !== 'internal_error' && typeof ERROR_CATALOG[code].status === 'number') {
-      return ApiError.of(code as FixedStatusCode, err.cause.message);
-    }
-  }
-  return err;
-}

@@ -2,7 +2,7 @@
 // stand, the latest per finding winning, and shape the releases after them.
 import { randomUUID } from 'node:crypto';
 import type { Sql } from './client.js';
-import type { JudgedDisposition, StandingDecision } from '../reviews/dispositions.js';
+import type { JudgedDisposition, StandingDecision } from '../working-document/decisions.js';
 import type { Disposition } from '../reviews/add-documents.js';
 
 /**

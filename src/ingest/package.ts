@@ -2,7 +2,6 @@
 // sniffed; a package is unpacked member by member; every document is hashed on the way and written to a
 // temporary object. Nothing becomes a document until the whole submission passes (`commitDocuments`);
 // a rejection removes every temporary object it made. Duplicates within a submission collapse to one.
-import { randomUUID } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
@@ -10,8 +9,9 @@ import { readTar, readZip, type ArchiveLimits } from './archive.js';
 import { Meter } from './meter.js';
 import { peek } from '../streams/peek.js';
 import { Capture } from '../streams/capture.js';
-import type { InspectedWorkingDocument } from '../report/working-document.js';
+import type { InspectedWorkingDocument } from '../working-document/marker.js';
 import { IngestRejection } from './rejection.js';
+import { documentKey, unpackedKey } from '../storage/keys.js';
 import { sniff, SNIFF_BYTES, type DocumentMime } from './sniff.js';
 import {
   copyObject,
@@ -61,10 +61,6 @@ export interface WorkingDocumentCheck {
   admit: (doc: { filename: string; workingDocument: InspectedWorkingDocument }) => void;
 }
 
-export function documentKey(reviewId: string, sha256: string): string {
-  return `documents/${reviewId}/${sha256}`;
-}
-
 class Submission {
   readonly documents: IngestedDocument[] = [];
   readonly tempKeys: string[] = [];
@@ -82,7 +78,7 @@ class Submission {
 
   /** Hashes a document into a temporary object and keeps it unless it repeats one already seen. */
   async keep(stream: Readable, doc: Omit<IngestedDocument, 'sha256' | 'size' | 'tempKey' | 'workingDocument'>): Promise<void> {
-    const tempKey = `staging/${this.reviewId}/${randomUUID()}`;
+    const tempKey = unpackedKey(this.reviewId);
     this.tempKeys.push(tempKey);
     const meter = new Meter(this.limits.maxFileBytes, () => new IngestRejection('document_too_large', `${doc.filename} is larger than the per-file limit.`));
     // A PDF small enough to be a working document is also kept in memory, to look for our marker.

@@ -3,10 +3,10 @@
 // checked addresses; redirects are refused; one total timeout covers connect, headers and body; the
 // per-file limit is enforced while the body streams. A problem with a source is a refusal naming
 // `documents[i].url`; a storage problem is thrown as is, for the activity to retry.
-import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { checkTarget, UnsafeTargetError, type CheckedTarget } from '../outbound/address-guard.js';
 import { pinnedRequest } from '../outbound/pinned-https.js';
+import { fetchedSourceKey } from '../storage/keys.js';
 import { putStream, removeObjects, type Storage } from '../storage/minio.js';
 import type { DocumentSource } from '../reviews/review.js';
 import { Meter } from './meter.js';
@@ -35,7 +35,7 @@ export async function fetchSources(sources: DocumentSource[], o: SourceFetchOpti
   const fetcher = async () => {
     while (!stop.signal.aborted && next < sources.length) {
       const index = next++;
-      const key = `staging/sources/${o.reviewId}/${randomUUID()}`;
+      const key = fetchedSourceKey(o.reviewId);
       keys.push(key);
       try {
         staged[index] = await fetchSource(sources[index]!, index, key, o, stop.signal);

@@ -5,7 +5,7 @@ import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib'
 import type { Summary } from '../reviews/report.js';
 import type { Finding } from '../qc/finding.js';
 import { DISPOSITION_DECISIONS } from '../reviews/add-documents.js';
-import { stampWorkingDocument } from './working-document.js';
+import { stampWorkingDocument } from '../working-document/marker.js';
 
 export interface ReportContent {
   reviewId: string;

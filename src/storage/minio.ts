@@ -3,6 +3,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { Client, CopyConditions } from 'minio';
 import { peek } from '../streams/peek.js';
+import { STAGING_PREFIX } from './keys.js';
 import type { Config } from '../config.js';
 
 function clientFor(endpoint: URL, config: Config['minio']): Client {
@@ -137,6 +138,6 @@ export async function removeObjects(storage: Storage, keys: string[]): Promise<v
 /** Abandoned uploads (a client that went away, a crashed API) expire from staging/ after a day. */
 export async function expireStaging(storage: Storage): Promise<void> {
   await storage.client.setBucketLifecycle(storage.bucket, {
-    Rule: [{ ID: 'expire-staging', Status: 'Enabled', Filter: { Prefix: 'staging/' }, Expiration: { Days: 1 } }],
+    Rule: [{ ID: 'expire-staging', Status: 'Enabled', Filter: { Prefix: STAGING_PREFIX }, Expiration: { Days: 1 } }],
   });
 }

@@ -7,7 +7,7 @@ import type { temporal as Api } from '@temporalio/proto';
 // A CommonJS module: its namespaces are properties of the default export under ESM.
 const { temporal } = proto;
 import { SearchAttributeType } from '@temporalio/common';
-import { REVIEW_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes.js';
+import { REVIEW_SEARCH_ATTRIBUTES } from './search-attribute-keys.js';
 
 const INDEXED: Partial<Record<SearchAttributeType, Api.api.enums.v1.IndexedValueType>> = {
   [SearchAttributeType.KEYWORD]: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,

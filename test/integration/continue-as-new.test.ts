@@ -12,7 +12,7 @@ import { binaryPath, TEMPORAL_CLI } from '../../scripts/stack/go-binaries.js';
 import type { StagedFile } from '../../src/ingest/package.js';
 import { putBuffer } from '../../src/storage/minio.js';
 import { addDocumentsUpdate, createReviewUpdate, getStateQuery } from '../../workflows/messages.js';
-import { REVIEW_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes.js';
+import { REVIEW_SEARCH_ATTRIBUTES } from '../../src/temporal/search-attribute-keys.js';
 import { ensureWorkflowBundle } from '../../worker/workflow-bundle.js';
 import type { reviewWorkflow } from '../../workflows/review.js';
 import { pdf } from '../support/fixtures.js';

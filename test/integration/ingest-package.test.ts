@@ -2,7 +2,8 @@
 // committed; a refused submission leaves no object behind.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { commitDocuments, documentKey, unpackSubmission, type StagedFile } from '../../src/ingest/package.js';
+import { commitDocuments, unpackSubmission, type StagedFile } from '../../src/ingest/package.js';
+import { documentKey } from '../../src/storage/keys.js';
 import { IngestRejection } from '../../src/ingest/rejection.js';
 import { keysUnder, sha256 as sha, storage } from '../support/objects.js';
 import { docx, elf, pdf, png, tar, zip } from '../support/fixtures.js';

@@ -9,7 +9,7 @@ import { AddDocumentsResultSchema } from '../../src/reviews/add-documents.js';
 import { ReportSchema, type Report } from '../../src/reviews/report.js';
 import { ReviewSchema, type Review } from '../../src/reviews/review.js';
 import { approveReleaseSignal, capacityFreedSignal, holdReleaseSignal } from '../../workflows/messages.js';
-import { InternalStateKey, ReviewStatusKey } from '../../workflows/search-attributes.js';
+import { InternalStateKey, ReviewStatusKey } from '../../src/temporal/search-attribute-keys.js';
 import { corruptPdf, fillWorkingDocument, pdf, png } from '../support/fixtures.js';
 import { call, errorCode, form } from '../support/http.js';
 import { registerEndpoint, transitions, waitForInternalState, waitForReview, workflowState } from '../support/reviews.js';

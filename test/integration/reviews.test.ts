@@ -4,7 +4,7 @@ import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { ReviewSchema } from '../../src/reviews/review.js';
 import { getStateQuery } from '../../workflows/messages.js';
-import { OrgIdKey, ReferenceIdKey, ReviewStatusKey, SandboxKey, InternalStateKey, ReviewTypeKey } from '../../workflows/search-attributes.js';
+import { OrgIdKey, ReferenceIdKey, ReviewStatusKey, SandboxKey, InternalStateKey, ReviewTypeKey } from '../../src/temporal/search-attribute-keys.js';
 import { call, createBody, errorCode } from '../support/http.js';
 import { waitForInternalState } from '../support/reviews.js';
 import { closeShared, config, db, newOrganization, stack, temporalClient } from '../support/stack.js';

@@ -2,10 +2,10 @@
 // real one, refusals included, and the review comes back completed with the canned report released: a
 // real PDF that is the review's working document.
 import test from 'ava';
-import { inspectWorkingDocument } from '../../src/report/working-document.js';
+import { inspectWorkingDocument } from '../../src/working-document/marker.js';
 import { ReportSchema } from '../../src/reviews/report.js';
 import { ReviewSchema } from '../../src/reviews/review.js';
-import { InternalStateKey, ReviewStatusKey } from '../../workflows/search-attributes.js';
+import { InternalStateKey, ReviewStatusKey } from '../../src/temporal/search-attribute-keys.js';
 import { call, createBody, errorCode, form } from '../support/http.js';
 import { keysUnder } from '../support/objects.js';
 import { closeShared, config, db, newOrganization, stack, temporalClient } from '../support/stack.js';

@@ -16,7 +16,7 @@ import type { InternalState } from '../../src/reviews/states.js';
 import { ensureWorkflowBundle } from '../../worker/workflow-bundle.js';
 import { approveReleaseSignal, createReviewUpdate, getStateQuery, type ReviewWorkflowState } from '../../workflows/messages.js';
 import type { reviewWorkflow } from '../../workflows/review.js';
-import { REVIEW_SEARCH_ATTRIBUTES } from '../../workflows/search-attributes.js';
+import { REVIEW_SEARCH_ATTRIBUTES } from '../../src/temporal/search-attribute-keys.js';
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
 

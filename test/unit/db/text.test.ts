@@ -3,7 +3,7 @@
 import test from 'ava';
 import { PDFDocument } from 'pdf-lib';
 import { isStorableText, storableText } from '../../../src/db/text.js';
-import { readWorkingDocumentFields } from '../../../src/report/working-document.js';
+import { readWorkingDocumentFields } from '../../../src/working-document/marker.js';
 
 test('NUL and unpaired surrogates are not storable; surrogate pairs, accents and controls other than NUL are', (t) => {
   for (const bad of ['a\u0000b', '\ud800', 'x\udc00', '\udc00\ud800', 'end\ud83d']) t.false(isStorableText(bad), JSON.stringify(bad));

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { Finding } from '../qc/finding.js';
 import { findingFieldNames } from '../report/render.js';
-import { DISPOSITION_DECISIONS, type Disposition } from './add-documents.js';
+import { DISPOSITION_DECISIONS, type Disposition } from '../reviews/add-documents.js';
 
 export type Decision = (typeof DISPOSITION_DECISIONS)[number];
 

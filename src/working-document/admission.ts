@@ -1,8 +1,8 @@
 // Where a working document may be submitted (DECISIONS 13): never to create a review (it answers an
 // existing one); to add documents only for its own review, and only while it still has its fields.
-import type { WorkingDocumentCheck } from './package.js';
-import { IngestRejection } from './rejection.js';
-import { inspectWorkingDocument, WORKING_DOCUMENT_MAX_BYTES } from '../report/working-document.js';
+import type { WorkingDocumentCheck } from '../ingest/package.js';
+import { IngestRejection } from '../ingest/rejection.js';
+import { inspectWorkingDocument, WORKING_DOCUMENT_MAX_BYTES } from './marker.js';
 
 export type SubmissionTarget = { kind: 'create' } | { kind: 'add'; reviewId: string };
 

@@ -2,7 +2,7 @@
 // failed and why, and how standing decisions shape the next release.
 import test from 'ava';
 import type { Finding } from '../../../src/qc/finding.js';
-import { applyDecisions, judgeDispositions, type DispositionInput } from '../../../src/reviews/dispositions.js';
+import { applyDecisions, judgeDispositions, type DispositionInput } from '../../../src/working-document/decisions.js';
 
 const finding = (key: string, severity = 'high'): Finding => ({
   key,

@@ -1,4 +1,5 @@
-// Search attributes operators filter reviews by in the Temporal UI. The worker registers them at start.
+// The search attributes operators filter reviews by in the Temporal UI: the workflow sets them, the API
+// sets them at start, the worker and the local stack register them (search-attributes.ts).
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
 export const ReviewStatusKey = defineSearchAttributeKey('ReviewStatus', SearchAttributeType.KEYWORD);

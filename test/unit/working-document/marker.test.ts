@@ -3,7 +3,7 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { PDFDocument } from 'pdf-lib';
-import { inspectWorkingDocument, markerValue, readWorkingDocumentFields, verifyMarker } from '../../../src/report/working-document.js';
+import { inspectWorkingDocument, markerValue, readWorkingDocumentFields, verifyMarker } from '../../../src/working-document/marker.js';
 import { fillWorkingDocument, pdf, png, workingDocument } from '../../support/fixtures.js';
 
 const secret = 'a-server-secret-of-at-least-32-characters';

@@ -1,0 +1,141 @@
+// Starting and updating a review's workflow for the API: create and add-documents are updates-with-start
+// (the running workflow takes them; a review whose run has closed gets a new run that continues it), and
+// the workflow's refusals come back as the API's errors. The routes only map HTTP to these calls.
+import {
+  WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateStage,
+  type Client,
+  type WorkflowUpdateHandle,
+} from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { ReviewRecord } from '../src/db/reviews.js';
+import { ERROR_CATALOG, isErrorCode, type FixedStatusCode } from '../src/errors/catalog.js';
+import type { StagedFile } from '../src/ingest/package.js';
+import type { AddDocumentsResult } from '../src/reviews/add-documents.js';
+import type { CreateReviewJson, DocumentSource, Review } from '../src/reviews/review.js';
+import { customerStatus, type InternalState } from '../src/reviews/states.js';
+import { InternalStateKey, OrgIdKey, ReferenceIdKey, ReviewStatusKey, ReviewTypeKey, SandboxKey } from '../src/temporal/search-attribute-keys.js';
+import { addDocumentsUpdate, createReviewUpdate, type ReviewWorkflowInput } from '../workflows/messages.js';
+import type { reviewWorkflow } from '../workflows/review.js';
+import type { Caller } from './auth.js';
+import { ApiError } from './errors.js';
+
+export type CreateFields = Omit<CreateReviewJson, 'documents'>;
+
+/**
+ * Waits for the result of an update a worker has accepted. The routes pass one that stops the request's
+ * deadline (api/deadline.ts): ingest runs under its own limits, which a big package or a slow source may need.
+ */
+export type AwaitIngest = <T>(update: WorkflowUpdateHandle<T>) => Promise<T>;
+
+/** A failure after the workflow was asked to start: it owns the uploads from then on. */
+export class StartedError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('review start failed');
+  }
+}
+
+export class ReviewWorkflows {
+  constructor(
+    private readonly temporal: Client,
+    private readonly taskQueue: string,
+  ) {}
+
+  /** Creates the review: its workflow starts and ingests the submission; rejections are the API's errors. */
+  async create(o: { who: Caller; reviewId: string; reviewType: string; fields: CreateFields; files: StagedFile[]; sources: DocumentSource[]; awaitIngest: AwaitIngest }): Promise<Review> {
+    const input: ReviewWorkflowInput = { reviewId: o.reviewId, organizationId: o.who.organizationId, sandbox: o.who.sandbox };
+    const start = this.start(input, 'FAIL', 'ingesting', {
+      reviewType: o.reviewType,
+      referenceId: o.fields.reference_id ?? null,
+      label: o.fields.label ?? null,
+      metadata: o.fields.metadata ?? null,
+    });
+    try {
+      const update = await this.temporal.workflow.startUpdateWithStart(createReviewUpdate, {
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
+        args: [
+          {
+            reviewType: o.reviewType,
+            label: o.fields.label ?? null,
+            referenceId: o.fields.reference_id ?? null,
+            metadata: o.fields.metadata ?? null,
+            createdAt: new Date().toISOString(),
+            files: o.files,
+            sources: o.sources,
+          },
+        ],
+        startWorkflowOperation: start,
+      });
+      return await o.awaitIngest(update);
+    } catch (err) {
+      throw new StartedError(rejectionToApiError(err));
+    }
+  }
+
+  /** Adds documents to a recorded review, starting a run that continues it when its last one has closed. */
+  async addDocuments(o: { who: Caller; record: ReviewRecord; files: StagedFile[]; sources: DocumentSource[]; awaitIngest: AwaitIngest }): Promise<AddDocumentsResult> {
+    const { review, internalState, metadata } = o.record;
+    const input: ReviewWorkflowInput = { reviewId: review.review_id, organizationId: o.who.organizationId, sandbox: review.sandbox, resumed: { internalState } };
+    const start = this.start(input, 'USE_EXISTING', internalState, {
+      reviewType: review.review_type,
+      referenceId: review.reference_id,
+      label: review.label,
+      metadata,
+    });
+    try {
+      const update = await this.temporal.workflow.startUpdateWithStart(addDocumentsUpdate, {
+        args: [{ files: o.files, sources: o.sources }],
+        startWorkflowOperation: start,
+        waitForStage: WorkflowUpdateStage.ACCEPTED,
+      });
+      return await o.awaitIngest(update);
+    } catch (err) {
+      throw new StartedError(rejectionToApiError(err));
+    }
+  }
+
+  /** How a review's workflow run starts: a first run and a later one look the same to operators in the UI. */
+  private start(
+    input: ReviewWorkflowInput,
+    conflictPolicy: 'FAIL' | 'USE_EXISTING',
+    internalState: InternalState,
+    o: { reviewType: string; referenceId: string | null; label: string | null; metadata: Record<string, string> | null },
+  ) {
+    return new WithStartWorkflowOperation<typeof reviewWorkflow>('reviewWorkflow', {
+      workflowId: input.reviewId,
+      taskQueue: this.taskQueue,
+      args: [input],
+      workflowIdConflictPolicy: conflictPolicy,
+      staticSummary: `Review ${o.referenceId ?? o.label ?? input.reviewId}`,
+      staticDetails: `Organization \`${input.organizationId}\`${input.sandbox ? ' (sandbox)' : ''}`,
+      // Operators see the integrator's metadata here; the Review object does not carry it (DECISIONS 1).
+      memo: { metadata: o.metadata ?? {} },
+      typedSearchAttributes: [
+        { key: ReviewStatusKey, value: customerStatus(internalState) },
+        { key: InternalStateKey, value: internalState },
+        { key: OrgIdKey, value: input.organizationId },
+        { key: SandboxKey, value: input.sandbox },
+        { key: ReviewTypeKey, value: o.reviewType },
+        ...(o.referenceId ? [{ key: ReferenceIdKey, value: o.referenceId }] : []),
+      ],
+    });
+  }
+}
+
+function rejectionToApiError(err: unknown): unknown {
+  // A resumed Idempotency-Key whose review's workflow exists but has not written the review yet.
+  if (err instanceof WorkflowExecutionAlreadyStartedError) {
+    return new ApiError('service_unavailable', 503, 'This review is still being created; retry shortly with the same Idempotency-Key.');
+  }
+  if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
+    const code = err.cause.type;
+    // Refusals of a field (a source URL that cannot be fetched) are 422s naming the field.
+    if (code === 'invalid_request') return new ApiError('invalid_request', 422, err.cause.message);
+    if (isErrorCode(code) && code !== 'internal_error' && typeof ERROR_CATALOG[code].status === 'number') {
+      return ApiError.of(code as FixedStatusCode, err.cause.message);
+    }
+  }
+  return err;
+}
