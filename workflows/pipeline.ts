@@ -5,7 +5,8 @@ import type { AnalysisSummary, ReviewPolicy } from '../src/reviews/pipeline.js';
 import { analysis, bookkeeper, leanHistory } from './activity-options.js';
 import { capacityFreedSignal } from './messages.js';
 import type { ReviewProgress } from './progress.js';
-import { failureMessage, type ReleaseDraft } from './release.js';
+import { failureMessage } from './failures.js';
+import type { ReleaseDraft } from './release.js';
 
 /** A review waiting for an analysis slot asks again at least this often (besides being signalled). */
 const MAX_SLOT_WAIT_MS = 30_000;

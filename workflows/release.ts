@@ -5,7 +5,7 @@ import type { ReviewPolicy } from '../src/reviews/pipeline.js';
 import type { Finding } from '../src/qc/finding.js';
 import { bookkeeper, rendering } from './activity-options.js';
 import type { ReviewProgress } from './progress.js';
-import { causeOf } from './submissions.js';
+import { failureMessage } from './failures.js';
 
 /** A blocked publication is retried with this backoff. */
 const FIRST_PUBLICATION_RETRY_MS = 5_000;
@@ -62,9 +62,4 @@ export async function release(progress: ReviewProgress, draft: ReleaseDraft, dis
   state.releases += 1;
   await progress.enter('released', { recorded: true });
   progress.announce(state.releases === 1 ? 'review.completed' : 'review.amended');
-}
-
-export function failureMessage(err: unknown): string {
-  const cause = causeOf(err);
-  return cause instanceof Error ? cause.message : String(cause);
 }

@@ -2,12 +2,13 @@
 // records it and says what the pipeline must do next; the pipeline itself runs in the workflow's main
 // loop. Submissions to one review are taken one at a time (an async mutex, as the SDK's
 // safe-message-handlers sample does), so each sees the documents of the one before.
-import { ActivityFailure, ApplicationFailure, uuid4 } from '@temporalio/workflow';
+import { ApplicationFailure, uuid4 } from '@temporalio/workflow';
 import { Mutex } from 'async-mutex';
 import type { AddDocumentsResult, Disposition } from '../src/reviews/add-documents.js';
 import type { Review } from '../src/reviews/review.js';
 import { customerStatus } from '../src/reviews/states.js';
-import { ingest, REJECTIONS, requestWriter } from './activity-options.js';
+import { ingest, requestWriter } from './activity-options.js';
+import { rejectionOf } from './failures.js';
 import type { AddDocumentsRequest, CreateReviewRequest, ReviewWorkflowInput } from './messages.js';
 import type { ReviewProgress } from './progress.js';
 
@@ -106,17 +107,4 @@ export class Submissions {
       throw ApplicationFailure.create({ type: rejection.code, message: rejection.message, nonRetryable: true });
     }
   }
-}
-
-/** The failure an activity ended with, out of Temporal's ActivityFailure wrapper. */
-export function causeOf(err: unknown): unknown {
-  return err instanceof ActivityFailure && err.cause ? err.cause : err;
-}
-
-function rejectionOf(err: unknown): { code: string; message: string } {
-  const cause = causeOf(err);
-  if (cause instanceof ApplicationFailure && cause.type && REJECTIONS.includes(cause.type)) {
-    return { code: cause.type, message: cause.message };
-  }
-  return { code: 'internal_error', message: 'The review could not be recorded; retry later.' };
 }

@@ -4,6 +4,11 @@ import postgres from 'postgres';
 import type { Config } from '../config.js';
 
 export type Sql = postgres.Sql;
+/**
+ * What a query function runs on: the pool, or a transaction of it (postgres.js types a transaction apart,
+ * without the pool's methods such as begin and end, which such a function does not use).
+ */
+export type Queryable = Sql | postgres.TransactionSql;
 
 export function createSql(config: Pick<Config, 'database'>, options: { max?: number } = {}): Sql {
   return postgres(config.database.url, {

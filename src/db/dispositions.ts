@@ -1,7 +1,7 @@
 // Dispositions as they were judged: one row per decision read from a working document. The applied ones
 // stand, the latest per finding winning, and shape the releases after them.
 import { randomUUID } from 'node:crypto';
-import type { Sql } from './client.js';
+import type { Queryable, Sql } from './client.js';
 import type { JudgedDisposition, StandingDecision } from '../working-document/decisions.js';
 import type { Disposition } from '../reviews/add-documents.js';
 
@@ -14,8 +14,7 @@ export async function recordDispositions(
   w: { reviewId: string; releaseId: string; workingDocumentKey: string },
   judge: (standing: StandingDecision[]) => JudgedDisposition[],
 ): Promise<Disposition[]> {
-  return sql.begin(async (tx) => {
-    const t = tx as unknown as Sql;
+  return sql.begin(async (t) => {
     // Decisions on one review are judged one document at a time.
     await t`select pg_advisory_xact_lock(hashtextextended(${`dispositions:${w.reviewId}`}, 0))`;
     const stored = await t<Disposition[]>`
@@ -34,7 +33,7 @@ export async function recordDispositions(
   });
 }
 
-export async function activeDecisions(sql: Sql, reviewId: string): Promise<StandingDecision[]> {
+export async function activeDecisions(sql: Queryable, reviewId: string): Promise<StandingDecision[]> {
   const rows = await sql<{ finding_key: string; decision: StandingDecision['decision']; comment: string | null }[]>`
     select distinct on (finding_key) finding_key, decision, comment
       from dispositions

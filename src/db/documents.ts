@@ -1,12 +1,12 @@
 // The documents of a review: one row per distinct file (by SHA-256), pointing at its object in MinIO.
 import { randomUUID } from 'node:crypto';
-import type { Sql } from './client.js';
+import type { Queryable, Sql } from './client.js';
 import type { IngestedDocument } from '../ingest/package.js';
 
 export type NewDocument = Omit<IngestedDocument, 'tempKey'> & { objectKey: string };
 
 /** Inserts documents (idempotent per review and hash); returns the rows that are new. */
-export async function insertDocuments(sql: Sql, reviewId: string, documents: NewDocument[]): Promise<NewDocument[]> {
+export async function insertDocuments(sql: Queryable, reviewId: string, documents: NewDocument[]): Promise<NewDocument[]> {
   const added: NewDocument[] = [];
   for (const d of documents) {
     const rows = await sql`
@@ -40,7 +40,7 @@ export async function documentInventory(sql: Sql, reviewId: string): Promise<{ h
  */
 export async function addDocuments(sql: Sql, reviewId: string, documents: NewDocument[]): Promise<{ evidenceAdded: number }> {
   return sql.begin(async (tx) => {
-    const added = await insertDocuments(tx as unknown as Sql, reviewId, documents);
+    const added = await insertDocuments(tx, reviewId, documents);
     await tx`
       update reviews
          set document_count = (select count(*) from documents where review_id = ${reviewId} and role = 'evidence'),

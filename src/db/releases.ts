@@ -1,8 +1,9 @@
 // Releases: each released report of a review (the first, then amendments), newest = current.
 import type { Sql } from './client.js';
-import type { Issue, Summary } from '../reviews/report.js';
+import { issueOf, type Issue, type Summary } from '../reviews/report.js';
 import type { Review } from '../reviews/review.js';
-import { issueOf, type Finding } from '../qc/finding.js';
+import type { Finding } from '../qc/finding.js';
+import { customerStatus, type InternalState } from '../reviews/states.js';
 import { logTransition, reviewFromRow, type ReviewRow } from './reviews.js';
 
 export interface Release {
@@ -105,7 +106,7 @@ export async function publishRelease(sql: Sql, r: NewRelease): Promise<Review> {
       on conflict (id) do nothing
       returning sequence`;
     const [row] = await tx<ReviewRow[]>`
-      update reviews set status = 'completed', internal_state = 'released', report_available = true, updated_at = now()
+      update reviews set status = ${customerStatus('released')}, internal_state = ${'released' satisfies InternalState}, report_available = true, updated_at = now()
        where id = ${r.reviewId}
       returning *`;
     if (!row) throw new Error(`review ${r.reviewId} does not exist`);
@@ -113,7 +114,7 @@ export async function publishRelease(sql: Sql, r: NewRelease): Promise<Review> {
     await tx`delete from release_drafts where review_id = ${r.reviewId}`;
     // A retried publish (its reply lost) leaves the log as it was.
     if (inserted.length > 0) {
-      await logTransition(tx as unknown as Sql, { reviewId: r.reviewId, internalState: 'released', status: 'completed', detail: `release ${r.id}` });
+      await logTransition(tx, { reviewId: r.reviewId, internalState: 'released', status: customerStatus('released'), detail: `release ${r.id}` });
     }
     return reviewFromRow(row);
   });

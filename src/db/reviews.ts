@@ -1,5 +1,5 @@
 // The reviews read model: written by workflow activities, read by the API, always scoped by organization.
-import type { Sql } from './client.js';
+import type { Queryable, Sql } from './client.js';
 import { insertDocuments, type NewDocument } from './documents.js';
 import type { Review, ReviewStatus } from '../reviews/review.js';
 import { z } from 'zod';
@@ -72,11 +72,11 @@ export async function insertReview(sql: Sql, r: NewReview, documents: NewDocumen
         on conflict (id) do nothing
         returning *`;
       if (rows[0]) {
-        await insertDocuments(tx as unknown as Sql, r.id, documents);
-        await logTransition(tx as unknown as Sql, { reviewId: r.id, internalState: r.internalState, status: r.status, at: r.createdAt });
+        await insertDocuments(tx, r.id, documents);
+        await logTransition(tx, { reviewId: r.id, internalState: r.internalState, status: r.status, at: r.createdAt });
         return reviewFromRow(rows[0]);
       }
-      const existing = await getReview(tx as unknown as Sql, r.organizationId, r.id);
+      const existing = await getReview(tx, r.organizationId, r.id);
       if (!existing) throw new Error(`review ${r.id} exists under another organization`);
       return existing;
     });
@@ -86,7 +86,7 @@ export async function insertReview(sql: Sql, r: NewReview, documents: NewDocumen
   }
 }
 
-export async function getReview(sql: Sql, organizationId: string, id: string): Promise<Review | undefined> {
+export async function getReview(sql: Queryable, organizationId: string, id: string): Promise<Review | undefined> {
   const [row] = await sql<ReviewRow[]>`
     select * from reviews where id = ${id} and organization_id = ${organizationId}`;
   return row && reviewFromRow(row);
@@ -156,13 +156,13 @@ export async function recordTransition(
          set status = ${t.status}, internal_state = ${t.internalState}, updated_at = now(),
              report_available = ${t.status === 'completed'} and exists (select 1 from releases where review_id = ${t.reviewId})
        where id = ${t.reviewId}`;
-    await logTransition(tx as unknown as Sql, t);
+    await logTransition(tx, t);
   });
 }
 
 /** Appends a line to a review's transition log, inside the caller's transaction (at: now unless given). */
 export async function logTransition(
-  sql: Sql,
+  sql: Queryable,
   t: { reviewId: string; internalState: string; status: ReviewStatus; detail?: string | null; at?: Date },
 ): Promise<void> {
   await sql`

@@ -1,5 +1,6 @@
 // The Report resource of the interface specification.
 import { z } from '../openapi/zod.js';
+import type { Finding } from '../qc/finding.js';
 import { REVIEW_STATUSES } from './review.js';
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
@@ -12,6 +13,11 @@ export const IssueSchema = z.strictObject({
   summary: z.string(),
 }).openapi('Issue');
 export type Issue = z.infer<typeof IssueSchema>;
+
+/** What the report shows of a finding: exactly the Issue fields of the interface. */
+export function issueOf({ code, severity, category, title, summary }: Finding): Issue {
+  return { code, severity, category, title, summary };
+}
 
 export const SummarySchema = z.strictObject({
   total: z.number().int().min(0),

@@ -11,7 +11,7 @@ import { ReviewSchema, type Review } from '../../src/reviews/review.js';
 import { approveReleaseSignal, capacityFreedSignal, holdReleaseSignal } from '../../workflows/messages.js';
 import { InternalStateKey, ReviewStatusKey } from '../../src/temporal/search-attribute-keys.js';
 import { corruptPdf, fillWorkingDocument, pdf, png } from '../support/fixtures.js';
-import { call, errorCode, form } from '../support/http.js';
+import { call, errorCode, form, whileUnavailable } from '../support/http.js';
 import { registerEndpoint, transitions, waitForInternalState, waitForReview, workflowState } from '../support/reviews.js';
 import { closeShared, config, db, newOrganization, stack, temporalClient, type TestOrganization } from '../support/stack.js';
 import { FaultyProxy } from '../support/faulty-proxy.js';
@@ -33,9 +33,11 @@ const docs = {
   payStub: () => pdf('Earnings Statement'),
 };
 
+/** Creates a review as an integrator should: a 503 (a busy machine) is retried with the same Idempotency-Key. */
 async function create(org: TestOrganization, files: { name: string; data: Buffer }[], fields: Record<string, string> = {}): Promise<Review> {
-  const res = await api('POST', '/reviews', { key: org.liveKey, form: form(files, fields) });
-  if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
+  const headers = { 'idempotency-key': randomUUID() };
+  const res = await whileUnavailable(() => api('POST', '/reviews', { key: org.liveKey, headers, form: form(files, fields) }), 60_000);
+  if (res.status !== 201 && res.status !== 200) throw new Error(`create failed: ${res.status} ${res.text}`);
   const review = ReviewSchema.parse(res.body);
   return review;
 }

@@ -6,14 +6,15 @@ import { readFileSync } from 'node:fs';
 import { analyseFile } from '../../src/qc/logical-documents.js';
 import type { LoanDocument } from '../../src/qc/fields.js';
 import { tesseractOcr } from '../../src/qc/reading/document.js';
-import { configureOcr, terminateOcr } from '../../src/qc/reading/ocr.js';
+import { terminateOcr } from '../../src/qc/reading/ocr.js';
+import { readWithoutTimeBudgets } from '../support/reading-budgets.js';
 import { analyseDocuments } from '../../src/qc/analyse.js';
 import { FILLED } from '../corpus/expected.js';
 
 const corpus = new URL('../corpus/public-docs/', import.meta.url);
 const cfpb = new URL('../corpus/cfpb/', import.meta.url);
 
-configureOcr({ workers: 2 });
+readWithoutTimeBudgets({ ocrWorkers: 2 });
 test.after.always(() => terminateOcr());
 
 async function documentsOf(url: URL): Promise<LoanDocument[]> {

@@ -7,11 +7,12 @@ import { analyseDocuments } from '../../src/qc/analyse.js';
 import type { LoanDocument } from '../../src/qc/fields.js';
 import { joinPageImages } from '../../src/qc/logical-documents.js';
 import { tesseractOcr } from '../../src/qc/reading/document.js';
-import { configureOcr, terminateOcr } from '../../src/qc/reading/ocr.js';
+import { terminateOcr } from '../../src/qc/reading/ocr.js';
+import { readWithoutTimeBudgets } from '../support/reading-budgets.js';
 import { CFPB } from '../corpus/expected.js';
 import { DEGRADATIONS, degradedPages, imagePdf } from '../support/degrade.js';
 
-configureOcr({ workers: 2 });
+readWithoutTimeBudgets({ ocrWorkers: 2 });
 test.after.always(() => terminateOcr());
 
 const sample = (file: string) => readFileSync(new URL(`../corpus/cfpb/${file}`, import.meta.url));

@@ -13,9 +13,12 @@ import { analyseFile } from '../../src/qc/logical-documents.js';
 import { tesseractOcr } from '../../src/qc/reading/document.js';
 import { terminateOcr } from '../../src/qc/reading/ocr.js';
 import { runRules } from '../../src/qc/rules/registry.js';
+import { readWithoutTimeBudgets } from '../support/reading-budgets.js';
 import { PACKAGES, type PackageSpec } from '../fixtures/defects.js';
 import { renderPackage, type PackageFile, type PrintedDocument, type RenderedPackage } from '../fixtures/loan-package.js';
 
+// One OCR worker, as before: the packages are read one at a time.
+readWithoutTimeBudgets({ ocrWorkers: 1 });
 test.after.always(() => terminateOcr());
 
 const RECALL_FLOOR = 0.95;
@@ -83,7 +86,7 @@ test('the clean package gives no finding at all', async (t) => {
 });
 
 test('the clean package in its variants (one-file Note and Deed, cover sheet, printed URLA, scans) gives no finding', async (t) => {
-  t.timeout(120_000);
+  t.timeout(600_000);
   const { findings } = await outcomeOf(packageNamed('clean-variants'));
   t.deepEqual(
     findings.map((f) => `${f.key}: ${f.summary}`),
@@ -102,7 +105,7 @@ test('every catalog code is exercised by at least one package, and at least 40 p
 });
 
 test(`the engine finds the expected codes in every package: recall ≥ ${RECALL_FLOOR}, precision ≥ ${PRECISION_FLOOR}`, async (t) => {
-  t.timeout(240_000);
+  t.timeout(900_000);
   const results: Outcome[] = [];
   // One package at a time: OCR has one worker, and the rendering of the next overlaps nothing useful.
   for (const spec of PACKAGES) results.push(await outcomeOf(spec));
@@ -182,7 +185,7 @@ function differences(printed: PrintedDocument, documents: readonly LoanDocument[
 }
 
 async function fieldCheck(t: ExecutionContext, documentClass: DocumentClass, packages: string[]): Promise<void> {
-  t.timeout(120_000);
+  t.timeout(600_000);
   let checked = 0;
   const wrong: string[] = [];
   for (const name of packages) {
