@@ -4,7 +4,8 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
 import { documentInventory } from '../src/db/documents.js';
-import { unpackSubmission, type IngestedDocument, type StagedFile, type UnpackOptions } from '../src/ingest/package.js';
+import { unpackSubmission, type StagedFile, type UnpackOptions } from '../src/ingest/package.js';
+import { saveIngestedSubmission } from '../src/db/submissions.js';
 import { IngestRejection } from '../src/ingest/rejection.js';
 import { fetchSources } from '../src/ingest/source-url.js';
 import { workingDocumentCheck, type SubmissionTarget } from '../src/working-document/admission.js';
@@ -21,11 +22,9 @@ export interface IngestSubmissionInput {
   sources: DocumentSource[];
 }
 
+/** The submission as stored (src/db/submissions.ts): the recording activity reads it by this id. */
 export interface IngestSubmissionResult {
-  /** New documents only: files the review already had are left out. */
-  documents: IngestedDocument[];
-  /** Every staging object the submission used (uploads and fetched sources), to remove once recorded. */
-  staged: string[];
+  submissionId: string;
 }
 
 export function createIngestActivities({ sql, storage, config }: { sql: Sql; storage: Storage; config: Config }) {
@@ -56,7 +55,7 @@ export function createIngestActivities({ sql, storage, config }: { sql: Sql; sto
         if (documents.length === 0) {
           throw new IngestRejection('all_documents_duplicate', 'Every submitted document is already on this review (same SHA-256); nothing was added.');
         }
-        return { documents, staged: files.map((f) => f.key) };
+        return { submissionId: await saveIngestedSubmission(sql, input.reviewId, { documents, staged: files.map((f) => f.key) }) };
       } catch (err) {
         // Fetched sources are fetched again by a retry; uploads are kept for it unless the refusal is final.
         const uploads = err instanceof IngestRejection ? input.files.map((f) => f.key) : [];

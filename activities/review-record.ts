@@ -6,7 +6,9 @@ import { DuplicateReferenceIdError, insertReview, recordTransition } from '../sr
 import { addDocuments } from '../src/db/documents.js';
 import { recordDispositions } from '../src/db/dispositions.js';
 import { currentRelease, getRelease } from '../src/db/releases.js';
-import { commitDocuments, type IngestedDocument } from '../src/ingest/package.js';
+import { commitDocuments } from '../src/ingest/package.js';
+import { ingestedSubmission, type IngestedSubmission } from '../src/db/submissions.js';
+import type { IngestSubmissionResult } from './ingest.js';
 import { readWorkingDocumentFields } from '../src/working-document/marker.js';
 import type { Disposition } from '../src/reviews/add-documents.js';
 import { judgeDispositions } from '../src/working-document/decisions.js';
@@ -15,13 +17,18 @@ import type { Review, ReviewStatus } from '../src/reviews/review.js';
 import type { CreateReviewRequest, ReviewWorkflowInput } from '../workflows/messages.js';
 import type { InternalState } from '../src/reviews/states.js';
 
-export interface CreateReviewRecordInput extends ReviewWorkflowInput, Omit<CreateReviewRequest, 'files' | 'sources'> {
-  status: ReviewStatus;
-  internalState: InternalState;
-  documents: IngestedDocument[];
-  /** The staging objects the documents came from; removed once the review is recorded. */
-  staged: string[];
-}
+/**
+ * A submission to record: the id the ingest activity returned, or (a run that ingested before
+ * submissions were stored, replaying its history) the submission itself.
+ */
+export type SubmissionRef = IngestSubmissionResult | IngestedSubmission;
+
+export type CreateReviewRecordInput = ReviewWorkflowInput &
+  Omit<CreateReviewRequest, 'files' | 'sources'> &
+  SubmissionRef & {
+    status: ReviewStatus;
+    internalState: InternalState;
+  };
 
 export interface RecordedSubmission {
   evidenceAdded: number;
@@ -32,10 +39,14 @@ export interface RecordedSubmission {
 }
 
 export function createReviewActivities({ sql, storage }: { sql: Sql; storage: Storage; config: Config }) {
+  const submissionOf = (reviewId: string, ref: SubmissionRef): Promise<IngestedSubmission> =>
+    'submissionId' in ref ? ingestedSubmission(sql, reviewId, ref.submissionId) : Promise.resolve(ref);
+
   return {
     /** Moves the documents to their final keys, then writes the review and its documents in one transaction. */
     async createReviewRecord(input: CreateReviewRecordInput): Promise<Review> {
-      const keys = await commitDocuments(storage, input.reviewId, input.documents);
+      const { documents, staged } = await submissionOf(input.reviewId, input);
+      const keys = await commitDocuments(storage, input.reviewId, documents);
       try {
         const review = await insertReview(
           sql,
@@ -51,14 +62,14 @@ export function createReviewActivities({ sql, storage }: { sql: Sql; storage: St
             metadata: input.metadata,
             createdAt: new Date(input.createdAt),
           },
-          input.documents.map((d, i) => ({ ...d, objectKey: keys[i]! })),
+          documents.map((d, i) => ({ ...d, objectKey: keys[i]! })),
         );
-        await removeObjects(storage, input.staged);
+        await removeObjects(storage, staged);
         return review;
       } catch (err) {
         if (err instanceof DuplicateReferenceIdError) {
           // Refused: nothing of it is kept.
-          await removeObjects(storage, [...keys, ...input.staged]).catch(() => {});
+          await removeObjects(storage, [...keys, ...staged]).catch(() => {});
           throw ApplicationFailure.nonRetryable(
             'A review with this reference_id already exists in your organization.',
             'duplicate_reference_id',
@@ -69,14 +80,15 @@ export function createReviewActivities({ sql, storage }: { sql: Sql; storage: St
     },
 
     /** Adds documents to an existing review: final keys first, then the rows and the count in one transaction. */
-    async recordAddedDocuments(input: { reviewId: string; documents: IngestedDocument[]; staged: string[] }): Promise<RecordedSubmission> {
-      const keys = await commitDocuments(storage, input.reviewId, input.documents);
-      const { evidenceAdded } = await addDocuments(sql, input.reviewId, input.documents.map((d, i) => ({ ...d, objectKey: keys[i]! })));
-      await removeObjects(storage, input.staged);
+    async recordAddedDocuments(input: { reviewId: string } & SubmissionRef): Promise<RecordedSubmission> {
+      const { documents, staged } = await submissionOf(input.reviewId, input);
+      const keys = await commitDocuments(storage, input.reviewId, documents);
+      const { evidenceAdded } = await addDocuments(sql, input.reviewId, documents.map((d, i) => ({ ...d, objectKey: keys[i]! })));
+      await removeObjects(storage, staged);
       return {
         evidenceAdded,
-        workingDocuments: input.documents.flatMap((d, i) => (d.workingDocument ? [{ objectKey: keys[i]!, releaseId: d.workingDocument.releaseId }] : [])),
-        filenames: input.documents.map((d) => d.filename),
+        workingDocuments: documents.flatMap((d, i) => (d.workingDocument ? [{ objectKey: keys[i]!, releaseId: d.workingDocument.releaseId }] : [])),
+        filenames: documents.map((d) => d.filename),
       };
     },
 

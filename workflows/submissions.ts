@@ -30,12 +30,13 @@ export class Submissions {
     const { state } = this.progress;
     try {
       const { files, sources, ...fields } = request;
-      const { documents, staged } = await ingest.ingestSubmission.executeWithOptions(
+      // The submission's id (a run that ingested before submissions were stored has the list itself here).
+      const submission = await ingest.ingestSubmission.executeWithOptions(
         { summary: `Ingest ${files.length} upload(s) and ${sources.length} source URL(s)` },
         [{ reviewId: this.input.reviewId, target: { kind: 'create' }, files, sources }],
       );
       const review = await requestWriter().createReviewRecord.executeWithOptions({ summary: 'Record the review and its documents' }, [
-        { ...this.input, ...fields, documents, staged, status: customerStatus(state.internalState), internalState: state.internalState },
+        { ...this.input, ...fields, ...submission, status: customerStatus(state.internalState), internalState: state.internalState },
       ]);
       state.created = true;
       if (!state.sandbox) {
@@ -72,11 +73,11 @@ export class Submissions {
     const { state } = this.progress;
     const reviewId = this.input.reviewId;
     try {
-      const { documents, staged } = await ingest.ingestSubmission.executeWithOptions(
+      const submission = await ingest.ingestSubmission.executeWithOptions(
         { summary: `Add documents: ${files.length} upload(s) and ${sources.length} source URL(s)` },
         [{ reviewId, target: { kind: 'add', reviewId }, files, sources }],
       );
-      const recorded = await requestWriter().recordAddedDocuments.executeWithOptions({ summary: 'Record the added documents' }, [{ reviewId, documents, staged }]);
+      const recorded = await requestWriter().recordAddedDocuments.executeWithOptions({ summary: 'Record the added documents' }, [{ reviewId, ...submission }]);
       const dispositions: Disposition[] = [];
       for (const wd of recorded.workingDocuments) {
         dispositions.push(

@@ -110,7 +110,13 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
       await removeObjects(storage, parts.map((p) => p.key));
       throw refused;
     }
-    const files: StagedFile[] = parts.map((p) => ({ key: p.key, filename: p.filename, declaredType: p.declaredType || null, source: 'upload' }));
+    const files: StagedFile[] = parts.map((p) => ({
+      key: p.key,
+      filename: p.filename,
+      declaredType: p.declaredType || null,
+      source: 'upload',
+      content: { sha256: p.sha256, size: p.size },
+    }));
     return { parts, files };
   }
 

@@ -3,8 +3,8 @@ import type { Sql } from './client.js';
 import { issueOf, type Issue, type Summary } from '../reviews/report.js';
 import type { Review } from '../reviews/review.js';
 import type { Finding } from '../qc/finding.js';
-import { customerStatus, type InternalState } from '../reviews/states.js';
-import { logTransition, reviewFromRow, type ReviewRow } from './reviews.js';
+import { customerStatus } from '../reviews/states.js';
+import { logTransition, setReviewState } from './reviews.js';
 
 export interface Release {
   id: string;
@@ -105,17 +105,14 @@ export async function publishRelease(sql: Sql, r: NewRelease): Promise<Review> {
         from releases where review_id = ${r.reviewId}
       on conflict (id) do nothing
       returning sequence`;
-    const [row] = await tx<ReviewRow[]>`
-      update reviews set status = ${customerStatus('released')}, internal_state = ${'released' satisfies InternalState}, report_available = true, updated_at = now()
-       where id = ${r.reviewId}
-      returning *`;
-    if (!row) throw new Error(`review ${r.reviewId} does not exist`);
+    const review = await setReviewState(tx, { reviewId: r.reviewId, internalState: 'released', status: customerStatus('released') });
+    if (!review) throw new Error(`review ${r.reviewId} does not exist`);
     // Its draft, and any an analysis left unpublished (superseded by newer documents), are done with.
     await tx`delete from release_drafts where review_id = ${r.reviewId}`;
     // A retried publish (its reply lost) leaves the log as it was.
     if (inserted.length > 0) {
       await logTransition(tx, { reviewId: r.reviewId, internalState: 'released', status: customerStatus('released'), detail: `release ${r.id}` });
     }
-    return reviewFromRow(row);
+    return review;
   });
 }

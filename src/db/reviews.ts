@@ -151,13 +151,27 @@ export async function recordTransition(
   t: { reviewId: string; internalState: InternalState; status: ReviewStatus; detail?: string | null },
 ): Promise<void> {
   await sql.begin(async (tx) => {
-    await tx`
-      update reviews
-         set status = ${t.status}, internal_state = ${t.internalState}, updated_at = now(),
-             report_available = ${t.status === 'completed'} and exists (select 1 from releases where review_id = ${t.reviewId})
-       where id = ${t.reviewId}`;
+    await setReviewState(tx, t);
     await logTransition(tx, t);
   });
+}
+
+/**
+ * The one writer of a review's status and internal state (inside the caller's transaction):
+ * `report_available` follows, true exactly when the review is completed and has a release. Returns the
+ * row as written, undefined when the review does not exist.
+ */
+export async function setReviewState(
+  sql: Queryable,
+  t: { reviewId: string; internalState: InternalState; status: ReviewStatus },
+): Promise<Review | undefined> {
+  const [row] = await sql<ReviewRow[]>`
+    update reviews
+       set status = ${t.status}, internal_state = ${t.internalState}, updated_at = now(),
+           report_available = ${t.status === 'completed'} and exists (select 1 from releases where review_id = ${t.reviewId})
+     where id = ${t.reviewId}
+    returning *`;
+  return row && reviewFromRow(row);
 }
 
 /** Appends a line to a review's transition log, inside the caller's transaction (at: now unless given). */

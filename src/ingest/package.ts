@@ -1,7 +1,9 @@
 // Turns staged uploads (whole files in MinIO staging/) into the documents of a review: each upload is
-// sniffed; a package is unpacked member by member; every document is hashed on the way and written to a
-// temporary object. Nothing becomes a document until the whole submission passes (`commitDocuments`);
-// a rejection removes every temporary object it made. Duplicates within a submission collapse to one.
+// sniffed; a package is unpacked member by member, every member hashed on the way and written to a
+// temporary object. A file that is itself a document was hashed as it was staged (the API's meter, the
+// source fetch's), so it is neither read again nor rewritten: its staged object is its temporary one.
+// Nothing becomes a document until the whole submission passes (`commitDocuments`, one server-side
+// copy); a rejection removes every temporary object it made. Duplicates within a submission collapse to one.
 import { buffer } from 'node:stream/consumers';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
@@ -18,6 +20,7 @@ import {
   objectExists,
   objectSize,
   putStream,
+  readBuffer,
   readObject,
   readObjectRange,
   removeObjects,
@@ -36,6 +39,11 @@ export interface StagedFile {
   filename: string;
   declaredType: string | null;
   source: 'upload' | 'url';
+  /**
+   * What the stream that staged it measured: its SHA-256 and length. Absent on files staged before the
+   * field existed (a workflow started by an earlier API); such a file is hashed again on ingest.
+   */
+  content?: { sha256: string; size: number };
 }
 
 export interface IngestedDocument {
@@ -61,6 +69,9 @@ export interface WorkingDocumentCheck {
   admit: (doc: { filename: string; workingDocument: InspectedWorkingDocument }) => void;
 }
 
+/** What ingest knows of a document before its bytes are counted. */
+type DocumentFacts = Omit<IngestedDocument, 'sha256' | 'size' | 'tempKey' | 'workingDocument'>;
+
 class Submission {
   readonly documents: IngestedDocument[] = [];
   readonly tempKeys: string[] = [];
@@ -77,34 +88,55 @@ class Submission {
   ) {}
 
   /** Hashes a document into a temporary object and keeps it unless it repeats one already seen. */
-  async keep(stream: Readable, doc: Omit<IngestedDocument, 'sha256' | 'size' | 'tempKey' | 'workingDocument'>): Promise<void> {
+  async keep(stream: Readable, doc: DocumentFacts): Promise<void> {
     const tempKey = unpackedKey(this.reviewId);
     this.tempKeys.push(tempKey);
     const meter = new Meter(this.limits.maxFileBytes, () => new IngestRejection('document_too_large', `${doc.filename} is larger than the per-file limit.`));
     // A PDF small enough to be a working document is also kept in memory, to look for our marker.
-    const check = doc.mime === 'application/pdf' ? this.workingDocuments : undefined;
-    const capture = new Capture(check?.maxBytes ?? 0);
+    const capture = new Capture(this.workingDocumentCheck(doc)?.maxBytes ?? 0);
     const upload = putStream(this.storage, tempKey, meter, doc.mime);
     await Promise.all([pipeline(stream, capture, meter), upload]);
-    const sha256 = meter.digest();
-    const bytes = check && capture.captured();
-    const workingDocument = check && bytes ? await check.inspect(bytes) : null;
-    if (check && workingDocument) check.admit({ filename: doc.filename, workingDocument });
-    if (this.seen.has(sha256) || this.knownHashes.has(sha256)) {
-      this.seen.add(sha256);
+    const kept = await this.admit(doc, { sha256: meter.digest(), size: meter.bytes }, tempKey, capture.captured() ?? undefined);
+    if (!kept) {
       await removeObjects(this.storage, [tempKey]);
       this.tempKeys.splice(this.tempKeys.indexOf(tempKey), 1);
-      return;
+    }
+  }
+
+  /**
+   * Keeps a staged file that is a document as it stands: measured when it was staged, so its object is
+   * its temporary one (left to the submission's staged objects to remove, not to this submission's).
+   */
+  async keepStaged(file: StagedFile & { content: { sha256: string; size: number } }, doc: DocumentFacts): Promise<void> {
+    const check = this.workingDocumentCheck(doc);
+    const bytes = check && file.content.size <= check.maxBytes ? await readBuffer(this.storage, file.key) : undefined;
+    await this.admit(doc, file.content, file.key, bytes);
+  }
+
+  private workingDocumentCheck(doc: DocumentFacts): WorkingDocumentCheck | undefined {
+    return doc.mime === 'application/pdf' ? this.workingDocuments : undefined;
+  }
+
+  /** Counts a hashed document against the limits and keeps it; false when it repeats one already seen. */
+  private async admit(doc: DocumentFacts, content: { sha256: string; size: number }, tempKey: string, pdfBytes: Buffer | undefined): Promise<boolean> {
+    const check = this.workingDocumentCheck(doc);
+    const workingDocument = check && pdfBytes ? await check.inspect(pdfBytes) : null;
+    if (check && workingDocument) check.admit({ filename: doc.filename, workingDocument });
+    const { sha256, size } = content;
+    if (this.seen.has(sha256) || this.knownHashes.has(sha256)) {
+      this.seen.add(sha256);
+      return false;
     }
     this.seen.add(sha256);
-    this.bytes += meter.bytes;
+    this.bytes += size;
     if (this.alreadyOnReview.bytes + this.bytes > this.limits.maxReviewBytes) {
       throw new IngestRejection('documents_too_large', 'The documents exceed the per-review size limit.');
     }
     if (this.alreadyOnReview.documents + this.documents.length + 1 > this.limits.maxReviewDocuments) {
       throw new IngestRejection('too_many_documents', `A review holds at most ${this.limits.maxReviewDocuments} documents.`);
     }
-    this.documents.push({ ...doc, sha256, size: meter.bytes, tempKey, workingDocument });
+    this.documents.push({ ...doc, sha256, size, tempKey, workingDocument });
+    return true;
   }
 
   /** Every hash offered, duplicates and known ones included (to tell "all duplicates" apart). */
@@ -152,7 +184,7 @@ export async function unpackSubmission(files: StagedFile[], o: UnpackOptions): P
 }
 
 async function unpackFile(file: StagedFile, submission: Submission, o: UnpackOptions): Promise<void> {
-  const size = await objectSize(o.storage, file.key);
+  const size = file.content?.size ?? (await objectSize(o.storage, file.key));
   if (size === 0) throw new IngestRejection('document_required', `${file.filename} is empty.`);
   if (size > o.limits.maxFileBytes) throw new IngestRejection('document_too_large', `${file.filename} is larger than the per-file limit.`);
   const head = await buffer(readObjectRange(o.storage, file.key, 0, Math.min(size, SNIFF_BYTES)));
@@ -164,7 +196,8 @@ async function unpackFile(file: StagedFile, submission: Submission, o: UnpackOpt
     case 'unsupported':
       throw new IngestRejection('document_unsupported', `${file.filename} is ${kind.what}; send PDF or image documents, or a zip/tar package of them.`);
     case 'document':
-      await submission.keep(await readObject(o.storage, file.key), { ...base, mime: kind.mime });
+      if (file.content) await submission.keepStaged({ ...file, content: file.content }, { ...base, mime: kind.mime });
+      else await submission.keep(await readObject(o.storage, file.key), { ...base, mime: kind.mime });
       return;
     case 'archive': {
       const limits: ArchiveLimits = {

@@ -109,7 +109,7 @@ async function fetchSource(
     if (sourceError !== undefined || signal.aborted) throw refuse(why(sourceError ?? err));
     throw err;
   }
-  return { key, filename: source.filename, declaredType: source.content_type, source: 'url' };
+  return { key, filename: source.filename, declaredType: source.content_type, source: 'url', content: { sha256: meter.digest(), size: meter.bytes } };
 }
 
 /** A short, integrator-readable reason for a failed connection (their URL, so no internals of ours). */

@@ -44,13 +44,43 @@ test('documents and package members become documents, hashed; duplicates collaps
   const keys = await commitDocuments(storage, reviewId, result.documents);
   t.deepEqual(keys, result.documents.map((d) => documentKey(reviewId, d.sha256)));
   t.deepEqual(await keysUnder(`documents/${reviewId}/`), [...keys].sort());
-  const stored = await storage.client.getObject(storage.bucket, documentKey(reviewId, sha(note)));
-  const chunks: Buffer[] = [];
-  for await (const c of stored) chunks.push(c as Buffer);
-  t.deepEqual(Buffer.concat(chunks), note);
+  t.deepEqual(await readAll(documentKey(reviewId, sha(note))), note);
   // Only the staged uploads themselves remain in staging (their owner removes them).
   t.deepEqual(await keysUnder(`staging/${reviewId}/`), files.map((f) => f.key).sort());
 });
+
+test('a staged file measured on its way in is neither read whole nor written again: its object is committed by one server-side copy', async (t) => {
+  const reviewId = randomUUID();
+  const cd = await pdf('CD');
+  const [file] = await stage(reviewId, [{ name: 'cd.pdf', data: cd }]);
+  // The stager's measurement is what ingest uses: it does not hash the object again.
+  const measured: StagedFile = { ...file!, content: { sha256: sha(cd), size: cd.length } };
+  const result = await unpackSubmission([measured], { storage, reviewId, limits });
+  t.deepEqual(
+    result.documents.map((d) => [d.filename, d.sha256, d.size, d.tempKey]),
+    [['cd.pdf', sha(cd), cd.length, measured.key]],
+  );
+  // Nothing was written beside the upload.
+  t.deepEqual(await keysUnder(`staging/${reviewId}/`), [measured.key]);
+  const [key] = await commitDocuments(storage, reviewId, result.documents);
+  t.deepEqual(await readAll(key!), cd);
+  t.deepEqual(await keysUnder(`staging/${reviewId}/`), []);
+});
+
+test('a refused submission leaves measured uploads to their owner', async (t) => {
+  const reviewId = randomUUID();
+  const staged = await stage(reviewId, [{ name: 'cd.pdf', data: await pdf('CD') }, { name: 'invoice.pdf', data: elf }]);
+  const measured = staged.map((f, i) => ({ ...f, content: { sha256: sha(Buffer.from(String(i))), size: 1 } }));
+  const err = await t.throwsAsync(unpackSubmission(measured, { storage, reviewId, limits }), { instanceOf: IngestRejection });
+  t.is(err!.code, 'document_unsupported');
+  t.deepEqual(await keysUnder(`staging/${reviewId}/`), staged.map((f) => f.key).sort());
+});
+
+async function readAll(key: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of await storage.client.getObject(storage.bucket, key)) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
 
 for (const [title, build, code, pattern] of [
   ['an executable renamed .pdf', async () => [{ name: 'invoice.pdf', data: elf }], 'document_unsupported', /invoice\.pdf/],

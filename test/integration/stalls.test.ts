@@ -7,6 +7,11 @@ import { call, createBody, errorCode } from '../support/http.js';
 import { TestServices } from '../support/services.js';
 import { StallProxy } from '../support/stall-proxy.js';
 import { closeShared, newOrganization, stack } from '../support/stack.js';
+import { onThisMachine } from '../support/machine-load.js';
+import { REQUEST_DEADLINE_MS } from '../../api/deadline.js';
+
+/** The API's deadline, and a second (stretched on a busy machine) for its timer to fire and the answer to arrive. */
+const ANSWERED_WITHIN_MS = () => REQUEST_DEADLINE_MS + onThisMachine(1_000);
 
 const services = new TestServices();
 const proxies: StallProxy[] = [];
@@ -49,7 +54,7 @@ test.serial('a Postgres stall: requests on open connections answer 503 auth_unav
     t.is(res.status, 503, res.text);
     t.is(errorCode(res), 'auth_unavailable');
     t.truthy(res.headers.get('retry-after'));
-    t.true(ms < 10_000, `answered in ${ms} ms`);
+    t.true(ms < ANSWERED_WITHIN_MS(), `answered in ${ms} ms`);
   }
   t.log(`answered in ${answers.map(([, ms]) => ms).join(', ')} ms`);
 
@@ -71,7 +76,7 @@ test.serial('a Temporal stall: a create answers 503 service_unavailable with Ret
   t.is(stalled.status, 503, stalled.text);
   t.is(errorCode(stalled), 'service_unavailable');
   t.truthy(stalled.headers.get('retry-after'));
-  t.true(ms < 10_000, `answered in ${ms} ms`);
+  t.true(ms < ANSWERED_WITHIN_MS(), `answered in ${ms} ms`);
   // Reads that need only Postgres are not held up.
   t.is((await call(api.url, 'GET', '/reviews', { key: org.liveKey })).status, 200);
 

@@ -57,7 +57,7 @@ function stubs(reviewId: string, scenario: Scenario) {
   const analyses = scenario.analyses ?? [{}];
   const activities = {
     async ingestSubmission() {
-      return { documents: [], staged: [] };
+      return { submissionId: '00000000-0000-4000-8000-000000000001' };
     },
     async createReviewRecord() {
       return review('processing');

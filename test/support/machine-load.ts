@@ -1,0 +1,16 @@
+// Wall-clock bounds in tests are for a machine that is free. On a shared one (CI beside another suite,
+// two cores and a load average of 15) the same work takes as many times longer as there are runnable
+// processes per core. A bound is stretched by that factor, read when it is checked: it still catches
+// what it is there for (a hang, a quadratic parse, a missing deadline), which costs far more than any
+// slowdown, and a free machine keeps the bound as written.
+import { cpus, loadavg } from 'node:os';
+
+/** Runnable processes per core over the last minute, at least 1. */
+export function slowdown(): number {
+  return Math.max(1, loadavg()[0]! / cpus().length);
+}
+
+/** `ms` as measured on a free machine, stretched by this machine's current slowdown. */
+export function onThisMachine(ms: number): number {
+  return Math.round(ms * slowdown());
+}
