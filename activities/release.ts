@@ -7,7 +7,7 @@ import type { ReleaseRef } from '../src/reviews/pipeline.js';
 import { getReviewRecordById } from '../src/db/reviews.js';
 import type { Finding } from '../src/qc/finding.js';
 import { renderReport } from '../src/report/render.js';
-import { outcomeOf, summarize } from '../src/reviews/report.js';
+import { releaseContent, type ReleaseContent } from '../src/reviews/report.js';
 import type { Review } from '../src/reviews/review.js';
 import { SANDBOX_FINDINGS } from '../src/reviews/sandbox-report.js';
 import { reportKey } from '../src/storage/keys.js';
@@ -20,7 +20,7 @@ export interface LegacyReleaseInput extends ReleaseRef {
 
 export function createReleaseActivities({ sql, storage, config }: { sql: Sql; storage: Storage; config: Config }) {
   /** Renders the release's report and stores it under its key; returns the key. */
-  async function renderAndStore(input: LegacyReleaseInput, sandbox: boolean): Promise<string> {
+  async function renderAndStore(input: ReleaseRef, content: ReleaseContent, sandbox: boolean): Promise<string> {
     const review = await getReviewRecordById(sql, input.reviewId);
     if (!review) throw new Error(`review ${input.reviewId} does not exist`);
     const bytes = await renderReport(
@@ -29,9 +29,7 @@ export function createReleaseActivities({ sql, storage, config }: { sql: Sql; st
         releaseId: input.releaseId,
         referenceId: review.reference_id,
         sandbox,
-        outcome: outcomeOf(input.findings),
-        summary: summarize(input.findings),
-        findings: input.findings,
+        ...content,
         generatedAt: new Date(input.generatedAt),
       },
       config.secrets.server,
@@ -42,17 +40,12 @@ export function createReleaseActivities({ sql, storage, config }: { sql: Sql; st
   }
 
   /** Commits a release whose PDF is stored: the review becomes completed with its report available. */
-  function publish(input: LegacyReleaseInput, key: string): Promise<Review> {
-    return publishRelease(sql, {
-      id: input.releaseId,
-      reviewId: input.reviewId,
-      outcome: outcomeOf(input.findings),
-      summary: summarize(input.findings),
-      findings: input.findings,
-      reportObjectKey: key,
-      generatedAt: new Date(input.generatedAt),
-    });
+  function publish(input: ReleaseRef, content: ReleaseContent, key: string): Promise<Review> {
+    return publishRelease(sql, { id: input.releaseId, reviewId: input.reviewId, ...content, reportObjectKey: key, generatedAt: new Date(input.generatedAt) });
   }
+
+  /** A drafted release's content, read from its draft (or its release, once published). */
+  const drafted = async (input: ReleaseRef): Promise<ReleaseContent> => releaseContent(await releaseFindings(sql, input.reviewId, input.releaseId));
 
   return {
     /** How many releases a review has had (a run that resumes a review learns whether it was released). */
@@ -65,29 +58,29 @@ export function createReleaseActivities({ sql, storage, config }: { sql: Sql; st
      * here keeps the release from being published.
      */
     async renderRelease(input: ReleaseRef): Promise<string> {
-      return renderAndStore({ ...input, findings: await releaseFindings(sql, input.reviewId, input.releaseId) }, false);
+      return renderAndStore(input, await drafted(input), false);
     },
 
     /** Publishes a drafted release whose PDF `renderRelease` stored under `reportKey`. */
     async publishRelease(input: ReleaseRef & { reportKey: string }): Promise<Review> {
-      return publish({ ...input, findings: await releaseFindings(sql, input.reviewId, input.releaseId) }, input.reportKey);
+      return publish(input, await drafted(input), input.reportKey);
     },
 
     /** Runs started before release drafts: renders a release whose findings come with it. */
     async renderReleaseReport(input: LegacyReleaseInput): Promise<string> {
-      return renderAndStore(input, false);
+      return renderAndStore(input, releaseContent(input.findings), false);
     },
 
     /** Runs started before release drafts: publishes a release whose findings come with it. */
     async publishReviewRelease(input: LegacyReleaseInput & { reportKey: string }): Promise<Review> {
-      return publish(input, input.reportKey);
+      return publish(input, releaseContent(input.findings), input.reportKey);
     },
 
     /** The canned sandbox release (RULES.md): rendered, stored and released like any other. */
     async releaseSandboxReport(input: ReleaseRef): Promise<Review> {
-      const release = { ...input, findings: [...SANDBOX_FINDINGS] };
+      const content = releaseContent(SANDBOX_FINDINGS);
       // The PDF first: a release is never committed without its render.
-      return publish(release, await renderAndStore(release, true));
+      return publish(input, content, await renderAndStore(input, content, true));
     },
   };
 }

@@ -6,7 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { analyseDocuments } from '../../src/qc/analyse.js';
 import { renderPdfPage } from '../../src/qc/reading/render.js';
 import { renderReport } from '../../src/report/render.js';
-import { outcomeOf, summarize } from '../../src/reviews/report.js';
+import { releaseContent } from '../../src/reviews/report.js';
 
 const corpus = new URL('../../test/corpus/cfpb/', import.meta.url);
 const files = ['le_sample_fixed_rate_h24b.pdf', 'cd_sample_fixed_rate_h25b.pdf'];
@@ -21,9 +21,7 @@ const report = await renderReport(
     releaseId: '0b7e9d14-3c2a-4f86-a1d5-7e4c9b2f6a81',
     referenceId: 'LN-2026-000123',
     sandbox: false,
-    outcome: outcomeOf(analysis.findings),
-    summary: summarize(analysis.findings),
-    findings: analysis.findings,
+    ...releaseContent(analysis.findings),
     generatedAt: new Date('2026-11-23T08:00:00Z'),
   },
   'a picture for the documentation, no working document',

@@ -1,6 +1,6 @@
 // Releases: each released report of a review (the first, then amendments), newest = current.
 import type { Sql } from './client.js';
-import { issueOf, type Issue, type Summary } from '../reviews/report.js';
+import { issueOf, type Issue, type ReleaseContent, type Summary } from '../reviews/report.js';
 import type { Review } from '../reviews/review.js';
 import type { Finding } from '../qc/finding.js';
 import { customerStatus } from '../reviews/states.js';
@@ -61,12 +61,9 @@ export async function releaseCount(sql: Sql, reviewId: string): Promise<number> 
   return r!.n;
 }
 
-export interface NewRelease {
+export interface NewRelease extends ReleaseContent {
   id: string;
   reviewId: string;
-  outcome: string;
-  summary: Summary;
-  findings: readonly Finding[];
   reportObjectKey: string;
   generatedAt: Date;
 }

@@ -48,13 +48,24 @@ export const REPORT_URL_LIFETIME_SECONDS = 5 * 60;
 const SEVERITY_SET: ReadonlySet<string> = new Set(SEVERITIES);
 
 /** The summary counts of a list of issues. */
-export function summarize(issues: Issue[]): Summary {
+function summarize(issues: readonly Issue[]): Summary {
   const summary: Summary = { total: issues.length, critical: 0, high: 0, medium: 0, low: 0, info: 0 };
   for (const i of issues) if (SEVERITY_SET.has(i.severity)) summary[i.severity as (typeof SEVERITIES)[number]] += 1;
   return summary;
 }
 
 /** DECISIONS 3: `clear` when no issue is above `info`, else `issues_found`. */
-export function outcomeOf(issues: Issue[]): 'clear' | 'issues_found' {
+function outcomeOf(issues: readonly Issue[]): 'clear' | 'issues_found' {
   return issues.every((i) => i.severity === 'info') ? 'clear' : 'issues_found';
+}
+
+/** What a release states, all derived from its findings here and nowhere else. */
+export interface ReleaseContent {
+  outcome: 'clear' | 'issues_found';
+  summary: Summary;
+  findings: readonly Finding[];
+}
+
+export function releaseContent(findings: readonly Finding[]): ReleaseContent {
+  return { outcome: outcomeOf(findings), summary: summarize(findings), findings };
 }

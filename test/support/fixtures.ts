@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import yazl from 'yazl';
 import { renderReport } from '../../src/report/render.js';
-import { outcomeOf, summarize } from '../../src/reviews/report.js';
+import { releaseContent } from '../../src/reviews/report.js';
 
 export async function pdf(text = 'Closing Disclosure'): Promise<Buffer> {
   const doc = await PDFDocument.create();
@@ -34,7 +34,7 @@ export async function workingDocument(o: {
     summary: `Test finding ${code}.`,
   }));
   const bytes = await renderReport(
-    { reviewId: o.reviewId, releaseId: o.releaseId, referenceId: null, sandbox: false, outcome: outcomeOf(findings), summary: summarize(findings), findings, generatedAt: new Date() },
+    { reviewId: o.reviewId, releaseId: o.releaseId, referenceId: null, sandbox: false, ...releaseContent(findings), generatedAt: new Date() },
     o.secret,
   );
   if (!o.flattened) return Buffer.from(bytes);
