@@ -6,7 +6,7 @@ import { ReviewSchema } from '../../src/reviews/review.js';
 import { getStateQuery } from '../../workflows/messages.js';
 import { OrgIdKey, ReferenceIdKey, ReviewStatusKey, SandboxKey, InternalStateKey, ReviewTypeKey } from '../../src/temporal/search-attribute-keys.js';
 import { call, createBody, errorCode } from '../support/http.js';
-import { waitForInternalState } from '../support/reviews.js';
+import { describedAt, waitForInternalState } from '../support/reviews.js';
 import { closeShared, config, db, newOrganization, stack, temporalClient } from '../support/stack.js';
 import { onThisMachine } from '../support/machine-load.js';
 
@@ -43,7 +43,7 @@ test('the review is a running workflow in Temporal, searchable by organization, 
   const client = await temporalClient();
   const handle = client.workflow.getHandle(review_id);
   await waitForInternalState(review_id, 'release_gate');
-  const description = await handle.describe();
+  const description = await describedAt(review_id, 'release_gate');
   t.is(description.workflowId, review_id);
   t.is(description.type, 'reviewWorkflow');
   t.is(description.status.name, 'RUNNING');

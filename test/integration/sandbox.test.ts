@@ -8,7 +8,8 @@ import { ReviewSchema } from '../../src/reviews/review.js';
 import { InternalStateKey, ReviewStatusKey } from '../../src/temporal/search-attribute-keys.js';
 import { call, createBody, errorCode, form } from '../support/http.js';
 import { keysUnder } from '../support/objects.js';
-import { closeShared, config, db, newOrganization, stack, temporalClient } from '../support/stack.js';
+import { closeShared, config, db, newOrganization, stack } from '../support/stack.js';
+import { describedAt } from '../support/reviews.js';
 import { elf, pdf, png } from '../support/fixtures.js';
 
 test.after.always(closeShared);
@@ -51,7 +52,7 @@ test('a sandbox create ingests the uploads and answers completed, with the canne
   // The PDF is the working document of this release: three fields per finding.
   t.deepEqual(await inspectWorkingDocument(bytes, config.secrets.server), { reviewId: review.review_id, releaseId: release.id, fieldCount: 15 });
 
-  const described = await (await temporalClient()).workflow.getHandle(review.review_id).describe();
+  const described = await describedAt(review.review_id, 'released');
   t.deepEqual(described.typedSearchAttributes.get(ReviewStatusKey), 'completed');
   t.deepEqual(described.typedSearchAttributes.get(InternalStateKey), 'released');
 });

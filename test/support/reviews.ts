@@ -4,6 +4,8 @@ import { getReviewRecordById, reviewTransitions } from '../../src/db/reviews.js'
 import { deliveryAttempts } from '../../src/db/webhook-deliveries.js';
 import { ReviewSchema, type Review } from '../../src/reviews/review.js';
 import { getStateQuery, type ReviewWorkflowState } from '../../workflows/messages.js';
+import type { WorkflowExecutionDescription } from '@temporalio/client';
+import { InternalStateKey } from '../../src/temporal/search-attribute-keys.js';
 import { call } from './http.js';
 import { db, stack, temporalClient } from './stack.js';
 
@@ -33,6 +35,23 @@ export async function waitForInternalState(reviewId: string, internalState: stri
     const [row] = await db()`select internal_state from reviews where id = ${reviewId}`;
     if (row?.internal_state === internalState) return;
     if (Date.now() > deadline) throw new Error(`review ${reviewId} never reached ${internalState}; it is ${String(row?.internal_state)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * The workflow's description once its search attributes show `internalState`. They follow the read model,
+ * not with it: the row is written by a local activity inside a workflow task, the attributes when that
+ * task completes, which on a loaded machine is seconds later.
+ */
+export async function describedAt(reviewId: string, internalState: string, timeoutMs = 30_000): Promise<WorkflowExecutionDescription> {
+  const handle = (await temporalClient()).workflow.getHandle(reviewId);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const description = await handle.describe();
+    const shown = description.typedSearchAttributes.get(InternalStateKey);
+    if (shown === internalState) return description;
+    if (Date.now() > deadline) throw new Error(`review ${reviewId}'s search attributes never showed ${internalState}; they show ${String(shown)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
