@@ -4,10 +4,12 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
+import { currentRelease } from '../src/db/releases.js';
 import { getReviewRecordById } from '../src/db/reviews.js';
 import { recordDeliveryAttempt } from '../src/db/webhook-deliveries.js';
 import { deliveryTargets, endpointForDelivery } from '../src/db/webhook-endpoints.js';
 import { deliverWithRetries } from '../src/webhooks/delivery.js';
+import { eventIdOf } from '../src/webhooks/event-id.js';
 import { WebhookPayloadSchema, type WebhookEvent } from '../src/webhooks/payload.js';
 import { decryptSecret } from '../src/webhooks/secret.js';
 
@@ -17,6 +19,13 @@ export interface WebhookDeliveryInput {
   event: WebhookEvent;
   /** When the event happened (workflow time): the same in every attempt's payload. */
   occurredAt: string;
+  /**
+   * The event's id, minted by the workflow once per event (so the same at every endpoint and attempt).
+   * Absent from deliveries scheduled before events had ids: `eventIdOf` derives one from the rest.
+   */
+  eventId?: string;
+  /** The release the event announces (null for review.failed); absent likewise, then read here. */
+  releaseId?: string | null;
 }
 
 /** DECISIONS 20: completed and amended carry `completed`; failed carries `failed`. */
@@ -40,10 +49,15 @@ export function createWebhookActivities({ sql, config }: { sql: Sql; config: Con
       if (!target) return 'endpoint_gone';
       const review = await getReviewRecordById(sql, input.reviewId);
       if (!review) throw ApplicationFailure.nonRetryable(`review ${input.reviewId} does not exist`);
+      const eventId = eventIdOf(input);
+      const releaseId =
+        input.releaseId !== undefined ? input.releaseId : EVENT_STATUS[input.event] === 'failed' ? null : ((await currentRelease(sql, input.reviewId))?.id ?? null);
       const body = JSON.stringify(
         WebhookPayloadSchema.parse({
+          id: eventId,
           event: input.event,
           review_id: input.reviewId,
+          release_id: releaseId,
           reference_id: review.reference_id,
           status: EVENT_STATUS[input.event],
           occurred_at: input.occurredAt,
@@ -65,6 +79,8 @@ export function createWebhookActivities({ sql, config }: { sql: Sql; config: Con
               endpointId: input.endpointId,
               reviewId: input.reviewId,
               event: input.event,
+              eventId,
+              releaseId,
               attempt,
               statusCode: outcome.statusCode,
               error: outcome.error,

@@ -9,6 +9,7 @@ import { authenticate } from './auth.js';
 import { requestDeadline } from './deadline.js';
 import { errorHandler, notFound } from './errors.js';
 import { organizationRateLimit } from './rate-limit.js';
+import { requestId } from './request-id.js';
 import { docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { reviewRoutes } from './routes/reviews.js';
@@ -25,6 +26,8 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  // First: every answer, health and docs included, carries the request's id.
+  app.use(requestId(deps.log));
   app.use(healthRoutes(deps));
   app.use(docsRoutes(deps.config.http.publicBaseUrl));
 

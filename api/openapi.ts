@@ -11,8 +11,10 @@ import {
   WebhookEndpointListSchema,
   WebhookEndpointSchema,
 } from '../src/webhooks/endpoint.js';
+import { DELIVERY_LIST_DEFAULT, DELIVERY_LIST_MAX, WebhookDeliveryListSchema, WebhookDeliverySchema } from '../src/webhooks/delivery-log.js';
 import { WebhookPayloadSchema } from '../src/webhooks/payload.js';
 import { ErrorEnvelopeSchema } from './errors.js';
+import { REQUEST_ID_HEADER } from './request-id.js';
 import { ValidationDetailSchema } from './validation.js';
 
 export const API_VERSION = '2026-05-30';
@@ -44,6 +46,8 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
   registry.register('WebhookEndpoint', WebhookEndpointSchema);
   const RegisteredEndpoint = registry.register('RegisteredWebhookEndpoint', RegisteredWebhookEndpointSchema);
   const EndpointList = registry.register('WebhookEndpointList', WebhookEndpointListSchema);
+  registry.register('WebhookDelivery', WebhookDeliverySchema);
+  const DeliveryList = registry.register('WebhookDeliveryList', WebhookDeliveryListSchema);
   const RegisterEndpoint = registry.register('RegisterWebhookEndpointRequest', RegisterWebhookEndpointSchema);
   const ErrorEnvelope = registry.register('Error', ErrorEnvelopeSchema);
   const ValidationDetail = registry.register('ValidationDetail', ValidationDetailSchema);
@@ -242,6 +246,25 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     },
   });
 
+  registry.registerPath({
+    method: 'get',
+    path: '/webhook-endpoints/{id}/deliveries',
+    summary: "List an endpoint's recent delivery attempts",
+    operationId: 'listWebhookDeliveries',
+    description: 'Newest first: each attempt to deliver an event to this endpoint, with the event `id` its payload carried, the HTTP status the endpoint answered and how long it took.',
+    security,
+    request: {
+      params: z.object({ id: z.string() }),
+      query: z.object({ limit: z.number().int().min(1).max(DELIVERY_LIST_MAX).default(DELIVERY_LIST_DEFAULT).optional() }),
+    },
+    responses: {
+      '200': { ...json(DeliveryList, 'The latest attempts.'), headers: rateLimitHeaders },
+      '404': error('`webhook_endpoint_not_found`: no endpoint of this organization and mode has that id.'),
+      '422': error('`invalid_request`: malformed `limit`.'),
+      ...common,
+    },
+  });
+
   for (const event of ['review.completed', 'review.failed', 'review.amended']) {
     registry.registerWebhook({
       method: 'post',
@@ -249,7 +272,7 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
       operationId: event.replace(/\.(\w)/, (_m, c: string) => c.toUpperCase()),
       summary: `${event} delivery`,
       description:
-        'Signed with `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed by the endpoint secret. Up to 3 attempts; de-duplicate on (review_id, event).',
+        'Signed with `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed by the endpoint secret. Up to 3 attempts; de-duplicate on `id`, which is the same on every attempt of an event.',
       request: {
         headers: z.object({ 'X-Service-Signature': z.string() }),
         body: { content: { 'application/json': { schema: Payload } } },
@@ -258,7 +281,7 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     });
   }
 
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  return withRequestIds(new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Loan-package review service',
@@ -268,5 +291,44 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     },
     servers: [{ url: publicBaseUrl }],
     security,
-  });
+  }));
+}
+
+type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
+
+/**
+ * `X-Request-Id` on every operation (api/request-id.ts): a caller may send its own, and every answer
+ * carries the request's id. Added here, after generation, so that no path can be registered without it.
+ * The request header has no pattern: one the service cannot use is replaced, not refused.
+ */
+function withRequestIds(doc: OpenApiDocument): OpenApiDocument {
+  const parameter = { $ref: '#/components/parameters/RequestId' };
+  const header = { $ref: '#/components/headers/RequestId' };
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const operation of [item.get, item.post, item.put, item.patch, item.delete]) {
+      if (!operation) continue;
+      operation.parameters = [...(operation.parameters ?? []), parameter];
+      for (const response of Object.values(operation.responses ?? {})) {
+        if (!('$ref' in response)) response.headers = { ...response.headers, [REQUEST_ID_HEADER]: header };
+      }
+    }
+  }
+  doc.components = {
+    ...doc.components,
+    parameters: {
+      ...doc.components?.parameters,
+      RequestId: {
+        name: REQUEST_ID_HEADER,
+        in: 'header',
+        required: false,
+        description: 'Your own id for this request, answered back and logged with it: 1 to 128 letters, digits and `._:+/=-`. Any other value is replaced by one the service makes; without one, the service makes one.',
+        schema: { type: 'string' },
+      },
+    },
+    headers: {
+      ...doc.components?.headers,
+      RequestId: { description: 'The id of this request, yours if you sent a usable one: quote it when asking about the request.', schema: { type: 'string' } },
+    },
+  };
+  return doc;
 }

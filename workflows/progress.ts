@@ -1,7 +1,7 @@
 // A review's state inside its workflow and everything that follows a transition: the read model in
 // Postgres (written in the order of the transitions), the search attributes, the Temporal UI's current
 // details, and the webhooks a transition announces.
-import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import { setCurrentDetails, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
 import { customerStatus, type InternalState } from '../src/reviews/states.js';
 import type { WebhookEvent } from '../src/webhooks/payload.js';
 import { bookkeeper, webhooks } from './activity-options.js';
@@ -71,16 +71,22 @@ export class ReviewProgress {
     return this.projection;
   }
 
-  /** Sends an event to every endpoint of the review's organization and mode; never blocks the review. */
-  announce(event: WebhookEvent): void {
+  /**
+   * Sends an event to every endpoint of the review's organization and mode; never blocks the review. The
+   * event gets its id here, once, so every endpoint and every attempt carries the same. `releaseId` is the
+   * release it announces (null for review.failed; undefined where the workflow does not hold it, the
+   * sandbox's canned release: the delivery reads the review's current one).
+   */
+  announce(event: WebhookEvent, releaseId: string | null | undefined): void {
     const { reviewId, organizationId, sandbox } = this.input;
     const occurredAt = new Date().toISOString();
+    const eventId = uuid4();
     const fanOut = async () => {
       const endpoints = await bookkeeper().webhookTargets({ organizationId, sandbox });
       // Best effort (interface, "Events"): an endpoint that fails every attempt changes nothing here.
       await Promise.allSettled(
         endpoints.map((endpointId) =>
-          webhooks.deliverWebhook.executeWithOptions({ summary: `Deliver ${event} to endpoint ${endpointId}` }, [{ endpointId, reviewId, event, occurredAt }]),
+          webhooks.deliverWebhook.executeWithOptions({ summary: `Deliver ${event} to endpoint ${endpointId}` }, [{ endpointId, reviewId, event, occurredAt, eventId, ...(releaseId !== undefined ? { releaseId } : {}) }]),
         ),
       );
     };

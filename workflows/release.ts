@@ -61,5 +61,5 @@ export async function release(progress: ReviewProgress, draft: ReleaseDraft, dis
   else await bookkeeper().publishRelease.executeWithOptions(summary, [{ ...ref, reportKey }]);
   state.releases += 1;
   await progress.enter('released', { recorded: true });
-  progress.announce(state.releases === 1 ? 'review.completed' : 'review.amended');
+  progress.announce(state.releases === 1 ? 'review.completed' : 'review.amended', ref.releaseId);
 }

@@ -68,7 +68,7 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
     if (firstRun) {
       // Announced once the canned release is committed (the create handler is still publishing it).
       await condition(() => state.releases > 0 || state.rejection !== null);
-      if (state.releases > 0) progress.announce('review.completed');
+      if (state.releases > 0) progress.announce('review.completed', undefined);
     }
     // Documents added to a sandbox review are kept; nothing else happens until the run closes.
     const woke = await condition(() => workflowInfo().continueAsNewSuggested, IDLE_CLOSE_MS);
@@ -100,7 +100,7 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
         continue;
       }
       await progress.enter('failed', { detail: analysed });
-      progress.announce('review.failed');
+      progress.announce('review.failed', null);
       return finish('close');
     }
     // More documents arrived during the analysis: follow it with another pass before releasing.

@@ -1,11 +1,14 @@
-// /v1/webhook-endpoints: register (201, the signing secret shown once), list, delete. Endpoints belong to
-// the organization and the mode (live or sandbox) of the key that registered them.
+// /v1/webhook-endpoints: register (201, the signing secret shown once), list, delete, and list an
+// endpoint's recent delivery attempts. Endpoints belong to the organization and the mode (live or
+// sandbox) of the key that registered them.
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Config } from '../../src/config.js';
 import type { Sql } from '../../src/db/client.js';
+import { endpointDeliveries } from '../../src/db/webhook-deliveries.js';
 import { deleteEndpoint, insertEndpoint, listEndpoints } from '../../src/db/webhook-endpoints.js';
 import { checkTarget, UnsafeTargetError } from '../../src/outbound/address-guard.js';
+import { WebhookDeliveryListQuerySchema } from '../../src/webhooks/delivery-log.js';
 import { RegisterWebhookEndpointSchema } from '../../src/webhooks/endpoint.js';
 import { encryptSecret, generateSigningSecret, secretHint } from '../../src/webhooks/secret.js';
 import { caller } from '../auth.js';
@@ -50,6 +53,18 @@ export function webhookEndpointRoutes({ config, sql }: { config: Config; sql: Sq
       res.json({ endpoints: await listEndpoints(sql, caller(res)) });
     })
     .all(methodNotAllowed(['GET', 'POST']));
+
+  router
+    .route('/webhook-endpoints/:id/deliveries')
+    .get(async (req, res) => {
+      const id = String(req.params.id);
+      const query = WebhookDeliveryListQuerySchema.safeParse(req.query);
+      if (!query.success) throw invalidRequest(query.error);
+      const deliveries = z.uuid().safeParse(id).success ? await endpointDeliveries(sql, caller(res), id, query.data.limit) : undefined;
+      if (!deliveries) throw ApiError.of('webhook_endpoint_not_found', 'No such webhook endpoint.');
+      res.json({ deliveries });
+    })
+    .all(methodNotAllowed(['GET']));
 
   router
     .route('/webhook-endpoints/:id')

@@ -5,8 +5,10 @@ export const WEBHOOK_EVENTS = ['review.completed', 'review.failed', 'review.amen
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export const WebhookPayloadSchema = z.strictObject({
+  id: z.uuid().describe("The event's id: the same on every attempt and at every endpoint. De-duplicate on it."),
   event: z.enum(WEBHOOK_EVENTS),
   review_id: z.uuid(),
+  release_id: z.uuid().nullable().describe('The release the event announces (`review.completed`, `review.amended`); null for `review.failed`.'),
   reference_id: z.string().nullable(),
   status: z.string(),
   occurred_at: z.iso.datetime(),

@@ -24,7 +24,25 @@ test('the document is served without a key, as OpenAPI 3.1 with the interface ve
   t.is(status, 200);
   t.is(doc.openapi, '3.1.0');
   t.like(doc, { info: { version: '2026-05-30' }, servers: [{ url: stack.apiUrl }] });
-  t.deepEqual(Object.keys(doc.paths).sort(), ['/reviews', '/reviews/{review_id}', '/reviews/{review_id}/documents', '/reviews/{review_id}/report', '/webhook-endpoints', '/webhook-endpoints/{id}']);
+  t.deepEqual(Object.keys(doc.paths).sort(), ['/reviews', '/reviews/{review_id}', '/reviews/{review_id}/documents', '/reviews/{review_id}/report', '/webhook-endpoints', '/webhook-endpoints/{id}', '/webhook-endpoints/{id}/deliveries']);
+});
+
+test('every operation takes the caller\'s X-Request-Id, and every response it documents carries one', async (t) => {
+  const { doc } = await served();
+  const components = doc.components as { parameters: Record<string, { name: string; in: string }>; headers: Record<string, unknown> };
+  t.like(components.parameters.RequestId, { name: 'X-Request-Id', in: 'header' });
+  t.truthy(components.headers.RequestId);
+  let operations = 0;
+  for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { parameters?: { $ref?: string }[]; responses: Record<string, { headers?: Record<string, { $ref?: string }> }> }>>)) {
+    for (const [method, operation] of Object.entries(item)) {
+      operations += 1;
+      t.true((operation.parameters ?? []).some((p) => p.$ref === '#/components/parameters/RequestId'), `${method} ${path} takes X-Request-Id`);
+      for (const [status, response] of Object.entries(operation.responses)) {
+        t.is(response.headers?.['X-Request-Id']?.$ref, '#/components/headers/RequestId', `${method} ${path} ${status}`);
+      }
+    }
+  }
+  t.is(operations, 9);
 });
 
 test('redocly lint passes with no errors and no warnings', async (t) => {

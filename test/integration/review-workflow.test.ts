@@ -71,13 +71,18 @@ test('create → analysing → rendering → released: completed with the report
   t.is((await fetch(r.report_pdf_url)).status, 200);
 
   const [delivery] = await receiver.waitFor(1);
-  t.deepEqual(JSON.parse(delivery!.body), {
+  const sent = JSON.parse(delivery!.body) as { id: string; occurred_at: string };
+  const [release] = await db()<{ id: string }[]>`select id from releases where review_id = ${created.review_id}`;
+  t.deepEqual(sent, {
+    id: sent.id,
     event: 'review.completed',
     review_id: created.review_id,
+    release_id: release!.id,
     reference_id: 'LN-flow-1',
     status: 'completed',
-    occurred_at: JSON.parse(delivery!.body).occurred_at,
+    occurred_at: sent.occurred_at,
   });
+  t.regex(sent.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   const described = await describedAt(created.review_id, 'released');
   t.is(described.typedSearchAttributes.get(ReviewStatusKey), 'completed');
   t.is(described.typedSearchAttributes.get(InternalStateKey), 'released');
@@ -145,6 +150,10 @@ test('new evidence on a completed review: processing at once, then amended (revi
   t.true(Date.parse(second.generated_at) > Date.parse(first.generated_at));
   t.not(second.report_pdf_url, first.report_pdf_url);
   t.deepEqual(receiver.payloads().map((p) => [p.event, p.status]), [['review.completed', 'completed'], ['review.amended', 'completed']]);
+  // Two events, two ids: each announces its own release.
+  const releases = await db()<{ id: string }[]>`select id from releases where review_id = ${created.review_id} order by sequence`;
+  t.deepEqual(receiver.payloads().map((p) => p.release_id), releases.map((r) => r.id));
+  t.not(receiver.payloads()[0]!.id, receiver.payloads()[1]!.id);
   t.deepEqual((await transitions(created.review_id)).slice(-4), ['released', 'amending', 'rendering', 'released']);
   t.is((await db()`select count(*)::int as n from releases where review_id = ${created.review_id}`)[0]!.n, 2);
   await receiver.close();
@@ -179,7 +188,7 @@ test('a package nothing can be read from: failed, review.failed, no report, no m
   t.is(add.status, 422);
   t.is(errorCode(add), 'review_failed');
   await receiver.waitFor(1);
-  t.like(receiver.payloads()[0], { event: 'review.failed', status: 'failed', review_id: created.review_id });
+  t.like(receiver.payloads()[0], { event: 'review.failed', status: 'failed', review_id: created.review_id, release_id: null });
   t.deepEqual(await transitions(created.review_id), ['ingesting', 'analysing', 'failed']);
   // Its run ends once the webhook is out: a failed review takes nothing more.
   const handle = (await temporalClient()).workflow.getHandle(created.review_id);

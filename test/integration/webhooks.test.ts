@@ -9,11 +9,13 @@ import { SIGNATURE_HEADER } from '../../src/webhooks/signature.js';
 import { pdf } from '../support/fixtures.js';
 import { call, form } from '../support/http.js';
 import { deliveryRows, registerEndpoint, waitForReview } from '../support/reviews.js';
-import { closeShared, newOrganization, stack, type TestOrganization } from '../support/stack.js';
+import { closeShared, db, newOrganization, stack, type TestOrganization } from '../support/stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { onThisMachine } from '../support/machine-load.js';
 
 test.after.always(closeShared);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const verifier = new Stripe('sk_test_only_used_for_its_webhook_verifier').webhooks.signature;
 if (!verifier) throw new Error("this stripe package has no webhook signature verifier");
@@ -49,16 +51,19 @@ test('500, 500, 200: delivered on the third attempt, about 0.5 s then 1 s apart,
     // Signed when sent: t is the attempt's own time.
     t.true(Math.abs(Number(/^t=(\d+)/.exec(header)![1]) - Date.now() / 1000) < 60);
   }
-  t.is(a!.body, c!.body, 'every attempt carries the same payload');
-  t.deepEqual(Object.keys(JSON.parse(c!.body)).sort(), ['event', 'occurred_at', 'reference_id', 'review_id', 'status']);
-  t.like(JSON.parse(c!.body), { event: 'review.completed', review_id: reviewId, reference_id: 'SBX-HOOK', status: 'completed' });
+  t.is(a!.body, c!.body, 'every attempt carries the same payload, its event id included');
+  const payload = JSON.parse(c!.body) as Record<string, unknown>;
+  t.deepEqual(Object.keys(payload).sort(), ['event', 'id', 'occurred_at', 'reference_id', 'release_id', 'review_id', 'status']);
+  const [release] = await db()<{ id: string }[]>`select id from releases where review_id = ${reviewId}`;
+  t.like(payload, { event: 'review.completed', review_id: reviewId, release_id: release!.id, reference_id: 'SBX-HOOK', status: 'completed' });
+  t.regex(String(payload.id), UUID);
 
   t.deepEqual(
-    (await deliveryRows(reviewId)).map((r) => [r.endpointId, r.event, r.attempt, r.statusCode]),
+    (await deliveryRows(reviewId)).map((r) => [r.endpointId, r.event, r.eventId, r.attempt, r.statusCode]),
     [
-      [id, 'review.completed', 1, 500],
-      [id, 'review.completed', 2, 500],
-      [id, 'review.completed', 3, 200],
+      [id, 'review.completed', payload.id, 1, 500],
+      [id, 'review.completed', payload.id, 2, 500],
+      [id, 'review.completed', payload.id, 3, 200],
     ],
   );
   // Sandbox reviews never deliver to live endpoints.
@@ -128,4 +133,53 @@ test('a delivery a crashed worker had begun continues with the attempts it has l
   t.deepEqual(pauses, [500, 1_000]);
   t.is(receiver.received.length, 2);
   await receiver.close();
+});
+
+test("an endpoint's deliveries list its latest attempts, newest first, with the event id each payload carried; other organizations and modes see none", async (t) => {
+  const org = await newOrganization();
+  const other = await newOrganization();
+  const receiver = (await WebhookReceiver.start()).script([503], 200);
+  const second = await WebhookReceiver.start();
+  const endpoint = await registerEndpoint(org.sandboxKey, receiver.url);
+  await registerEndpoint(org.sandboxKey, second.url);
+  const reviewId = await sandboxReview(org);
+  const [, delivered] = await receiver.waitFor(2);
+  const [atSecond] = await second.waitFor(1);
+  const eventId = (JSON.parse(delivered!.body) as { id: string }).id;
+  t.is((JSON.parse(atSecond!.body) as { id: string }).id, eventId, 'one event, one id, at every endpoint');
+
+  // The attempt is recorded once its answer is back, a moment after the receiver saw it.
+  const list = async (key: string, query = '') => call(stack.apiUrl, 'GET', `/webhook-endpoints/${endpoint.id}/deliveries${query}`, { key });
+  let res = await list(org.sandboxKey);
+  for (let i = 0; i < 50 && (res.body as { deliveries: unknown[] }).deliveries.length < 2; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    res = await list(org.sandboxKey);
+  }
+  t.is(res.status, 200, res.text);
+  const { deliveries } = res.body as { deliveries: Record<string, unknown>[] };
+  t.deepEqual(
+    deliveries.map((d) => [d.event_id, d.event, d.review_id, d.attempt, d.status_code, d.delivered]),
+    [
+      [eventId, 'review.completed', reviewId, 2, 200, true],
+      [eventId, 'review.completed', reviewId, 1, 503, false],
+    ],
+  );
+  t.true(Date.parse(String(deliveries[0]!.attempted_at)) >= Date.parse(String(deliveries[1]!.attempted_at)));
+  t.deepEqual((await list(org.sandboxKey, '?limit=1')).body, { deliveries: [deliveries[0]] });
+
+  // Scoped like the endpoint: another organization, the other mode, a malformed or unknown id.
+  for (const key of [other.sandboxKey, org.liveKey]) {
+    const refused = await list(key);
+    t.is(refused.status, 404, refused.text);
+    t.is((refused.body as { error: { code: string } }).error.code, 'webhook_endpoint_not_found');
+  }
+  for (const path of ['/webhook-endpoints/not-a-uuid/deliveries', '/webhook-endpoints/00000000-0000-4000-8000-000000000000/deliveries']) {
+    t.is((await call(stack.apiUrl, 'GET', path, { key: org.sandboxKey })).status, 404);
+  }
+  for (const bad of ['?limit=0', '?limit=101', '?limit=x']) t.is((await list(org.sandboxKey, bad)).status, 422, bad);
+  // A deleted endpoint's attempts go with it.
+  t.is((await call(stack.apiUrl, 'DELETE', `/webhook-endpoints/${endpoint.id}`, { key: org.sandboxKey })).status, 204);
+  t.is((await list(org.sandboxKey)).status, 404);
+  await receiver.close();
+  await second.close();
 });

@@ -1,0 +1,38 @@
+// Every request has an id: the caller's own `X-Request-Id` when it is one we can log safely, else one made
+// here. It is answered on every response (errors, health and docs included) and begins the request's line
+// in the log, so a caller quoting it to support finds that line, and its own tracing id joins ours.
+import type { RequestHandler, Response } from 'express';
+import { randomUUID } from 'node:crypto';
+
+/**
+ * What a caller's id may be: UUIDs, W3C trace ids, base64 and most tracing formats. No spaces or
+ * control characters, so that it cannot forge or split a log line; anything else is replaced, never
+ * refused (an id is for diagnosis, and a request should not fail over one).
+ */
+export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:+/=-]{1,128}$/;
+
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+
+/** The id of the request this response answers. */
+export function requestIdOf(res: Response): string {
+  return (res.locals.requestId as string | undefined) ?? 'none';
+}
+
+/** Gives the request its id, answers it, and logs one line per request when the response is finished. */
+export function requestId(log: (line: string) => void): RequestHandler {
+  return (req, res, next) => {
+    const given = req.get(REQUEST_ID_HEADER);
+    const id = given !== undefined && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
+    res.locals.requestId = id;
+    res.setHeader(REQUEST_ID_HEADER, id);
+    const started = process.hrtime.bigint();
+    // 'close' comes whether the answer was sent whole or the caller went away first.
+    res.once('close', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const outcome = res.writableFinished ? String(res.statusCode) : `${res.statusCode}, the caller left before the answer was sent`;
+      // The path without its query: a cursor is long and says nothing a reader of the log needs.
+      log(`[${id}] ${req.method} ${req.originalUrl.split('?')[0]} ${outcome} ${ms.toFixed(0)} ms`);
+    });
+    next();
+  };
+}
