@@ -1,6 +1,5 @@
 // Ingest for the review workflow: fetch signed source URLs and unpack staged uploads into documents (a
-// thin adapter over src/ingest/). Refusals become non-retryable failures typed with the API error code.
-import { ApplicationFailure } from '@temporalio/activity';
+// thin adapter over src/ingest/). A refusal is returned, with its API error code, and logged in one line.
 import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
 import { documentInventory } from '../src/db/documents.js';
@@ -9,6 +8,7 @@ import { saveIngestedSubmission } from '../src/db/submissions.js';
 import { IngestRejection } from '../src/ingest/rejection.js';
 import { fetchSources } from '../src/ingest/source-url.js';
 import { workingDocumentCheck, type SubmissionTarget } from '../src/working-document/admission.js';
+import { refusalLine, type Refused } from '../src/reviews/pipeline.js';
 import type { DocumentSource } from '../src/reviews/review.js';
 import { removeObjects, type Storage } from '../src/storage/minio.js';
 
@@ -20,6 +20,8 @@ export interface IngestSubmissionInput {
   files: StagedFile[];
   /** Signed URLs to fetch into staging first. */
   sources: DocumentSource[];
+  /** The API request this submission came with (X-Request-Id), for the log; absent in runs from before. */
+  requestId?: string;
 }
 
 /** The submission as stored (src/db/submissions.ts): the recording activity reads it by this id. */
@@ -29,7 +31,7 @@ export interface IngestSubmissionResult {
 
 export function createIngestActivities({ sql, storage, config }: { sql: Sql; storage: Storage; config: Config }) {
   return {
-    async ingestSubmission(input: IngestSubmissionInput): Promise<IngestSubmissionResult> {
+    async ingestSubmission(input: IngestSubmissionInput): Promise<IngestSubmissionResult | Refused> {
       let fetched: StagedFile[] = [];
       try {
         const options: UnpackOptions = {
@@ -60,8 +62,10 @@ export function createIngestActivities({ sql, storage, config }: { sql: Sql; sto
         // Fetched sources are fetched again by a retry; uploads are kept for it unless the refusal is final.
         const uploads = err instanceof IngestRejection ? input.files.map((f) => f.key) : [];
         await removeObjects(storage, [...fetched.map((f) => f.key), ...uploads]).catch(() => {});
-        if (err instanceof IngestRejection) throw ApplicationFailure.nonRetryable(err.message, err.code);
-        throw err;
+        if (!(err instanceof IngestRejection)) throw err;
+        const refused = { code: err.code, message: err.message };
+        console.log(refusalLine({ requestId: input.requestId, what: input.target.kind === 'create' ? 'the create' : 'adding documents', reviewId: input.reviewId, refused }));
+        return { refused };
       }
     },
   };

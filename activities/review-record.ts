@@ -1,5 +1,4 @@
 // Read-model writes for the review workflow: thin adapters over src/db.
-import { ApplicationFailure } from '@temporalio/activity';
 import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
 import { DuplicateReferenceIdError, insertReview, recordTransition } from '../src/db/reviews.js';
@@ -13,6 +12,7 @@ import { readWorkingDocumentFields } from '../src/working-document/marker.js';
 import type { Disposition } from '../src/reviews/add-documents.js';
 import { judgeDispositions } from '../src/working-document/decisions.js';
 import { readBuffer, removeObjects, type Storage } from '../src/storage/minio.js';
+import { refusalLine, type Refused } from '../src/reviews/pipeline.js';
 import type { Review, ReviewStatus } from '../src/reviews/review.js';
 import type { CreateReviewRequest, ReviewWorkflowInput } from '../workflows/messages.js';
 import type { InternalState } from '../src/reviews/states.js';
@@ -44,7 +44,7 @@ export function createReviewActivities({ sql, storage }: { sql: Sql; storage: St
 
   return {
     /** Moves the documents to their final keys, then writes the review and its documents in one transaction. */
-    async createReviewRecord(input: CreateReviewRecordInput): Promise<Review> {
+    async createReviewRecord(input: CreateReviewRecordInput): Promise<Review | Refused> {
       const { documents, staged } = await submissionOf(input.reviewId, input);
       const keys = await commitDocuments(storage, input.reviewId, documents);
       try {
@@ -70,10 +70,9 @@ export function createReviewActivities({ sql, storage }: { sql: Sql; storage: St
         if (err instanceof DuplicateReferenceIdError) {
           // Refused: nothing of it is kept.
           await removeObjects(storage, [...keys, ...staged]).catch(() => {});
-          throw ApplicationFailure.nonRetryable(
-            'A review with this reference_id already exists in your organization.',
-            'duplicate_reference_id',
-          );
+          const refused = { code: 'duplicate_reference_id', message: 'A review with this reference_id already exists in your organization.' };
+          console.log(refusalLine({ requestId: input.requestId, what: 'the create', reviewId: input.reviewId, refused }));
+          return { refused };
         }
         throw err;
       }

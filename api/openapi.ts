@@ -286,7 +286,8 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     info: {
       title: 'Loan-package review service',
       version: API_VERSION,
-      description: 'Quality-control review of mortgage loan packages. Errors are `{ error: { code, message } }`; branch on `code`.',
+      description:
+        'Quality-control review of mortgage loan packages. Errors are `{ error: { code, message } }`; branch on `code`. Every response carries `X-Request-Id`; send your own (1 to 128 letters, digits and `._:+/=-`) to have it used and logged.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: publicBaseUrl }],
@@ -297,37 +298,29 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
 type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
 /**
- * `X-Request-Id` on every operation (api/request-id.ts): a caller may send its own, and every answer
- * carries the request's id. Added here, after generation, so that no path can be registered without it.
- * The request header has no pattern: one the service cannot use is replaced, not refused.
+ * `X-Request-Id` on every response (api/request-id.ts), added here, after generation, so that no path can
+ * be registered without it. A caller may send its own (the document's description says how); it is not
+ * declared as a request parameter: one the service cannot use is replaced, never refused, so there is no
+ * invalid value of it for a client or a fuzzer to be told about.
  */
 function withRequestIds(doc: OpenApiDocument): OpenApiDocument {
-  const parameter = { $ref: '#/components/parameters/RequestId' };
   const header = { $ref: '#/components/headers/RequestId' };
   for (const item of Object.values(doc.paths ?? {})) {
     for (const operation of [item.get, item.post, item.put, item.patch, item.delete]) {
-      if (!operation) continue;
-      operation.parameters = [...(operation.parameters ?? []), parameter];
-      for (const response of Object.values(operation.responses ?? {})) {
+      for (const response of Object.values(operation?.responses ?? {})) {
         if (!('$ref' in response)) response.headers = { ...response.headers, [REQUEST_ID_HEADER]: header };
       }
     }
   }
   doc.components = {
     ...doc.components,
-    parameters: {
-      ...doc.components?.parameters,
-      RequestId: {
-        name: REQUEST_ID_HEADER,
-        in: 'header',
-        required: false,
-        description: 'Your own id for this request, answered back and logged with it: 1 to 128 letters, digits and `._:+/=-`. Any other value is replaced by one the service makes; without one, the service makes one.',
-        schema: { type: 'string' },
-      },
-    },
     headers: {
       ...doc.components?.headers,
-      RequestId: { description: 'The id of this request, yours if you sent a usable one: quote it when asking about the request.', schema: { type: 'string' } },
+      RequestId: {
+        description:
+          'The id under which the service logged this request: yours when you sent a usable `X-Request-Id` (1 to 128 letters, digits and `._:+/=-`), else one it made. Quote it when asking about the request.',
+        schema: { type: 'string' },
+      },
     },
   };
   return doc;

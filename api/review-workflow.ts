@@ -44,7 +44,7 @@ export class ReviewWorkflows {
   ) {}
 
   /** Creates the review: its workflow starts and ingests the submission; rejections are the API's errors. */
-  async create(o: { who: Caller; reviewId: string; reviewType: string; fields: CreateFields; files: StagedFile[]; sources: DocumentSource[]; awaitIngest: AwaitIngest }): Promise<Review> {
+  async create(o: { who: Caller; requestId: string; reviewId: string; reviewType: string; fields: CreateFields; files: StagedFile[]; sources: DocumentSource[]; awaitIngest: AwaitIngest }): Promise<Review> {
     const input: ReviewWorkflowInput = { reviewId: o.reviewId, organizationId: o.who.organizationId, sandbox: o.who.sandbox };
     const start = this.start(input, 'FAIL', 'ingesting', {
       reviewType: o.reviewType,
@@ -64,6 +64,7 @@ export class ReviewWorkflows {
             createdAt: new Date().toISOString(),
             files: o.files,
             sources: o.sources,
+            requestId: o.requestId,
           },
         ],
         startWorkflowOperation: start,
@@ -75,7 +76,7 @@ export class ReviewWorkflows {
   }
 
   /** Adds documents to a recorded review, starting a run that continues it when its last one has closed. */
-  async addDocuments(o: { who: Caller; record: ReviewRecord; files: StagedFile[]; sources: DocumentSource[]; awaitIngest: AwaitIngest }): Promise<AddDocumentsResult> {
+  async addDocuments(o: { who: Caller; requestId: string; record: ReviewRecord; files: StagedFile[]; sources: DocumentSource[]; awaitIngest: AwaitIngest }): Promise<AddDocumentsResult> {
     const { review, internalState, metadata } = o.record;
     const input: ReviewWorkflowInput = { reviewId: review.review_id, organizationId: o.who.organizationId, sandbox: review.sandbox, resumed: { internalState } };
     const start = this.start(input, 'USE_EXISTING', internalState, {
@@ -86,7 +87,7 @@ export class ReviewWorkflows {
     });
     try {
       const update = await this.temporal.workflow.startUpdateWithStart(addDocumentsUpdate, {
-        args: [{ files: o.files, sources: o.sources }],
+        args: [{ files: o.files, sources: o.sources, requestId: o.requestId }],
         startWorkflowOperation: start,
         waitForStage: WorkflowUpdateStage.ACCEPTED,
       });
@@ -113,7 +114,9 @@ export class ReviewWorkflows {
       // Operators see the integrator's metadata here; the Review object does not carry it (DECISIONS 1).
       memo: { metadata: o.metadata ?? {} },
       typedSearchAttributes: [
-        { key: ReviewStatusKey, value: customerStatus(internalState) },
+        // A create's review exists only once its submission is accepted: until then it has no status, so
+        // a create that is refused never shows as a review in operators' `ReviewStatus` searches.
+        ...(input.resumed ? [{ key: ReviewStatusKey, value: customerStatus(internalState) }] : []),
         { key: InternalStateKey, value: internalState },
         { key: OrgIdKey, value: input.organizationId },
         { key: SandboxKey, value: input.sandbox },

@@ -33,12 +33,16 @@ export interface CreateReviewRequest {
   files: StagedFile[];
   /** Signed source URLs, fetched by the ingest activity. */
   sources: DocumentSource[];
+  /** The API request's X-Request-Id: a refusal is logged under it (absent in runs from before). */
+  requestId?: string;
 }
 
 /** Documents added to an existing review: uploads already in staging, or signed URLs. */
 export interface AddDocumentsRequest {
   files: StagedFile[];
   sources: DocumentSource[];
+  /** As for a create. */
+  requestId?: string;
 }
 
 export interface ReviewWorkflowState {

@@ -2,15 +2,29 @@
 // records it and says what the pipeline must do next; the pipeline itself runs in the workflow's main
 // loop. Submissions to one review are taken one at a time (an async mutex, as the SDK's
 // safe-message-handlers sample does), so each sees the documents of the one before.
-import { ApplicationFailure, uuid4 } from '@temporalio/workflow';
+import { ApplicationFailure, patched, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
 import { Mutex } from 'async-mutex';
 import type { AddDocumentsResult, Disposition } from '../src/reviews/add-documents.js';
+import { isRefused, type Refused } from '../src/reviews/pipeline.js';
 import type { Review } from '../src/reviews/review.js';
 import { customerStatus } from '../src/reviews/states.js';
+import { InternalStateKey, REJECTED_CREATE, ReviewStatusKey } from '../src/temporal/search-attribute-keys.js';
 import { ingest, requestWriter } from './activity-options.js';
 import { rejectionOf } from './failures.js';
 import type { AddDocumentsRequest, CreateReviewRequest, ReviewWorkflowInput } from './messages.js';
 import type { ReviewProgress } from './progress.js';
+
+/**
+ * An activity's result, or its refusal thrown as the failure the handler's catch reads (rejectionOf), as
+ * a refusal thrown by the activity itself was before activities returned them.
+ */
+function answered<T extends object>(result: T | Refused): T {
+  if (isRefused(result)) throw ApplicationFailure.create({ type: result.refused.code, message: result.refused.message, nonRetryable: true });
+  return result;
+}
+
+/** Patch: a refused create marks its run `rejected` and clears its `ReviewStatus` (runs before did not). */
+export const REJECTED_SEARCH_ATTRIBUTES_PATCH = 'rejected-search-attributes';
 
 export class Submissions {
   private readonly lock = new Mutex();
@@ -31,13 +45,17 @@ export class Submissions {
     try {
       const { files, sources, ...fields } = request;
       // The submission's id (a run that ingested before submissions were stored has the list itself here).
-      const submission = await ingest.ingestSubmission.executeWithOptions(
-        { summary: `Ingest ${files.length} upload(s) and ${sources.length} source URL(s)` },
-        [{ reviewId: this.input.reviewId, target: { kind: 'create' }, files, sources }],
+      const submission = answered(
+        await ingest.ingestSubmission.executeWithOptions(
+          { summary: `Ingest ${files.length} upload(s) and ${sources.length} source URL(s)` },
+          [{ reviewId: this.input.reviewId, target: { kind: 'create' }, files, sources, ...(request.requestId ? { requestId: request.requestId } : {}) }],
+        ),
       );
-      const review = await requestWriter().createReviewRecord.executeWithOptions({ summary: 'Record the review and its documents' }, [
-        { ...this.input, ...fields, ...submission, status: customerStatus(state.internalState), internalState: state.internalState },
-      ]);
+      const review = answered(
+        await requestWriter().createReviewRecord.executeWithOptions({ summary: 'Record the review and its documents' }, [
+          { ...this.input, ...fields, ...submission, status: customerStatus(state.internalState), internalState: state.internalState },
+        ]),
+      );
       state.created = true;
       if (!state.sandbox) {
         state.reassessmentPending = true;
@@ -53,6 +71,13 @@ export class Submissions {
     } catch (err) {
       const rejection = rejectionOf(err);
       state.rejection = rejection;
+      // Operators search runs by these: a refused create is no review (the API answers 404 for its id).
+      if (patched(REJECTED_SEARCH_ATTRIBUTES_PATCH)) {
+        upsertSearchAttributes([
+          { key: InternalStateKey, value: REJECTED_CREATE },
+          { key: ReviewStatusKey, value: null },
+        ]);
+      }
       throw ApplicationFailure.create({ type: rejection.code, message: rejection.message, nonRetryable: true });
     }
   }
@@ -69,13 +94,15 @@ export class Submissions {
     return this.lock.runExclusive(() => this.addNow(request));
   }
 
-  private async addNow({ files, sources }: AddDocumentsRequest): Promise<AddDocumentsResult> {
+  private async addNow({ files, sources, requestId }: AddDocumentsRequest): Promise<AddDocumentsResult> {
     const { state } = this.progress;
     const reviewId = this.input.reviewId;
     try {
-      const submission = await ingest.ingestSubmission.executeWithOptions(
-        { summary: `Add documents: ${files.length} upload(s) and ${sources.length} source URL(s)` },
-        [{ reviewId, target: { kind: 'add', reviewId }, files, sources }],
+      const submission = answered(
+        await ingest.ingestSubmission.executeWithOptions(
+          { summary: `Add documents: ${files.length} upload(s) and ${sources.length} source URL(s)` },
+          [{ reviewId, target: { kind: 'add', reviewId }, files, sources, ...(requestId ? { requestId } : {}) }],
+        ),
       );
       const recorded = await requestWriter().recordAddedDocuments.executeWithOptions({ summary: 'Record the added documents' }, [{ reviewId, ...submission }]);
       const dispositions: Disposition[] = [];

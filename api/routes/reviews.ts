@@ -23,6 +23,7 @@ import { missingFileName, multipartDocuments, stagedParts, unstorableFileName } 
 import { invalidRequest, uuidPathDetail } from '../validation.js';
 import { methodNotAllowed } from './method-not-allowed.js';
 import { ReviewWorkflows, StartedError, type CreateFields } from '../review-workflow.js';
+import { requestIdOf } from '../request-id.js';
 
 export interface ReviewRoutesDeps {
   config: Config;
@@ -180,7 +181,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
             return await replay(body);
           }
         }
-        const review = await workflows.create({ who, reviewId, reviewType, fields, files, sources, awaitIngest: (update) => offTheClock(res, () => update.result()) });
+        const review = await workflows.create({ who, requestId: requestIdOf(res), reviewId, reviewType, fields, files, sources, awaitIngest: (update) => offTheClock(res, () => update.result()) });
         // One serialisation, sent now and stored for replays: byte for byte the same.
         const body = JSON.stringify(review);
         if (claimedKey !== undefined) await completeIdempotencyKey(sql, who.organizationId, claimedKey, body);
@@ -267,7 +268,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
       if (record.review.status === 'failed') throw ApiError.of('review_failed', 'The review failed; documents can no longer be added.');
       const { files, sources } = await addInput(req, res);
       try {
-        res.json(await workflows.addDocuments({ who, record, files, sources, awaitIngest: (update) => offTheClock(res, () => update.result()) }));
+        res.json(await workflows.addDocuments({ who, requestId: requestIdOf(res), record, files, sources, awaitIngest: (update) => offTheClock(res, () => update.result()) }));
       } catch (err) {
         if (!(err instanceof StartedError)) await removeObjects(storage, files.map((f) => f.key)).catch(() => {});
         throw err instanceof StartedError ? err.cause : err;

@@ -1,6 +1,24 @@
 // What the review workflow and its activities exchange: small records of ids and counts. Documents and
 // findings stay in Postgres and MinIO; the workflow's history holds only these.
 
+/**
+ * A submission refused with an error code of the interface (document_unsupported, duplicate_reference_id,
+ * …): an answer for the integrator, not a failure, so the activity returns it (nothing is retried and no
+ * stack trace is logged for it) and the workflow answers the request with it.
+ */
+export interface Refused {
+  refused: { code: string; message: string };
+}
+
+export function isRefused<T extends object>(result: T | Refused): result is Refused {
+  return 'refused' in result;
+}
+
+/** One line in the worker's log for a refusal, under the id of the request it answers. */
+export function refusalLine(o: { requestId?: string | undefined; what: string; reviewId: string; refused: Refused['refused'] }): string {
+  return `worker: [${o.requestId ?? 'no request id'}] ${o.what} of review ${o.reviewId} refused: ${o.refused.code}: ${o.refused.message}`;
+}
+
 /** An organization's settings, read at each analysis so that an operator's change applies to the next. */
 export interface ReviewPolicy {
   maxConcurrentAnalyses: number;

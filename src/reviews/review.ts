@@ -33,6 +33,21 @@ export type DocumentSource = z.infer<typeof DocumentSourceSchema>;
 
 export const MetadataSchema = z.record(storable(z.string()), storable(z.string()));
 
+/**
+ * The words a client's serialiser makes of a missing value: JavaScript's `FormData.append(name, null)`
+ * sends `null` (and `undefined` likewise), and a multipart field cannot say null otherwise. Taken as a
+ * reference they would file unrelated loans under one reference, the second refused as a duplicate.
+ */
+const NOT_A_REFERENCE = ['null', 'undefined'] as const;
+
+/** `reference_id` in both create forms: the lender's own identifier of the loan, unique in the organization. */
+const ReferenceIdSchema = storable(z.string().max(255))
+  .refine((v) => !(NOT_A_REFERENCE as readonly string[]).includes(v), {
+    message: `must be your identifier of the loan, not ${NOT_A_REFERENCE.map((w) => `"${w}"`).join(' or ')}: leave reference_id out when there is none`,
+  })
+  // Stated in words: Schemathesis 4.32.5 cannot generate a multipart body whose field carries `not`.
+  .meta({ description: `Your identifier of the loan, unique in your organization; not the words ${NOT_A_REFERENCE.map((w) => `"${w}"`).join(' or ')}.` });
+
 /** The documents of a JSON request: at least one (none at all is `document_required`, see the routes). */
 export const DocumentSourcesSchema = z.array(DocumentSourceSchema).min(1);
 
@@ -40,7 +55,7 @@ export const CreateReviewJsonSchema = z.strictObject({
   documents: DocumentSourcesSchema,
   label: storable(z.string().max(500)).nullable().optional(),
   metadata: MetadataSchema.nullable().optional(),
-  reference_id: storable(z.string().max(255)).nullable().optional(),
+  reference_id: ReferenceIdSchema.nullable().optional(),
   review_type: z.enum(REVIEW_TYPES).optional(),
 });
 export type CreateReviewJson = z.infer<typeof CreateReviewJsonSchema>;
@@ -49,6 +64,6 @@ export type CreateReviewJson = z.infer<typeof CreateReviewJsonSchema>;
 export const CreateReviewMultipartFieldsSchema = z.strictObject({
   label: storable(z.string().max(500)).optional(),
   metadata: z.string().optional(),
-  reference_id: storable(z.string().max(255)).optional(),
+  reference_id: ReferenceIdSchema.optional(),
   review_type: z.enum(REVIEW_TYPES).optional(),
 });

@@ -4,6 +4,11 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 
 export const ReviewStatusKey = defineSearchAttributeKey('ReviewStatus', SearchAttributeType.KEYWORD);
 export const InternalStateKey = defineSearchAttributeKey('InternalState', SearchAttributeType.KEYWORD);
+/**
+ * `InternalState` of a run whose create was refused: no review exists (the API answers 404 for its id), so
+ * the run has no `ReviewStatus` and is not one of the review's internal states.
+ */
+export const REJECTED_CREATE = 'rejected';
 export const OrgIdKey = defineSearchAttributeKey('OrgId', SearchAttributeType.KEYWORD);
 export const ReferenceIdKey = defineSearchAttributeKey('ReferenceId', SearchAttributeType.KEYWORD);
 export const SandboxKey = defineSearchAttributeKey('Sandbox', SearchAttributeType.BOOL);

@@ -27,22 +27,20 @@ test('the document is served without a key, as OpenAPI 3.1 with the interface ve
   t.deepEqual(Object.keys(doc.paths).sort(), ['/reviews', '/reviews/{review_id}', '/reviews/{review_id}/documents', '/reviews/{review_id}/report', '/webhook-endpoints', '/webhook-endpoints/{id}', '/webhook-endpoints/{id}/deliveries']);
 });
 
-test('every operation takes the caller\'s X-Request-Id, and every response it documents carries one', async (t) => {
+test('every response of every operation declares the X-Request-Id it carries', async (t) => {
   const { doc } = await served();
-  const components = doc.components as { parameters: Record<string, { name: string; in: string }>; headers: Record<string, unknown> };
-  t.like(components.parameters.RequestId, { name: 'X-Request-Id', in: 'header' });
-  t.truthy(components.headers.RequestId);
-  let operations = 0;
-  for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { parameters?: { $ref?: string }[]; responses: Record<string, { headers?: Record<string, { $ref?: string }> }> }>>)) {
+  t.truthy((doc.components as { headers: Record<string, unknown> }).headers.RequestId);
+  t.regex((doc.info as { description: string }).description, /X-Request-Id/);
+  let responses = 0;
+  for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { headers?: Record<string, { $ref?: string }> }> }>>)) {
     for (const [method, operation] of Object.entries(item)) {
-      operations += 1;
-      t.true((operation.parameters ?? []).some((p) => p.$ref === '#/components/parameters/RequestId'), `${method} ${path} takes X-Request-Id`);
       for (const [status, response] of Object.entries(operation.responses)) {
+        responses += 1;
         t.is(response.headers?.['X-Request-Id']?.$ref, '#/components/headers/RequestId', `${method} ${path} ${status}`);
       }
     }
   }
-  t.is(operations, 9);
+  t.true(responses >= 9 * 6, `${responses} responses`);
 });
 
 test('redocly lint passes with no errors and no warnings', async (t) => {

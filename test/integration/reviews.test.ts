@@ -2,13 +2,17 @@
 // the read model; GET /v1/reviews/{id} reads it back, scoped to the caller's organization.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ReviewSchema } from '../../src/reviews/review.js';
 import { getStateQuery } from '../../workflows/messages.js';
 import { OrgIdKey, ReferenceIdKey, ReviewStatusKey, SandboxKey, InternalStateKey, ReviewTypeKey } from '../../src/temporal/search-attribute-keys.js';
-import { call, createBody, errorCode } from '../support/http.js';
+import { call, createBody, errorCode, errorMessage, form } from '../support/http.js';
+import { pdf, zip } from '../support/fixtures.js';
 import { describedAt, waitForInternalState } from '../support/reviews.js';
 import { closeShared, config, db, newOrganization, stack, temporalClient } from '../support/stack.js';
 import { onThisMachine } from '../support/machine-load.js';
+import { logOnceItHolds } from '../support/logs.js';
 
 test.after.always(closeShared);
 
@@ -123,19 +127,70 @@ test('a duplicate reference_id returns 409 duplicate_reference_id and leaves no 
   t.is((await api('POST', '/reviews', { key: other.liveKey, json: createBody({ reference_id: 'LN-dup' }) })).status, 201);
 });
 
-test('the workflow of a rejected create ends at once', async (t) => {
+test('the workflow of a rejected create ends at once, marked rejected, with no ReviewStatus an operator could mistake for a review', async (t) => {
   const org = await newOrganization();
-  await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'LN-once' }) });
-  await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'LN-once' }) });
-  const client = await temporalClient();
-  const closed: string[] = [];
-  for (let i = 0; i < 40 && closed.length === 0; i++) {
-    for await (const wf of client.workflow.list({ query: `OrgId = '${org.id}' AND ExecutionStatus = 'Completed'` })) closed.push(wf.workflowId);
-    if (closed.length === 0) await new Promise((r) => setTimeout(r, 250));
+  t.is((await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'LN-once' }) })).status, 201);
+  const requestIds = { duplicate: `dup-${randomUUID()}`, nested: `nested-${randomUUID()}` };
+  const duplicate = await api('POST', '/reviews', { key: org.liveKey, headers: { 'X-Request-Id': requestIds.duplicate }, json: createBody({ reference_id: 'LN-once' }) });
+  t.is(errorCode(duplicate), 'duplicate_reference_id');
+  // Refused by ingest, inside the workflow: a zip inside a zip.
+  const nested = await api('POST', '/reviews', {
+    key: org.liveKey,
+    headers: { 'X-Request-Id': requestIds.nested },
+    form: form([{ name: 'nested.zip', data: await zip([{ name: 'inner.zip', data: await zip([{ name: 'a.pdf', data: await pdf() }]) }]) }]),
+  });
+  t.is(errorCode(nested), 'document_unsupported', nested.text);
+  // A refusal is an answer: one line in the worker's log under the request's id, no failure and no stack trace.
+  const workerLog = join(stack.logDir, 'worker.log');
+  for (const [id, code] of [[requestIds.duplicate, 'duplicate_reference_id'], [requestIds.nested, 'document_unsupported']] as const) {
+    const line = new RegExp(`^worker: \\[${id}\\] the create of review [0-9a-f-]{36} refused: ${code}: .+$`, 'm');
+    t.regex(await logOnceItHolds(workerLog, line), line);
   }
-  t.is(closed.length, 1);
-  const result = await client.workflow.getHandle(closed[0]!).result();
-  t.like(result, { created: false, rejection: { code: 'duplicate_reference_id' } });
+
+  const client = await temporalClient();
+  let closed: string[] = [];
+  for (let i = 0; i < 40 && closed.length < 2; i++) {
+    closed = [];
+    for await (const wf of client.workflow.list({ query: `OrgId = '${org.id}' AND ExecutionStatus = 'Completed'` })) closed.push(wf.workflowId);
+    if (closed.length < 2) await new Promise((r) => setTimeout(r, 250));
+  }
+  t.is(closed.length, 2);
+  const codes = [];
+  for (const id of closed) {
+    const handle = client.workflow.getHandle(id);
+    const result = await handle.result();
+    t.like(result, { created: false });
+    codes.push(result.rejection?.code);
+    const attributes = (await handle.describe()).typedSearchAttributes;
+    t.is(attributes.get(InternalStateKey), 'rejected');
+    t.is(attributes.get(ReviewStatusKey), undefined);
+    t.is((await api('GET', `/reviews/${id}`, { key: org.liveKey })).status, 404);
+  }
+  t.deepEqual(codes.sort(), ['document_unsupported', 'duplicate_reference_id']);
+  const log = await readFile(workerLog, 'utf8');
+  for (const id of closed) t.false(log.includes(`workflowId: '${id}'`), `no activity failure is logged for ${id}`);
+  // What operators search by: the organization's processing reviews are the one accepted, never a refusal.
+  for await (const wf of client.workflow.list({ query: `OrgId = '${org.id}' AND ReviewStatus = 'processing'` })) t.false(closed.includes(wf.workflowId));
+});
+
+test('a reference_id of "null" or "undefined", what a client\'s serialiser makes of a missing value, is refused naming the field', async (t) => {
+  const org = await newOrganization();
+  // As JavaScript sends a null: FormData.append turns it into the text "null".
+  const fd = new FormData();
+  fd.append('reference_id', null as unknown as string);
+  fd.append('documents', new Blob([await pdf()], { type: 'application/pdf' }), 'cd.pdf');
+  const multipart = await api('POST', '/reviews', { key: org.liveKey, form: fd });
+  t.is(multipart.status, 422, multipart.text);
+  t.is(errorCode(multipart), 'invalid_request');
+  t.regex(errorMessage(multipart), /reference_id: must be your identifier of the loan, not "null" or "undefined"/);
+  const json = await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'undefined' }) });
+  t.is(json.status, 422, json.text);
+  t.regex(json.text, /reference_id/);
+  // A reference that merely contains the word is a reference; JSON's null is no reference at all.
+  t.is((await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'null-2026-17' }) })).status, 201);
+  t.is((await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: null }) })).status, 201);
+  const [row] = await db()<{ n: number }[]>`select count(*)::int as n from reviews where organization_id = ${org.id}`;
+  t.is(row!.n, 2, 'nothing of the refused creates is kept');
 });
 
 test('create validates its body: document_required, invalid_request naming fields, malformed JSON', async (t) => {
