@@ -8,9 +8,10 @@ import { saveIngestedSubmission } from '../src/db/submissions.js';
 import { IngestRejection } from '../src/ingest/rejection.js';
 import { fetchSources } from '../src/ingest/source-url.js';
 import { workingDocumentCheck, type SubmissionTarget } from '../src/working-document/admission.js';
-import { refusalLine, type Refused } from '../src/reviews/pipeline.js';
+import type { Refused } from '../src/reviews/pipeline.js';
 import type { DocumentSource } from '../src/reviews/review.js';
 import { removeObjects, type Storage } from '../src/storage/minio.js';
+import { refuse } from './refusal.js';
 
 export interface IngestSubmissionInput {
   reviewId: string;
@@ -63,9 +64,8 @@ export function createIngestActivities({ sql, storage, config }: { sql: Sql; sto
         const uploads = err instanceof IngestRejection ? input.files.map((f) => f.key) : [];
         await removeObjects(storage, [...fetched.map((f) => f.key), ...uploads]).catch(() => {});
         if (!(err instanceof IngestRejection)) throw err;
-        const refused = { code: err.code, message: err.message };
-        console.log(refusalLine({ requestId: input.requestId, what: input.target.kind === 'create' ? 'the create' : 'adding documents', reviewId: input.reviewId, refused }));
-        return { refused };
+        const what = input.target.kind === 'create' ? 'the create' : 'adding documents';
+        return refuse({ requestId: input.requestId, what, reviewId: input.reviewId, code: err.code, message: err.message });
       }
     },
   };

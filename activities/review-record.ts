@@ -12,7 +12,8 @@ import { readWorkingDocumentFields } from '../src/working-document/marker.js';
 import type { Disposition } from '../src/reviews/add-documents.js';
 import { judgeDispositions } from '../src/working-document/decisions.js';
 import { readBuffer, removeObjects, type Storage } from '../src/storage/minio.js';
-import { refusalLine, type Refused } from '../src/reviews/pipeline.js';
+import type { Refused } from '../src/reviews/pipeline.js';
+import { refuse } from './refusal.js';
 import type { Review, ReviewStatus } from '../src/reviews/review.js';
 import type { CreateReviewRequest, ReviewWorkflowInput } from '../workflows/messages.js';
 import type { InternalState } from '../src/reviews/states.js';
@@ -70,9 +71,8 @@ export function createReviewActivities({ sql, storage }: { sql: Sql; storage: St
         if (err instanceof DuplicateReferenceIdError) {
           // Refused: nothing of it is kept.
           await removeObjects(storage, [...keys, ...staged]).catch(() => {});
-          const refused = { code: 'duplicate_reference_id', message: 'A review with this reference_id already exists in your organization.' };
-          console.log(refusalLine({ requestId: input.requestId, what: 'the create', reviewId: input.reviewId, refused }));
-          return { refused };
+          const message = 'A review with this reference_id already exists in your organization.';
+          return refuse({ requestId: input.requestId, what: 'the create', reviewId: input.reviewId, code: 'duplicate_reference_id', message });
         }
         throw err;
       }

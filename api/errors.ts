@@ -3,7 +3,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { ERROR_CODES, statusOf, type ErrorCode, type FixedStatusCode, type StatusOf } from '../src/errors/catalog.js';
 import { z } from '../src/openapi/zod.js';
-import { requestIdOf } from './request-id.js';
+import { requestLabel } from './request-id.js';
 
 /** An answer in the envelope: a code of the catalog with one of the statuses the catalog gives it. */
 export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
@@ -34,7 +34,7 @@ export const RETRY_AFTER_SECONDS = 5;
  * X-Request-Id the client is answered with); a 503 says when to come back (Retry-After).
  */
 export function sendError(req: Request, res: Response, apiError: ApiError, log: (line: string) => void, what: string): void {
-  if (apiError.status >= 500) log(`[${requestIdOf(res)}] ${req.method} ${req.originalUrl.split('?')[0]} ${what}`);
+  if (apiError.status >= 500) log(`${requestLabel(req, res)} ${what}`);
   if (apiError.status === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
   res.status(apiError.status).json({ error: { code: apiError.code, message: apiError.message } });
 }
@@ -43,7 +43,7 @@ export function errorHandler(log: (line: string) => void): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     // Answered already (the request deadline's 503): what the handler found later has no one to go to.
     if (res.headersSent) {
-      log(`[${requestIdOf(res)}] ${req.method} ${req.path} finished after its answer was sent: ${err instanceof Error ? err.message : String(err)}`);
+      log(`${requestLabel(req, res)} finished after its answer was sent: ${err instanceof Error ? err.message : String(err)}`);
       return;
     }
     sendError(req, res, toApiError(err), log, `failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);

@@ -1,7 +1,7 @@
 // Every request has an id: the caller's own `X-Request-Id` when it is one we can log safely, else one made
 // here. It is answered on every response (errors, health and docs included) and begins the request's line
 // in the log, so a caller quoting it to support finds that line, and its own tracing id joins ours.
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 
 /**
@@ -18,6 +18,14 @@ export function requestIdOf(res: Response): string {
   return (res.locals.requestId as string | undefined) ?? 'none';
 }
 
+/**
+ * How the request begins each of its lines in the log: its id, method and path. The path is without its
+ * query: a cursor is long and says nothing a reader of the log needs.
+ */
+export function requestLabel(req: Request, res: Response): string {
+  return `[${requestIdOf(res)}] ${req.method} ${req.originalUrl.split('?')[0]}`;
+}
+
 /** Gives the request its id, answers it, and logs one line per request when the response is finished. */
 export function requestId(log: (line: string) => void): RequestHandler {
   return (req, res, next) => {
@@ -30,8 +38,7 @@ export function requestId(log: (line: string) => void): RequestHandler {
     res.once('close', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const outcome = res.writableFinished ? String(res.statusCode) : `${res.statusCode}, the caller left before the answer was sent`;
-      // The path without its query: a cursor is long and says nothing a reader of the log needs.
-      log(`[${id}] ${req.method} ${req.originalUrl.split('?')[0]} ${outcome} ${ms.toFixed(0)} ms`);
+      log(`${requestLabel(req, res)} ${outcome} ${ms.toFixed(0)} ms`);
     });
     next();
   };

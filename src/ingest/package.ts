@@ -43,7 +43,7 @@ export interface StagedFile {
    * What the stream that staged it measured: its SHA-256 and length. Absent on files staged before the
    * field existed (a workflow started by an earlier API); such a file is hashed again on ingest.
    */
-  content?: { sha256: string; size: number };
+  content?: Measured;
 }
 
 export interface IngestedDocument {
@@ -67,6 +67,12 @@ export interface WorkingDocumentCheck {
   inspect: (pdf: Buffer) => Promise<InspectedWorkingDocument | null>;
   /** Throws an IngestRejection when this submission may not carry the document. */
   admit: (doc: { filename: string; workingDocument: InspectedWorkingDocument }) => void;
+}
+
+/** A document's bytes as a stream measured them on their way through. */
+export interface Measured {
+  sha256: string;
+  size: number;
 }
 
 /** What ingest knows of a document before its bytes are counted. */
@@ -107,7 +113,7 @@ class Submission {
    * Keeps a staged file that is a document as it stands: measured when it was staged, so its object is
    * its temporary one (left to the submission's staged objects to remove, not to this submission's).
    */
-  async keepStaged(file: StagedFile & { content: { sha256: string; size: number } }, doc: DocumentFacts): Promise<void> {
+  async keepStaged(file: StagedFile & { content: Measured }, doc: DocumentFacts): Promise<void> {
     const check = this.workingDocumentCheck(doc);
     const bytes = check && file.content.size <= check.maxBytes ? await readBuffer(this.storage, file.key) : undefined;
     await this.admit(doc, file.content, file.key, bytes);
@@ -118,7 +124,7 @@ class Submission {
   }
 
   /** Counts a hashed document against the limits and keeps it; false when it repeats one already seen. */
-  private async admit(doc: DocumentFacts, content: { sha256: string; size: number }, tempKey: string, pdfBytes: Buffer | undefined): Promise<boolean> {
+  private async admit(doc: DocumentFacts, content: Measured, tempKey: string, pdfBytes: Buffer | undefined): Promise<boolean> {
     const check = this.workingDocumentCheck(doc);
     const workingDocument = check && pdfBytes ? await check.inspect(pdfBytes) : null;
     if (check && workingDocument) check.admit({ filename: doc.filename, workingDocument });

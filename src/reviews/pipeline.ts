@@ -14,11 +14,6 @@ export function isRefused<T extends object>(result: T | Refused): result is Refu
   return 'refused' in result;
 }
 
-/** One line in the worker's log for a refusal, under the id of the request it answers. */
-export function refusalLine(o: { requestId?: string | undefined; what: string; reviewId: string; refused: Refused['refused'] }): string {
-  return `worker: [${o.requestId ?? 'no request id'}] ${o.what} of review ${o.reviewId} refused: ${o.refused.code}: ${o.refused.message}`;
-}
-
 /** An organization's settings, read at each analysis so that an operator's change applies to the next. */
 export interface ReviewPolicy {
   maxConcurrentAnalyses: number;
