@@ -11,8 +11,9 @@ COPY activities ./activities
 COPY worker ./worker
 COPY api ./api
 COPY scripts ./scripts
-# The workflow bundle, built once into the image: the worker finds it in .build/, stamped with its sources.
-RUN npm run build:workflows
+# What the worker runs from, built once into the image (.build/ is not writable by USER node): the workflow
+# bundle, stamped with its sources, and the pdf.js thread compiled to JavaScript.
+RUN npm run build
 USER node
 EXPOSE 8080
 CMD ["npm", "run", "api"]

@@ -2,15 +2,16 @@
 // some 3 s and a screenful of output). `npm start`, `npm test` and the Dockerfile build it into .build/
 // before any worker starts; a worker finds it there. The bundle is stamped with a hash of everything it
 // can be made from (workflows/, src/, the lockfile): a worker whose sources changed since builds it again.
-import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { BUILD_DIR, writeBuildOutput } from '../src/build-output.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const workflowsPath = join(root, 'workflows', 'index.ts');
-export const WORKFLOW_BUNDLE_PATH = join(root, '.build', 'workflow-bundle.js');
+export const WORKFLOW_BUNDLE_PATH = join(BUILD_DIR, 'workflow-bundle.js');
 const stampPath = `${WORKFLOW_BUNDLE_PATH}.sha256`;
 
 async function sources(dir: string): Promise<string[]> {
@@ -47,12 +48,8 @@ async function ensure(): Promise<{ path: string; built: boolean }> {
   if (stamp === hash) return { path: WORKFLOW_BUNDLE_PATH, built: false };
   const quiet = { log: () => {}, trace: () => {}, debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
   const { code } = await bundleWorkflowCode({ workflowsPath, ignoreModules: [], logger: quiet });
-  await mkdir(join(root, '.build'), { recursive: true });
-  // Other processes may be building it too: each writes its own temporary files.
-  const suffix = `${process.pid}.${randomUUID()}.tmp`;
-  await writeFile(`${WORKFLOW_BUNDLE_PATH}.${suffix}`, code);
-  await rename(`${WORKFLOW_BUNDLE_PATH}.${suffix}`, WORKFLOW_BUNDLE_PATH);
-  await writeFile(`${stampPath}.${suffix}`, hash);
-  await rename(`${stampPath}.${suffix}`, stampPath);
+  // The stamp after the bundle: a reader that sees today's stamp sees today's bundle.
+  await writeBuildOutput('workflow-bundle.js', code);
+  await writeBuildOutput('workflow-bundle.js.sha256', hash);
   return { path: WORKFLOW_BUNDLE_PATH, built: true };
 }

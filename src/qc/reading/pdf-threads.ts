@@ -4,11 +4,10 @@
 // own, every request to it has a time budget, and a thread that overruns it (or runs out of its heap)
 // is terminated: the page it was on becomes illegible, and reading goes on from the next page in a fresh
 // thread. The main thread only waits.
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker as Thread } from 'node:worker_threads';
 import { illegiblePage, type PageText } from './page.js';
 import type { PdfReply, PdfRequest } from './pdf-thread.js';
+import { pdfThreadEntry } from './pdf-thread-entry.js';
 import type { PdfReading } from './pdf-text.js';
 import { ReaderUnavailable } from './unavailable.js';
 import { errorMessage } from '../error-message.js';
@@ -23,9 +22,10 @@ export interface PdfThreadSettings {
   /** Rendering one page for OCR; a Letter scan at 300 dpi takes well under a second. */
   renderTimeoutMs: number;
   /**
-   * Threads at most, each holding one open PDF; more files wait. A thread costs about 400 MB once it
-   * has pdf.js, the canvas module and its fonts loaded (under tsx): four of them alone went past the
-   * worker's 1.5 GiB budget. Two keep both cores of the target machine busy.
+   * Threads at most, each holding one open PDF; more files wait. An idle thread costs some 50 MiB
+   * (pdf-thread-entry.ts), a reading one up to its heap ceiling below plus the streams it decoded, so
+   * the count bounds the worker's memory as much as its speed. Two keep both cores of the target
+   * machine busy.
    */
   threads: number;
   /**
@@ -338,13 +338,6 @@ function threadGone(thread?: PdfThread): void {
   serveWaiting();
 }
 
-// Under tsx (npm start, npm test) the thread's entry is TypeScript, which a fresh thread can only load
-// once tsx's loader is registered in it; compiled to JavaScript, it loads as it is.
-const entry = new URL(`./pdf-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url).href;
-const boot = entry.endsWith('.ts')
-  ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`
-  : `import(${JSON.stringify(entry)});`;
-
 /** How often the process's memory is looked at while a thread works. */
 const MEMORY_POLL_MS = 20;
 /** The process's resident memory, in MiB. */
@@ -434,7 +427,7 @@ class PdfThread {
   static async start(gone: (thread: PdfThread) => void): Promise<PdfThread> {
     let worker: Thread;
     try {
-      worker = new Thread(boot, { eval: true, resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
+      worker = new Thread(await pdfThreadEntry(), { resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
     } catch (err) {
       throw new ReaderUnavailable(`a pdf.js thread cannot be started: ${errorMessage(err)}`);
     }

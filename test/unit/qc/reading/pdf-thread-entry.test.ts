@@ -1,0 +1,25 @@
+// The pdf.js thread starts from JavaScript, never through tsx's loader (some 385 MiB a thread at rest):
+// under tsx its entry is compiled into .build/, named by a hash of the compiled code.
+import test from 'ava';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BUILD_DIR } from '../../../../src/build-output.js';
+import { pdfThreadEntry } from '../../../../src/qc/reading/pdf-thread-entry.js';
+
+test('under tsx the entry is compiled JavaScript in .build/, named by its content, and imports no TypeScript', async (t) => {
+  const entry = await pdfThreadEntry();
+  const path = fileURLToPath(entry);
+  t.is(dirname(path), BUILD_DIR);
+  const code = await readFile(path);
+  const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
+  t.is(basename(path), `pdf-thread.${hash}.mjs`);
+  // The thread's own modules are bundled in; only packages remain as imports.
+  t.notRegex(code.toString(), /from\s+["'][^"']*\.(ts|js)["']/);
+  t.regex(code.toString(), /from\s+["']pdfjs-dist\//);
+});
+
+test('the entry is compiled once per process: every thread starts from the same file', async (t) => {
+  t.is((await pdfThreadEntry()).href, (await pdfThreadEntry()).href);
+});
