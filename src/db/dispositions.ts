@@ -17,8 +17,10 @@ export async function recordDispositions(
   return sql.begin(async (t) => {
     // Decisions on one review are judged one document at a time.
     await t`select pg_advisory_xact_lock(hashtextextended(${`dispositions:${w.reviewId}`}, 0))`;
+    // Rows judged before dispositions named their finding's id have its code there (the id of a
+    // finding that has no subject).
     const stored = await t<Disposition[]>`
-      select finding, decision, outcome, detail from dispositions
+      select finding, coalesce(finding_key, finding) as finding_id, decision, outcome, detail from dispositions
        where review_id = ${w.reviewId} and working_document_key = ${w.workingDocumentKey}
        order by created_at, id`;
     if (stored.length > 0) return stored.map((d) => ({ ...d }));
@@ -26,10 +28,10 @@ export async function recordDispositions(
     for (const d of judged) {
       await t`
         insert into dispositions (id, review_id, release_id, finding, finding_key, decision, outcome, detail, comment, working_document_key, created_at)
-        values (${randomUUID()}, ${w.reviewId}, ${w.releaseId}, ${d.finding}, ${d.findingKey}, ${d.decision}, ${d.outcome},
+        values (${randomUUID()}, ${w.reviewId}, ${w.releaseId}, ${d.finding}, ${d.finding_id}, ${d.decision}, ${d.outcome},
                 ${d.detail}, ${d.comment}, ${w.workingDocumentKey}, clock_timestamp())`;
     }
-    return judged.map(({ finding, decision, outcome, detail }) => ({ finding, decision, outcome, detail }));
+    return judged.map(({ finding, finding_id, decision, outcome, detail }) => ({ finding, finding_id, decision, outcome, detail }));
   });
 }
 

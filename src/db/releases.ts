@@ -1,7 +1,9 @@
 // Releases: each released report of a review (the first, then amendments), newest = current.
+import { z } from 'zod';
 import type { Sql } from './client.js';
-import { issueOf, type Issue, type ReleaseContent, type Summary } from '../reviews/report.js';
+import { EvidenceSchema, issueOf, type Issue, type ReleaseContent, type Summary } from '../reviews/report.js';
 import type { Review } from '../reviews/review.js';
+import { CATEGORIES, regulationOf, SEVERITIES } from '../qc/catalog.js';
 import type { Finding } from '../qc/finding.js';
 import { customerStatus } from '../reviews/states.js';
 import { logTransition, setReviewState } from './reviews.js';
@@ -12,8 +14,8 @@ export interface Release {
   sequence: number;
   outcome: string;
   summary: Summary;
+  /** The findings as the Report shows them. */
   issues: Issue[];
-  /** The issues with their keys (the working document's field names). */
   findings: Finding[];
   reportObjectKey: string;
   generatedAt: Date;
@@ -25,21 +27,45 @@ type ReleaseRow = {
   sequence: number;
   outcome: string;
   summary: Summary;
-  issues: Issue[];
-  findings: Finding[];
+  findings: unknown;
   report_object_key: string;
   generated_at: Date;
 };
 
+/**
+ * Findings as stored (JSON), read back. Releases stored before findings carried evidence and a regulation
+ * read as having no evidence and their rule's regulation, so that every release shows the same Issue.
+ */
+const StoredFindingsSchema = z.array(
+  z
+    .object({
+      key: z.string(),
+      code: z.string(),
+      severity: z.enum(SEVERITIES),
+      category: z.enum(CATEGORIES),
+      title: z.string(),
+      summary: z.string(),
+      evidence: z.array(EvidenceSchema).default([]),
+      regulation: z.string().nullable().optional(),
+    })
+    .transform(({ regulation, ...f }): Finding => ({ ...f, regulation: regulation === undefined ? regulationOf(f.code) : regulation })),
+);
+
+function storedFindings(json: unknown): Finding[] {
+  return StoredFindingsSchema.parse(json);
+}
+
 function fromRow(r: ReleaseRow): Release {
+  // The issues column keeps what was released as it was shown then; today's Issue is made from the findings.
+  const findings = storedFindings(r.findings);
   return {
     id: r.id,
     reviewId: r.review_id,
     sequence: r.sequence,
     outcome: r.outcome,
     summary: r.summary,
-    issues: r.issues,
-    findings: r.findings,
+    issues: findings.map(issueOf),
+    findings,
     reportObjectKey: r.report_object_key,
     generatedAt: r.generated_at,
   };
@@ -80,13 +106,13 @@ export async function saveReleaseDraft(sql: Sql, draft: { id: string; reviewId: 
 
 /** The findings of a release: its draft while it is one, the release's once published. */
 export async function releaseFindings(sql: Sql, reviewId: string, releaseId: string): Promise<Finding[]> {
-  const [row] = await sql<{ findings: Finding[] }[]>`
+  const [row] = await sql<{ findings: unknown }[]>`
     select findings from release_drafts where id = ${releaseId} and review_id = ${reviewId}
     union all
     select findings from releases where id = ${releaseId} and review_id = ${reviewId}
     limit 1`;
   if (!row) throw new Error(`release ${releaseId} of review ${reviewId} has no findings stored`);
-  return row.findings;
+  return storedFindings(row.findings);
 }
 
 /**

@@ -8,6 +8,9 @@ export const DISPOSITION_OUTCOMES = ['applied', 'skipped', 'failed'] as const;
 
 export const DispositionSchema = z.strictObject({
   finding: z.string().describe('Rule code of the finding, e.g. `APR-001`.'),
+  finding_id: z.string().describe(
+    "The finding's `id` in the Report (`DOC-001:urla`): which of several findings of one code the decision is on. For a field the working document names but no finding of its release has, the id that field names.",
+  ),
   decision: z.string().describe('`cleared`, `disputed` or `cure_attached`; an unreadable value is reported as given.'),
   outcome: z.enum(DISPOSITION_OUTCOMES),
   detail: z.string().describe('Why, in plain words.'),

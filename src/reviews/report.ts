@@ -1,22 +1,33 @@
 // The Report resource of the interface specification.
 import { z } from '../openapi/zod.js';
+import { CATEGORIES, MAX_EVIDENCE, SEVERITIES, type Severity } from '../qc/catalog.js';
 import type { Finding } from '../qc/finding.js';
 import { REVIEW_STATUSES } from './review.js';
 
-export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+export const EvidenceSchema = z.strictObject({
+  document: z.string().describe('The file as uploaded (for a member of an archive, its path in the archive).'),
+  page: z.number().int().min(1).describe('1-based page within `document`.'),
+  field: z.string().describe('What was read, in snake_case: `loan_amount`, `apr`, `closing_date`, `fee.appraisal_fee`, `page_footer`.'),
+  value: z.string().nullable().describe('The value as read and as the summary shows it; null where the field was looked for and was blank or unreadable.'),
+}).openapi('Evidence');
 
 export const IssueSchema = z.strictObject({
+  id: z.string().describe(
+    'Identifies the finding within the review, stable across releases and amendments: the rule code, then what it is about (`DOC-001:loan_estimate`). The working document names its fields after it; dispositions carry it as `finding_id`.',
+  ),
   code: z.string(),
-  severity: z.string(),
-  category: z.string(),
+  severity: z.enum(SEVERITIES),
+  category: z.enum(CATEGORIES),
   title: z.string(),
   summary: z.string(),
+  evidence: z.array(EvidenceSchema).describe(`The values the finding rests on, where each was printed (at most ${MAX_EVIDENCE}); empty for a finding about something absent.`),
+  regulation: z.string().nullable().describe('The provision the finding applies, e.g. `12 CFR 1026.19(f)(1)(ii)`; null where none does.'),
 }).openapi('Issue');
 export type Issue = z.infer<typeof IssueSchema>;
 
-/** What the report shows of a finding: exactly the Issue fields of the interface. */
-export function issueOf({ code, severity, category, title, summary }: Finding): Issue {
-  return { code, severity, category, title, summary };
+/** What the report shows of a finding: the Issue fields of the interface, with its key as its id. */
+export function issueOf({ key, code, severity, category, title, summary, evidence, regulation }: Finding): Issue {
+  return { id: key, code, severity, category, title, summary, evidence, regulation };
 }
 
 export const SummarySchema = z.strictObject({
@@ -45,17 +56,15 @@ export type Report = z.infer<typeof ReportSchema>;
 /** How long a presigned report URL stays valid. */
 export const REPORT_URL_LIFETIME_SECONDS = 5 * 60;
 
-const SEVERITY_SET: ReadonlySet<string> = new Set(SEVERITIES);
-
-/** The summary counts of a list of issues. */
-function summarize(issues: readonly Issue[]): Summary {
-  const summary: Summary = { total: issues.length, critical: 0, high: 0, medium: 0, low: 0, info: 0 };
-  for (const i of issues) if (SEVERITY_SET.has(i.severity)) summary[i.severity as (typeof SEVERITIES)[number]] += 1;
+/** The summary counts of a list of findings. */
+function summarize(findings: readonly { severity: Severity }[]): Summary {
+  const summary: Summary = { total: findings.length, critical: 0, high: 0, medium: 0, low: 0, info: 0 };
+  for (const f of findings) summary[f.severity] += 1;
   return summary;
 }
 
 /** DECISIONS 3: `clear` when no issue is above `info`, else `issues_found`. */
-function outcomeOf(issues: readonly Issue[]): 'clear' | 'issues_found' {
+function outcomeOf(issues: readonly { severity: Severity }[]): 'clear' | 'issues_found' {
   return issues.every((i) => i.severity === 'info') ? 'clear' : 'issues_found';
 }
 

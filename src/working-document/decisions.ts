@@ -20,7 +20,6 @@ export interface StandingDecision {
 
 /** A disposition as judged, with what is stored alongside the answer. */
 export interface JudgedDisposition extends Disposition {
-  findingKey: string;
   comment: string | null;
   /** The curing document's file name, for an applied cure_attached. */
   cureDocument: string | null;
@@ -57,10 +56,10 @@ export function judgeDispositions(input: DispositionInput): JudgedDisposition[] 
     const code = finding?.code ?? key.split(':')[0]!;
     const entry = (decision: string, outcome: Disposition['outcome'], detail: string, cureDocument: string | null = null): JudgedDisposition => ({
       finding: code,
+      finding_id: key,
       decision,
       outcome,
       detail,
-      findingKey: key,
       comment,
       cureDocument,
     });

@@ -2,7 +2,9 @@
 // reports is later work, so these tests put reviews and releases in the read model directly.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { insertReview } from '../../src/db/reviews.js';
+import type { Finding } from '../../src/qc/finding.js';
 import type { ReviewStatus } from '../../src/reviews/review.js';
 import { ReportSchema } from '../../src/reviews/report.js';
 import { createStorage } from '../../src/storage/minio.js';
@@ -13,11 +15,31 @@ test.after.always(closeShared);
 
 const storage = createStorage(config);
 const pdf = Buffer.from('%PDF-1.7\n% a stand-in render\n%%EOF\n');
-const issues = [
-  { code: 'APR-001', severity: 'critical', category: 'compliance', title: 'APR outside tolerance', summary: 'CD APR 4.274%; recomputed 4.512%.' },
-  { code: 'DOC-009', severity: 'low', category: 'documentation', title: 'Unclassified document', summary: 'misc.pdf could not be classified.' },
+const findings: Finding[] = [
+  {
+    key: 'APR-001',
+    code: 'APR-001',
+    severity: 'critical',
+    category: 'compliance',
+    title: 'APR outside tolerance',
+    summary: 'Closing Disclosure (cd.pdf, p.5) discloses APR 4.274%; recomputed APR is 4.512%.',
+    evidence: [{ document: 'cd.pdf', page: 5, field: 'apr', value: '4.274%' }],
+    regulation: '12 CFR 1026.22(a)(2)',
+  },
+  {
+    key: 'DOC-001:urla',
+    code: 'DOC-001',
+    severity: 'critical',
+    category: 'documentation',
+    title: 'Core document missing',
+    summary: 'No loan application (URLA) was found among the 3 document(s) of the package.',
+    evidence: [],
+    regulation: null,
+  },
 ];
-const summary = { total: 2, critical: 1, high: 0, medium: 0, low: 1, info: 0 };
+/** What the Report shows of them. */
+const issues = findings.map(({ key, ...f }) => ({ id: key, ...f }));
+const summary = { total: 2, critical: 2, high: 0, medium: 0, low: 0, info: 0 };
 
 async function review(organizationId: string, status: ReviewStatus, opts: { release?: 'stored' | 'missing'; sandbox?: boolean } = {}) {
   const id = randomUUID();
@@ -27,8 +49,8 @@ async function review(organizationId: string, status: ReviewStatus, opts: { rele
   });
   if (opts.release) {
     const key = `reports/${id}/1.pdf`;
-    await db()`insert into releases (id, review_id, sequence, outcome, summary, issues, report_object_key, generated_at)
-               values (${randomUUID()}, ${id}, 1, 'issues_found', ${db().json(summary)}, ${db().json(issues)}, ${key}, now())`;
+    await db()`insert into releases (id, review_id, sequence, outcome, summary, issues, findings, report_object_key, generated_at)
+               values (${randomUUID()}, ${id}, 1, 'issues_found', ${db().json(summary)}, ${db().json(issues)}, ${db().json(findings)}, ${key}, now())`;
     if (opts.release === 'stored') await storage.client.putObject(storage.bucket, key, pdf, pdf.length, { 'Content-Type': 'application/pdf' });
   }
   return id;
@@ -98,4 +120,25 @@ test('a sandbox review’s report says sandbox: true', async (t) => {
   const res = await report(org.sandboxKey, await review(org.id, 'completed', { release: 'stored', sandbox: true }));
   t.is(res.status, 200);
   t.true(ReportSchema.parse(res.body).sandbox);
+});
+
+test("a release published before findings were stored (issues only) shows its issues with their code as id, no evidence and their rule's regulation, once migration 7 has run", async (t) => {
+  const org = await newOrganization();
+  const id = await review(org.id, 'completed', { release: 'stored' });
+  const early = [
+    { code: 'DOC-005', severity: 'high', category: 'documentation', title: 'Signature missing', summary: 'The Note is unsigned.' },
+    { code: 'APR-001', severity: 'critical', category: 'compliance', title: 'APR outside tolerance', summary: 'CD APR 4.274%.' },
+    { code: 'DOC-005', severity: 'high', category: 'documentation', title: 'Signature missing', summary: 'The Deed of Trust is unsigned.' },
+  ];
+  await db()`update releases set issues = ${db().json(early)}, findings = '[]'::jsonb where review_id = ${id}`;
+  await db().unsafe(readFileSync(new URL('../../src/db/migrations/00007_findings_of_early_releases/index.sql', import.meta.url), 'utf8'));
+  const body = ReportSchema.parse((await report(org.liveKey, id)).body);
+  t.deepEqual(
+    body.issues.map((i) => [i.id, i.code, i.summary, i.evidence, i.regulation]),
+    [
+      ['DOC-005', 'DOC-005', 'The Note is unsigned.', [], null],
+      ['APR-001', 'APR-001', 'CD APR 4.274%.', [], '12 CFR 1026.22(a)(2)'],
+      ['DOC-005~2', 'DOC-005', 'The Deed of Trust is unsigned.', [], null],
+    ],
+  );
 });

@@ -68,6 +68,10 @@ test('create → analysing → rendering → released: completed with the report
   // A Closing Disclosure that prints no APR is itself a finding (APR-006); no bank statement is DOC-004.
   t.deepEqual(codes(r), ['DOC-001', 'DOC-001', 'DOC-001', 'DOC-002', 'DOC-004', 'APR-006']);
   t.true(r.issues.some((i) => /No Loan Estimate was found among the 2 document\(s\)/.test(i.summary)));
+  // Findings of one code are told apart by their id; each cites what it rests on and the provision it applies.
+  t.deepEqual(r.issues.map((i) => i.id), ['DOC-001:security_instrument', 'DOC-001:loan_estimate', 'DOC-001:urla', 'DOC-002', 'DOC-004', 'APR-006']);
+  t.like(r.issues.find((i) => i.id === 'APR-006'), { evidence: [{ document: 'cd.pdf', page: 1, field: 'apr', value: null }], regulation: '12 CFR 1026.38(o)(4)' });
+  t.like(r.issues.find((i) => i.id === 'DOC-001:loan_estimate'), { evidence: [], regulation: '12 CFR 1026.19(e)(1)(i)' });
   t.is((await fetch(r.report_pdf_url)).status, 200);
 
   const [delivery] = await receiver.waitFor(1);
@@ -286,13 +290,14 @@ test('the working document answers findings: cleared leaves the next release, di
   t.is(res.status, 200, res.text);
   const result = AddDocumentsResultSchema.parse(res.body);
   t.like(result, { status: 'processing', documents_ingested: 1, dispositions_applied: 3, dispositions_failed: 1, dispositions_skipped: 0 });
+  // Three decisions on DOC-001 findings, each told apart by the finding's id.
   t.deepEqual(
-    result.dispositions.map((d) => [d.finding, d.decision, d.outcome]).sort(),
+    result.dispositions.map((d) => [d.finding, d.finding_id, d.decision, d.outcome]).sort(),
     [
-      ['DOC-001', 'approve', 'failed'],
-      ['DOC-001', 'cure_attached', 'applied'],
-      ['DOC-001', 'disputed', 'applied'],
-      ['DOC-002', 'cleared', 'applied'],
+      ['DOC-001', 'DOC-001:loan_estimate', 'cure_attached', 'applied'],
+      ['DOC-001', 'DOC-001:security_instrument', 'approve', 'failed'],
+      ['DOC-001', 'DOC-001:urla', 'disputed', 'applied'],
+      ['DOC-002', 'DOC-002', 'cleared', 'applied'],
     ],
   );
   t.true(result.dispositions.every((d) => d.detail.length > 0));
@@ -303,6 +308,8 @@ test('the working document answers findings: cleared leaves the next release, di
   await waitForReview(org.liveKey, created.review_id, completed);
   const amended = await report(org, created.review_id);
   t.deepEqual(codes(amended), ['DOC-001', 'DOC-001', 'DOC-004', 'APR-006'], 'DOC-002 cleared, the Loan Estimate cured');
+  // A finding keeps its id from one release to the next.
+  t.deepEqual(amended.issues.map((i) => i.id), ['DOC-001:security_instrument', 'DOC-001:urla', 'DOC-004', 'APR-006']);
   t.regex(amended.issues.find((i) => /loan application/.test(i.summary))!.summary, /Disputed by the lender: The URLA is in the lender file\.$/);
 
   // The same decisions again on the amended report's working document: already so, skipped.

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import yazl from 'yazl';
+import type { Finding } from '../../src/qc/finding.js';
 import { renderReport } from '../../src/report/render.js';
 import { releaseContent } from '../../src/reviews/report.js';
 
@@ -25,13 +26,15 @@ export async function workingDocument(o: {
   flattened?: boolean;
   findings?: string[];
 }): Promise<Buffer> {
-  const findings = (o.findings ?? ['DOC-011']).map((code) => ({
+  const findings = (o.findings ?? ['DOC-011']).map((code): Finding => ({
     key: code,
     code,
     severity: 'high',
     category: 'documentation',
     title: `Finding ${code}`,
     summary: `Test finding ${code}.`,
+    evidence: [],
+    regulation: null,
   }));
   const bytes = await renderReport(
     { reviewId: o.reviewId, releaseId: o.releaseId, referenceId: null, sandbox: false, ...releaseContent(findings), generatedAt: new Date() },

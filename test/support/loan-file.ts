@@ -1,5 +1,5 @@
 // Builds loan files for rule tests: documents with only the fields a test is about.
-import { DEFAULT_RULE_CONTEXT, type Rule, type RuleCode, type RuleHit } from '../../src/qc/catalog.js';
+import { DEFAULT_RULE_CONTEXT, MAX_EVIDENCE, type Rule, type RuleCode, type RuleContext, type RuleHit } from '../../src/qc/catalog.js';
 import type { DocumentClass } from '../../src/qc/classify.js';
 import type { ClosingDisclosureFields, DocumentOf, FieldsByClass, Located, LoanDocument, LoanFile, PageInfo } from '../../src/qc/fields.js';
 
@@ -21,14 +21,62 @@ export function loanFile(...documents: LoanDocument[]): LoanFile {
   return { documents, unreadable: [] };
 }
 
-/** The hits of a family's rules on a loan file, by code; codes without a hit are left out. */
+/**
+ * The hits of a family's rules on a loan file, by code (codes without a hit left out), as subject and
+ * summary: what the family's tests assert. Evidence and regulations have tests of their own
+ * (`evidenceOfHits`); here every hit's evidence is held to what holds for all: a file the summary names,
+ * a page of it, a snake_case field, a value that is null or printed.
+ */
 export function hitsOf(rules: readonly Rule[], loan: LoanFile): Partial<Record<RuleCode, RuleHit[]>> {
+  const all: Partial<Record<RuleCode, RuleHit[]>> = {};
+  for (const [code, hits] of Object.entries(allHits(rules, loan)) as [RuleCode, RuleHit[]][]) all[code] = asserted(code, hits);
+  return all;
+}
+
+/** One rule's hits, as `hitsOf` gives them. */
+export function ruleHits(rules: readonly Rule[], code: RuleCode, loan: LoanFile, context: RuleContext = DEFAULT_RULE_CONTEXT): RuleHit[] {
+  const rule = rules.find((r) => r.code === code);
+  if (!rule) throw new Error(`no rule ${code}`);
+  return asserted(code, rule.check(loan, context));
+}
+
+function asserted(code: RuleCode, hits: readonly RuleHit[]): RuleHit[] {
+  for (const hit of hits) checkEvidence(code, hit);
+  return hits.map(({ evidence: _evidence, regulation: _regulation, ...hit }) => hit);
+}
+
+/** Each hit's evidence, by code, as `file p.N field=value` lines: how the evidence tests read. */
+export function evidenceOfHits(rules: readonly Rule[], loan: LoanFile): Partial<Record<RuleCode, string[][]>> {
+  const all: Partial<Record<RuleCode, string[][]>> = {};
+  for (const [code, hits] of Object.entries(allHits(rules, loan)) as [RuleCode, RuleHit[]][]) {
+    all[code] = hits.map((h) => (h.evidence ?? []).map((e) => `${e.document} p.${e.page} ${e.field}=${e.value ?? 'null'}`));
+  }
+  return all;
+}
+
+function allHits(rules: readonly Rule[], loan: LoanFile): Partial<Record<RuleCode, RuleHit[]>> {
   const all: Partial<Record<RuleCode, RuleHit[]>> = {};
   for (const rule of rules) {
     const hits = rule.check(loan, DEFAULT_RULE_CONTEXT);
     if (hits.length > 0) all[rule.code] = hits;
   }
   return all;
+}
+
+function checkEvidence(code: RuleCode, hit: RuleHit): void {
+  // What a finding keeps of it (findingOf).
+  for (const e of (hit.evidence ?? []).slice(0, MAX_EVIDENCE)) {
+    const problem = !hit.summary.includes(e.document)
+      ? `names ${e.document}, which its summary does not`
+      : !Number.isInteger(e.page) || e.page < 1
+        ? `has page ${e.page}`
+        : !/^[a-z0-9_]+(\.[a-z0-9_]+)?$/.test(e.field)
+          ? `has field "${e.field}"`
+          : e.value === ''
+            ? `has an empty value for ${e.field}`
+            : undefined;
+    if (problem) throw new Error(`${code}'s evidence ${JSON.stringify(e)} ${problem}: ${hit.summary}`);
+  }
 }
 
 /**

@@ -10,7 +10,8 @@
 import { actuarialApr, amortize } from '../apr.js';
 import type { Rule, RuleHit } from '../catalog.js';
 import type { Cents, DocumentOf, LoanFile, Rate } from '../fields.js';
-import { cite, finalClosingDisclosure, formatMoney, formatRate } from './evidence.js';
+import type { Evidence } from '../finding.js';
+import { cite, evidenceOf, finalClosingDisclosure, formatMoney, formatRate } from './evidence.js';
 
 type ClosingDisclosure = DocumentOf<'closing_disclosure'>;
 
@@ -192,6 +193,20 @@ function financeChargeCheck(s: Schedule): FinanceChargeCheck | undefined {
   return { disclosed: financeCharge.value, recomputed, understatedBy: recomputed - financeCharge.value, mi, months };
 }
 
+/** The loan terms a schedule is rebuilt from, as evidence beside the figure a finding judges. */
+function scheduleEvidence({ cd }: Schedule): Evidence[] {
+  const { loanAmount, interestRate, loanTermMonths, monthlyPrincipalAndInterest, mortgageInsurance } = cd.fields;
+  return [
+    ...(loanAmount ? [evidenceOf(cd, 'loan_amount', loanAmount, formatMoney(loanAmount.value))] : []),
+    ...(interestRate ? [evidenceOf(cd, 'interest_rate', interestRate, formatRate(interestRate.value))] : []),
+    ...(loanTermMonths ? [evidenceOf(cd, 'loan_term', loanTermMonths, `${loanTermMonths.value} months`)] : []),
+    ...(monthlyPrincipalAndInterest
+      ? [evidenceOf(cd, 'monthly_principal_and_interest', monthlyPrincipalAndInterest, formatMoney(monthlyPrincipalAndInterest.value))]
+      : []),
+    ...(mortgageInsurance && mortgageInsurance.value > 0 ? [evidenceOf(cd, 'mortgage_insurance', mortgageInsurance, formatMoney(mortgageInsurance.value))] : []),
+  ];
+}
+
 const finalSchedule = (loan: LoanFile): Schedule | undefined => {
   const cd = finalClosingDisclosure(loan);
   return cd && scheduleOf(cd);
@@ -228,6 +243,12 @@ function aprOutsideTolerance(loan: LoanFile): RuleHit[] {
       summary:
         `${cite(s.cd, apr)} discloses APR ${formatRate(apr.value)}; recomputed APR is ${formatRate(recomputed)} ` +
         `(difference ${points(Math.abs(difference))} > ${Number(points(tolerance))} ${kind}).${miAssumption(mi, months)}`,
+      evidence: [
+        evidenceOf(s.cd, 'apr', apr, formatRate(apr.value)),
+        evidenceOf(s.cd, 'amount_financed', amountFinanced, formatMoney(amountFinanced.value)),
+        ...scheduleEvidence(s),
+      ],
+      ...(tolerance === APR_TOLERANCE.irregular ? { regulation: '12 CFR 1026.22(a)(3)' } : {}),
     },
   ];
 }
@@ -254,6 +275,11 @@ function financeChargeUnderstated(loan: LoanFile): RuleHit[] {
         `${cite(s.cd, financeCharge)} discloses Finance Charge ${formatMoney(check.disclosed)}; its scheduled payments less the ` +
         `Amount Financed ${formatMoney(amountFinanced.value)} give ${formatMoney(check.recomputed)} ` +
         `(understated by ${formatMoney(check.understatedBy)} > ${formatMoney(UNDERSTATEMENT_TOLERANCE)} tolerance).${miAssumption(check.mi, check.months)}`,
+      evidence: [
+        evidenceOf(s.cd, 'finance_charge', financeCharge, formatMoney(check.disclosed)),
+        evidenceOf(s.cd, 'amount_financed', amountFinanced, formatMoney(amountFinanced.value)),
+        ...scheduleEvidence(s),
+      ],
     },
   ];
 }
@@ -283,6 +309,11 @@ function totalOfPaymentsUnderstated(loan: LoanFile): RuleHit[] {
         `${formatMoney(principalAndInterest)}, mortgage insurance ${formatMoney(insurance)} and Loan Costs (D) ${formatMoney(totalLoanCosts.value)} ` +
         `(p.${totalLoanCosts.page}) add up to ${formatMoney(recomputed)} (understated by ${formatMoney(understatedBy)} > ` +
         `${formatMoney(UNDERSTATEMENT_TOLERANCE)} tolerance).${miAssumption(mi, months)}`,
+      evidence: [
+        evidenceOf(s.cd, 'total_of_payments', totalOfPayments, formatMoney(totalOfPayments.value)),
+        evidenceOf(s.cd, 'total_loan_costs', totalLoanCosts, formatMoney(totalLoanCosts.value)),
+        ...scheduleEvidence(s),
+      ],
     },
   ];
 }
@@ -304,6 +335,11 @@ function tipInaccurate(loan: LoanFile): RuleHit[] {
         `${cite(s.cd, tip)} discloses TIP ${formatRate(tip.value, 2)}; scheduled interest ${formatMoney(cents(s.scheduledInterest))} plus ` +
         `prepaid interest ${formatMoney(prepaidInterest.value)} (p.${prepaidInterest.page}) over the Loan Amount ${formatMoney(cents(s.loanAmount))} ` +
         `is ${formatRate(recomputed, 2)} (difference ${points(difference, 2)} > ${points(TIP_TOLERANCE, 2)} percentage point).`,
+      evidence: [
+        evidenceOf(s.cd, 'tip', tip, formatRate(tip.value, 2)),
+        evidenceOf(s.cd, 'prepaid_interest', prepaidInterest, formatMoney(prepaidInterest.value)),
+        ...scheduleEvidence(s),
+      ],
     },
   ];
 }
@@ -328,6 +364,10 @@ function amountFinancedInconsistent(loan: LoanFile): RuleHit[] {
           `${cite(s.cd, amountFinanced)} discloses Amount Financed ${formatMoney(amountFinanced.value)}, more than its Loan Amount ` +
           `${formatMoney(loanAmount.value)} (p.${loanAmount.page}), which prepaid finance charges can only reduce (difference ` +
           `${formatMoney(amountFinanced.value - loanAmount.value)} > ${formatMoney(AMOUNT_FINANCED_TOLERANCE)} tolerance).`,
+        evidence: [
+          evidenceOf(s.cd, 'amount_financed', amountFinanced, formatMoney(amountFinanced.value)),
+          evidenceOf(s.cd, 'loan_amount', loanAmount, formatMoney(loanAmount.value)),
+        ],
       },
     ];
   }
@@ -365,6 +405,11 @@ function amountFinancedInconsistent(loan: LoanFile): RuleHit[] {
           : '') +
         ` (difference ${formatMoney(difference)} > ` +
         `${formatMoney(AMOUNT_FINANCED_TOLERANCE)} tolerance).${mi > 0 ? miAssumption(mi, (low === nearest ? Math.min(...insurance) : Math.max(...insurance)) / mi) : ''}`,
+      evidence: [
+        evidenceOf(s.cd, 'amount_financed', amountFinanced, formatMoney(amountFinanced.value)),
+        evidenceOf(s.cd, 'finance_charge', financeCharge, formatMoney(financeCharge.value)),
+        ...scheduleEvidence(s),
+      ],
     },
   ];
 }
@@ -376,7 +421,9 @@ function aprMissingOrBelowRate(loan: LoanFile): RuleHit[] {
   const cd = finalClosingDisclosure(loan);
   if (!cd) return [];
   const { apr, interestRate, financeCharge, points: loanPoints, mortgageInsurance, prepaidInterest } = cd.fields;
-  if (!apr) return [{ summary: `${cite(cd)} discloses no Annual Percentage Rate (APR) in its Loan Calculations.` }];
+  if (!apr) {
+    return [{ summary: `${cite(cd)} discloses no Annual Percentage Rate (APR) in its Loan Calculations.`, evidence: [evidenceOf(cd, 'apr', undefined, null)] }];
+  }
   if (!interestRate || apr.value >= interestRate.value - EPSILON) return [];
   const charges = [
     financeCharge && financeCharge.value > 0 ? `a Finance Charge of ${formatMoney(financeCharge.value)}` : undefined,
@@ -390,6 +437,7 @@ function aprMissingOrBelowRate(loan: LoanFile): RuleHit[] {
       summary:
         `${cite(cd, apr)} discloses APR ${formatRate(apr.value)}, below its Interest Rate ${formatRate(interestRate.value)} ` +
         `(p.${interestRate.page}), although it discloses ${charges[0]}.`,
+      evidence: [evidenceOf(cd, 'apr', apr, formatRate(apr.value)), evidenceOf(cd, 'interest_rate', interestRate, formatRate(interestRate.value))],
     },
   ];
 }

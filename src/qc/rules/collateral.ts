@@ -2,7 +2,7 @@
 // and its age at closing. Without an appraisal they do not fire (DOC-002 reports the absence).
 import type { Rule, RuleHit } from '../catalog.js';
 import type { DocumentOf, LoanFile } from '../fields.js';
-import { cite, consummationDate, daysBetween, documentsOf, finalClosingDisclosure, formatMoney, formatPercent, listOf } from './evidence.js';
+import { cite, consummationDate, daysBetween, documentsOf, evidenceOf, finalClosingDisclosure, formatMoney, formatPercent, listOf } from './evidence.js';
 
 /** Highest loan-to-value for a purchase, in percent (COL-001). */
 const MAX_PURCHASE_LTV_PERCENT = 97;
@@ -25,7 +25,12 @@ function loanToValue(loan: LoanFile): RuleHit[] {
   if (appraisals.length === 0) return [];
   const valued = appraisals.filter((a) => (a.fields.value?.value ?? 0) > 0);
   if (valued.length === 0) {
-    return [{ summary: `${listOf(appraisals.map((a) => cite(a)))} states no opinion of value.` }];
+    return [
+      {
+        summary: `${listOf(appraisals.map((a) => cite(a)))} states no opinion of value.`,
+        evidence: appraisals.map((a) => evidenceOf(a, 'appraised_value', a.fields.value, null)),
+      },
+    ];
   }
   const cd = finalClosingDisclosure(loan);
   const amount = cd?.fields.loanAmount;
@@ -42,6 +47,11 @@ function loanToValue(loan: LoanFile): RuleHit[] {
       summary:
         `Loan-to-value is ${formatPercent(ltv, MAX_PURCHASE_LTV_PERCENT)}: ${cite(cd, amount)} Loan Amount ${formatMoney(amount.value)} on a purchase ` +
         `against the appraised value ${formatMoney(value.value)} of ${cite(lowest, value)}; the limit for a purchase is ${MAX_PURCHASE_LTV_PERCENT}%.`,
+      evidence: [
+        evidenceOf(cd, 'loan_amount', amount, formatMoney(amount.value)),
+        evidenceOf(cd, 'loan_purpose', purpose, purpose.value),
+        evidenceOf(lowest, 'appraised_value', value, formatMoney(value.value)),
+      ],
     },
   ];
 }
@@ -64,6 +74,7 @@ function staleAppraisal(loan: LoanFile): RuleHit[] {
       summary:
         `${cite(latest, effective)} is effective ${effective.value}, ${age} days before the closing date ${closing.value} ` +
         `(${cite(cd, closing)}); the limit is ${MAX_APPRAISAL_AGE_DAYS} days.`,
+      evidence: [evidenceOf(latest, 'effective_date', effective, effective.value), evidenceOf(cd, 'closing_date', closing, closing.value)],
     },
   ];
 }

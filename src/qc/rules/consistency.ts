@@ -3,7 +3,8 @@
 import type { Rule, RuleHit } from '../catalog.js';
 import type { ClosingDisclosureFields, DocumentOf, Located, LoanDocument, LoanFile } from '../fields.js';
 import { oneProperty, personKeys } from './names.js';
-import { cite, clausesOf, documentsOf, finalClosingDisclosure, formatMoney, formatRate, listOf } from './evidence.js';
+import type { Evidence } from '../finding.js';
+import { cite, clausesOf, documentsOf, evidenceOf, finalClosingDisclosure, formatMoney, formatRate, listOf } from './evidence.js';
 
 export const rules: Rule[] = [
   { code: 'DOC-010', check: (loan) => borrowerMismatch(loan) },
@@ -36,7 +37,12 @@ function borrowerMismatch(loan: LoanFile): RuleHit[] {
   if (others.length === 0 || strangers.length === 0) return [];
   const named = [...notes, ...fromCd, ...urlas].map((p, i) => `${cite(p.doc, p.at)} names ${i === 0 ? 'borrower ' : ''}${p.at.value}`);
   const odd = listOf(strangers.map((p) => `${p.at.value} (${cite(p.doc, p.at)})`));
-  return [{ summary: `${named.join('; ')}. Not among the borrowers ${cite(reference.doc, reference.at)} names: ${odd}.` }];
+  return [
+    {
+      summary: `${named.join('; ')}. Not among the borrowers ${cite(reference.doc, reference.at)} names: ${odd}.`,
+      evidence: [...notes, ...fromCd, ...urlas].map((p) => evidenceOf(p.doc, 'borrower', p.at, p.at.value)),
+    },
+  ];
 }
 
 // DOC-011: the catalog's four documents; the Loan Estimate is left out (an estimate may precede a
@@ -51,26 +57,37 @@ function propertyMismatch(loan: LoanFile): RuleHit[] {
   ];
   if (oneProperty(addresses.map((a) => a.at.value))) return [];
   const listed = addresses.map((p, i) => `${cite(p.doc, p.at)} ${i === 0 ? 'gives the property as ' : ''}${p.at.value}`);
-  return [{ summary: `The property address differs between documents: ${clausesOf(listed)}.` }];
+  return [
+    {
+      summary: `The property address differs between documents: ${clausesOf(listed)}.`,
+      evidence: addresses.map((p) => evidenceOf(p.doc, 'property_address', p.at, p.at.value)),
+    },
+  ];
 }
+
+type ClosingDisclosure = DocumentOf<'closing_disclosure'>;
 
 /** A loan term both Closing Disclosures print: how it reads and when two values are one. */
 interface Term {
-  /** "Loan Amount $162,000.00 (p.1) against $165,000.00 (p.1)" when the two differ. */
-  difference(a: ClosingDisclosureFields, b: ClosingDisclosureFields): string | undefined;
+  /** "Loan Amount $162,000.00 (p.1) against $165,000.00 (p.1)" when the two differ, with both values as evidence. */
+  difference(a: ClosingDisclosure, b: ClosingDisclosure): { text: string; evidence: Evidence[] } | undefined;
 }
 
 function term<T>(
   label: string,
+  field: string,
   read: (f: ClosingDisclosureFields) => Located<T> | undefined,
   show: (value: T) => string,
   same: (x: T, y: T) => boolean = (x, y) => x === y,
 ): Term {
   return {
     difference(a, b) {
-      const [x, y] = [read(a), read(b)];
+      const [x, y] = [read(a.fields), read(b.fields)];
       if (!x || !y || same(x.value, y.value)) return undefined;
-      return `${label} ${show(x.value)} (p.${x.page}) against ${show(y.value)} (p.${y.page})`;
+      return {
+        text: `${label} ${show(x.value)} (p.${x.page}) against ${show(y.value)} (p.${y.page})`,
+        evidence: [evidenceOf(a, field, x, show(x.value)), evidenceOf(b, field, y, show(y.value))],
+      };
     },
   };
 }
@@ -79,14 +96,14 @@ const sameWords = (x: string, y: string) => x.trim().replace(/\s+/g, ' ').toLowe
 const yesNo = (v: boolean) => (v ? 'yes' : 'no');
 
 const LOAN_TERMS: Term[] = [
-  term('Loan Amount', (f) => f.loanAmount, formatMoney),
-  term('Interest Rate', (f) => f.interestRate, (r) => formatRate(r), (x, y) => Math.abs(x - y) < 1e-9),
-  term('Monthly Principal & Interest', (f) => f.monthlyPrincipalAndInterest, formatMoney),
-  term('Loan Term', (f) => f.loanTermMonths, (m) => `${m} months`),
-  term('Product', (f) => f.product, (s) => s, sameWords),
-  term('Loan Type', (f) => f.loanType, (s) => s, sameWords),
-  term('Prepayment Penalty', (f) => f.prepaymentPenalty, yesNo),
-  term('Balloon Payment', (f) => f.balloonPayment, yesNo),
+  term('Loan Amount', 'loan_amount', (f) => f.loanAmount, formatMoney),
+  term('Interest Rate', 'interest_rate', (f) => f.interestRate, (r) => formatRate(r), (x, y) => Math.abs(x - y) < 1e-9),
+  term('Monthly Principal & Interest', 'monthly_principal_and_interest', (f) => f.monthlyPrincipalAndInterest, formatMoney),
+  term('Loan Term', 'loan_term', (f) => f.loanTermMonths, (m) => `${m} months`),
+  term('Product', 'product', (f) => f.product, (s) => s, sameWords),
+  term('Loan Type', 'loan_type', (f) => f.loanType, (s) => s, sameWords),
+  term('Prepayment Penalty', 'prepayment_penalty', (f) => f.prepaymentPenalty, yesNo),
+  term('Balloon Payment', 'balloon_payment', (f) => f.balloonPayment, yesNo),
 ];
 
 // DOC-012: two CDs of one loan (the same Loan ID where both print one) conflict unless one is dated later
@@ -106,9 +123,10 @@ function conflictingClosingDisclosures(loan: LoanFile): RuleHit[] {
     const rivals = issued === UNDATED ? rest : [...rest, ...undated];
     const conflicts = rivals.flatMap((other) => {
       if (!sameLoan(first.fields, other.fields)) return [];
-      const differences = LOAN_TERMS.flatMap((t) => t.difference(first.fields, other.fields) ?? []);
+      const differences = LOAN_TERMS.flatMap((t) => t.difference(first, other) ?? []);
       const named = issued !== UNDATED && !other.fields.dateIssued ? `${cite(other)}, undated,` : cite(other);
-      return differences.length > 0 ? [{ other, text: `${cite(first)} and ${named} disagree on ${listOf(differences)}` }] : [];
+      const text = `${cite(first)} and ${named} disagree on ${listOf(differences.map((d) => d.text))}`;
+      return differences.length > 0 ? [{ other, text, evidence: differences.flatMap((d) => d.evidence) }] : [];
     });
     if (conflicts.length === 0) continue;
     const sameDay = conflicts.filter((c) => c.other.fields.dateIssued).length + 1;
@@ -119,7 +137,10 @@ function conflictingClosingDisclosures(loan: LoanFile): RuleHit[] {
         : sameDay === 1
           ? `A Closing Disclosure dated ${issued} and ${count === 2 ? 'an undated one' : `${count - 1} undated ones`}: neither is dated later`
           : `${sameDay === 2 ? 'Both' : sameDay} Closing Disclosures are dated ${issued}${sameDay < count ? ' (and undated ones conflict)' : ''}`;
-    hits.push({ subject: issued, summary: `${when}: ${clausesOf(conflicts.map((c) => c.text))}.` });
+    const dates = [first, ...conflicts.map((c) => c.other)].flatMap((cd) =>
+      cd.fields.dateIssued ? [evidenceOf(cd, 'date_issued', cd.fields.dateIssued, cd.fields.dateIssued.value)] : [],
+    );
+    hits.push({ subject: issued, summary: `${when}: ${clausesOf(conflicts.map((c) => c.text))}.`, evidence: [...dates, ...conflicts.flatMap((c) => c.evidence)] });
   }
   return hits;
 }

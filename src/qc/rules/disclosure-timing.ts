@@ -4,7 +4,8 @@ import type { Rule, RuleHit } from '../catalog.js';
 import { addBusinessDays, businessDaysBetween } from '../business-days.js';
 import type { DocumentOf, IsoDate, Located, LoanFile } from '../fields.js';
 import { aprTolerance } from './apr.js';
-import { byDateIssued, cite, consummationDate, documentsOf, finalClosingDisclosure, formatRate } from './evidence.js';
+import type { Evidence } from '../finding.js';
+import { byDateIssued, cite, consummationDate, documentsOf, evidenceOf, finalClosingDisclosure, formatRate } from './evidence.js';
 
 type Disclosure = DocumentOf<'closing_disclosure' | 'loan_estimate'>;
 
@@ -26,6 +27,8 @@ interface Receipt {
   /** "signed 2025-07-07" or "issued 2025-07-03 + 3 business days, mailbox rule". */
   how: string;
   at: Located<IsoDate>;
+  /** The date read (the signed receipt date, else the issue date). */
+  evidence: Evidence;
 }
 
 /**
@@ -34,30 +37,48 @@ interface Receipt {
  */
 function receiptOf(doc: Disclosure): Receipt | undefined {
   const { receivedDate, dateIssued } = doc.fields;
-  if (receivedDate) return { date: receivedDate.value, how: 'signed receipt', at: receivedDate };
+  if (receivedDate) {
+    return { date: receivedDate.value, how: 'signed receipt', at: receivedDate, evidence: evidenceOf(doc, 'received_date', receivedDate, receivedDate.value) };
+  }
   if (!dateIssued) return undefined;
   return {
     date: addBusinessDays(dateIssued.value, MAILBOX_DAYS, 'specific'),
     how: `issued ${dateIssued.value}, mailbox rule of ${MAILBOX_DAYS} specific business days`,
     at: dateIssued,
+    evidence: issueDateOf(doc, dateIssued),
   };
 }
 
+function issueDateOf(doc: Disclosure, at: Located<IsoDate>): Evidence {
+  return evidenceOf(doc, 'date_issued', at, at.value);
+}
+
 /** Disclosures that carry an issue date, oldest first. */
-function issued<D extends Disclosure>(docs: readonly D[]): (D & { fields: { dateIssued: Located<IsoDate> } })[] {
+function withIssueDate<D extends Disclosure>(docs: readonly D[]): (D & { fields: { dateIssued: Located<IsoDate> } })[] {
   return byDateIssued(docs).filter((d): d is D & { fields: { dateIssued: Located<IsoDate> } } => d.fields.dateIssued !== undefined);
 }
 
-/** "on 2025-07-11 (Closing Disclosure (cd.pdf, p.1))": the consummation date and where it was read. */
-function consummation(loan: LoanFile): { date: IsoDate; text: string } | undefined {
+interface Consummation {
+  date: IsoDate;
+  /** "consummation on 2025-07-11 (Closing Date of Closing Disclosure (cd.pdf, p.1))". */
+  text: string;
+  evidence: Evidence;
+}
+
+/** The consummation date, where it was read. */
+function consummation(loan: LoanFile): Consummation | undefined {
   const cd = finalClosingDisclosure(loan);
   const closing = consummationDate(loan);
   if (!cd || !closing) return undefined;
-  return { date: closing.value, text: `consummation on ${closing.value} (Closing Date of ${cite(cd, closing)})` };
+  return {
+    date: closing.value,
+    text: `consummation on ${closing.value} (Closing Date of ${cite(cd, closing)})`,
+    evidence: evidenceOf(cd, 'closing_date', closing, closing.value),
+  };
 }
 
 /** Specific business days from `date` to consummation, in words: "2 specific business days before …", "after …". */
-function ahead(date: IsoDate, closing: { date: IsoDate; text: string }): { days: number; text: string } {
+function ahead(date: IsoDate, closing: Consummation): { days: number; text: string } {
   const n = businessDaysBetween(date, closing.date, 'specific');
   return { days: n, text: date > closing.date ? `after ${closing.text}` : `${days(n, 'specific')} before ${closing.text}` };
 }
@@ -71,7 +92,7 @@ function subjectOf(doc: Disclosure, among: readonly Disclosure[]): string {
 // TRD-001. The initial Loan Estimate against the earliest application date: a URLA signed again at
 // closing carries a later date, and the deadline runs from when the application was first taken.
 function loanEstimateLate(loan: LoanFile): RuleHit[] {
-  const [initial] = issued(documentsOf(loan, 'loan_estimate'));
+  const [initial] = withIssueDate(documentsOf(loan, 'loan_estimate'));
   const application = documentsOf(loan, 'urla')
     .flatMap((u) => (u.fields.applicationDate ? [{ urla: u, at: u.fields.applicationDate }] : []))
     .sort((a, b) => a.at.value.localeCompare(b.at.value))[0];
@@ -85,6 +106,7 @@ function loanEstimateLate(loan: LoanFile): RuleHit[] {
         `${cite(initial, initial.fields.dateIssued)} was issued ${issuedOn}, ${days(elapsed, 'general')} after the application date ` +
         `${application.at.value} on ${cite(application.urla, application.at)}; it was due by ` +
         `${addBusinessDays(application.at.value, LOAN_ESTIMATE_DAYS, 'general')} (${days(LOAN_ESTIMATE_DAYS, 'general')}).`,
+      evidence: [issueDateOf(initial, initial.fields.dateIssued), evidenceOf(application.urla, 'application_date', application.at, application.at.value)],
     },
   ];
 }
@@ -109,6 +131,7 @@ function closingDisclosureLate(loan: LoanFile): RuleHit[] {
         `${cite(first.cd, first.receipt.at)} was received ${first.receipt.date} (${first.receipt.how}), ${before.text}; ` +
         `at least ${CLOSING_DISCLOSURE_WAIT} are required (earliest consummation ` +
         `${addBusinessDays(first.receipt.date, CLOSING_DISCLOSURE_WAIT, 'specific')}).`,
+      evidence: [first.receipt.evidence, closing.evidence],
     },
   ];
 }
@@ -117,15 +140,16 @@ function closingDisclosureLate(loan: LoanFile): RuleHit[] {
 // the issue date, no mailbox rule.
 function loanEstimateWait(loan: LoanFile): RuleHit[] {
   const closing = consummation(loan);
-  const [initial] = issued(documentsOf(loan, 'loan_estimate'));
+  const [initial] = withIssueDate(documentsOf(loan, 'loan_estimate'));
   if (!closing || !initial) return [];
-  const issuedOn = initial.fields.dateIssued.value;
-  const before = ahead(issuedOn, closing);
+  const issued = initial.fields.dateIssued.value;
+  const before = ahead(issued, closing);
   if (before.days >= LOAN_ESTIMATE_WAIT) return [];
   return [
     {
       summary:
-        `${cite(initial, initial.fields.dateIssued)}, the initial Loan Estimate, was issued ${issuedOn}, ${before.text}; at least ${LOAN_ESTIMATE_WAIT} are required (earliest consummation ${addBusinessDays(issuedOn, LOAN_ESTIMATE_WAIT, 'specific')}).`,
+        `${cite(initial, initial.fields.dateIssued)}, the initial Loan Estimate, was issued ${issued}, ${before.text}; at least ${LOAN_ESTIMATE_WAIT} are required (earliest consummation ${addBusinessDays(issued, LOAN_ESTIMATE_WAIT, 'specific')}).`,
+      evidence: [issueDateOf(initial, initial.fields.dateIssued), closing.evidence],
     },
   ];
 }
@@ -135,61 +159,84 @@ function loanEstimateWait(loan: LoanFile): RuleHit[] {
 // is, nor received on or after the day that CD is received (1026.19(e)(4)(ii)).
 function revisedLoanEstimateLate(loan: LoanFile): RuleHit[] {
   const closing = consummation(loan);
-  const estimates = issued(documentsOf(loan, 'loan_estimate'));
-  const [firstCd] = issued(documentsOf(loan, 'closing_disclosure'));
+  const estimates = withIssueDate(documentsOf(loan, 'loan_estimate'));
+  const [firstCd] = withIssueDate(documentsOf(loan, 'closing_disclosure'));
   const firstCdReceipt = firstCd && receiptOf(firstCd);
   const hits: RuleHit[] = [];
   for (const le of estimates.slice(1)) {
     const receipt = receiptOf(le);
     if (!receipt) continue;
     const reasons: string[] = [];
+    const evidence: Evidence[] = [receipt.evidence];
     if (closing) {
       const before = ahead(receipt.date, closing);
-      if (before.days < REVISED_ESTIMATE_WAIT) reasons.push(`${before.text}, fewer than the ${REVISED_ESTIMATE_WAIT} required`);
+      if (before.days < REVISED_ESTIMATE_WAIT) {
+        reasons.push(`${before.text}, fewer than the ${REVISED_ESTIMATE_WAIT} required`);
+        evidence.push(closing.evidence);
+      }
     }
     if (firstCd && firstCdReceipt) {
       const leIssued = le.fields.dateIssued.value;
       const cdIssued = firstCd.fields.dateIssued.value;
       if (leIssued >= cdIssued || receipt.date >= firstCdReceipt.date) {
         reasons.push(`not before the first ${cite(firstCd, firstCd.fields.dateIssued)}, issued ${cdIssued} and received ${firstCdReceipt.date}`);
+        evidence.push(issueDateOf(firstCd, firstCd.fields.dateIssued), firstCdReceipt.evidence);
       }
     }
     if (reasons.length === 0) continue;
     hits.push({
-      subject: subjectOf(le, estimates),
+      subject: subjectOf(le, withIssueDate(estimates)),
       summary: `The revised ${cite(le, le.fields.dateIssued)} was received ${receipt.date} (${receipt.how}): ${reasons.join('; and ')}.`,
+      evidence: uniqueEvidence(evidence),
     });
   }
   return hits;
 }
 
-/** What makes a later Closing Disclosure need a new waiting period (1026.19(f)(2)(ii)), in words. */
-function waitTriggers(before: DocumentOf<'closing_disclosure'>, after: DocumentOf<'closing_disclosure'>): string[] {
-  const triggers: string[] = [];
+/** What makes a later Closing Disclosure need a new waiting period (1026.19(f)(2)(ii)), in words, with the values compared. */
+function waitTriggers(before: DocumentOf<'closing_disclosure'>, after: DocumentOf<'closing_disclosure'>): { text: string; evidence: Evidence[] }[] {
+  const triggers: { text: string; evidence: Evidence[] }[] = [];
   const [a, b] = [before.fields, after.fields];
   // Only a rise counts: a lower APR from a lower finance charge stays accurate under 1026.22(a)(4).
   const tolerance = aprTolerance(after);
   if (a.apr && b.apr && b.apr.value - a.apr.value > tolerance + 1e-9) {
-    triggers.push(
-      `raises the APR from ${formatRate(a.apr.value)} (${cite(before, a.apr)}) to ${formatRate(b.apr.value)}, beyond the ` +
+    triggers.push({
+      text:
+        `raises the APR from ${formatRate(a.apr.value)} (${cite(before, a.apr)}) to ${formatRate(b.apr.value)}, beyond the ` +
         `${Number((tolerance * 100).toFixed(3))} tolerance`,
-    );
+      evidence: [evidenceOf(before, 'apr', a.apr, formatRate(a.apr.value)), evidenceOf(after, 'apr', b.apr, formatRate(b.apr.value))],
+    });
   }
   const product = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
   if (a.product && b.product && product(a.product.value) !== product(b.product.value)) {
-    triggers.push(`changes the product from "${a.product.value}" (${cite(before, a.product)}) to "${b.product.value}"`);
+    triggers.push({
+      text: `changes the product from "${a.product.value}" (${cite(before, a.product)}) to "${b.product.value}"`,
+      evidence: [evidenceOf(before, 'product', a.product, a.product.value), evidenceOf(after, 'product', b.product, b.product.value)],
+    });
   }
   if (a.prepaymentPenalty?.value === false && b.prepaymentPenalty?.value === true) {
-    triggers.push(`adds a prepayment penalty that ${cite(before, a.prepaymentPenalty)} did not have`);
+    triggers.push({
+      text: `adds a prepayment penalty that ${cite(before, a.prepaymentPenalty)} did not have`,
+      evidence: [evidenceOf(before, 'prepayment_penalty', a.prepaymentPenalty, 'no'), evidenceOf(after, 'prepayment_penalty', b.prepaymentPenalty, 'yes')],
+    });
   }
   return triggers;
+}
+
+/** Evidence items once each, in order: two reasons may rest on one value. */
+function uniqueEvidence(items: readonly Evidence[]): Evidence[] {
+  const seen = new Set<string>();
+  return items.filter((e) => {
+    const key = JSON.stringify([e.document, e.page, e.field, e.value]);
+    return !seen.has(key) && Boolean(seen.add(key));
+  });
 }
 
 // TRD-005. Each CD is compared with the one that last started a waiting period (the first CD, or a later
 // one that itself triggered a new wait), so small steps cannot add up unseen.
 function newWaitNotObserved(loan: LoanFile): RuleHit[] {
   const closing = consummation(loan);
-  const cds = issued(documentsOf(loan, 'closing_disclosure'));
+  const cds = withIssueDate(documentsOf(loan, 'closing_disclosure'));
   const [first] = cds;
   if (!closing || !first) return [];
   const hits: RuleHit[] = [];
@@ -205,8 +252,9 @@ function newWaitNotObserved(loan: LoanFile): RuleHit[] {
     hits.push({
       subject: subjectOf(cd, cds),
       summary:
-        `${cite(cd, cd.fields.dateIssued)} ${triggers.join(', ')}, and was received ${receipt.date} (${receipt.how}), ` +
+        `${cite(cd, cd.fields.dateIssued)} ${triggers.map((t) => t.text).join(', ')}, and was received ${receipt.date} (${receipt.how}), ` +
         `${before.text}; a new ${CLOSING_DISCLOSURE_WAIT}-business-day waiting period was required.`,
+      evidence: uniqueEvidence([...triggers.flatMap((t) => t.evidence), receipt.evidence, closing.evidence]),
     });
   }
   return hits;
@@ -216,7 +264,7 @@ function newWaitNotObserved(loan: LoanFile): RuleHit[] {
 // revised Loan Estimate, which is what RULES.md asks for.
 function rateLockExpired(loan: LoanFile): RuleHit[] {
   const closing = consummation(loan);
-  const last = issued(documentsOf(loan, 'loan_estimate')).at(-1);
+  const last = withIssueDate(documentsOf(loan, 'loan_estimate')).at(-1);
   const until = last?.fields.rateLockUntil;
   if (!closing || !last || !until || last.fields.rateLocked?.value === false || until.value >= closing.date) return [];
   return [
@@ -224,6 +272,7 @@ function rateLockExpired(loan: LoanFile): RuleHit[] {
       summary:
         `${cite(last, until)}, the last Loan Estimate issued, locked the rate until ${until.value}; ${closing.text} is later ` +
         `and no revised Loan Estimate followed.`,
+      evidence: [evidenceOf(last, 'rate_lock_until', until, until.value), closing.evidence],
     },
   ];
 }

@@ -4,10 +4,16 @@ import type { Rule, RuleContext, RuleHit } from '../catalog.js';
 import { CLASS_NAMES, type DocumentClass } from '../classify.js';
 import type { DocumentOf, IsoDate, Located, LoanDocument, LoanFile } from '../fields.js';
 import { organisationKey } from './names.js';
-import { cite, clausesOf, consummationDate, daysBetween, documentsOf, finalClosingDisclosure, listOf, pageOf } from './evidence.js';
+import { cite, clausesOf, consummationDate, daysBetween, documentsOf, evidenceOf, finalClosingDisclosure, listOf, pageOf } from './evidence.js';
 
 /** The core documents every package needs; one DOC-001 per missing type. */
 const CORE: DocumentClass[] = ['note', 'security_instrument', 'closing_disclosure', 'loan_estimate', 'urla'];
+
+/** The core documents a regulation itself requires the creditor to provide. */
+const DISCLOSURE_REQUIRED_BY: Partial<Record<DocumentClass, string>> = {
+  loan_estimate: '12 CFR 1026.19(e)(1)(i)',
+  closing_disclosure: '12 CFR 1026.19(f)(1)(i)',
+};
 
 /** Pay stubs, bank statements and credit reports may be this old at the closing date (DOC-008). */
 const MAX_DOCUMENT_AGE_DAYS = 120;
@@ -26,6 +32,7 @@ export const rules: Rule[] = [
       return CORE.filter((cls) => !present.has(cls)).map((cls) => ({
         subject: cls,
         summary: `No ${CLASS_NAMES[cls]} was found among the ${packageSize(loan)} document(s) of the package.`,
+        regulation: DISCLOSURE_REQUIRED_BY[cls] ?? null,
       }));
     },
   },
@@ -57,7 +64,15 @@ function incomeDocumentationMissing(loan: LoanFile): RuleHit[] {
   if (!urla || documentsOf(loan, 'pay_stub').length > 0 || documentsOf(loan, 'w2').length > 0) return [];
   const { employer, wageEarner } = urla.fields;
   const shows = employer ? `wage income from employer ${employer.value}` : 'the borrower as employed';
-  return [{ summary: `${cite(urla, wageEarner ?? employer)} shows ${shows}; the package holds no pay stub and no W-2.` }];
+  return [
+    {
+      summary: `${cite(urla, wageEarner ?? employer)} shows ${shows}; the package holds no pay stub and no W-2.`,
+      evidence: [
+        ...(wageEarner ? [evidenceOf(urla, 'wage_earner', wageEarner, wageEarner.value ? 'employed' : 'self-employed')] : []),
+        ...(employer ? [evidenceOf(urla, 'employer', employer, employer.value)] : []),
+      ],
+    },
+  ];
 }
 
 interface StatementPeriod {
@@ -82,12 +97,20 @@ function bankStatementsIncomplete(loan: LoanFile): RuleHit[] {
   if (periods.some((a) => periods.some((b) => a !== b && follows(a, b)))) return [];
   const [only] = periods;
   if (!only) return [{ summary: 'The package holds no bank statement; two consecutive monthly statements are needed.' }];
+  const evidence = periods.flatMap(({ doc }) => {
+    const { periodStart, periodEnd } = doc.fields;
+    if (!periodStart && !periodEnd) return [evidenceOf(doc, 'statement_period', undefined, null)];
+    return [
+      ...(periodStart ? [evidenceOf(doc, 'period_start', periodStart, periodStart.value)] : []),
+      ...(periodEnd ? [evidenceOf(doc, 'period_end', periodEnd, periodEnd.value)] : []),
+    ];
+  });
   if (periods.length === 1) {
-    return [{ summary: `The package holds one bank statement, ${describePeriod(only)}; two consecutive monthly statements are needed.` }];
+    return [{ summary: `The package holds one bank statement, ${describePeriod(only)}; two consecutive monthly statements are needed.`, evidence }];
   }
   if (periods.some((p) => !p.start && !p.end)) return [];
   const listed = clausesOf(periods.map(describePeriod));
-  return [{ summary: `No two of the ${periods.length} bank statements cover consecutive months: ${listed}.` }];
+  return [{ summary: `No two of the ${periods.length} bank statements cover consecutive months: ${listed}.`, evidence }];
 }
 
 /**
@@ -133,6 +156,7 @@ function unsignedInstruments(loan: LoanFile): RuleHit[] {
       docs.length === 1
         ? `The signature line of ${listOf(docs.map((d) => cite(d, d.fields.signed)))} appears unsigned.`
         : `The signature lines of ${listOf(docs.map((d) => cite(d, d.fields.signed)))} appear unsigned.`,
+    evidence: docs.map((d) => evidenceOf(d, 'signature', d.fields.signed, null)),
   }));
 }
 
@@ -144,7 +168,7 @@ function illegiblePages(loan: LoanFile, { ocrConfidenceThreshold }: RuleContext)
     const pages = docs.flatMap((doc) =>
       doc.pages.flatMap((page) =>
         page.source === 'ocr' && page.confidence !== null && page.confidence < ocrConfidenceThreshold
-          ? [{ where: cite(doc, pageOf(page.number, page.file)), confidence: page.confidence }]
+          ? [{ doc, at: pageOf(page.number, page.file), confidence: page.confidence }]
           : [],
       ),
     );
@@ -155,8 +179,9 @@ function illegiblePages(loan: LoanFile, { ocrConfidenceThreshold }: RuleContext)
     hits.push({
       subject: filename,
       summary:
-        `${listOf(pages.map((p) => p.where))} ${plural ? 'have' : 'has'} no text layer and OCR read ${plural ? 'them' : 'it'} ` +
+        `${listOf(pages.map((p) => cite(p.doc, p.at)))} ${plural ? 'have' : 'has'} no text layer and OCR read ${plural ? 'them' : 'it'} ` +
         `at confidence ${listOf(confidences)}, below the threshold of ${ocrConfidenceThreshold}.`,
+      evidence: pages.map((p, i) => evidenceOf(p.doc, 'ocr_confidence', p.at, confidences[i]!)),
     });
   }
   return hits;
@@ -173,10 +198,14 @@ function missingPages(loan: LoanFile): RuleHit[] {
         const missing = missingIndexes(doc, of);
         if (missing.length === 0) return [];
         const pages = missing.length > 1 ? `pages ${listOf(missing.map(String))} of ${of} are` : `page ${missing[0]} of ${of} is`;
-        return [`${cite(doc)} is numbered "Page x of ${of}" but ${pages} missing`];
+        // The footers read: the numbering the missing pages are missing from.
+        const footers = doc.pages.flatMap((p) =>
+          p.footer?.of === of ? [evidenceOf(doc, 'page_footer', pageOf(p.number, p.file), `Page ${p.footer.index} of ${of}`)] : [],
+        );
+        return [{ text: `${cite(doc)} is numbered "Page x of ${of}" but ${pages} missing`, footers }];
       });
     });
-    if (gaps.length > 0) hits.push({ subject: filename, summary: `${gaps.join('; ')}.` });
+    if (gaps.length > 0) hits.push({ subject: filename, summary: `${gaps.map((g) => g.text).join('; ')}.`, evidence: gaps.flatMap((g) => g.footers) });
   }
   return hits;
 }
@@ -213,6 +242,8 @@ interface DatedDocument {
   date: Located<IsoDate>;
   /** How the date reads in a summary: "paid", "for the period ending", "dated". */
   label: string;
+  /** Its evidence field name. */
+  field: string;
 }
 
 // DOC-008: every such document is judged on its own; without a closing date there is no age.
@@ -224,13 +255,13 @@ function staleDocuments(loan: LoanFile): RuleHit[] {
     switch (doc.documentClass) {
       case 'pay_stub': {
         const { payDate, periodEnd } = doc.fields;
-        if (payDate) return [{ doc, date: payDate, label: 'paid' }];
-        return periodEnd ? [{ doc, date: periodEnd, label: 'for the period ending' }] : [];
+        if (payDate) return [{ doc, date: payDate, label: 'paid', field: 'pay_date' }];
+        return periodEnd ? [{ doc, date: periodEnd, label: 'for the period ending', field: 'period_end' }] : [];
       }
       case 'bank_statement':
-        return doc.fields.periodEnd ? [{ doc, date: doc.fields.periodEnd, label: 'for the period ending' }] : [];
+        return doc.fields.periodEnd ? [{ doc, date: doc.fields.periodEnd, label: 'for the period ending', field: 'period_end' }] : [];
       case 'credit_report':
-        return doc.fields.reportDate ? [{ doc, date: doc.fields.reportDate, label: 'dated' }] : [];
+        return doc.fields.reportDate ? [{ doc, date: doc.fields.reportDate, label: 'dated', field: 'report_date' }] : [];
       default:
         return [];
     }
@@ -243,19 +274,25 @@ function staleDocuments(loan: LoanFile): RuleHit[] {
     summary:
       `${listOf(items.map((s) => `${cite(s.doc, s.date)} ${s.label} ${s.date.value} is ${s.age} days old`))} at the closing date ` +
       `${closing.value} (${cite(cd, closing)}); the limit is ${MAX_DOCUMENT_AGE_DAYS} days.`,
+    evidence: [...items.map((s) => evidenceOf(s.doc, s.field, s.date, s.date.value)), evidenceOf(cd, 'closing_date', closing, closing.value)],
   }));
 }
 
 // DOC-009: files that could not be read at all are listed here too, with the reason, since no class
 // could be given to them; DOC-006 is about pages that were read, badly.
 function unclassifiedDocuments(loan: LoanFile): RuleHit[] {
-  const unclassified = [...new Set(loan.documents.filter((d) => d.documentClass === 'other').map((d) => d.filename))];
+  const others = loan.documents.filter((d) => d.documentClass === 'other');
+  const unclassified = [...new Set(others.map((d) => d.filename))];
   const unreadable = loan.unreadable.map((u) => `${u.filename} (could not be read: ${u.reason})`);
   const names = [...unclassified, ...unreadable];
   if (names.length === 0) return [];
   const shown = names.slice(0, LISTED_FILES).join(', ');
   const more = names.length > LISTED_FILES ? ` and ${names.length - LISTED_FILES} more` : '';
-  return [{ summary: `${names.length} document(s) could not be classified: ${shown}${more}.` }];
+  const evidence = [
+    ...others.map((d) => evidenceOf(d, 'document_class', undefined, null)),
+    ...loan.unreadable.map((u) => ({ document: u.filename, page: 1, field: 'document_class', value: null })),
+  ];
+  return [{ summary: `${names.length} document(s) could not be classified: ${shown}${more}.`, evidence }];
 }
 
 /** Items grouped by file, in the order the files first appear. */

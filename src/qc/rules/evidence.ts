@@ -2,6 +2,7 @@
 // p.5)", "$118,830.27", "4.174%". One wording for every rule family.
 import { CLASS_NAMES, type DocumentClass } from '../classify.js';
 import type { Cents, DocumentOf, IsoDate, Located, LoanDocument, LoanFile, Rate } from '../fields.js';
+import type { Evidence } from '../finding.js';
 
 const SHORT_NAMES: Record<DocumentClass, string> = {
   ...CLASS_NAMES,
@@ -21,11 +22,26 @@ export function documentsOf<C extends DocumentClass>(loan: LoanFile, cls: C): Do
   return loan.documents.filter((d): d is DocumentOf<C> => d.documentClass === cls);
 }
 
+/** Where a value of a document was printed: the file as uploaded and the page in it; without a value, the document's first page. */
+function placeOf(doc: LoanDocument, at?: Located<unknown>): { file: string; page: number | undefined } {
+  if (at) return { file: at.file ?? doc.filename, page: at.page };
+  return { file: doc.pages[0]?.file ?? doc.filename, page: doc.pages[0]?.number };
+}
+
 /** "Closing Disclosure (cd.pdf, p.5)"; without a value, the document's first page. */
 export function cite(doc: LoanDocument, at?: Located<unknown>): string {
-  const page = at?.page ?? doc.pages[0]?.number;
-  const file = at ? (at.file ?? doc.filename) : (doc.pages[0]?.file ?? doc.filename);
+  const { file, page } = placeOf(doc, at);
   return `${SHORT_NAMES[doc.documentClass]} (${file}${page === undefined ? '' : `, p.${page}`})`;
+}
+
+/**
+ * A value a finding rests on, as its summary shows it (`value`: "$162,000.00"; null when the field was
+ * looked for and not read), under its snake_case name, where it was printed; without `at`, the
+ * document's first page (for a value that is missing from it).
+ */
+export function evidenceOf(doc: LoanDocument, field: string, at: Located<unknown> | undefined, value: string | null): Evidence {
+  const { file, page } = placeOf(doc, at);
+  return { document: file, page: page ?? 1, field, value };
 }
 
 /**

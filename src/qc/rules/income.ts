@@ -4,7 +4,7 @@
 import type { Rule, RuleHit } from '../catalog.js';
 import type { DocumentOf, IsoDate, Located, LoanDocument, LoanFile } from '../fields.js';
 import { organisationKey, samePerson } from './names.js';
-import { cite, daysBetween, documentsOf, formatMoney, formatPercent, listOf } from './evidence.js';
+import { cite, daysBetween, documentsOf, evidenceOf, formatMoney, formatPercent, listOf } from './evidence.js';
 
 /** Pay-stub income may differ from the URLA's by this percentage of the URLA's (INC-001). */
 const INCOME_TOLERANCE_PERCENT = 5;
@@ -64,6 +64,11 @@ function incomeMismatch(loan: LoanFile): RuleHit[] {
         `${cite(stub, gross)} shows gross pay ${formatMoney(gross.value)} a period, ${periods.value} periods a year: ` +
         `${formatMoney(monthly)} a month; ${cite(urla, stated)} states monthly income ${formatMoney(stated.value)} ` +
         `(difference ${formatMoney(difference)}, ${relative}).`,
+      evidence: [
+        evidenceOf(stub, 'gross_pay', gross, formatMoney(gross.value)),
+        evidenceOf(stub, 'pay_periods_per_year', periods, String(periods.value)),
+        evidenceOf(urla, 'monthly_income', stated, formatMoney(stated.value)),
+      ],
     },
   ];
 }
@@ -94,6 +99,11 @@ function statedIncomeConflict(loan: LoanFile): RuleHit[] {
           `${cite(affidavit, stated)} states monthly income ${formatMoney(stated.value)}; ${cite(stub, grossPay)} shows gross pay ` +
           `${formatMoney(grossPay!.value)} a period, ${periodsPerYear!.value} periods a year: ${formatMoney(monthly)} a month ` +
           `(the statement is ${formatPercent((difference * 100) / monthly, INCOME_TOLERANCE_PERCENT)} off, > ${INCOME_TOLERANCE_PERCENT}%).`,
+        evidence: [
+          evidenceOf(affidavit, 'stated_monthly_income', stated, formatMoney(stated.value)),
+          evidenceOf(stub, 'gross_pay', grossPay, formatMoney(grossPay!.value)),
+          evidenceOf(stub, 'pay_periods_per_year', periodsPerYear, String(periodsPerYear!.value)),
+        ],
       },
     ];
   });
@@ -121,6 +131,11 @@ function decliningIncome(loan: LoanFile): RuleHit[] {
         `${cite(stub, ytd)} shows year-to-date gross ${formatMoney(ytd.value)} at ${date.value} ` +
         `(${(elapsed * 100).toFixed(1)}% of the year), ${formatMoney(annualised)} annualised; ${cite(w2, wages)} shows ` +
         `${year - 1} wages of ${formatMoney(wages.value)}, so this year runs at ${formatPercent(ratio, DECLINE_THRESHOLD_PERCENT)} of last year's (< ${DECLINE_THRESHOLD_PERCENT}%).`,
+      evidence: [
+        evidenceOf(stub, 'ytd_gross', ytd, formatMoney(ytd.value)),
+        evidenceOf(stub, stub.fields.payDate ? 'pay_date' : 'period_end', date, date.value),
+        evidenceOf(w2, 'wages', wages, formatMoney(wages.value)),
+      ],
     },
   ];
 }
@@ -171,5 +186,5 @@ function employerMismatch(loan: LoanFile): RuleHit[] {
   }
   if (groups.size < 2) return [];
   const listed = [...groups.values()].map((g) => `${g.printed} in ${listOf(g.cites)}`);
-  return [{ summary: `Employer names differ: ${listed.join('; ')}.` }];
+  return [{ summary: `Employer names differ: ${listed.join('; ')}.`, evidence: named.map(({ doc, at }) => evidenceOf(doc, 'employer', at, at.value)) }];
 }

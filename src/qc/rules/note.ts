@@ -3,7 +3,8 @@
 import { monthlyPayment } from '../apr.js';
 import type { Rule, RuleHit } from '../catalog.js';
 import type { Cents, DocumentOf, IsoDate, Located, LoanFile, NoteFields } from '../fields.js';
-import { cite, documentsOf, finalClosingDisclosure, formatMoney, formatRate } from './evidence.js';
+import type { Evidence } from '../finding.js';
+import { cite, documentsOf, evidenceOf, finalClosingDisclosure, formatMoney, formatRate } from './evidence.js';
 
 type Note = DocumentOf<'note'>;
 type ClosingDisclosure = DocumentOf<'closing_disclosure'>;
@@ -38,6 +39,10 @@ function principalMismatch(loan: LoanFile): RuleHit[] {
       summary:
         `${cite(principal.note, principal.value)} states principal ${formatMoney(principal.value.value)}; ${cite(cd, loanAmount)} discloses ` +
         `Loan Amount ${formatMoney(loanAmount.value)} (difference ${formatMoney(Math.abs(principal.value.value - loanAmount.value))}).`,
+      evidence: [
+        evidenceOf(principal.note, 'principal', principal.value, formatMoney(principal.value.value)),
+        evidenceOf(cd, 'loan_amount', loanAmount, formatMoney(loanAmount.value)),
+      ],
     },
   ];
 }
@@ -53,6 +58,7 @@ function rateMismatch(loan: LoanFile): RuleHit[] {
       summary:
         `${cite(rate.note, rate.value)} states interest rate ${formatRate(rate.value.value)}; ${cite(cd, cdRate)} discloses ` +
         `Interest Rate ${formatRate(cdRate.value)}.`,
+      evidence: [evidenceOf(rate.note, 'interest_rate', rate.value, formatRate(rate.value.value)), evidenceOf(cd, 'interest_rate', cdRate, formatRate(cdRate.value))],
     },
   ];
 }
@@ -91,7 +97,16 @@ function amortizing(cd: ClosingDisclosure | undefined): boolean {
   return !/interest[\s-]*only/i.test(cd.fields.product?.value ?? '');
 }
 
-function paymentHit(subject: string, where: string, disclosed: Cents, principal: Cents, rate: number, months: number, termSource: string): RuleHit[] {
+function paymentHit(
+  subject: string,
+  where: string,
+  disclosed: Cents,
+  principal: Cents,
+  rate: number,
+  months: number,
+  termSource: string,
+  evidence: Evidence[],
+): RuleHit[] {
   // The formula's payment to the cent, as a payment is printed: $761.78 for the H-25(B) loan.
   const formula = Math.round(monthlyPayment(principal / 100, rate, months) * 100);
   const difference = Math.abs(disclosed - formula);
@@ -103,6 +118,7 @@ function paymentHit(subject: string, where: string, disclosed: Cents, principal:
         `${where} discloses monthly principal and interest ${formatMoney(disclosed)}; ${formatMoney(principal)} at ${formatRate(rate)} ` +
         `over ${months} months${termSource} amortizes at ${formatMoney(formula)} (difference ${formatMoney(difference)} > ` +
         `${formatMoney(PAYMENT_TOLERANCE)}).`,
+      evidence,
     },
   ];
 }
@@ -124,7 +140,20 @@ function paymentMiscalculated(loan: LoanFile): RuleHit[] {
     termSource = ` (the Loan Term of ${cite(cd, cd.fields.loanTermMonths)})`;
   }
   if (payment && principal && rate && months !== undefined && months > 0) {
-    hits.push(...paymentHit('note', cite(payment.note, payment.value), payment.value.value, principal.value.value, rate.value.value, months, termSource));
+    const evidence = [
+      evidenceOf(payment.note, 'monthly_payment', payment.value, formatMoney(payment.value.value)),
+      evidenceOf(principal.note, 'principal', principal.value, formatMoney(principal.value.value)),
+      evidenceOf(rate.note, 'interest_rate', rate.value, formatRate(rate.value.value)),
+      ...(noteTerm
+        ? [
+            evidenceOf(noteTerm.note, 'first_payment_date', noteTerm.first, noteTerm.first.value),
+            evidenceOf(noteTerm.note, 'maturity_date', noteTerm.maturity, noteTerm.maturity.value),
+          ]
+        : cd?.fields.loanTermMonths
+          ? [evidenceOf(cd, 'loan_term', cd.fields.loanTermMonths, `${cd.fields.loanTermMonths.value} months`)]
+          : []),
+    ];
+    hits.push(...paymentHit('note', cite(payment.note, payment.value), payment.value.value, principal.value.value, rate.value.value, months, termSource, evidence));
   }
 
   const f = cd?.fields;
@@ -138,6 +167,12 @@ function paymentMiscalculated(loan: LoanFile): RuleHit[] {
         f.interestRate.value,
         f.loanTermMonths.value,
         '',
+        [
+          evidenceOf(cd, 'monthly_principal_and_interest', f.monthlyPrincipalAndInterest, formatMoney(f.monthlyPrincipalAndInterest.value)),
+          evidenceOf(cd, 'loan_amount', f.loanAmount, formatMoney(f.loanAmount.value)),
+          evidenceOf(cd, 'interest_rate', f.interestRate, formatRate(f.interestRate.value)),
+          evidenceOf(cd, 'loan_term', f.loanTermMonths, `${f.loanTermMonths.value} months`),
+        ],
       ),
     );
   }
@@ -162,6 +197,11 @@ function termMismatch(loan: LoanFile): RuleHit[] {
       summary:
         `${cite(term.note, term.maturity)} sets maturity ${term.maturity.value}, ${term.months} monthly payments from the first on ` +
         `${term.first.value}; ${cite(cd, cdTerm)} discloses a Loan Term of ${cdTerm.value} months (maturity ${expected}).`,
+      evidence: [
+        evidenceOf(term.note, 'maturity_date', term.maturity, term.maturity.value),
+        evidenceOf(term.note, 'first_payment_date', term.first, term.first.value),
+        evidenceOf(cd, 'loan_term', cdTerm, `${cdTerm.value} months`),
+      ],
     });
   }
 
@@ -177,6 +217,10 @@ function termMismatch(loan: LoanFile): RuleHit[] {
             `${cite(cd, cdPenalty)} discloses no Prepayment Penalty.`
           : `${cite(penalty.note, penalty.value)} allows prepayment without a penalty; ${cite(cd, cdPenalty)} discloses a Prepayment Penalty` +
             `${max ? ` (as high as ${formatMoney(max.value)})` : ''}.`,
+      evidence: [
+        evidenceOf(penalty.note, 'prepayment_penalty_years', penalty.value, String(penalty.value.value)),
+        evidenceOf(cd, 'prepayment_penalty', cdPenalty, cdPenalty.value ? 'yes' : 'no'),
+      ],
     });
   }
   return hits;
@@ -193,6 +237,10 @@ function lateChargeMismatch(loan: LoanFile): RuleHit[] {
     hits.push({
       subject: 'late_charge_percent',
       summary: `${cite(percent.note, percent.value)} sets a late charge of ${formatRate(percent.value.value)}; ${cite(cd, cdPercent)} discloses ${formatRate(cdPercent.value)}.`,
+      evidence: [
+        evidenceOf(percent.note, 'late_charge_percent', percent.value, formatRate(percent.value.value)),
+        evidenceOf(cd, 'late_charge_percent', cdPercent, formatRate(cdPercent.value)),
+      ],
     });
   }
   const grace = noteWith(loan, 'lateChargeGraceDays');
@@ -201,6 +249,10 @@ function lateChargeMismatch(loan: LoanFile): RuleHit[] {
     hits.push({
       subject: 'late_charge_grace_days',
       summary: `${cite(grace.note, grace.value)} charges late after ${grace.value.value} days; ${cite(cd, cdGrace)} discloses ${cdGrace.value} days.`,
+      evidence: [
+        evidenceOf(grace.note, 'late_charge_grace_days', grace.value, `${grace.value.value} days`),
+        evidenceOf(cd, 'late_charge_grace_days', cdGrace, `${cdGrace.value} days`),
+      ],
     });
   }
   return hits;

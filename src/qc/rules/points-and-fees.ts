@@ -2,7 +2,8 @@
 // of 12 CFR 1026.43(e)(3) for the loan amount's tier, read from a table of yearly figures by consummation.
 import type { Rule, RuleHit } from '../catalog.js';
 import type { Cents, IsoDate, LoanFile } from '../fields.js';
-import { cite, consummationDate, finalClosingDisclosure, formatMoney } from './evidence.js';
+import { cite, consummationDate, evidenceOf, finalClosingDisclosure, formatMoney } from './evidence.js';
+import { feeEvidence } from './tolerance.js';
 
 /** A tier's limit: a percentage of the loan amount, or a fixed amount. */
 export type QmLimit = { percent: number } | { amount: Cents };
@@ -102,6 +103,11 @@ function pointsAndFeesExceeded(loan: LoanFile): RuleHit[] {
         `${cite(cd, { value: total, page })} shows points and fees of ${formatMoney(total)} (${counted}) on a Loan Amount of ` +
         `${formatMoney(amount.value)} (p.${amount.page}); the QM limit for ${tier} is ${formatMoney(limit)} ` +
         `(figures effective ${table.effective}), exceeded by ${formatMoney(total - limit)}.`,
+      evidence: [
+        evidenceOf(cd, 'loan_amount', amount, formatMoney(amount.value)),
+        ...origination.map((f) => feeEvidence(cd, f)),
+        ...(separatePoints > 0 && points ? [evidenceOf(cd, 'points', points, formatMoney(points.value))] : []),
+      ],
     },
   ];
 }

@@ -21,6 +21,24 @@ export const RULES: readonly Rule[] = [...documentation, ...consistency, ...apr,
  * other rules still report and the review is not failed by one rule.
  */
 export function runRules(loan: LoanFile, context: RuleContext, log: (message: string) => void = console.error): Finding[] {
+  return distinctKeys(findingsOf(loan, context, log));
+}
+
+/**
+ * A finding's key is its identity (the issue's `id`, its working-document fields): two findings never
+ * share one. Rules give each of several hits its own subject; should two hits still meet (two documents
+ * of one file name in different folders of an archive), the later ones are numbered `~2`, `~3` in order.
+ */
+export function distinctKeys(findings: readonly Finding[]): Finding[] {
+  const seen = new Map<string, number>();
+  return findings.map((f) => {
+    const n = (seen.get(f.key) ?? 0) + 1;
+    seen.set(f.key, n);
+    return n === 1 ? f : { ...f, key: `${f.key}~${n}` };
+  });
+}
+
+function findingsOf(loan: LoanFile, context: RuleContext, log: (message: string) => void): Finding[] {
   const order = new Map(CATALOG.map((r, i) => [r.code, i]));
   return [...RULES]
     .sort((a, b) => (order.get(a.code) ?? 0) - (order.get(b.code) ?? 0))

@@ -7,7 +7,8 @@
 // the CFPB H-25(F) sample's $200, is no finding.
 import type { Rule, RuleHit } from '../catalog.js';
 import type { Cents, DocumentOf, FeeLine, LoanFile } from '../fields.js';
-import { cite, documentsOf, finalClosingDisclosure, formatMoney, latestIssued, listOf, pageOf } from './evidence.js';
+import type { Evidence } from '../finding.js';
+import { cite, documentsOf, evidenceOf, finalClosingDisclosure, formatMoney, latestIssued, listOf, pageOf } from './evidence.js';
 
 type Bucket = 'zero' | 'ten' | 'none';
 type ClosingDisclosure = DocumentOf<'closing_disclosure'>;
@@ -38,6 +39,11 @@ export function feeKey(name: string): string {
     .replace(/ /g, '_');
 }
 
+/** A fee line as evidence: `fee.<its name across forms>`, its amount. */
+export function feeEvidence(doc: DocumentOf<'closing_disclosure' | 'loan_estimate'>, fee: { name: string; amount: Cents; page: number; file?: string }): Evidence {
+  return evidenceOf(doc, `fee.${feeKey(fee.name)}`, pageOf(fee.page, fee.file), formatMoney(fee.amount));
+}
+
 /**
  * 1026.19(e)(3), as the LE prints the buckets: A (origination) and B (services that cannot be shopped
  * for) and transfer taxes are zero tolerance; recording fees and C (services that can be shopped for) are
@@ -65,6 +71,7 @@ interface Fee {
   amount: Cents;
   bucket: Bucket;
   page: number;
+  file?: string;
 }
 
 /** Lines of one form by fee, amounts of repeated names added up. */
@@ -74,7 +81,10 @@ function feesOf(lines: readonly FeeLine[]): Map<string, Fee> {
     const key = feeKey(line.name);
     const seen = fees.get(key);
     if (seen) seen.amount += line.amount;
-    else fees.set(key, { key, section: line.section, name: line.name.replace(/\s+to\s+.*$/i, '').trim(), amount: line.amount, bucket: bucketOf(line), page: line.page });
+    else {
+      const name = line.name.replace(/\s+to\s+.*$/i, '').trim();
+      fees.set(key, { key, section: line.section, name, amount: line.amount, bucket: bucketOf(line), page: line.page, ...(line.file ? { file: line.file } : {}) });
+    }
   }
   return fees;
 }
@@ -83,6 +93,7 @@ interface ZeroToleranceIncrease {
   subject: string;
   summary: string;
   increase: Cents;
+  evidence: Evidence[];
 }
 
 interface ToleranceReview {
@@ -90,7 +101,7 @@ interface ToleranceReview {
   cd: ClosingDisclosure;
   increases: ZeroToleranceIncrease[];
   zeroExcess: Cents;
-  ten: { leTotal: Cents; cdTotal: Cents; limit: Cents; excess: Cents; page: number };
+  ten: { leTotal: Cents; cdTotal: Cents; limit: Cents; excess: Cents; page: number; evidence: Evidence[] };
   excess: Cents;
   /** The "exceeds legal limits by" amount printed on the CD (0 when absent). */
   stated: Cents;
@@ -120,6 +131,7 @@ function review(loan: LoanFile): ToleranceReview | undefined {
     increases.push({
       subject: fee.key,
       increase,
+      evidence: [...(estimated ? [feeEvidence(le, estimated)] : []), feeEvidence(cd, fee)],
       summary: estimated
         ? `${fee.name} rose from ${formatMoney(estimated.amount)} on ${cite(le, pageOf(estimated.page))} to ${formatMoney(fee.amount)} on ` +
           `${cite(cd, pageOf(fee.page))} (+${formatMoney(increase)}, zero tolerance)`
@@ -140,6 +152,11 @@ function review(loan: LoanFile): ToleranceReview | undefined {
       increases.push({
         subject: 'lender_credits',
         increase: decrease,
+        evidence: [
+          evidenceOf(le, 'lender_credits', leCredit, formatMoney(leCredit.value)),
+          evidenceOf(cd, 'lender_credits', cdCredit, formatMoney(cdCredit.value)),
+          ...(cd.fields.toleranceCure ? [evidenceOf(cd, 'tolerance_cure', cd.fields.toleranceCure, formatMoney(stated))] : []),
+        ],
         summary:
           `Lender credits fell from ${formatMoney(leCredit.value)} on ${cite(le, leCredit)} to ${formatMoney(net)} on ${cite(cd, cdCredit)}` +
           `${stated > 0 ? ' (net of the stated cure)' : ''} (-${formatMoney(decrease)}, zero tolerance)`,
@@ -162,7 +179,17 @@ function review(loan: LoanFile): ToleranceReview | undefined {
     cd,
     increases,
     zeroExcess,
-    ten: { leTotal, cdTotal, limit, excess: tenExcess, page: tenOnCd[0]?.page ?? cd.pages[0]?.number ?? 1 },
+    ten: {
+      leTotal,
+      cdTotal,
+      limit,
+      excess: tenExcess,
+      page: tenOnCd[0]?.page ?? cd.pages[0]?.number ?? 1,
+      evidence: tenOnCd.flatMap((f) => {
+        const estimated = leFees.get(f.key);
+        return [...(estimated ? [feeEvidence(le, estimated)] : []), feeEvidence(cd, f)];
+      }),
+    },
     excess: zeroExcess + tenExcess,
     stated,
     creditIncrease,
@@ -174,7 +201,7 @@ function review(loan: LoanFile): ToleranceReview | undefined {
 function zeroToleranceExceeded(loan: LoanFile): RuleHit[] {
   const r = review(loan);
   if (!r || r.excess === 0 || r.cure > 0) return [];
-  return r.increases.map((i) => ({ subject: i.subject, summary: `${i.summary}; ${cite(r.cd)} discloses no cure.` }));
+  return r.increases.map((i) => ({ subject: i.subject, summary: `${i.summary}; ${cite(r.cd)} discloses no cure.`, evidence: i.evidence }));
 }
 
 // TRD-007: the 10% bucket's total over 110% of the LE's, when nothing cures the excess.
@@ -187,6 +214,7 @@ function tenPercentExceeded(loan: LoanFile): RuleHit[] {
         `Recording fees and services from the creditor's list total ${formatMoney(r.ten.cdTotal)} on ${cite(r.cd, pageOf(r.ten.page))} against ` +
         `${formatMoney(r.ten.leTotal)} on ${cite(r.le)}, ${formatMoney(r.ten.excess)} above the 110% limit of ${formatMoney(r.ten.limit)}; ` +
         `no cure is disclosed.`,
+      evidence: r.ten.evidence,
     },
   ];
 }
@@ -210,6 +238,11 @@ function cureInsufficient(loan: LoanFile): RuleHit[] {
           ? `${excess}; the cure disclosed, ${listOf(parts)}, is ${formatMoney(r.excess - r.cure)} short.`
           : `${excess}; a lender credit covers it, but the Closing Disclosure states the excess as ` +
             `${r.stated > 0 ? formatMoney(r.stated) : 'nothing'} rather than ${formatMoney(r.excess)}.`,
+      evidence: [
+        ...(r.cd.fields.toleranceCure ? [evidenceOf(r.cd, 'tolerance_cure', r.cd.fields.toleranceCure, formatMoney(r.stated))] : []),
+        ...r.increases.flatMap((i) => i.evidence),
+        ...(r.ten.excess > 0 ? r.ten.evidence : []),
+      ],
     },
   ];
 }

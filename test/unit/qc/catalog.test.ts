@@ -2,8 +2,9 @@
 // implemented exactly once. docs/rules.md prints it (test/unit/docs.test.ts keeps that current).
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { CATALOG } from '../../../src/qc/catalog.js';
-import { RULES } from '../../../src/qc/rules/registry.js';
+import { CATALOG, type RuleSpec } from '../../../src/qc/catalog.js';
+import type { Finding } from '../../../src/qc/finding.js';
+import { distinctKeys, RULES } from '../../../src/qc/rules/registry.js';
 
 const rulesMd = readFileSync(new URL('../../../docs/design/RULES.md', import.meta.url), 'utf8');
 
@@ -31,5 +32,25 @@ test('every catalog rule is implemented by exactly one rule module entry', (t) =
   t.deepEqual(
     RULES.map((r) => r.code).sort(),
     CATALOG.map((r) => r.code).sort(),
+  );
+});
+
+test('every regulation a rule applies is a provision of Regulation Z as RULES.md cites them (12 CFR 1026.N(x)...)', (t) => {
+  const cited = (CATALOG as readonly RuleSpec[]).flatMap((r) => (r.regulation ? [r.regulation] : []));
+  t.true(cited.length >= 20);
+  for (const regulation of cited) t.regex(regulation, /^12 CFR 1026\.\d+(\([A-Za-z0-9]+\))+$/);
+  // The timing rules apply the provisions RULES.md gives for them.
+  const of = (code: string) => CATALOG.find((r) => r.code === code)?.regulation;
+  t.is(of('TRD-002'), '12 CFR 1026.19(f)(1)(ii)');
+  t.is(of('TRD-001'), '12 CFR 1026.19(e)(1)(iii)(A)');
+  t.is(of('QMF-001'), '12 CFR 1026.43(e)(3)');
+  t.is(of('DOC-011'), null);
+});
+
+test('two findings never share a key: a repeated one is numbered, in order', (t) => {
+  const finding = (key: string): Finding => ({ key, code: 'DOC-005', severity: 'high', category: 'documentation', title: 't', summary: 's', evidence: [], regulation: null });
+  t.deepEqual(
+    distinctKeys([finding('DOC-005:a.pdf'), finding('DOC-005:b.pdf'), finding('DOC-005:a.pdf'), finding('DOC-005:a.pdf')]).map((f) => f.key),
+    ['DOC-005:a.pdf', 'DOC-005:b.pdf', 'DOC-005:a.pdf~2', 'DOC-005:a.pdf~3'],
   );
 });

@@ -4,13 +4,15 @@ import test from 'ava';
 import type { Finding } from '../../../src/qc/finding.js';
 import { applyDecisions, judgeDispositions, type DispositionInput } from '../../../src/working-document/decisions.js';
 
-const finding = (key: string, severity = 'high'): Finding => ({
+const finding = (key: string, severity: Finding['severity'] = 'high'): Finding => ({
   key,
   code: key.split(':')[0]!,
   severity,
   category: 'documentation',
   title: `Title of ${key}`,
   summary: `Summary of ${key}.`,
+  evidence: [],
+  regulation: null,
 });
 const release = [finding('DOC-001:urla', 'critical'), finding('DOC-002'), finding('DOC-009', 'low')];
 
@@ -51,6 +53,29 @@ test('a decision already standing is skipped; an unreadable value, an unknown or
   t.deepEqual(judge({ fields: fields({ 'DOC-009': { decision: 'disputed' } }), current: release.slice(0, 2) }), [['DOC-009', 'disputed', 'failed']]);
   const [detail] = judgeDispositions({ fields: fields({ 'DOC-009': { decision: 'disputed' } }), answered: release, current: release.slice(0, 2), standing: [], uploaded: [] });
   t.regex(detail!.detail, /superseded release/);
+});
+
+test("each disposition names its finding's id beside the code: two DOC-001 findings are told apart, an unknown one by the field's own", (t) => {
+  const twoOfACode = [finding('DOC-001:urla', 'critical'), finding('DOC-001:note', 'critical')];
+  const judged = judgeDispositions({
+    fields: new Map([
+      ['finding.DOC-001:urla.decision', 'cleared'],
+      ['finding.DOC-001:note.decision', 'cleared'],
+      ['finding.DOC-001:appraisal.decision', 'cleared'],
+    ]),
+    answered: twoOfACode,
+    current: twoOfACode,
+    standing: [],
+    uploaded: [],
+  });
+  t.deepEqual(
+    judged.map((d) => [d.finding, d.finding_id, d.outcome]),
+    [
+      ['DOC-001', 'DOC-001:urla', 'applied'],
+      ['DOC-001', 'DOC-001:note', 'applied'],
+      ['DOC-001', 'DOC-001:appraisal', 'failed'],
+    ],
+  );
 });
 
 test('standing decisions shape a release: cleared left out, disputed marked and counted', (t) => {

@@ -4,7 +4,9 @@ import test from 'ava';
 import type { RuleCode, RuleHit } from '../../../../src/qc/catalog.js';
 import type { ClosingDisclosureFields, LoanFile } from '../../../../src/qc/fields.js';
 import { rules } from '../../../../src/qc/rules/apr.js';
-import { at, doc, loanFile, hitsOf as familyHits, H25B_CLOSING_DISCLOSURE } from '../../../support/loan-file.js';
+import { DEFAULT_RULE_CONTEXT } from '../../../../src/qc/catalog.js';
+import { runRules } from '../../../../src/qc/rules/registry.js';
+import { at, doc, loanFile, evidenceOfHits, hitsOf as familyHits, H25B_CLOSING_DISCLOSURE } from '../../../support/loan-file.js';
 
 const H25B = H25B_CLOSING_DISCLOSURE;
 
@@ -218,4 +220,30 @@ test('APR-006 reads the final CD: an earlier CD without an APR is not the defect
     doc('closing_disclosure', H25B, { filename: 'cd.pdf' }),
   );
   t.deepEqual(hitsOf(loan), {});
+});
+
+// Evidence and regulation
+
+test('APR-001 rests on the APR and Amount Financed it judges and the loan terms its schedule is rebuilt from, each where it was printed', (t) => {
+  t.deepEqual(evidenceOfHits(rules, sample({ apr: at(0.03974, 5) }))['APR-001'], [
+    [
+      'cd.pdf p.5 apr=3.974%',
+      'cd.pdf p.5 amount_financed=$162,000.00',
+      'cd.pdf p.1 loan_amount=$162,000.00',
+      'cd.pdf p.1 interest_rate=3.875%',
+      'cd.pdf p.1 loan_term=360 months',
+      'cd.pdf p.1 monthly_principal_and_interest=$761.78',
+      'cd.pdf p.1 mortgage_insurance=$82.35',
+    ],
+  ]);
+});
+
+test('APR-001 applies 12 CFR 1026.22(a)(2), and (a)(3) to an irregular transaction', (t) => {
+  const regulation = (loan: LoanFile) => runRules(loan, DEFAULT_RULE_CONTEXT).find((f) => f.code === 'APR-001')?.regulation;
+  t.is(regulation(sample({ apr: at(0.03974, 5) })), '12 CFR 1026.22(a)(2)');
+  t.is(regulation(sample({ purpose: at('Construction'), apr: at(0.039, 5) })), '12 CFR 1026.22(a)(3)');
+});
+
+test('APR-006 for a missing APR names the field it looked for, blank, on the Closing Disclosure', (t) => {
+  t.deepEqual(evidenceOfHits(rules, sample({ apr: undefined }))['APR-006'], [['cd.pdf p.1 apr=null']]);
 });

@@ -3,12 +3,10 @@ import test from 'ava';
 import { DEFAULT_RULE_CONTEXT, type RuleCode } from '../../../../src/qc/catalog.js';
 import type { AppraisalFields, ClosingDisclosureFields, LoanFile } from '../../../../src/qc/fields.js';
 import { rules } from '../../../../src/qc/rules/collateral.js';
-import { at, doc, loanFile } from '../../../support/loan-file.js';
+import { at, doc, loanFile, ruleHits } from '../../../support/loan-file.js';
 
 function check(code: RuleCode, loan: LoanFile) {
-  const rule = rules.find((r) => r.code === code);
-  if (!rule) throw new Error(`no rule ${code}`);
-  return rule.check(loan, DEFAULT_RULE_CONTEXT);
+  return ruleHits(rules, code, loan);
 }
 
 const cd = (fields: Partial<ClosingDisclosureFields>) => doc('closing_disclosure', { fees: [], ...fields }, { filename: 'cd.pdf' });

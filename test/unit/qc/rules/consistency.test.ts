@@ -4,12 +4,10 @@ import { DEFAULT_RULE_CONTEXT, type RuleCode } from '../../../../src/qc/catalog.
 import type { ClosingDisclosureFields, LoanDocument, LoanFile } from '../../../../src/qc/fields.js';
 import { rules } from '../../../../src/qc/rules/consistency.js';
 import { addressWords, oneProperty, organisationKey, personKeys, sameAddress } from '../../../../src/qc/rules/names.js';
-import { at, doc, loanFile } from '../../../support/loan-file.js';
+import { at, doc, loanFile, ruleHits } from '../../../support/loan-file.js';
 
 function check(code: RuleCode, loan: LoanFile) {
-  const rule = rules.find((r) => r.code === code);
-  if (!rule) throw new Error(`no rule ${code}`);
-  return rule.check(loan, DEFAULT_RULE_CONTEXT);
+  return ruleHits(rules, code, loan);
 }
 
 const cd = (fields: Partial<ClosingDisclosureFields>, filename = 'cd.pdf') => doc('closing_disclosure', { fees: [], ...fields }, { filename });

@@ -4,7 +4,7 @@
 import test from 'ava';
 import type { ClosingDisclosureFields, LoanEstimateFields, LoanFile } from '../../../../src/qc/fields.js';
 import { rules } from '../../../../src/qc/rules/disclosure-timing.js';
-import { at, doc, loanFile, hitsOf as familyHits } from '../../../support/loan-file.js';
+import { at, doc, loanFile, evidenceOfHits, hitsOf as familyHits } from '../../../support/loan-file.js';
 
 const le = (filename: string, fields: Partial<LoanEstimateFields>) => doc('loan_estimate', { fees: [], ...fields }, { filename });
 const cd = (filename: string, fields: Partial<ClosingDisclosureFields>) =>
@@ -266,4 +266,13 @@ test('TRD-009 is skipped for a floating rate or a lock without a date', (t) => {
   t.is(hitsOf(floating)['TRD-009'], undefined);
   const undated = loanFile(le('le.pdf', { dateIssued: at('2025-06-03'), rateLocked: at(true) }), cd('cd.pdf', { closingDate: at('2025-07-11') }));
   t.is(hitsOf(undated)['TRD-009'], undefined);
+});
+
+// Evidence
+
+test('TRD-002 rests on the date the receipt was counted from and the closing date', (t) => {
+  const mailed = loanFile(cd('cd.pdf', { dateIssued: at('2025-07-03'), closingDate: at('2025-07-10') }));
+  t.deepEqual(evidenceOfHits(rules, mailed)['TRD-002'], [['cd.pdf p.1 date_issued=2025-07-03', 'cd.pdf p.1 closing_date=2025-07-10']]);
+  const signed = loanFile(cd('cd.pdf', { dateIssued: at('2025-07-03'), receivedDate: at('2025-07-09', 5), closingDate: at('2025-07-10') }));
+  t.deepEqual(evidenceOfHits(rules, signed)['TRD-002'], [['cd.pdf p.5 received_date=2025-07-09', 'cd.pdf p.1 closing_date=2025-07-10']]);
 });

@@ -4,12 +4,12 @@ import test from 'ava';
 import { DEFAULT_RULE_CONTEXT, type RuleCode, type RuleContext } from '../../../../src/qc/catalog.js';
 import type { LoanDocument, LoanFile, PageInfo } from '../../../../src/qc/fields.js';
 import { rules } from '../../../../src/qc/rules/documentation.js';
-import { at, doc, loanFile } from '../../../support/loan-file.js';
+import { DEFAULT_RULE_CONTEXT as CONTEXT } from '../../../../src/qc/catalog.js';
+import { runRules } from '../../../../src/qc/rules/registry.js';
+import { at, doc, evidenceOfHits, loanFile, ruleHits } from '../../../support/loan-file.js';
 
 function check(code: RuleCode, loan: LoanFile, context: RuleContext = DEFAULT_RULE_CONTEXT) {
-  const rule = rules.find((r) => r.code === code);
-  if (!rule) throw new Error(`no rule ${code}`);
-  return rule.check(loan, context);
+  return ruleHits(rules, code, loan, context);
 }
 
 const textPage = (number: number, footer?: PageInfo['footer']): PageInfo => ({ number, source: 'text_layer', confidence: null, ...(footer ? { footer } : {}) });
@@ -286,4 +286,36 @@ test('DOC-009 does not fire when every document is classified', (t) => {
 
 test('DOC-009 does not fire for an empty package', (t) => {
   t.deepEqual(check('DOC-009', loanFile()), []);
+});
+
+// ---- Evidence and regulations ------------------------------------------------------------------------
+
+test('DOC-006 rests on each illegible page and its confidence; DOC-007 on the footers of the numbering that has gaps', (t) => {
+  const scan = doc('pay_stub', {}, { filename: 'scan.pdf', pages: [textPage(1), ocrPage(2, 41.37), ocrPage(3, 38), ocrPage(4, 92)] });
+  t.deepEqual(evidenceOfHits(rules, loanFile(scan))['DOC-006'], [['scan.pdf p.2 ocr_confidence=41.3', 'scan.pdf p.3 ocr_confidence=38']]);
+  const gaps = numbered('cd.pdf', [textPage(1, { index: 1, of: 5 }), textPage(2, { index: 2, of: 5 }), textPage(3, { index: 5, of: 5 })]);
+  t.deepEqual(evidenceOfHits(rules, loanFile(gaps))['DOC-007'], [
+    ['cd.pdf p.1 page_footer=Page 1 of 5', 'cd.pdf p.2 page_footer=Page 2 of 5', 'cd.pdf p.3 page_footer=Page 5 of 5'],
+  ]);
+});
+
+test('a missing Loan Estimate or Closing Disclosure applies the provision that requires it; a missing Note none; neither has evidence', (t) => {
+  const findings = runRules(loanFile(doc('urla', {})), CONTEXT).filter((f) => f.code === 'DOC-001');
+  t.deepEqual(
+    findings.map((f) => [f.key, f.regulation, f.evidence.length]),
+    [
+      ['DOC-001:note', null, 0],
+      ['DOC-001:security_instrument', null, 0],
+      ['DOC-001:closing_disclosure', '12 CFR 1026.19(f)(1)(i)', 0],
+      ['DOC-001:loan_estimate', '12 CFR 1026.19(e)(1)(i)', 0],
+    ],
+  );
+});
+
+test('a finding keeps at most MAX_EVIDENCE items however many pages its summary counts', (t) => {
+  const pages = Array.from({ length: 300 }, (_, i) => ocrPage(i + 1, 20));
+  const [finding] = runRules(loanFile(doc('pay_stub', {}, { filename: 'scan.pdf', pages })), CONTEXT).filter((f) => f.code === 'DOC-006');
+  t.is(finding?.evidence.length, 20);
+  t.deepEqual(finding?.evidence[19], { document: 'scan.pdf', page: 20, field: 'ocr_confidence', value: '20' });
+  t.regex(finding?.summary ?? '', /and 280 more/);
 });

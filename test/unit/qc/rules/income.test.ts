@@ -4,12 +4,10 @@ import test from 'ava';
 import { DEFAULT_RULE_CONTEXT, type RuleCode } from '../../../../src/qc/catalog.js';
 import type { AffidavitFields, LoanFile, PayStubFields, UrlaFields, W2Fields } from '../../../../src/qc/fields.js';
 import { rules } from '../../../../src/qc/rules/income.js';
-import { at, doc, loanFile } from '../../../support/loan-file.js';
+import { at, doc, loanFile, ruleHits } from '../../../support/loan-file.js';
 
 function check(code: RuleCode, loan: LoanFile) {
-  const rule = rules.find((r) => r.code === code);
-  if (!rule) throw new Error(`no rule ${code}`);
-  return rule.check(loan, DEFAULT_RULE_CONTEXT);
+  return ruleHits(rules, code, loan);
 }
 
 const urla = (fields: UrlaFields, filename = 'urla.pdf') => doc('urla', { borrower: at('Michael Jones'), ...fields }, { filename });

@@ -3,7 +3,7 @@
 import test from 'ava';
 import type { ClosingDisclosureFields, LoanFile, NoteFields } from '../../../../src/qc/fields.js';
 import { rules } from '../../../../src/qc/rules/note.js';
-import { at, doc, loanFile, hitsOf as familyHits, H25B_CLOSING_DISCLOSURE } from '../../../support/loan-file.js';
+import { at, doc, loanFile, evidenceOfHits, hitsOf as familyHits, H25B_CLOSING_DISCLOSURE } from '../../../support/loan-file.js';
 
 const NOTE: NoteFields = {
   principal: at(162_000_00),
@@ -155,4 +155,15 @@ test('NTE-005 fires for a 4% late charge on the Note against 5% on the CD, and 1
 
 test('NTE-005 is skipped when the CD late-payment terms were not read', (t) => {
   t.is(hitsOf(loan({ lateChargePercent: at(0.04, 2) }, { lateChargePercent: undefined, lateChargeGraceDays: undefined }))['NTE-005'], undefined);
+});
+
+// Evidence
+
+test('NTE-001 rests on the Note principal and the CD Loan Amount, NTE-005 on both late charges, each where it was printed', (t) => {
+  t.deepEqual(evidenceOfHits(rules, loan({ principal: at(160_000_00), monthlyPayment: at(752_38) }))['NTE-001'], [
+    ['note.pdf p.1 principal=$160,000.00', 'cd.pdf p.1 loan_amount=$162,000.00'],
+  ]);
+  t.deepEqual(evidenceOfHits(rules, loan({ lateChargePercent: at(0.04, 3) }))['NTE-005'], [
+    ['note.pdf p.3 late_charge_percent=4%', 'cd.pdf p.4 late_charge_percent=5%'],
+  ]);
 });

@@ -4,12 +4,10 @@ import test from 'ava';
 import { DEFAULT_RULE_CONTEXT } from '../../../../src/qc/catalog.js';
 import type { ClosingDisclosureFields, FeeLine, LoanFile } from '../../../../src/qc/fields.js';
 import { qmLimitTable, qmPointsAndFeesLimit, rules, type QmLimitTable } from '../../../../src/qc/rules/points-and-fees.js';
-import { at, doc, loanFile } from '../../../support/loan-file.js';
+import { at, doc, loanFile, ruleHits } from '../../../support/loan-file.js';
 
 function check(loan: LoanFile) {
-  const [rule] = rules;
-  if (!rule || rule.code !== 'QMF-001') throw new Error('no rule QMF-001');
-  return rule.check(loan, DEFAULT_RULE_CONTEXT);
+  return ruleHits(rules, 'QMF-001', loan);
 }
 
 const fee = (name: string, amount: number, section: FeeLine['section'] = 'A', page = 2): FeeLine => ({ section, name, amount, page });

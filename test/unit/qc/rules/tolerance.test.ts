@@ -3,7 +3,7 @@
 import test from 'ava';
 import type { ClosingDisclosureFields, FeeLine, LoanEstimateFields, LoanFile } from '../../../../src/qc/fields.js';
 import { feeKey, rules } from '../../../../src/qc/rules/tolerance.js';
-import { at, doc, loanFile, hitsOf as familyHits } from '../../../support/loan-file.js';
+import { at, doc, loanFile, evidenceOfHits, hitsOf as familyHits } from '../../../support/loan-file.js';
 
 const fee = (section: FeeLine['section'], name: string, amount: number): FeeLine => ({ section, name, amount, page: 2 });
 
@@ -220,4 +220,12 @@ test('TRD-008 counts zero-tolerance and 10% excesses together against the cure',
 
 test('TRD-008 does not fire without an excess, even when a cure is printed', (t) => {
   t.deepEqual(hitsOf(pair({ cd: { toleranceCure: at(200_00, 1), lenderCredits: at(200_00, 2) } })), {});
+});
+
+// Evidence
+
+test('TRD-006 rests on the fee line as estimated and as charged, named alike on both forms', (t) => {
+  t.deepEqual(evidenceOfHits(rules, pair({ cd: { fees: cdFees({ appraisal_fee: 605_00 }) } }))['TRD-006'], [
+    ['le.pdf p.2 fee.appraisal_fee=$405.00', 'cd.pdf p.2 fee.appraisal_fee=$605.00'],
+  ]);
 });
