@@ -50,7 +50,7 @@ export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; s
       sql,
       analysis.documents.map((d) => ({ id: d.id, documentClass: d.unreadable === null ? d.classes.join(',') : null })),
     );
-    const { findings, disputed } = applyDecisions(analysis.findings, await activeDecisions(sql, reviewId));
+    const { findings, disputed, disputes } = applyDecisions(analysis.findings, await activeDecisions(sql, reviewId));
     return {
       documents: analysis.documents.length,
       unreadable: analysis.documents.filter((d) => d.unreadable !== null).length,
@@ -58,6 +58,7 @@ export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; s
       nothingReadable: analysis.nothingReadable,
       findings,
       disputed,
+      disputes,
     };
   }
 

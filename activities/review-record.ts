@@ -3,7 +3,7 @@ import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
 import { DuplicateReferenceIdError, insertReview, recordTransition } from '../src/db/reviews.js';
 import { addDocuments } from '../src/db/documents.js';
-import { recordDispositions } from '../src/db/dispositions.js';
+import { recordDispositions, type DecisionSender } from '../src/db/dispositions.js';
 import { currentRelease, getRelease } from '../src/db/releases.js';
 import { commitDocuments } from '../src/ingest/package.js';
 import { ingestedSubmission, type IngestedSubmission } from '../src/db/submissions.js';
@@ -92,13 +92,14 @@ export function createReviewActivities({ sql, storage }: { sql: Sql; storage: St
     },
 
     /** Reads the decisions of a returned working document, judges them against the review's releases and stores them. */
-    async applyWorkingDocument(input: { reviewId: string; objectKey: string; releaseId: string; uploaded: string[] }): Promise<Disposition[]> {
+    async applyWorkingDocument(input: { reviewId: string; objectKey: string; releaseId: string; uploaded: string[]; sentBy?: DecisionSender }): Promise<Disposition[]> {
       const [fields, answered, current] = await Promise.all([
         readBuffer(storage, input.objectKey).then(readWorkingDocumentFields),
         getRelease(sql, input.reviewId, input.releaseId),
         currentRelease(sql, input.reviewId),
       ]);
-      return recordDispositions(sql, { reviewId: input.reviewId, releaseId: input.releaseId, workingDocumentKey: input.objectKey }, (standing) =>
+      const sentBy = input.sentBy ?? { apiKeyId: null, requestId: null };
+      return recordDispositions(sql, { reviewId: input.reviewId, releaseId: input.releaseId, workingDocumentKey: input.objectKey, sentBy }, (standing) =>
         judgeDispositions({ fields, answered: answered?.findings ?? [], current: current?.findings ?? [], standing, uploaded: input.uploaded }),
       );
     },

@@ -87,7 +87,7 @@ export class ReviewWorkflows {
     });
     try {
       const update = await this.temporal.workflow.startUpdateWithStart(addDocumentsUpdate, {
-        args: [{ files: o.files, sources: o.sources, requestId: o.requestId }],
+        args: [{ files: o.files, sources: o.sources, requestId: o.requestId, apiKeyId: o.who.keyId }],
         startWorkflowOperation: start,
         waitForStage: WorkflowUpdateStage.ACCEPTED,
       });

@@ -4,6 +4,7 @@ import type { ErrorCode } from '../src/errors/catalog.js';
 import type { StagedFile } from '../src/ingest/package.js';
 import type { DocumentSource, Review } from '../src/reviews/review.js';
 import type { AddDocumentsResult } from '../src/reviews/add-documents.js';
+import type { Dispute } from '../src/reviews/pipeline.js';
 import type { InternalState } from '../src/reviews/states.js';
 
 export const TASK_QUEUE_DEFAULT = 'reviews';
@@ -43,6 +44,8 @@ export interface AddDocumentsRequest {
   sources: DocumentSource[];
   /** As for a create. */
   requestId?: string;
+  /** The API key that sent them: decisions in a working document are recorded as its (absent in runs from before). */
+  apiKeyId?: string;
 }
 
 export interface ReviewWorkflowState {
@@ -66,6 +69,10 @@ export interface ReviewWorkflowState {
   approved: boolean;
   /** What the last analysis found, for operators. */
   lastAnalysis: { documents: number; unreadable: number; primaryPresent: boolean; findings: number; disputed: number } | null;
+  /** The findings the lender disputes in the last analysis (the first 20), with comments and senders. */
+  disputes: Dispute[];
+  /** The release waiting at the release gate for an operator's approval, and why it waits. */
+  gate: { releaseId: string; reason: string } | null;
   /** Why the review is where it is, in words (the failure, the gate's reason, a blocked publication). */
   detail: string | null;
 }
@@ -75,9 +82,13 @@ export const createReviewUpdate = defineUpdate<Review, [CreateReviewRequest]>('c
 /** Adds documents; returns the Add-documents result, or fails with an ApplicationFailure typed with an API error code. */
 export const addDocumentsUpdate = defineUpdate<AddDocumentsResult, [AddDocumentsRequest]>('addDocuments');
 export const getStateQuery = defineQuery<ReviewWorkflowState>('getState');
-/** Operator: hold the next release at the release gate until approved. */
+/** Operator: release what waits at the release gate, or lift a hold asked for; refused when there is neither. */
+export const approveUpdate = defineUpdate<string, []>('approve');
+/** Operator: hold the review's next release at the release gate until approved; refused when that cannot apply. */
+export const holdUpdate = defineUpdate<string, []>('hold');
+/** Before the `hold` update: the same, without an answer. Kept for histories and scripts that send it. */
 export const holdReleaseSignal = defineSignal('holdRelease');
-/** Operator: release what waits at the release gate (or lift a hold asked for earlier). */
+/** Before the `approve` update: the same, without an answer (nothing waiting is silently nothing). */
 export const approveReleaseSignal = defineSignal('approveRelease');
 /** Sent by a review of the same organization that gave back its analysis slot. */
 export const capacityFreedSignal = defineSignal('capacityFreed');

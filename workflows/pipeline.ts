@@ -61,6 +61,7 @@ export class Pipeline {
     const { counts, draft } = outcome;
     if (counts.nothingReadable) return `None of the ${counts.documents} document(s) could be read.`;
     state.lastAnalysis = { documents: counts.documents, unreadable: counts.unreadable, primaryPresent: counts.primaryPresent, findings: counts.findings, disputed: counts.disputed };
+    state.disputes = counts.disputes ?? [];
     return { draft, primaryPresent: counts.primaryPresent, disputed: counts.disputed };
   }
 

@@ -16,7 +16,8 @@ export class ReviewProgress {
 
   constructor(private readonly input: ReviewWorkflowInput) {
     this.state = input.carried
-      ? { ...input.carried, approved: false }
+      ? // (Runs from before disputes and the gate were shown hand over neither.)
+        { ...input.carried, approved: false, disputes: input.carried.disputes ?? [], gate: input.carried.gate ?? null }
       : {
           reviewId: input.reviewId,
           organizationId: input.organizationId,
@@ -31,14 +32,30 @@ export class ReviewProgress {
           holdRequested: false,
           approved: false,
           lastAnalysis: null,
+          disputes: [],
+          gate: null,
           detail: null,
         };
   }
 
-  /** What operators read on the workflow's page in the Temporal UI. */
+  /** What operators read on the workflow's page in the Temporal UI (Markdown). */
   show(): void {
-    const { internalState, releases, detail } = this.state;
-    setCurrentDetails(`**${customerStatus(internalState)}** (internal state \`${internalState}\`), ${releases} release(s)` + (detail ? `\n\n${detail}` : ''));
+    const { internalState, releases, detail, gate, disputes, lastAnalysis } = this.state;
+    const lines = [`**${customerStatus(internalState)}** (internal state \`${internalState}\`), ${releases} release(s)`];
+    if (detail) lines.push('', detail);
+    if (gate && internalState === 'release_gate') {
+      lines.push('', `**Waiting at the release gate:** release \`${gate.releaseId}\` (${gate.reason}). Approve it with the \`approve\` update.`);
+    }
+    if (disputes.length > 0) {
+      const more = (lastAnalysis?.disputed ?? disputes.length) - disputes.length;
+      lines.push('', `**Disputed by the lender** (${lastAnalysis?.disputed ?? disputes.length}):`);
+      for (const d of disputes) {
+        const said = d.comment ? `: “${d.comment.replace(/\s+/g, ' ')}”` : ', no comment';
+        lines.push(`- \`${d.findingId}\` ${d.title}${said} (${d.sentBy ?? 'sender not recorded'}, ${d.decidedAt})`);
+      }
+      if (more > 0) lines.push(`- and ${more} more`);
+    }
+    setCurrentDetails(lines.join('\n'));
   }
 
   /** Shows a new `detail` without a transition. */

@@ -44,9 +44,11 @@ export async function release(progress: ReviewProgress, draft: ReleaseDraft, dis
   }
   const gate = policy.releasePolicy === 'hold' ? 'the organization holds every release for approval' : state.holdRequested ? 'an operator asked to hold it' : disputeReason;
   if (gate !== null) {
-    await progress.enter('release_gate', { detail: `Waiting for approveRelease: ${gate}.` });
+    state.gate = { releaseId: ref.releaseId, reason: gate };
+    await progress.enter('release_gate', { detail: `Waiting for an operator's approval (the approve update): ${gate}.` });
     // New documents make what waits here stale: analyse them first, and come back to the gate after.
     await condition(() => state.approved || state.reassessmentPending);
+    state.gate = null;
     if (!state.approved) return;
     state.approved = false;
     state.holdRequested = false;

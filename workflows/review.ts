@@ -7,13 +7,16 @@ import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo
 import {
   addDocumentsUpdate,
   approveReleaseSignal,
+  approveUpdate,
   capacityFreedSignal,
   createReviewUpdate,
   getStateQuery,
   holdReleaseSignal,
+  holdUpdate,
   type ReviewWorkflowInput,
   type ReviewWorkflowState,
 } from './messages.js';
+import { ReleaseGate } from './release-gate.js';
 import { bookkeeper } from './activity-options.js';
 import { Pipeline } from './pipeline.js';
 import { ReviewProgress } from './progress.js';
@@ -30,15 +33,35 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
   const submissions = new Submissions(input, progress);
   const pipeline = new Pipeline(progress);
 
-  setHandler(getStateQuery, () => state);
-  setHandler(holdReleaseSignal, () => void (state.holdRequested = true));
-  setHandler(approveReleaseSignal, () => {
-    if (state.internalState === 'release_gate') state.approved = true;
-    else state.holdRequested = false;
+  const gate = new ReleaseGate(progress);
+
+  // Descriptions are what the Temporal UI and `temporal workflow metadata` show beside each handler.
+  setHandler(getStateQuery, () => state, {
+    description: 'The review as the workflow holds it: internal state, releases, the last analysis, the disputed findings with comments and senders, what waits at the release gate.',
   });
-  setHandler(capacityFreedSignal, () => pipeline.onCapacityFreed());
-  setHandler(createReviewUpdate, (request) => submissions.create(request), { validator: (_request) => submissions.validateCreate() });
-  setHandler(addDocumentsUpdate, (request) => submissions.add(request), { validator: (_request) => submissions.validateAdd() });
+  setHandler(approveUpdate, () => gate.approve(), {
+    validator: () => gate.validateApprove(),
+    description: 'Operator: publish the release waiting at the release gate (see getState.gate and .disputes), or lift a hold asked for earlier. Refused when neither applies.',
+  });
+  setHandler(holdUpdate, () => gate.hold(), {
+    validator: () => gate.validateHold(),
+    description: "Operator: hold the review's next release at the release gate until approved. Refused for a review not created, failed, already held, or with a release waiting.",
+  });
+  setHandler(holdReleaseSignal, () => gate.holdQuietly(), { description: 'Deprecated: the `hold` update, without an answer.' });
+  setHandler(approveReleaseSignal, () => gate.approveQuietly(), {
+    description: 'Deprecated: the `approve` update, without an answer (nothing waiting is silently ignored).',
+  });
+  setHandler(capacityFreedSignal, () => pipeline.onCapacityFreed(), {
+    description: "Sent by another review of the organization that gave back its analysis slot: ask for one again now.",
+  });
+  setHandler(createReviewUpdate, (request) => submissions.create(request), {
+    validator: (_request) => submissions.validateCreate(),
+    description: 'The API: record the review and ingest its documents (once per workflow); answers the Review or an API error code.',
+  });
+  setHandler(addDocumentsUpdate, (request) => submissions.add(request), {
+    validator: (_request) => submissions.validateAdd(),
+    description: 'The API: ingest more documents or a filled working document; answers the Add-documents result or an API error code.',
+  });
 
   await condition(() => state.created || state.rejection !== null);
   if (!state.created) {

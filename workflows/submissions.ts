@@ -94,7 +94,7 @@ export class Submissions {
     return this.lock.runExclusive(() => this.addNow(request));
   }
 
-  private async addNow({ files, sources, requestId }: AddDocumentsRequest): Promise<AddDocumentsResult> {
+  private async addNow({ files, sources, requestId, apiKeyId }: AddDocumentsRequest): Promise<AddDocumentsResult> {
     const { state } = this.progress;
     const reviewId = this.input.reviewId;
     try {
@@ -109,7 +109,7 @@ export class Submissions {
       for (const wd of recorded.workingDocuments) {
         dispositions.push(
           ...(await requestWriter().applyWorkingDocument.executeWithOptions({ summary: `Apply the decisions of the working document of release ${wd.releaseId}` }, [
-            { reviewId, objectKey: wd.objectKey, releaseId: wd.releaseId, uploaded: recorded.filenames },
+            { reviewId, objectKey: wd.objectKey, releaseId: wd.releaseId, uploaded: recorded.filenames, sentBy: { apiKeyId: apiKeyId ?? null, requestId: requestId ?? null } },
           ])),
         );
       }

@@ -34,6 +34,21 @@ export interface AnalysisSummary {
   findings: number;
   /** Findings the integrator disputes: such a release goes through the release gate (DECISIONS 12). */
   disputed: number;
+  /** The first of them, for the operator who approves the release (absent in runs from before). */
+  disputes?: Dispute[];
+}
+
+/** A finding the lender disputes, as the operator at the release gate sees it. */
+export interface Dispute {
+  findingId: string;
+  code: string;
+  title: string;
+  /** The lender's comment (at most 500 characters shown). */
+  comment: string | null;
+  /** The API key and request that sent it; null for decisions recorded before senders were. */
+  sentBy: string | null;
+  /** ISO time the decision was recorded. */
+  decidedAt: string;
 }
 
 /** A release to render or publish, by id: its findings are those of its draft. */

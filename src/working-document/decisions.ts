@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Finding } from '../qc/finding.js';
 import { findingFieldNames } from '../report/render.js';
 import { DISPOSITION_DECISIONS, type Disposition } from '../reviews/add-documents.js';
+import type { Dispute } from '../reviews/pipeline.js';
 
 export type Decision = (typeof DISPOSITION_DECISIONS)[number];
 
@@ -16,6 +17,10 @@ export interface StandingDecision {
   findingKey: string;
   decision: Decision;
   comment: string | null;
+  /** Who sent it, in words (the API key and request); null for decisions recorded before senders were. */
+  sentBy: string | null;
+  /** ISO time it was recorded. */
+  decidedAt: string;
 }
 
 /** A disposition as judged, with what is stored alongside the answer. */
@@ -111,23 +116,38 @@ export function judgeDispositions(input: DispositionInput): JudgedDisposition[] 
 
 /**
  * The findings of a release with the standing decisions applied: cleared ones left out, disputed ones
- * marked in their summary. Returns how many are disputed (such a release is held at the release gate).
+ * marked in their summary. Returns the disputes (such a release is held at the release gate), the first
+ * MAX_DISPUTES_SHOWN of them for the operator who approves it, and how many there are.
  */
-export function applyDecisions(findings: readonly Finding[], standing: readonly StandingDecision[]): { findings: Finding[]; disputed: number } {
+export function applyDecisions(
+  findings: readonly Finding[],
+  standing: readonly StandingDecision[],
+): { findings: Finding[]; disputed: number; disputes: Dispute[] } {
   const byKey = new Map(standing.map((s) => [s.findingKey, s]));
   const out: Finding[] = [];
-  let disputed = 0;
+  const disputes: Dispute[] = [];
   for (const f of findings) {
     const s = byKey.get(f.key);
     if (s?.decision === 'cleared') continue;
     if (s?.decision === 'disputed') {
-      disputed += 1;
+      disputes.push({ findingId: f.key, code: f.code, title: f.title, comment: shown(s.comment), sentBy: s.sentBy, decidedAt: s.decidedAt });
       out.push({ ...f, summary: `${f.summary} Disputed by the lender${s.comment ? `: ${s.comment}` : ''}.` });
       continue;
     }
     out.push(f);
   }
-  return { findings: out, disputed };
+  return { findings: out, disputed: disputes.length, disputes: disputes.slice(0, MAX_DISPUTES_SHOWN) };
+}
+
+/**
+ * Disputes an analysis hands the workflow (its history and getState hold them) and characters of each
+ * comment: what an operator reads before approving, bounded whatever a working document holds.
+ */
+export const MAX_DISPUTES_SHOWN = 20;
+const MAX_COMMENT_SHOWN = 500;
+
+function shown(comment: string | null): string | null {
+  return comment !== null && comment.length > MAX_COMMENT_SHOWN ? `${comment.slice(0, MAX_COMMENT_SHOWN - 1)}…` : comment;
 }
 
 function baseName(name: string): string {

@@ -8,11 +8,11 @@ import { renderPdfPage } from '../../src/qc/reading/render.js';
 import { AddDocumentsResultSchema } from '../../src/reviews/add-documents.js';
 import { ReportSchema, type Report } from '../../src/reviews/report.js';
 import { ReviewSchema, type Review } from '../../src/reviews/review.js';
-import { approveReleaseSignal, capacityFreedSignal, holdReleaseSignal } from '../../workflows/messages.js';
+import { approveUpdate, capacityFreedSignal, holdUpdate } from '../../workflows/messages.js';
 import { InternalStateKey, ReviewStatusKey } from '../../src/temporal/search-attribute-keys.js';
 import { corruptPdf, fillWorkingDocument, pdf, png } from '../support/fixtures.js';
 import { call, errorCode, form, whileUnavailable } from '../support/http.js';
-import { describedAt, registerEndpoint, transitions, waitForInternalState, waitForReview, workflowState } from '../support/reviews.js';
+import { describedAt, operatorRefusal, registerEndpoint, transitions, waitForInternalState, waitForReview, workflowMetadata, workflowState } from '../support/reviews.js';
 import { reviewTransitions } from '../../src/db/reviews.js';
 import { closeShared, config, db, newOrganization, stack, temporalClient, type TestOrganization } from '../support/stack.js';
 import { FaultyProxy } from '../support/faulty-proxy.js';
@@ -224,26 +224,52 @@ test("queued while the organization's analysis slots are all taken; a freed slot
   t.is((await db()`select * from analysis_slots where organization_id = ${org.id}`).length, 0, 'the slot was given back');
 });
 
-test('release gate: an organization that holds releases waits for approveRelease; holdRelease holds one release', async (t) => {
+test('release gate: operators approve and hold with updates, and one that would do nothing is refused where they see it', async (t) => {
   const holding = await newOrganization({ releasePolicy: 'hold' });
   const held = await create(holding, [{ name: 'cd.pdf', data: await docs.cd() }]);
   await waitForInternalState(held.review_id, 'release_gate');
   t.like(ReviewSchema.parse((await api('GET', `/reviews/${held.review_id}`, { key: holding.liveKey })).body), { status: 'processing', report_available: false });
   t.is((await api('GET', `/reviews/${held.review_id}/report`, { key: holding.liveKey })).status, 404);
+  // What waits is visible: InternalState='release_gate' and the release with its reason.
+  t.is((await describedAt(held.review_id, 'release_gate')).typedSearchAttributes.get(InternalStateKey), 'release_gate');
+  const waiting = (await workflowState(held.review_id)).gate;
+  t.like(waiting, { reason: 'the organization holds every release for approval' });
   const client = await temporalClient();
-  await client.workflow.getHandle(held.review_id).signal(approveReleaseSignal);
+  const gated = client.workflow.getHandle(held.review_id);
+  t.regex(await operatorRefusal(gated.executeUpdate(holdUpdate)), /^A release already waits at the release gate/);
+  t.is(await gated.executeUpdate(approveUpdate), `Approved: release ${waiting!.releaseId} will be published (the organization holds every release for approval).`);
   await waitForReview(holding.liveKey, held.review_id, completed);
+  t.is((await db()<{ id: string }[]>`select id from releases where review_id = ${held.review_id}`)[0]?.id, waiting!.releaseId);
+  // Approving again, with nothing waiting and no hold, is an error the operator sees.
+  t.is(await operatorRefusal(gated.executeUpdate(approveUpdate)), 'Nothing waits at the release gate (the review is released) and no hold is asked for.');
 
   // An operator holds the next release of a review in an auto-releasing organization.
   const org = await newOrganization();
   const review = await create(org, [{ name: 'paystub.pdf', data: await docs.payStub() }]);
   await waitForInternalState(review.review_id, 'awaiting_documents');
-  await client.workflow.getHandle(review.review_id).signal(holdReleaseSignal);
+  const handle = client.workflow.getHandle(review.review_id);
+  t.is(await handle.executeUpdate(holdUpdate), 'Held: the next release will wait at the release gate until approved.');
+  t.regex(await operatorRefusal(handle.executeUpdate(holdUpdate)), /^A hold is already asked for/);
   await api('POST', `/reviews/${review.review_id}/documents`, { key: org.liveKey, form: form([{ name: 'cd.pdf', data: await docs.cd() }]) });
   await waitForInternalState(review.review_id, 'release_gate');
-  await client.workflow.getHandle(review.review_id).signal(approveReleaseSignal);
+  t.like((await workflowState(review.review_id)).gate, { reason: 'an operator asked to hold it' });
+  t.regex(await handle.executeUpdate(approveUpdate), /^Approved: release /);
   await waitForReview(org.liveKey, review.review_id, completed);
   t.deepEqual((await transitions(review.review_id)).slice(-3), ['rendering', 'release_gate', 'released']);
+  t.is((await workflowState(review.review_id)).gate, null);
+});
+
+test("every query, signal and update of the review workflow has a description operators see", async (t) => {
+  const org = await newOrganization();
+  const created = await create(org, [{ name: 'cd.pdf', data: await docs.cd() }]);
+  await waitForReview(org.liveKey, created.review_id, completed);
+  const { definition } = await workflowMetadata(created.review_id);
+  const handlers = [...definition.queryDefinitions, ...definition.signalDefinitions, ...definition.updateDefinitions].filter((d) => !d.name.startsWith('__'));
+  t.deepEqual(
+    handlers.map((d) => d.name).sort(),
+    ['addDocuments', 'approve', 'approveRelease', 'capacityFreed', 'createReview', 'getState', 'hold', 'holdRelease'],
+  );
+  for (const d of handlers) t.true(d.description.length > 20, d.name);
 });
 
 test('a report that cannot be stored: publication_blocked (processing), retried, released only with its PDF', async (t) => {
@@ -302,9 +328,20 @@ test('the working document answers findings: cleared leaves the next release, di
   );
   t.true(result.dispositions.every((d) => d.detail.length > 0));
 
-  // A disputed finding routes the amendment through the release gate.
+  // A disputed finding routes the amendment through the release gate, where the operator sees the
+  // dispute, the lender's comment and who sent it before approving.
   await waitForInternalState(created.review_id, 'release_gate');
-  await (await temporalClient()).workflow.getHandle(created.review_id).signal(approveReleaseSignal);
+  const atGate = await workflowState(created.review_id);
+  t.like(atGate.gate, { reason: '1 disputed finding(s)' });
+  t.deepEqual(
+    atGate.disputes.map((d) => [d.findingId, d.code, d.comment]),
+    [['DOC-001:urla', 'DOC-001', 'The URLA is in the lender file']],
+  );
+  t.regex(atGate.disputes[0]!.sentBy ?? '', /^API key rk_live_\w+, request [0-9a-f-]{36}$/);
+  const { currentDetails } = await workflowMetadata(created.review_id);
+  t.regex(currentDetails, /\*\*Waiting at the release gate:\*\* release `[0-9a-f-]{36}` \(1 disputed finding\(s\)\)/);
+  t.regex(currentDetails, /\*\*Disputed by the lender\*\* \(1\):\n- `DOC-001:urla` Core document missing: “The URLA is in the lender file” \(API key rk_live_\w+, request /);
+  await (await temporalClient()).workflow.getHandle(created.review_id).executeUpdate(approveUpdate);
   await waitForReview(org.liveKey, created.review_id, completed);
   const amended = await report(org, created.review_id);
   t.deepEqual(codes(amended), ['DOC-001', 'DOC-001', 'DOC-004', 'APR-006'], 'DOC-002 cleared, the Loan Estimate cured');
@@ -334,7 +371,7 @@ test('documents added while a release waits at the gate are analysed before anyt
   }
   t.like((await workflowState(created.review_id)).lastAnalysis, { documents: 2 });
   t.deepEqual(await transitions(created.review_id), ['ingesting', 'analysing', 'rendering', 'release_gate', 'analysing', 'rendering', 'release_gate']);
-  await (await temporalClient()).workflow.getHandle(created.review_id).signal(approveReleaseSignal);
+  await (await temporalClient()).workflow.getHandle(created.review_id).executeUpdate(approveUpdate);
   await waitForReview(org.liveKey, created.review_id, completed);
   t.false(codes(await report(org, created.review_id)).includes('DOC-009'));
   t.is((await db()`select count(*)::int as n from releases where review_id = ${created.review_id}`)[0]!.n, 1, 'one release, not one per analysis');

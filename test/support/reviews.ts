@@ -4,7 +4,7 @@ import { getReviewRecordById, reviewTransitions } from '../../src/db/reviews.js'
 import { deliveryAttempts } from '../../src/db/webhook-deliveries.js';
 import { ReviewSchema, type Review } from '../../src/reviews/review.js';
 import { getStateQuery, type ReviewWorkflowState } from '../../workflows/messages.js';
-import type { WorkflowExecutionDescription } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type WorkflowExecutionDescription } from '@temporalio/client';
 import { InternalStateKey } from '../../src/temporal/search-attribute-keys.js';
 import { call } from './http.js';
 import { db, stack, temporalClient } from './stack.js';
@@ -63,6 +63,30 @@ export async function transitions(reviewId: string): Promise<string[]> {
 
 export async function workflowState(reviewId: string): Promise<ReviewWorkflowState> {
   return (await temporalClient()).workflow.getHandle(reviewId).query(getStateQuery);
+}
+
+interface HandlerDefinition {
+  name: string;
+  description: string;
+}
+
+/** What the Temporal UI shows of a workflow: its current details and its handlers with their descriptions. */
+export async function workflowMetadata(reviewId: string): Promise<{
+  currentDetails: string;
+  definition: { queryDefinitions: HandlerDefinition[]; signalDefinitions: HandlerDefinition[]; updateDefinitions: HandlerDefinition[] };
+}> {
+  return (await temporalClient()).workflow.getHandle(reviewId).query('__temporal_workflow_metadata');
+}
+
+/** The message an operator's update was refused with (its validator's), or a failure when it was not. */
+export async function operatorRefusal(update: Promise<unknown>): Promise<string> {
+  try {
+    await update;
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError && err.cause) return err.cause.message;
+    throw err;
+  }
+  throw new Error('the update was accepted');
 }
 
 /** Registers a webhook endpoint for the key's organization and mode; returns its signing secret. */

@@ -2,7 +2,7 @@
 // failed and why, and how standing decisions shape the next release.
 import test from 'ava';
 import type { Finding } from '../../../src/qc/finding.js';
-import { applyDecisions, judgeDispositions, type DispositionInput } from '../../../src/working-document/decisions.js';
+import { applyDecisions, judgeDispositions, type DispositionInput, type StandingDecision } from '../../../src/working-document/decisions.js';
 
 const finding = (key: string, severity: Finding['severity'] = 'high'): Finding => ({
   key,
@@ -13,6 +13,13 @@ const finding = (key: string, severity: Finding['severity'] = 'high'): Finding =
   summary: `Summary of ${key}.`,
   evidence: [],
   regulation: null,
+});
+const standing = (findingKey: string, decision: StandingDecision['decision'], comment: string | null, sentBy: string | null = null): StandingDecision => ({
+  findingKey,
+  decision,
+  comment,
+  sentBy,
+  decidedAt: '2026-11-25T08:00:00.000Z',
 });
 const release = [finding('DOC-001:urla', 'critical'), finding('DOC-002'), finding('DOC-009', 'low')];
 
@@ -46,7 +53,7 @@ test('cure_attached is applied only with a cure document uploaded in the same re
 });
 
 test('a decision already standing is skipped; an unreadable value, an unknown or a superseded finding fails', (t) => {
-  t.deepEqual(judge({ fields: fields({ 'DOC-002': { decision: 'cleared' } }), standing: [{ findingKey: 'DOC-002', decision: 'cleared', comment: null }] }), [['DOC-002', 'cleared', 'skipped']]);
+  t.deepEqual(judge({ fields: fields({ 'DOC-002': { decision: 'cleared' } }), standing: [standing('DOC-002', 'cleared', null)] }), [['DOC-002', 'cleared', 'skipped']]);
   t.deepEqual(judge({ fields: fields({ 'DOC-002': { decision: 'approve' } }) }), [['DOC-002', 'approve', 'failed']]);
   t.deepEqual(judge({ fields: fields({ 'APR-001': { decision: 'cleared' } }) }), [['APR-001', 'cleared', 'failed']]);
   // The working document answers an older release whose DOC-009 the current release no longer has.
@@ -79,13 +86,36 @@ test("each disposition names its finding's id beside the code: two DOC-001 findi
 });
 
 test('standing decisions shape a release: cleared left out, disputed marked and counted', (t) => {
-  const { findings, disputed } = applyDecisions(release, [
-    { findingKey: 'DOC-002', decision: 'cleared', comment: 'waived' },
-    { findingKey: 'DOC-001:urla', decision: 'disputed', comment: 'in the lender file' },
-    { findingKey: 'DOC-009', decision: 'cure_attached', comment: null },
+  const { findings, disputed, disputes } = applyDecisions(release, [
+    standing('DOC-002', 'cleared', 'waived'),
+    standing('DOC-001:urla', 'disputed', 'in the lender file', 'API key rk_live_ab12 (Loan ops), request req-7'),
+    standing('DOC-009', 'cure_attached', null),
   ]);
   t.deepEqual(findings.map((f) => f.key), ['DOC-001:urla', 'DOC-009']);
   t.is(findings[0]!.summary, 'Summary of DOC-001:urla. Disputed by the lender: in the lender file.');
   t.is(findings[1]!.summary, 'Summary of DOC-009.', 'a cure is re-checked by the analysis, not assumed');
   t.is(disputed, 1);
+  // What the operator at the release gate reads: which finding, the comment, who sent it and when.
+  t.deepEqual(disputes, [
+    {
+      findingId: 'DOC-001:urla',
+      code: 'DOC-001',
+      title: 'Title of DOC-001:urla',
+      comment: 'in the lender file',
+      sentBy: 'API key rk_live_ab12 (Loan ops), request req-7',
+      decidedAt: '2026-11-25T08:00:00.000Z',
+    },
+  ]);
+});
+
+test('an operator is shown at most 20 disputes and 500 characters of a comment; the count is of them all', (t) => {
+  const many = Array.from({ length: 30 }, (_, i) => finding(`DOC-005:file-${i}.pdf`));
+  const { disputed, disputes } = applyDecisions(
+    many,
+    many.map((f) => standing(f.key, 'disputed', 'x'.repeat(2_000))),
+  );
+  t.is(disputed, 30);
+  t.is(disputes.length, 20);
+  t.is(disputes[0]!.comment!.length, 500);
+  t.true(disputes[0]!.comment!.endsWith('…'));
 });

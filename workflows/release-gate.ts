@@ -1,0 +1,60 @@
+// The release gate, from the operator's side: approving what waits there and holding the next release
+// (Temporal updates, so that a call that does nothing is refused where the operator sees it; the signals
+// they replace stay for histories and scripts that still send them). The release itself waits in
+// release.ts.
+import { ApplicationFailure } from '@temporalio/workflow';
+import type { ReviewProgress } from './progress.js';
+
+export class ReleaseGate {
+  constructor(private readonly progress: ReviewProgress) {}
+
+  /** Synchronous, changes nothing: a refused update never reaches the workflow's history. */
+  validateApprove(): void {
+    const { state } = this.progress;
+    if (state.internalState === 'release_gate') {
+      if (state.approved) throw refusal('The release waiting at the release gate is already approved.');
+      return;
+    }
+    if (!state.holdRequested) throw refusal(`Nothing waits at the release gate (the review is ${state.internalState}) and no hold is asked for.`);
+  }
+
+  approve(): string {
+    const { state } = this.progress;
+    if (state.internalState === 'release_gate') {
+      state.approved = true;
+      return `Approved: release ${state.gate?.releaseId ?? '(of a run from before)'} will be published (${state.gate?.reason ?? 'it waited at the gate'}).`;
+    }
+    state.holdRequested = false;
+    return 'The hold is lifted: the next release will be published without waiting.';
+  }
+
+  validateHold(): void {
+    const { state } = this.progress;
+    if (!state.created) throw refusal('There is no review to hold: its create was refused or has not been accepted.');
+    if (state.internalState === 'failed') throw refusal('The review failed; it will release nothing.');
+    if (state.internalState === 'release_gate') throw refusal('A release already waits at the release gate: approve it, or leave it waiting.');
+    if (state.holdRequested) throw refusal('A hold is already asked for: the next release will wait at the release gate.');
+  }
+
+  hold(): string {
+    this.progress.state.holdRequested = true;
+    return 'Held: the next release will wait at the release gate until approved.';
+  }
+
+  /** The approveRelease signal: the update's effect where it applies, nothing otherwise. */
+  approveQuietly(): void {
+    const { state } = this.progress;
+    if (state.internalState === 'release_gate') state.approved = true;
+    else state.holdRequested = false;
+  }
+
+  /** The holdRelease signal. */
+  holdQuietly(): void {
+    this.progress.state.holdRequested = true;
+  }
+}
+
+/** An update refused by its validator: the caller gets this message, the history nothing. */
+function refusal(message: string): ApplicationFailure {
+  return ApplicationFailure.create({ type: 'refused', message, nonRetryable: true });
+}
