@@ -14,6 +14,7 @@ import {
 import { DELIVERY_LIST_DEFAULT, DELIVERY_LIST_MAX, WebhookDeliveryListSchema, WebhookDeliverySchema } from '../src/webhooks/delivery-log.js';
 import { WebhookPayloadSchema } from '../src/webhooks/payload.js';
 import { ErrorEnvelopeSchema } from './errors.js';
+import { SCHEMA_EXAMPLES, TAGS, type Tag } from './openapi-examples.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 import { ValidationDetailSchema } from './validation.js';
 
@@ -84,6 +85,7 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     path: '/reviews',
     summary: 'Create a review',
     operationId: 'createReview',
+    tags: tag('Reviews'),
     description:
       'Creates a review from a loan package and returns at once; the review is processed asynchronously. Upload the files as multipart, or give signed HTTPS URLs (JSON).',
     security,
@@ -121,6 +123,7 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     path: '/reviews',
     summary: 'List reviews',
     operationId: 'listReviews',
+    tags: tag('Reviews'),
     description: 'Newest first, by created_at then id. Pass `next_cursor` back verbatim as `cursor`; null means the last page.',
     security,
     request: {
@@ -141,6 +144,7 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     path: '/reviews/{review_id}',
     summary: 'Get a review',
     operationId: 'getReview',
+    tags: tag('Reviews'),
     security,
     request: { params: reviewIdParam },
     responses: {
@@ -156,6 +160,7 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     path: '/reviews/{review_id}/documents',
     summary: 'Add documents to a review',
     operationId: 'addDocuments',
+    tags: tag('Reviews'),
     description:
       'New evidence, or the filled working document (the report PDF with its decisions). Only `documents` is sent: file parts, or signed URLs exactly as in create. Accepted while the review is queued, processing, awaiting documents or completed; new evidence is re-assessed.',
     security,
@@ -193,6 +198,7 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     path: '/reviews/{review_id}/report',
     summary: 'Get the report',
     operationId: 'getReport',
+    tags: tag('Reports'),
     description: 'Each call returns a fresh `report_pdf_url`, valid for 5 minutes.',
     security,
     request: { params: reviewIdParam },
@@ -213,6 +219,7 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     path: '/webhook-endpoints',
     summary: 'Register a webhook endpoint',
     operationId: 'createWebhookEndpoint',
+    tags: tag('Webhook endpoints'),
     security,
     request: { body: { required: true, content: { 'application/json': { schema: RegisterEndpoint } } } },
     responses: {
@@ -228,6 +235,7 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     path: '/webhook-endpoints',
     summary: "List the organization's webhook endpoints of the key's mode",
     operationId: 'listWebhookEndpoints',
+    tags: tag('Webhook endpoints'),
     security,
     responses: { '200': { ...json(EndpointList, 'Endpoints, without secrets.'), headers: rateLimitHeaders }, ...common },
   });
@@ -237,6 +245,7 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     path: '/webhook-endpoints/{id}',
     summary: 'Delete a webhook endpoint',
     operationId: 'deleteWebhookEndpoint',
+    tags: tag('Webhook endpoints'),
     security,
     request: { params: z.object({ id: z.string() }) },
     responses: {
@@ -251,6 +260,7 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     path: '/webhook-endpoints/{id}/deliveries',
     summary: "List an endpoint's recent delivery attempts",
     operationId: 'listWebhookDeliveries',
+    tags: tag('Webhook endpoints'),
     description: 'Newest first: each attempt to deliver an event to this endpoint, with the event `id` its payload carried, the HTTP status the endpoint answered and how long it took.',
     security,
     request: {
@@ -270,6 +280,7 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
       method: 'post',
       path: event,
       operationId: event.replace(/\.(\w)/, (_m, c: string) => c.toUpperCase()),
+      tags: tag('Webhooks'),
       summary: `${event} delivery`,
       description:
         'Signed with `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed by the endpoint secret. Up to 3 attempts; de-duplicate on `id`, which is the same on every attempt of an event.',
@@ -281,7 +292,7 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     });
   }
 
-  return withRequestIds(new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  return withExamples(withRequestIds(new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Loan-package review service',
@@ -292,7 +303,22 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     },
     servers: [{ url: publicBaseUrl }],
     security,
-  }));
+    tags: [...TAGS],
+  })));
+}
+
+const tag = (name: Tag) => [name];
+
+/**
+ * Every schema's example (api/openapi-examples.ts), added after generation so that none is left out: a
+ * schema registered without one stops the document from building.
+ */
+function withExamples(doc: OpenApiDocument): OpenApiDocument {
+  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
+    if (!(name in SCHEMA_EXAMPLES)) throw new Error(`the OpenAPI schema ${name} has no example (api/openapi-examples.ts)`);
+    if (!('$ref' in schema)) schema.example = SCHEMA_EXAMPLES[name];
+  }
+  return doc;
 }
 
 type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;

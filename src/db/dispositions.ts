@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable, Sql } from './client.js';
 import type { JudgedDisposition, StandingDecision } from '../working-document/decisions.js';
-import type { Disposition } from '../reviews/add-documents.js';
+import { DISPOSITION_DECISIONS, UNRECOGNISED_DECISION, type Disposition } from '../reviews/add-documents.js';
 
 /**
  * Judges a working document's decisions and stores them, once: reading the same document again returns
@@ -24,9 +24,11 @@ export async function recordDispositions(
     // Decisions on one review are judged one document at a time.
     await t`select pg_advisory_xact_lock(hashtextextended(${`dispositions:${w.reviewId}`}, 0))`;
     // Rows judged before dispositions named their finding's id have its code there (the id of a
-    // finding that has no subject).
+    // finding that has no subject); before decisions were an enum, an unrecognised one was stored as given.
     const stored = await t<Disposition[]>`
-      select finding, coalesce(finding_key, finding) as finding_id, decision, outcome, detail from dispositions
+      select finding, coalesce(finding_key, finding) as finding_id,
+             case when decision in ${t(DISPOSITION_DECISIONS)} then decision else ${UNRECOGNISED_DECISION} end as decision, outcome, detail
+        from dispositions
        where review_id = ${w.reviewId} and working_document_key = ${w.workingDocumentKey}
        order by created_at, id`;
     if (stored.length > 0) return stored.map((d) => ({ ...d }));

@@ -1,7 +1,7 @@
 // Releases: each released report of a review (the first, then amendments), newest = current.
 import { z } from 'zod';
 import type { Sql } from './client.js';
-import { EvidenceSchema, issueOf, type Issue, type ReleaseContent, type Summary } from '../reviews/report.js';
+import { EvidenceSchema, issueOf, OUTCOMES, type Issue, type ReleaseContent, type Summary } from '../reviews/report.js';
 import type { Review } from '../reviews/review.js';
 import { CATEGORIES, regulationOf, SEVERITIES } from '../qc/catalog.js';
 import type { Finding } from '../qc/finding.js';
@@ -12,7 +12,7 @@ export interface Release {
   id: string;
   reviewId: string;
   sequence: number;
-  outcome: string;
+  outcome: (typeof OUTCOMES)[number];
   summary: Summary;
   /** The findings as the Report shows them. */
   issues: Issue[];
@@ -62,7 +62,7 @@ function fromRow(r: ReleaseRow): Release {
     id: r.id,
     reviewId: r.review_id,
     sequence: r.sequence,
-    outcome: r.outcome,
+    outcome: z.enum(OUTCOMES).parse(r.outcome),
     summary: r.summary,
     issues: findings.map(issueOf),
     findings,

@@ -4,6 +4,8 @@ import { z } from '../openapi/zod.js';
 import { DocumentSourcesSchema, REVIEW_STATUSES } from './review.js';
 
 export const DISPOSITION_DECISIONS = ['cleared', 'disputed', 'cure_attached'] as const;
+/** What a disposition reports for a decision field holding none of the choices (its detail quotes the value). */
+export const UNRECOGNISED_DECISION = 'unrecognised';
 export const DISPOSITION_OUTCOMES = ['applied', 'skipped', 'failed'] as const;
 
 export const DispositionSchema = z.strictObject({
@@ -11,7 +13,9 @@ export const DispositionSchema = z.strictObject({
   finding_id: z.string().describe(
     "The finding's `id` in the Report (`DOC-001:urla`): which of several findings of one code the decision is on. For a field the working document names but no finding of its release has, the id that field names.",
   ),
-  decision: z.string().describe('`cleared`, `disputed` or `cure_attached`; an unreadable value is reported as given.'),
+  decision: z
+    .enum([...DISPOSITION_DECISIONS, UNRECOGNISED_DECISION])
+    .describe('`cleared`, `disputed` or `cure_attached`; `unrecognised` for a value that is none of them (outcome `failed`, the value quoted in `detail`).'),
   outcome: z.enum(DISPOSITION_OUTCOMES),
   detail: z.string().describe('Why, in plain words.'),
 }).openapi('Disposition');

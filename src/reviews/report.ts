@@ -40,10 +40,13 @@ export const SummarySchema = z.strictObject({
 }).openapi('Summary');
 export type Summary = z.infer<typeof SummarySchema>;
 
+/** DECISIONS 3. */
+export const OUTCOMES = ['clear', 'issues_found'] as const;
+
 export const ReportSchema = z.strictObject({
   review_id: z.uuid(),
   status: z.enum(REVIEW_STATUSES),
-  outcome: z.string(),
+  outcome: z.enum(OUTCOMES).describe('`clear` when no issue has a severity above `info`, else `issues_found`.'),
   summary: SummarySchema,
   issues: z.array(IssueSchema),
   report_pdf_url: z.string(),
@@ -64,13 +67,13 @@ function summarize(findings: readonly { severity: Severity }[]): Summary {
 }
 
 /** DECISIONS 3: `clear` when no issue is above `info`, else `issues_found`. */
-function outcomeOf(issues: readonly { severity: Severity }[]): 'clear' | 'issues_found' {
+function outcomeOf(issues: readonly { severity: Severity }[]): (typeof OUTCOMES)[number] {
   return issues.every((i) => i.severity === 'info') ? 'clear' : 'issues_found';
 }
 
 /** What a release states, all derived from its findings here and nowhere else. */
 export interface ReleaseContent {
-  outcome: 'clear' | 'issues_found';
+  outcome: (typeof OUTCOMES)[number];
   summary: Summary;
   findings: readonly Finding[];
 }

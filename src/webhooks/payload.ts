@@ -10,7 +10,7 @@ export const WebhookPayloadSchema = z.strictObject({
   review_id: z.uuid(),
   release_id: z.uuid().nullable().describe('The release the event announces (`review.completed`, `review.amended`); null for `review.failed`.'),
   reference_id: z.string().nullable(),
-  status: z.string(),
+  status: z.enum(['completed', 'failed']).describe('The review\'s status when the event happened: `completed` for review.completed and review.amended, `failed` for review.failed.'),
   occurred_at: z.iso.datetime(),
 });
 export type WebhookPayload = z.infer<typeof WebhookPayloadSchema>;

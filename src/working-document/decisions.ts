@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { Finding } from '../qc/finding.js';
 import { findingFieldNames } from '../report/render.js';
-import { DISPOSITION_DECISIONS, type Disposition } from '../reviews/add-documents.js';
+import { DISPOSITION_DECISIONS, UNRECOGNISED_DECISION, type Disposition } from '../reviews/add-documents.js';
 import type { Dispute } from '../reviews/pipeline.js';
 
 export type Decision = (typeof DISPOSITION_DECISIONS)[number];
@@ -59,7 +59,7 @@ export function judgeDispositions(input: DispositionInput): JudgedDisposition[] 
     const cure = (input.fields.get(names.cureDocument) ?? '').trim() || null;
     const finding = answered.get(key);
     const code = finding?.code ?? key.split(':')[0]!;
-    const entry = (decision: string, outcome: Disposition['outcome'], detail: string, cureDocument: string | null = null): JudgedDisposition => ({
+    const entry = (decision: Disposition['decision'], outcome: Disposition['outcome'], detail: string, cureDocument: string | null = null): JudgedDisposition => ({
       finding: code,
       finding_id: key,
       decision,
@@ -71,7 +71,7 @@ export function judgeDispositions(input: DispositionInput): JudgedDisposition[] 
 
     const parsed = DecisionFieldSchema.safeParse(raw.trim());
     if (!parsed.success) {
-      out.push(entry(raw, 'failed', `The decision "${raw}" is not one of ${DISPOSITION_DECISIONS.join(', ')}.`));
+      out.push(entry(UNRECOGNISED_DECISION, 'failed', `The decision "${raw}" is not one of ${DISPOSITION_DECISIONS.join(', ')}.`));
       continue;
     }
     const decision = parsed.data;

@@ -114,3 +114,45 @@ test('request constraints the server enforces are stated: key and cursor lengths
   const hook = resolve((doc.paths['/webhook-endpoints'] as Record<string, Operation>).post!.requestBody.content['application/json']!.schema);
   t.like(hook.properties!.url, { format: 'uri', pattern: '^https://' });
 });
+
+test('every schema has a realistic example that its own schema accepts, and the closed sets are enums', async (t) => {
+  const { doc } = await served();
+  const validator = new OpenApiValidator(doc as unknown as ConstructorParameters<typeof OpenApiValidator>[0]);
+  const schemas = (doc.components as { schemas: Record<string, { example?: unknown; properties?: Record<string, { enum?: string[] }> }> }).schemas;
+  t.true(Object.keys(schemas).length >= 20);
+  for (const [name, schema] of Object.entries(schemas)) {
+    t.not(schema.example, undefined, name);
+    t.notThrows(() => validator.checkSchema(name, schema.example), name);
+  }
+  // The check can fail: an example with a severity outside the set is refused.
+  const issue = schemas.Issue!.example as Record<string, unknown>;
+  t.throws(() => validator.checkSchema('Issue', { ...issue, severity: 'banana' }), { message: /severity/ });
+  t.deepEqual(schemas.Issue!.properties!.severity!.enum, ['critical', 'high', 'medium', 'low', 'info']);
+  t.deepEqual(schemas.Issue!.properties!.category!.enum, ['compliance', 'documentation', 'consistency', 'income', 'collateral']);
+  t.deepEqual(schemas.Report!.properties!.outcome!.enum, ['clear', 'issues_found']);
+  t.deepEqual(schemas.Disposition!.properties!.decision!.enum, ['cleared', 'disputed', 'cure_attached', 'unrecognised']);
+  t.deepEqual(schemas.WebhookPayload!.properties!.status!.enum, ['completed', 'failed']);
+  t.deepEqual(schemas.WebhookPayload!.properties!.event!.enum, ['review.completed', 'review.failed', 'review.amended']);
+});
+
+test('every operation is tagged with its resource, and the tags are described', async (t) => {
+  const { doc } = await served();
+  const tags = (doc.tags as { name: string; description: string }[]).map((tag) => tag.name);
+  t.deepEqual(tags, ['Reviews', 'Reports', 'Webhook endpoints', 'Webhooks']);
+  const tagged: Record<string, string[]> = {};
+  for (const item of [...Object.values(doc.paths), ...Object.values(doc.webhooks as Record<string, unknown>)] as Record<string, { operationId: string; tags?: string[] }>[]) {
+    for (const operation of Object.values(item)) {
+      t.is(operation.tags?.length, 1, operation.operationId);
+      (tagged[operation.tags![0]!] ??= []).push(operation.operationId);
+    }
+  }
+  t.deepEqual(
+    Object.fromEntries(Object.entries(tagged).map(([tag, ids]) => [tag, ids.sort()])),
+    {
+      Reviews: ['addDocuments', 'createReview', 'getReview', 'listReviews'],
+      Reports: ['getReport'],
+      'Webhook endpoints': ['createWebhookEndpoint', 'deleteWebhookEndpoint', 'listWebhookDeliveries', 'listWebhookEndpoints'],
+      Webhooks: ['reviewAmended', 'reviewCompleted', 'reviewFailed'],
+    },
+  );
+});

@@ -321,7 +321,7 @@ test('the working document answers findings: cleared leaves the next release, di
     result.dispositions.map((d) => [d.finding, d.finding_id, d.decision, d.outcome]).sort(),
     [
       ['DOC-001', 'DOC-001:loan_estimate', 'cure_attached', 'applied'],
-      ['DOC-001', 'DOC-001:security_instrument', 'approve', 'failed'],
+      ['DOC-001', 'DOC-001:security_instrument', 'unrecognised', 'failed'],
       ['DOC-001', 'DOC-001:urla', 'disputed', 'applied'],
       ['DOC-002', 'DOC-002', 'cleared', 'applied'],
     ],

@@ -78,6 +78,12 @@ export class OpenApiValidator {
       throw new Error(`${where}: body does not match the document: ${this.ajv.errorsText(validate.errors)}\n${text.slice(0, 500)}`);
     }
   }
+
+  /** Throws with a readable reason when `value` is not valid under the document's schema `name`. */
+  checkSchema(name: string, value: unknown): void {
+    const validate = this.compile(`schema ${name}`, { $ref: `#/components/schemas/${name}` });
+    if (!validate(value)) throw new Error(`${name}: ${this.ajv.errorsText(validate.errors)}`);
+  }
 }
 
 let shared: Promise<OpenApiValidator> | undefined;

@@ -54,7 +54,8 @@ test('cure_attached is applied only with a cure document uploaded in the same re
 
 test('a decision already standing is skipped; an unreadable value, an unknown or a superseded finding fails', (t) => {
   t.deepEqual(judge({ fields: fields({ 'DOC-002': { decision: 'cleared' } }), standing: [standing('DOC-002', 'cleared', null)] }), [['DOC-002', 'cleared', 'skipped']]);
-  t.deepEqual(judge({ fields: fields({ 'DOC-002': { decision: 'approve' } }) }), [['DOC-002', 'approve', 'failed']]);
+  t.deepEqual(judge({ fields: fields({ 'DOC-002': { decision: 'approve' } }) }), [['DOC-002', 'unrecognised', 'failed']]);
+  t.regex(judgeDispositions({ fields: fields({ 'DOC-002': { decision: 'approve' } }), answered: release, current: release, standing: [], uploaded: [] })[0]!.detail, /^The decision "approve" is not one of/);
   t.deepEqual(judge({ fields: fields({ 'APR-001': { decision: 'cleared' } }) }), [['APR-001', 'cleared', 'failed']]);
   // The working document answers an older release whose DOC-009 the current release no longer has.
   t.deepEqual(judge({ fields: fields({ 'DOC-009': { decision: 'disputed' } }), current: release.slice(0, 2) }), [['DOC-009', 'disputed', 'failed']]);
