@@ -40,18 +40,6 @@ export class ReleaseGate {
     this.progress.state.holdRequested = true;
     return 'Held: the next release will wait at the release gate until approved.';
   }
-
-  /** The approveRelease signal: the update's effect where it applies, nothing otherwise. */
-  approveQuietly(): void {
-    const { state } = this.progress;
-    if (state.internalState === 'release_gate') state.approved = true;
-    else state.holdRequested = false;
-  }
-
-  /** The holdRelease signal. */
-  holdQuietly(): void {
-    this.progress.state.holdRequested = true;
-  }
 }
 
 /** An update refused by its validator: the caller gets this message, the history nothing. */

@@ -47,8 +47,8 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
     validator: () => gate.validateHold(),
     description: "Operator: hold the review's next release at the release gate until approved. Refused for a review not created, failed, already held, or with a release waiting.",
   });
-  setHandler(holdReleaseSignal, () => gate.holdQuietly(), { description: 'Deprecated: the `hold` update, without an answer.' });
-  setHandler(approveReleaseSignal, () => gate.approveQuietly(), {
+  setHandler(holdReleaseSignal, () => void gate.hold(), { description: 'Deprecated: the `hold` update, without an answer.' });
+  setHandler(approveReleaseSignal, () => void gate.approve(), {
     description: 'Deprecated: the `approve` update, without an answer (nothing waiting is silently ignored).',
   });
   setHandler(capacityFreedSignal, () => pipeline.onCapacityFreed(), {
