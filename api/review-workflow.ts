@@ -4,6 +4,7 @@
 import {
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   WorkflowUpdateStage,
   type Client,
@@ -17,7 +18,7 @@ import type { AddDocumentsResult } from '../src/reviews/add-documents.js';
 import type { CreateReviewJson, DocumentSource, Review } from '../src/reviews/review.js';
 import { customerStatus, type InternalState } from '../src/reviews/states.js';
 import { InternalStateKey, OrgIdKey, ReferenceIdKey, ReviewStatusKey, ReviewTypeKey, SandboxKey } from '../src/temporal/search-attribute-keys.js';
-import { addDocumentsUpdate, createReviewUpdate, type ReviewWorkflowInput } from '../workflows/messages.js';
+import { addDocumentsUpdate, createReviewUpdate, holdUpdate, type ReviewWorkflowInput } from '../workflows/messages.js';
 import type { reviewWorkflow } from '../workflows/review.js';
 import type { Caller } from './auth.js';
 import { ApiError } from './errors.js';
@@ -77,24 +78,54 @@ export class ReviewWorkflows {
 
   /** Adds documents to a recorded review, starting a run that continues it when its last one has closed. */
   async addDocuments(o: { who: Caller; requestId: string; record: ReviewRecord; files: StagedFile[]; sources: DocumentSource[]; awaitIngest: AwaitIngest }): Promise<AddDocumentsResult> {
-    const { review, internalState, metadata } = o.record;
-    const input: ReviewWorkflowInput = { reviewId: review.review_id, organizationId: o.who.organizationId, sandbox: review.sandbox, resumed: { internalState } };
-    const start = this.start(input, 'USE_EXISTING', internalState, {
-      reviewType: review.review_type,
-      referenceId: review.reference_id,
-      label: review.label,
-      metadata,
-    });
     try {
-      const update = await this.temporal.workflow.startUpdateWithStart(addDocumentsUpdate, {
+      const update = await this.updateWithStart(() => this.temporal.workflow.startUpdateWithStart(addDocumentsUpdate, {
         args: [{ files: o.files, sources: o.sources, requestId: o.requestId, apiKeyId: o.who.keyId }],
-        startWorkflowOperation: start,
+        startWorkflowOperation: this.continuing(o.who.organizationId, o.record),
         waitForStage: WorkflowUpdateStage.ACCEPTED,
-      });
+      }));
       return await o.awaitIngest(update);
     } catch (err) {
       throw new StartedError(rejectionToApiError(err));
     }
+  }
+
+  /**
+   * Operator: holds the review's next release at the release gate. When its run has completed (a released
+   * review's does once nothing is in flight) this starts the run that continues it, which keeps the hold
+   * until documents arrive or an approve lifts it. Answers in words; a refusal is thrown in its words.
+   */
+  async hold(organizationId: string, record: ReviewRecord): Promise<string> {
+    try {
+      return await this.updateWithStart(() =>
+        this.temporal.workflow.executeUpdateWithStart(holdUpdate, { startWorkflowOperation: this.continuing(organizationId, record) }),
+      );
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError && err.cause) throw new Error(err.cause.message);
+      throw err;
+    }
+  }
+
+  /**
+   * Sends an update to a review's run, starting a run that continues the review when none is running.
+   * A released review's run completes once nothing is in flight: an update that reaches it in the moment
+   * it completes is never accepted (Temporal answers "workflow execution already completed"), and sent
+   * again it starts the next run. (Each attempt is a new operation: a with-start operation is used once.)
+   */
+  private async updateWithStart<T>(send: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await send();
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError) || attempt === 3) throw err;
+      }
+    }
+  }
+
+  /** The start of a run that continues a recorded review, used when none is running. */
+  private continuing(organizationId: string, { review, internalState, metadata }: ReviewRecord) {
+    const input: ReviewWorkflowInput = { reviewId: review.review_id, organizationId, sandbox: review.sandbox, resumed: { internalState } };
+    return this.start(input, 'USE_EXISTING', internalState, { reviewType: review.review_type, referenceId: review.reference_id, label: review.label, metadata });
   }
 
   /** How a review's workflow run starts: a first run and a later one look the same to operators in the UI. */

@@ -3,9 +3,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { loadConfigOrExit } from '../src/config.js';
 import { createSql } from '../src/db/client.js';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../src/db/keys.js';
+import { findReviewRecord } from '../src/db/reviews.js';
+import { createTemporalClient } from '../src/temporal/connection.js';
+import { ReviewWorkflows } from '../api/review-workflow.js';
 import { createOrganization, getOrganization, listOrganizations, updateOrganizationPolicy } from '../src/db/organizations.js';
 import { REPO_ROOT } from './stack/stack.js';
 
@@ -17,7 +21,9 @@ const USAGE = `usage: npm run admin -- <command> [options] [--json]
   key create --org <id> --mode live|sandbox [--label <text>] [--expires-at <ISO time>]
   key create --unbound [--mode live|sandbox]        a valid key bound to no organization (403 org_unbound)
   key list [--org <id>]                             list keys (prefix, mode, state; never the key)
-  key revoke <key id | key prefix>                  revoke a key at once`;
+  key revoke <key id | key prefix>                  revoke a key at once
+  review hold <review id>                           hold the review's next release at the release gate
+                                                    (for a review whose run has completed: released)`;
 
 class UsageError extends Error {}
 
@@ -82,7 +88,8 @@ async function main(argv: string[]): Promise<void> {
   const mode = values.mode ?? 'live';
   if (mode !== 'live' && mode !== 'sandbox') throw new UsageError('--mode is live or sandbox');
 
-  const sql = createSql(loadConfigOrExit(environment()), { max: 1 });
+  const config = loadConfigOrExit(environment());
+  const sql = createSql(config, { max: 1 });
   try {
     if (noun === 'org' && verb === 'create') {
       if (!values.name) throw new UsageError('org create needs --name');
@@ -136,6 +143,17 @@ async function main(argv: string[]): Promise<void> {
       const revoked = await revokeApiKey(sql, arg);
       if (!revoked) throw new UsageError(`no single key matches ${arg}`);
       print(`revoked ${revoked.id} (${revoked.prefix}…)`, describeKey(revoked));
+    } else if (noun === 'review' && verb === 'hold') {
+      if (!arg || !z.uuid().safeParse(arg).success) throw new UsageError('review hold needs a review id');
+      const found = await findReviewRecord(sql, arg);
+      if (!found) throw new UsageError(`no review ${arg}`);
+      const temporal = createTemporalClient(config);
+      try {
+        const answer = await new ReviewWorkflows(temporal, config.temporal.taskQueue).hold(found.organizationId, found.record);
+        print(answer, { review_id: arg, answer });
+      } finally {
+        await temporal.connection.close();
+      }
     } else {
       throw new UsageError(`unknown command: ${positionals.join(' ')}`);
     }

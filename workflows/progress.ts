@@ -13,6 +13,8 @@ export class ReviewProgress {
   /** Read-model writes, chained so that they land in the order of the transitions. */
   private projection: Promise<void> = Promise.resolve();
   private readonly announcements: Promise<void>[] = [];
+  /** Read-model writes and announcements not yet done: the run has work in flight while any is. */
+  private outstanding = 0;
 
   constructor(private readonly input: ReviewWorkflowInput) {
     this.state = input.carried
@@ -78,7 +80,7 @@ export class ReviewProgress {
     this.show();
     if (!o.recorded) {
       const write = { reviewId: this.input.reviewId, organizationId: this.input.organizationId, internalState: next, status: customerStatus(next), detail: this.state.detail ?? undefined };
-      this.projection = this.projection.then(() => bookkeeper().recordState.executeWithOptions({ summary: `Record ${next}` }, [write]));
+      this.projection = this.tracked(this.projection.then(() => bookkeeper().recordState.executeWithOptions({ summary: `Record ${next}` }, [write])));
     }
     return this.projection;
   }
@@ -107,7 +109,22 @@ export class ReviewProgress {
         ),
       );
     };
-    this.announcements.push(fanOut().catch(() => undefined));
+    this.announcements.push(this.tracked(fanOut().catch(() => undefined)));
+  }
+
+  /** Whether every transition is in the read model and every announcement delivered (or given up). */
+  get settledNow(): boolean {
+    return this.outstanding === 0;
+  }
+
+  private tracked(work: Promise<void>): Promise<void> {
+    this.outstanding += 1;
+    // Counted down however it ends; the promise returned is the work's own, failures included.
+    void work.then(
+      () => void (this.outstanding -= 1),
+      () => void (this.outstanding -= 1),
+    );
+    return work;
   }
 
   /** Resolves once the read model is written and every announcement delivered (or given up). */

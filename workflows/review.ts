@@ -3,7 +3,7 @@
 // runs: an analysis slot of the organization, the analysis (pipeline.ts), waiting for primary documents,
 // the release (release.ts: render, release gate, publication, webhooks). New evidence later re-assesses
 // and amends. Every transition goes to the read model, the search attributes and the UI (progress.ts).
-import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import {
   addDocumentsUpdate,
   approveReleaseSignal,
@@ -23,7 +23,15 @@ import { ReviewProgress } from './progress.js';
 import { release } from './release.js';
 import { Submissions } from './submissions.js';
 
-/** A released review with nothing happening closes after this; adding documents later starts a new run. */
+/**
+ * Patch: a released review's run completes once nothing is in flight (its handlers, read-model writes and
+ * webhooks done, no hold asked for), so the UI's Running list is the work in flight; documents added
+ * later start a new run that continues the review (update-with-start, api/review-workflow.ts). Runs that
+ * were released before it wait IDLE_CLOSE_MS, a timer their histories hold.
+ */
+export const RELEASED_RUN_COMPLETES_PATCH = 'released-run-completes';
+
+/** Before RELEASED_RUN_COMPLETES_PATCH: a released review with nothing happening closed after this. */
 const IDLE_CLOSE_MS = 30 * 24 * 3600 * 1000;
 
 
@@ -79,6 +87,19 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
     return continueAsNew<typeof reviewWorkflow>({ reviewId: input.reviewId, organizationId: input.organizationId, sandbox: input.sandbox, carried: state });
   };
 
+  const suggested = () => workflowInfo().continueAsNewSuggested;
+  /**
+   * A released review rests: its run is done once nothing is in flight, unless documents arrive first or
+   * Temporal asks for a new run. A hold an operator asked for is a standing instruction the run keeps
+   * (a sandbox review releases nothing more, so it keeps none).
+   */
+  const rest = async (): Promise<'reassess' | 'done' | 'continue'> => {
+    const done = () => (state.sandbox || !state.holdRequested) && allHandlersFinished() && progress.settledNow;
+    await condition(() => state.reassessmentPending || done() || suggested());
+    if (state.reassessmentPending) return 'reassess';
+    return done() ? 'done' : 'continue';
+  };
+
   const firstRun = !input.resumed && !input.carried;
   if (input.resumed) {
     state.releases = await bookkeeper().countReleases({ reviewId: input.reviewId });
@@ -93,16 +114,22 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
       await condition(() => state.releases > 0 || state.rejection !== null);
       if (state.releases > 0) progress.announce('review.completed', undefined);
     }
-    // Documents added to a sandbox review are kept; nothing else happens until the run closes.
-    const woke = await condition(() => workflowInfo().continueAsNewSuggested, IDLE_CLOSE_MS);
+    // Documents added to a sandbox review are kept; nothing else happens.
+    if (patched(RELEASED_RUN_COMPLETES_PATCH)) return finish((await rest()) === 'continue' ? 'continue' : 'close');
+    const woke = await condition(suggested, IDLE_CLOSE_MS);
     return finish(woke ? 'continue' : 'close');
   }
 
   for (;;) {
     if (!state.reassessmentPending) {
       const awaiting = state.internalState === 'awaiting_documents' && state.awaitingDeadline !== null;
+      if (!awaiting && patched(RELEASED_RUN_COMPLETES_PATCH)) {
+        const next = await rest();
+        if (next === 'reassess') continue;
+        return finish(next === 'done' ? 'close' : 'continue');
+      }
       const timeout = awaiting ? Math.max(0, Date.parse(state.awaitingDeadline!) - Date.now()) : IDLE_CLOSE_MS;
-      const woke = await condition(() => state.reassessmentPending || workflowInfo().continueAsNewSuggested, timeout);
+      const woke = await condition(() => state.reassessmentPending || suggested(), timeout);
       if (!woke) {
         if (!awaiting) return finish('close');
         // DECISIONS 6: at the deadline the review is completed with the missing-document findings.

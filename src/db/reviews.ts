@@ -130,9 +130,17 @@ export interface ReviewRecord {
 export async function getReviewRecord(sql: Sql, organizationId: string, id: string): Promise<ReviewRecord | undefined> {
   const [row] = await sql<ReviewRow[]>`
     select * from reviews where id = ${id} and organization_id = ${organizationId}`;
-  if (!row) return undefined;
-  const internalState = InternalStateSchema.parse(row.internal_state);
-  return { review: reviewFromRow(row), internalState, metadata: row.metadata };
+  return row && recordFromRow(row);
+}
+
+/** For operators' tooling, which acts on any review: the record and the organization that owns it. */
+export async function findReviewRecord(sql: Sql, id: string): Promise<{ organizationId: string; record: ReviewRecord } | undefined> {
+  const [row] = await sql<ReviewRow[]>`select * from reviews where id = ${id}`;
+  return row && { organizationId: row.organization_id, record: recordFromRow(row) };
+}
+
+function recordFromRow(row: ReviewRow): ReviewRecord {
+  return { review: reviewFromRow(row), internalState: InternalStateSchema.parse(row.internal_state), metadata: row.metadata };
 }
 
 /** For workflow activities, which act on a review they own: no organization scope. */

@@ -5,7 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { ReviewSchema, type Review } from '../../src/reviews/review.js';
 import { ReportSchema } from '../../src/reviews/report.js';
-import { approveReleaseSignal } from '../../workflows/messages.js';
+import { approveUpdate } from '../../workflows/messages.js';
 import { corruptPdf, fillWorkingDocument, pdf } from '../support/fixtures.js';
 import { call, form } from '../support/http.js';
 import { registerEndpoint, waitForInternalState, waitForReview } from '../support/reviews.js';
@@ -26,15 +26,10 @@ async function add(org: TestOrganization, reviewId: string, files: { name: strin
   if (res.status !== 200) throw new Error(`add: ${res.status} ${res.text}`);
 }
 
-/** Waits until the workflow has nothing in flight (webhooks delivered), then writes its history. */
+/** Waits until the review's latest run has completed (its webhooks delivered), then writes its history. */
 async function save(name: string, reviewId: string): Promise<void> {
   const handle = client.workflow.getHandle(reviewId);
-  for (let i = 0; i < 200; i++) {
-    const d = await handle.describe();
-    if ((d.raw.pendingActivities ?? []).length === 0) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await new Promise((r) => setTimeout(r, 500));
+  await handle.result();
   await writeFile(new URL(`./${name}.json`, import.meta.url), `${historyToJSON(await handle.fetchHistory())}\n`);
   console.log(`recorded ${name}`);
 }
@@ -44,7 +39,7 @@ await registerEndpoint(org.liveKey, receiver.url);
 await registerEndpoint(org.sandboxKey, receiver.url);
 const completed = (r: Review) => r.status === 'completed';
 
-// create → analysing → rendering → released (review.completed)
+// create → analysing → rendering → released (review.completed); the run completes
 const plain = await create(org, org.liveKey, [{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }, { name: 'note.pdf', data: await pdf('NOTE') }]);
 await waitForReview(org.liveKey, plain.review_id, completed);
 await save('create-completed', plain.review_id);
@@ -56,9 +51,11 @@ await add(org, waiting.review_id, [{ name: 'cd.pdf', data: await pdf('Closing Di
 await waitForReview(org.liveKey, waiting.review_id, completed);
 await save('create-awaiting-add-completed', waiting.review_id);
 
-// completed → the working document (cleared, disputed) with new evidence → release gate → approved → amended
+// completed, the run completes → the working document (cleared, disputed) with new evidence starts a run that
+// continues the review → release gate → approved (the update) → amended; that run completes too
 const amended = await create(org, org.liveKey, [{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }, { name: 'note.pdf', data: await pdf('NOTE') }]);
 await waitForReview(org.liveKey, amended.review_id, completed);
+await client.workflow.getHandle(amended.review_id).result();
 const report = ReportSchema.parse((await call(stack.apiUrl, 'GET', `/reviews/${amended.review_id}/report`, { key: org.liveKey })).body);
 const filled = await fillWorkingDocument(Buffer.from(await (await fetch(report.report_pdf_url)).arrayBuffer()), {
   'DOC-002': { decision: 'cleared' },
@@ -66,17 +63,16 @@ const filled = await fillWorkingDocument(Buffer.from(await (await fetch(report.r
 });
 await add(org, amended.review_id, [{ name: 'answers.pdf', data: filled }, { name: 'le.pdf', data: await pdf('Loan Estimate') }]);
 await waitForInternalState(amended.review_id, 'release_gate');
-await client.workflow.getHandle(amended.review_id).signal(approveReleaseSignal);
+await client.workflow.getHandle(amended.review_id).executeUpdate(approveUpdate);
 await waitForReview(org.liveKey, amended.review_id, completed);
 await save('amendment', amended.review_id);
 
 // create → analysing → failed (review.failed); the run closes
 const failed = await create(org, org.liveKey, [{ name: 'broken.pdf', data: corruptPdf }]);
 await waitForReview(org.liveKey, failed.review_id, (r) => r.status === 'failed');
-await client.workflow.getHandle(failed.review_id).result();
 await save('failure', failed.review_id);
 
-// sandbox: create → released at once (review.completed to the sandbox endpoint)
+// sandbox: create → released at once (review.completed to the sandbox endpoint); the run completes
 const sandbox = await create(org, org.sandboxKey, [{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }]);
 await save('sandbox', sandbox.review_id);
 

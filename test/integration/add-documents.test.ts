@@ -170,12 +170,15 @@ test('concurrent submissions of the same document add it once', async (t) => {
   t.is(await documentCount(review.review_id), 2);
 });
 
-test('a review whose workflow run has closed takes documents in a new run', async (t) => {
+test('a released review whose run has completed takes documents in a new run that continues it', async (t) => {
   const org = await newOrganization();
   const review = await createReview(org);
   const client = await temporalClient();
+  await waitForReview(org.liveKey, review.review_id, (r) => r.status === 'completed');
+  // Released with nothing in flight (no webhook endpoint): the run completes by itself.
+  await client.workflow.getHandle(review.review_id).result();
   const firstRun = await client.workflow.getHandle(review.review_id).describe();
-  await client.workflow.getHandle(review.review_id).terminate('test: the run closed');
+  t.is(firstRun.status.name, 'COMPLETED');
   const res = await add(org.liveKey, review.review_id, { form: form([{ name: 'id.png', data: png }]) });
   t.is(res.status, 200, res.text);
   t.is(AddDocumentsResultSchema.parse(res.body).documents_ingested, 1);
@@ -186,9 +189,13 @@ test('a review whose workflow run has closed takes documents in a new run', asyn
   // The new run picks the review up where the read model left it, and completes it.
   await waitForReview(org.liveKey, review.review_id, (r) => r.status === 'completed');
   t.like((await workflowState(review.review_id)).lastAnalysis, { documents: 2 });
-  // The new run holds the review's documents as before: a duplicate is still recognised.
+  t.like(await workflowState(review.review_id), { releases: 2, internalState: 'released' });
+  // It completes in turn, and a duplicate sent after it is still recognised (by a third run, which ends at once).
+  await client.workflow.getHandle(review.review_id).result();
   const dup = await add(org.liveKey, review.review_id, { form: form([{ name: 'id.png', data: png }]) });
   t.is(errorCode(dup), 'all_documents_duplicate');
+  await client.workflow.getHandle(review.review_id).result();
+  t.is((await client.workflow.getHandle(review.review_id).describe()).status.name, 'COMPLETED');
 });
 
 test('a working document is recognised: refused on create, flattened refused, never counted as evidence', async (t) => {

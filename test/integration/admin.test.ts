@@ -1,22 +1,11 @@
 // The admin CLI creates organizations and keys that the API then accepts, and revokes them.
 import test from 'ava';
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
+import { admin, runAdmin } from '../support/admin.js';
 import { call, errorCode } from '../support/http.js';
 import { closeShared, db, stack } from '../support/stack.js';
 
 test.after.always(closeShared);
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-async function admin(...args: string[]): Promise<unknown> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args, '--json'], {
-    cwd: root,
-    env: stack.serviceEnv,
-  });
-  return JSON.parse(stdout);
-}
 
 test('org create, key create, key list and key revoke work end to end', async (t) => {
   const org = (await admin('org', 'create', '--name', 'Acme Lending')) as { id: string; name: string };
@@ -57,12 +46,9 @@ test('an unbound key is refused with org_unbound', async (t) => {
 });
 
 test('a usage error exits 2 with the usage text', async (t) => {
-  const err = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'key', 'create'], {
-    cwd: root,
-    env: stack.serviceEnv,
-  }).catch((e: { code: number; stderr: string }) => e);
-  t.is((err as { code: number }).code, 2);
-  t.regex((err as { stderr: string }).stderr, /exactly one of --org <id> or --unbound/);
+  const run = await runAdmin(['key', 'create']);
+  t.is(run.code, 2);
+  t.regex(run.stderr, /exactly one of --org <id> or --unbound/);
 });
 
 test("org set changes an organization's operator settings, and 'default' clears an override", async (t) => {

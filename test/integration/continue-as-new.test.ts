@@ -1,6 +1,6 @@
-// A review lives as long as it is amended: its workflow continues as new when Temporal suggests it,
+// A run that waits long (for documents, at the gate, on a hold) continues as new when Temporal suggests it,
 // handing its state to the next run. Shown on a dev server of its own (TestWorkflowEnvironment with the
-// temporal binary the stack built) told to suggest continue-as-new after 40 events, with a worker in
+// temporal binary the stack built) told to suggest continue-as-new after 20 events, with a worker in
 // this process over the suite's Postgres and MinIO.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
@@ -45,7 +45,7 @@ async function waitForStatus(reviewId: string, status: string, releases: number)
   }
 }
 
-test('a released review continues as new when suggested, and the next run amends it with the state it was handed', async (t) => {
+test('a review waiting for its documents continues as new when suggested, and the next run completes it with the state it was handed', async (t) => {
   env = await TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path: binaryPath(process.env, TEMPORAL_CLI) },
@@ -65,7 +65,7 @@ test('a released review continues as new when suggested, and the next run amends
     const reviewId = randomUUID();
     const client = env!.client;
     await client.workflow.executeUpdateWithStart(createReviewUpdate, {
-      args: [{ reviewType: 'mortgage_v1', label: null, referenceId: null, metadata: null, createdAt: new Date().toISOString(), files: [await staged(org.id, 'cd.pdf', await pdf('Closing Disclosure'))], sources: [] }],
+      args: [{ reviewType: 'mortgage_v1', label: null, referenceId: null, metadata: null, createdAt: new Date().toISOString(), files: [await staged(org.id, 'paystub.pdf', await pdf('Earnings Statement'))], sources: [] }],
       startWorkflowOperation: new WithStartWorkflowOperation<typeof reviewWorkflow>('reviewWorkflow', {
         workflowId: reviewId,
         taskQueue,
@@ -73,25 +73,29 @@ test('a released review continues as new when suggested, and the next run amends
         workflowIdConflictPolicy: 'FAIL',
       }),
     });
-    await waitForStatus(reviewId, 'completed', 1);
-    // The run the update started: the hand-over may already have happened by the time the release is seen.
+    await waitForStatus(reviewId, 'awaiting_documents', 0);
+    // The run the update started: the hand-over may already have happened by the time the status is seen.
     const firstRun = (await client.workflow.getHandle(reviewId).describe()).raw.workflowExecutionInfo?.firstRunId ?? '';
 
-    // Past 20 events (a plain review's history is some 44) the released review's idle wait sees the suggestion and hands over.
+    // Past 20 events the wait for documents sees the suggestion and hands over.
     const handle = client.workflow.getHandle(reviewId);
     const deadline = Date.now() + 30_000;
     while ((await handle.describe()).runId === firstRun) {
       if (Date.now() > deadline) throw new Error('the run never continued as new');
       await new Promise((r) => setTimeout(r, 200));
     }
-    t.is((await client.workflow.getHandle(reviewId, firstRun).describe()).status.name, 'CONTINUED_AS_NEW');
-    t.like(await handle.query(getStateQuery), { reviewId, created: true, internalState: 'released', releases: 1, reassessmentPending: false });
+    const before = await client.workflow.getHandle(reviewId, firstRun).describe();
+    t.is(before.status.name, 'CONTINUED_AS_NEW');
+    t.true(before.historyLength > 20, `${before.historyLength} events before the hand-over`);
+    const handed = await handle.query(getStateQuery);
+    t.like(handed, { reviewId, created: true, internalState: 'awaiting_documents', releases: 0, reassessmentPending: false });
+    t.truthy(handed.awaitingDeadline);
 
-    // The new run takes documents and amends: it knows the review was released once already.
-    const added = await handle.executeUpdate(addDocumentsUpdate, { args: [{ files: [await staged(org.id, 'note.pdf', await pdf('NOTE'))], sources: [] }] });
+    // The new run takes the Closing Disclosure and completes the review, then completes itself.
+    const added = await handle.executeUpdate(addDocumentsUpdate, { args: [{ files: [await staged(org.id, 'cd.pdf', await pdf('Closing Disclosure'))], sources: [] }] });
     t.like(added, { review_id: reviewId, status: 'processing', documents_ingested: 1 });
-    await waitForStatus(reviewId, 'completed', 2);
-    t.like(await client.workflow.getHandle(reviewId).query(getStateQuery), { releases: 2, internalState: 'released' });
-    t.deepEqual((await transitions(reviewId)).slice(-4), ['released', 'amending', 'rendering', 'released']);
+    await waitForStatus(reviewId, 'completed', 1);
+    t.like(await handle.result(), { releases: 1, internalState: 'released', awaitingDeadline: handed.awaitingDeadline });
+    t.deepEqual((await transitions(reviewId)).slice(-4), ['awaiting_documents', 'analysing', 'rendering', 'released']);
   });
 });

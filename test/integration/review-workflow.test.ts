@@ -3,6 +3,7 @@
 // Postgres, search attributes and the workflow's query.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { readFileSync } from 'node:fs';
 import { renderPdfPage } from '../../src/qc/reading/render.js';
 import { AddDocumentsResultSchema } from '../../src/reviews/add-documents.js';
@@ -10,6 +11,7 @@ import { ReportSchema, type Report } from '../../src/reviews/report.js';
 import { ReviewSchema, type Review } from '../../src/reviews/review.js';
 import { approveUpdate, capacityFreedSignal, holdUpdate } from '../../workflows/messages.js';
 import { InternalStateKey, ReviewStatusKey } from '../../src/temporal/search-attribute-keys.js';
+import { admin, runAdmin } from '../support/admin.js';
 import { corruptPdf, fillWorkingDocument, pdf, png } from '../support/fixtures.js';
 import { call, errorCode, form, whileUnavailable } from '../support/http.js';
 import { describedAt, operatorRefusal, registerEndpoint, transitions, waitForInternalState, waitForReview, workflowMetadata, workflowState } from '../support/reviews.js';
@@ -52,9 +54,10 @@ async function report(org: TestOrganization, reviewId: string): Promise<Report> 
 const completed = (r: Review) => r.status === 'completed';
 const codes = (r: Report) => r.issues.map((i) => i.code);
 
-test('create → analysing → rendering → released: completed with the report, review.completed delivered', async (t) => {
+test('create → analysing → rendering → released: completed with the report, review.completed delivered, then the run completes', async (t) => {
   const org = await newOrganization();
-  const receiver = await WebhookReceiver.start();
+  // The receiver takes 3 s to answer: the run is in flight until the webhook is done.
+  const receiver = (await WebhookReceiver.start()).script([{ status: 200, delayMs: 3_000 }]);
   await registerEndpoint(org.liveKey, receiver.url);
   const created = await create(org, [{ name: 'cd.pdf', data: await docs.cd() }, { name: 'note.pdf', data: await docs.note() }], { reference_id: 'LN-flow-1' });
   t.like(created, { status: 'processing', report_available: false });
@@ -62,6 +65,8 @@ test('create → analysing → rendering → released: completed with the report
   const done = await waitForReview(org.liveKey, created.review_id, completed);
   t.true(done.report_available);
   t.deepEqual(await transitions(created.review_id), ['ingesting', 'analysing', 'rendering', 'released']);
+  const handle = (await temporalClient()).workflow.getHandle(created.review_id);
+  t.is((await handle.describe()).status.name, 'RUNNING', 'released, its webhook still being delivered');
 
   const r = await report(org, created.review_id);
   t.like(r, { status: 'completed', outcome: 'issues_found', sandbox: false, summary: { total: 6, critical: 3, high: 2, medium: 1, low: 0, info: 0 } });
@@ -93,6 +98,15 @@ test('create → analysing → rendering → released: completed with the report
   t.like(await workflowState(created.review_id), { internalState: 'released', releases: 1, lastAnalysis: { documents: 2, primaryPresent: true, findings: 6 } });
   const classes = await db()`select filename, document_class from documents where review_id = ${created.review_id} order by filename`;
   t.deepEqual(classes.map((c) => [c.filename, c.document_class]), [['cd.pdf', 'closing_disclosure'], ['note.pdf', 'note']]);
+
+  // Once the webhook is done, nothing is in flight: the run completes, leaving the UI's Running list.
+  t.like(await handle.result(), { internalState: 'released', releases: 1 });
+  const closed = await handle.describe();
+  t.is(closed.status.name, 'COMPLETED');
+  t.is(closed.typedSearchAttributes.get(ReviewStatusKey), 'completed');
+  const [attempt] = await db()<{ attempted_at: Date; duration_ms: number }[]>`select attempted_at, duration_ms from webhook_deliveries where review_id = ${created.review_id}`;
+  t.true(attempt!.duration_ms >= 2_900, `delivered in ${attempt!.duration_ms} ms`);
+  t.true(closed.closeTime!.getTime() >= attempt!.attempted_at.getTime(), 'closed after the delivery was recorded');
   await receiver.close();
 });
 
@@ -240,14 +254,17 @@ test('release gate: operators approve and hold with updates, and one that would 
   t.is(await gated.executeUpdate(approveUpdate), `Approved: release ${waiting!.releaseId} will be published (the organization holds every release for approval).`);
   await waitForReview(holding.liveKey, held.review_id, completed);
   t.is((await db()<{ id: string }[]>`select id from releases where review_id = ${held.review_id}`)[0]?.id, waiting!.releaseId);
-  // Approving again, with nothing waiting and no hold, is an error the operator sees.
-  t.is(await operatorRefusal(gated.executeUpdate(approveUpdate)), 'Nothing waits at the release gate (the review is released) and no hold is asked for.');
+  // Released, its run completes: approving again reaches no run, an error the operator sees.
+  await gated.result();
+  await t.throwsAsync(gated.executeUpdate(approveUpdate), { instanceOf: WorkflowNotFoundError, message: /already completed/ });
 
   // An operator holds the next release of a review in an auto-releasing organization.
   const org = await newOrganization();
   const review = await create(org, [{ name: 'paystub.pdf', data: await docs.payStub() }]);
   await waitForInternalState(review.review_id, 'awaiting_documents');
   const handle = client.workflow.getHandle(review.review_id);
+  // Approving with nothing waiting and no hold is refused where the operator sees it.
+  t.is(await operatorRefusal(handle.executeUpdate(approveUpdate)), 'Nothing waits at the release gate (the review is awaiting_documents) and no hold is asked for.');
   t.is(await handle.executeUpdate(holdUpdate), 'Held: the next release will wait at the release gate until approved.');
   t.regex(await operatorRefusal(handle.executeUpdate(holdUpdate)), /^A hold is already asked for/);
   await api('POST', `/reviews/${review.review_id}/documents`, { key: org.liveKey, form: form([{ name: 'cd.pdf', data: await docs.cd() }]) });
@@ -257,6 +274,37 @@ test('release gate: operators approve and hold with updates, and one that would 
   await waitForReview(org.liveKey, review.review_id, completed);
   t.deepEqual((await transitions(review.review_id)).slice(-3), ['rendering', 'release_gate', 'released']);
   t.is((await workflowState(review.review_id)).gate, null);
+});
+
+test("an operator holds a released review's next release after its run completed: npm run admin -- review hold", async (t) => {
+  const org = await newOrganization();
+  const created = await create(org, [{ name: 'cd.pdf', data: await docs.cd() }]);
+  await waitForReview(org.liveKey, created.review_id, completed);
+  const client = await temporalClient();
+  await client.workflow.getHandle(created.review_id).result();
+  const firstRun = (await client.workflow.getHandle(created.review_id).describe()).runId;
+
+  t.deepEqual(await admin('review', 'hold', created.review_id), { review_id: created.review_id, answer: 'Held: the next release will wait at the release gate until approved.' });
+  // The hold starts a run that continues the review, and the run keeps it: it stays open with nothing else to do.
+  await new Promise((r) => setTimeout(r, 1_500));
+  const holding = await client.workflow.getHandle(created.review_id).describe();
+  t.not(holding.runId, firstRun);
+  t.is(holding.status.name, 'RUNNING');
+  t.like(await workflowState(created.review_id), { holdRequested: true, internalState: 'released', releases: 1 });
+  const again = await runAdmin(['review', 'hold', created.review_id]);
+  t.is(again.code, 1);
+  t.regex(again.stderr, /A hold is already asked for/);
+  t.is((await runAdmin(['review', 'hold', randomUUID()])).code, 2, 'no such review');
+
+  // The integrator's next documents are analysed, and the amendment waits for the operator.
+  const added = await api('POST', `/reviews/${created.review_id}/documents`, { key: org.liveKey, form: form([{ name: 'note.pdf', data: await docs.note() }]) });
+  t.is(added.status, 200, added.text);
+  await waitForInternalState(created.review_id, 'release_gate');
+  t.like((await workflowState(created.review_id)).gate, { reason: 'an operator asked to hold it' });
+  t.regex(await client.workflow.getHandle(created.review_id).executeUpdate(approveUpdate), /^Approved: release /);
+  await waitForReview(org.liveKey, created.review_id, completed);
+  t.like(await client.workflow.getHandle(created.review_id).result(), { releases: 2, holdRequested: false });
+  t.deepEqual((await transitions(created.review_id)).slice(-5), ['released', 'amending', 'rendering', 'release_gate', 'released']);
 });
 
 test("every query, signal and update of the review workflow has a description operators see", async (t) => {

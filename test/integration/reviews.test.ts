@@ -151,7 +151,7 @@ test('the workflow of a rejected create ends at once, marked rejected, with no R
   let closed: string[] = [];
   for (let i = 0; i < 40 && closed.length < 2; i++) {
     closed = [];
-    for await (const wf of client.workflow.list({ query: `OrgId = '${org.id}' AND ExecutionStatus = 'Completed'` })) closed.push(wf.workflowId);
+    for await (const wf of client.workflow.list({ query: `OrgId = '${org.id}' AND ExecutionStatus = 'Completed' AND InternalState = 'rejected'` })) closed.push(wf.workflowId);
     if (closed.length < 2) await new Promise((r) => setTimeout(r, 250));
   }
   t.is(closed.length, 2);

@@ -14,6 +14,17 @@ Runtime.install({ logger: new DefaultLogger('WARN') });
 
 const folder = new URL('../histories/', import.meta.url);
 const REQUIRED = ['amendment', 'create-awaiting-add-completed', 'create-completed', 'failure', 'sandbox'];
+/** The paths RELEASED_RUN_COMPLETES_PATCH changed: their histories from before it are kept. */
+const BEFORE_RELEASED_RUN_COMPLETES = ['amendment', 'create-awaiting-add-completed', 'create-completed', 'sandbox'];
+
+interface HistoryJson {
+  events: Record<string, { input?: { payloads?: { data: string }[] }; startToFireTimeout?: string } | undefined>[];
+}
+const historyOf = async (name: string) => JSON.parse(await readFile(new URL(`${name}.json`, folder), 'utf8')) as HistoryJson;
+const lastEventType = (h: HistoryJson) => Object.keys(h.events.at(-1)!).find((k) => k.endsWith('EventAttributes'));
+/** The 30-day idle timers a history started: how a released run waited before the patch. */
+const idleTimers = (h: HistoryJson) =>
+  h.events.filter((e) => e.timerStartedEventAttributes?.startToFireTimeout === `${30 * 24 * 3600}s`).length;
 
 test('every recorded history, of today\'s code and of the code before each patch, replays against the current workflow code', async (t) => {
   // test/histories/*.json: today's paths; test/histories/<before-patch>/*.json: the same paths as earlier
@@ -22,6 +33,9 @@ test('every recorded history, of today\'s code and of the code before each patch
   for (const required of REQUIRED) {
     t.true(names.includes(required), `history ${required} is recorded`);
     t.true(names.includes(`before-lean-history/${required}`), `history ${required} of the code before lean-history is kept`);
+  }
+  for (const required of BEFORE_RELEASED_RUN_COMPLETES) {
+    t.true(names.includes(`before-released-run-completes/${required}`), `history ${required} of the code before released-run-completes is kept`);
   }
   const results = await replayHistories(names.map((n) => new URL(`${n}.json`, folder)));
   t.deepEqual(
@@ -41,4 +55,23 @@ test('a history whose first activity today\'s code would not schedule fails to r
   await writeFile(file, JSON.stringify(history));
   const [result] = [...(await replayHistories([file])).values()];
   t.regex(result!, /^DeterminismViolationError: /);
+});
+
+test('the recorded paths are the ones named: released runs complete, and the amendment is a run that continues a completed one', async (t) => {
+  // Today's runs end once released and announced, with no idle timer; before the patch they were still
+  // open, waiting out a 30-day one.
+  for (const name of REQUIRED) {
+    const history = await historyOf(name);
+    t.is(lastEventType(history), 'workflowExecutionCompletedEventAttributes', name);
+    t.is(idleTimers(history), 0, name);
+  }
+  for (const name of BEFORE_RELEASED_RUN_COMPLETES) {
+    const history = await historyOf(`before-released-run-completes/${name}`);
+    t.not(lastEventType(history), 'workflowExecutionCompletedEventAttributes', name);
+    t.true(idleTimers(history) > 0, name);
+  }
+  // Documents added after the first run completed started the amendment's run, resumed from the read model.
+  const started = (await historyOf('amendment')).events[0]!.workflowExecutionStartedEventAttributes!;
+  const input = JSON.parse(Buffer.from(started.input!.payloads![0]!.data, 'base64').toString('utf8')) as { resumed?: unknown };
+  t.deepEqual(input.resumed, { internalState: 'released' });
 });
