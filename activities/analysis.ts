@@ -9,6 +9,7 @@ import { activeDecisions } from '../src/db/dispositions.js';
 import { getOrganization } from '../src/db/organizations.js';
 import { analyseDocuments } from '../src/qc/analyse.js';
 import { tesseractOcr } from '../src/qc/reading/document.js';
+import { particularsOf, type Particulars } from '../src/report/particulars.js';
 import type { Finding } from '../src/qc/finding.js';
 import { applyDecisions } from '../src/working-document/decisions.js';
 import type { AnalysisSummary, ReviewPolicy } from '../src/reviews/pipeline.js';
@@ -28,7 +29,7 @@ export interface LegacyAnalysisResult extends Omit<AnalysisSummary, 'releaseId' 
 
 export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; storage: Storage; config: Config }) {
   /** Reads and classifies every evidence document of the review and derives its findings. */
-  async function analyse(reviewId: string): Promise<LegacyAnalysisResult> {
+  async function analyse(reviewId: string): Promise<LegacyAnalysisResult & { particulars: Particulars }> {
     const docs = await evidenceDocuments(sql, reviewId);
     const ctx = Context.current();
     // A heartbeat on a clock as well as per document: one large document may take longer to read than
@@ -59,6 +60,7 @@ export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; s
       findings,
       disputed,
       disputes,
+      particulars: particularsOf(analysis),
     };
   }
 
@@ -87,14 +89,16 @@ export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; s
      * the draft of release `releaseId`; returns the counts.
      */
     async analyseToDraft(input: { reviewId: string; releaseId: string }): Promise<AnalysisSummary> {
-      const { findings, ...counts } = await analyse(input.reviewId);
-      await saveReleaseDraft(sql, { id: input.releaseId, reviewId: input.reviewId, findings });
+      const { findings, particulars, ...counts } = await analyse(input.reviewId);
+      await saveReleaseDraft(sql, { id: input.releaseId, reviewId: input.reviewId, findings, particulars });
       return { releaseId: input.releaseId, ...counts, findings: findings.length };
     },
 
     /** Runs started before release drafts: the same analysis, its findings returned. */
     async analyseReview(input: { reviewId: string }): Promise<LegacyAnalysisResult> {
-      return analyse(input.reviewId);
+      // (Their releases are rendered without page 1's particulars: only ids and counts go to history.)
+      const { particulars: _notKept, ...result } = await analyse(input.reviewId);
+      return result;
     },
   };
 }

@@ -2,7 +2,8 @@
 // and complete the review in one transaction (thin adapters over src/report and src/db/releases).
 import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
-import { publishRelease, releaseCount, releaseFindings } from '../src/db/releases.js';
+import { publishRelease, releaseCount, releaseFindings, reportSheet } from '../src/db/releases.js';
+import { activeDecisions } from '../src/db/dispositions.js';
 import type { ReleaseRef } from '../src/reviews/pipeline.js';
 import { getReviewRecordById } from '../src/db/reviews.js';
 import type { Finding } from '../src/qc/finding.js';
@@ -23,6 +24,10 @@ export function createReleaseActivities({ sql, storage, config }: { sql: Sql; st
   async function renderAndStore(input: ReleaseRef, content: ReleaseContent, sandbox: boolean): Promise<string> {
     const review = await getReviewRecordById(sql, input.reviewId);
     if (!review) throw new Error(`review ${input.reviewId} does not exist`);
+    const ids = new Set(content.findings.map((f) => f.key));
+    const standing = (await activeDecisions(sql, input.reviewId))
+      .filter((d) => ids.has(d.findingKey))
+      .map((d) => ({ findingId: d.findingKey, decision: d.decision, comment: d.comment }));
     const bytes = await renderReport(
       {
         reviewId: input.reviewId,
@@ -31,6 +36,7 @@ export function createReleaseActivities({ sql, storage, config }: { sql: Sql; st
         sandbox,
         ...content,
         generatedAt: new Date(input.generatedAt),
+        sheet: { ...(await reportSheet(sql, input.reviewId, input.releaseId)), standing },
       },
       config.secrets.server,
     );

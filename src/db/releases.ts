@@ -7,6 +7,9 @@ import { CATEGORIES, regulationOf, SEVERITIES } from '../qc/catalog.js';
 import type { Finding } from '../qc/finding.js';
 import { customerStatus } from '../reviews/states.js';
 import { logTransition, setReviewState } from './reviews.js';
+import { ParticularsSchema, type Particulars } from '../report/particulars.js';
+import type { Decision } from '../working-document/decisions.js';
+import type { ReportSheetContent } from '../report/render.js';
 
 export interface Release {
   id: string;
@@ -98,10 +101,15 @@ export interface NewRelease extends ReleaseContent {
  * Stores an analysis's findings as the draft of release `id` (the workflow chose the id). A retried
  * analysis writes its findings again under the same id.
  */
-export async function saveReleaseDraft(sql: Sql, draft: { id: string; reviewId: string; findings: readonly Finding[] }): Promise<void> {
+export async function saveReleaseDraft(
+  sql: Sql,
+  draft: { id: string; reviewId: string; findings: readonly Finding[]; particulars?: Particulars },
+): Promise<void> {
+  const particulars = draft.particulars ? sql.json(draft.particulars) : null;
   await sql`
-    insert into release_drafts (id, review_id, findings) values (${draft.id}, ${draft.reviewId}, ${sql.json(draft.findings as Finding[])})
-    on conflict (id) do update set findings = excluded.findings`;
+    insert into release_drafts (id, review_id, findings, particulars)
+    values (${draft.id}, ${draft.reviewId}, ${sql.json(draft.findings as Finding[])}, ${particulars})
+    on conflict (id) do update set findings = excluded.findings, particulars = excluded.particulars`;
 }
 
 /** The findings of a release: its draft while it is one, the release's once published. */
@@ -122,9 +130,10 @@ export async function releaseFindings(sql: Sql, reviewId: string, releaseId: str
 export async function publishRelease(sql: Sql, r: NewRelease): Promise<Review> {
   return sql.begin(async (tx) => {
     const inserted = await tx`
-      insert into releases (id, review_id, sequence, outcome, summary, issues, findings, report_object_key, generated_at)
+      insert into releases (id, review_id, sequence, outcome, summary, issues, findings, report_object_key, generated_at, particulars)
       select ${r.id}, ${r.reviewId}, coalesce(max(sequence), 0) + 1, ${r.outcome}, ${tx.json(r.summary)},
-             ${tx.json(r.findings.map(issueOf))}, ${tx.json(r.findings as Finding[])}, ${r.reportObjectKey}, ${r.generatedAt}
+             ${tx.json(r.findings.map(issueOf))}, ${tx.json(r.findings as Finding[])}, ${r.reportObjectKey}, ${r.generatedAt},
+             (select particulars from release_drafts where id = ${r.id})
         from releases where review_id = ${r.reviewId}
       on conflict (id) do nothing
       returning sequence`;
@@ -138,4 +147,30 @@ export async function publishRelease(sql: Sql, r: NewRelease): Promise<Review> {
     }
     return review;
   });
+}
+
+/** What the report of a release (a draft about to be rendered, or a published one) shows beside its findings. */
+export async function reportSheet(sql: Sql, reviewId: string, releaseId: string): Promise<Omit<ReportSheetContent, 'standing'>> {
+  const [own] = await sql<{ particulars: unknown; sequence: number | null }[]>`
+    select particulars, null::int as sequence from release_drafts where id = ${releaseId} and review_id = ${reviewId}
+    union all
+    select particulars, sequence from releases where id = ${releaseId} and review_id = ${reviewId}
+    limit 1`;
+  const [previous] = await sql<ReleaseRow[]>`
+    select * from releases
+     where review_id = ${reviewId} and id <> ${releaseId} and (${own?.sequence ?? null}::int is null or sequence < ${own?.sequence ?? null}::int)
+     order by sequence desc limit 1`;
+  const decisions = previous
+    ? await sql<{ finding_id: string; decision: Decision; comment: string | null }[]>`
+        select distinct on (finding_key) finding_key as finding_id, decision, comment
+          from dispositions
+         where review_id = ${reviewId} and release_id = ${previous.id} and outcome = 'applied' and finding_key is not null
+         order by finding_key, created_at desc, id desc`
+    : [];
+  return {
+    number: own?.sequence ?? (previous?.sequence ?? 0) + 1,
+    particulars: own?.particulars ? ParticularsSchema.parse(own.particulars) : null,
+    previous: previous ? { number: previous.sequence, generatedAt: previous.generated_at, findings: storedFindings(previous.findings) } : null,
+    decisions: decisions.map((d) => ({ findingId: d.finding_id, decision: d.decision, comment: d.comment })),
+  };
 }

@@ -25,6 +25,8 @@ export interface AnalysedFile {
   classes: DocumentClass[];
   /** Why the file could not be read at all; null when it was. */
   unreadable: string | null;
+  /** Pages read from it (0 when it could not be read). */
+  pages: number;
 }
 
 export interface Analysis {
@@ -91,7 +93,8 @@ export async function analyseDocuments(
   const logical: LoanDocument[] = [];
   docs.forEach((doc, index) => {
     const { documents, unreadable } = found[index]!;
-    files.push({ id: doc.id, filename: doc.filename, classes: documents.map((d) => d.documentClass), unreadable });
+    const pages = new Set(documents.flatMap((d) => d.pages.map((p) => p.number))).size;
+    files.push({ id: doc.id, filename: doc.filename, classes: documents.map((d) => d.documentClass), unreadable, pages });
     if (unreadable !== null) loan.unreadable.push({ filename: doc.filename, reason: unreadable });
     logical.push(...documents);
   });

@@ -1,11 +1,38 @@
-// Renders a release's report PDF, which is also the working document (DECISIONS 10): per finding a decision
-// field (cleared, disputed, cure_attached or empty), a comment field and a cure-document field (the file
-// name of the curing document uploaded with it), and the service marker of the review and release.
-import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+// Renders a release's report PDF, which is also the working document (DECISIONS 10). Page 1 is the loan
+// at a glance, the outcome, counts by severity, the documents reviewed, what changed since the previous
+// release and how to answer; then a findings table; then one section per finding (summary, regulation,
+// evidence) with its form fields: a decision (cleared, disputed, cure_attached or empty; pre-filled
+// with the decision standing on it), a comment and a cure document (the file name of the curing
+// document uploaded with it). The service marker of the review and release makes it a working document.
+import { PDFDocument, PDFName, rgb, StandardFonts, type RGB } from 'pdf-lib';
 import type { Summary } from '../reviews/report.js';
 import type { Finding } from '../qc/finding.js';
+import { SEVERITIES, type Severity } from '../qc/catalog.js';
 import { DISPOSITION_DECISIONS } from '../reviews/add-documents.js';
 import { stampWorkingDocument } from '../working-document/marker.js';
+import type { Decision } from '../working-document/decisions.js';
+import { GLANCE_LABELS, type Particulars } from './particulars.js';
+import { INK, MARGIN, MUTED, PageWriter, RULE, WIDTH } from './layout.js';
+import { formatInstant, forPeople } from './wording.js';
+
+/** A decision that stands on a finding, as the form pre-fills it and an amendment lists it. */
+export interface DecisionOnFinding {
+  findingId: string;
+  decision: Decision;
+  comment: string | null;
+}
+
+/** What the report shows beyond the findings (src/db/releases.ts reportSheet reads it). */
+export interface ReportSheetContent {
+  /** 1 for the first release, 2 for the first amendment… */
+  number: number;
+  particulars: Particulars | null;
+  previous: { number: number; generatedAt: Date; findings: readonly Finding[] } | null;
+  /** Decisions applied from the previous release's working document. */
+  decisions: readonly DecisionOnFinding[];
+  /** Decisions standing on findings of this release: the form starts with them. */
+  standing: readonly DecisionOnFinding[];
+}
 
 export interface ReportContent {
   reviewId: string;
@@ -15,7 +42,10 @@ export interface ReportContent {
   outcome: string;
   summary: Summary;
   findings: readonly Finding[];
+  /** The release's time: the same in the Report JSON and the webhook. */
   generatedAt: Date;
+  /** Absent: a first release with nothing known beyond its findings. */
+  sheet?: ReportSheetContent;
 }
 
 /**
@@ -30,88 +60,229 @@ export function findingFieldNames(key: string) {
   };
 }
 
-const PAGE: [number, number] = [612, 792];
-const MARGIN = 54;
-const WIDTH = PAGE[0] - 2 * MARGIN;
+export const SEVERITY_COLORS: Record<Severity, RGB> = {
+  critical: rgb(0.72, 0.11, 0.11),
+  high: rgb(0.85, 0.38, 0.05),
+  medium: rgb(0.72, 0.55, 0.02),
+  low: rgb(0.15, 0.39, 0.68),
+  info: rgb(0.42, 0.45, 0.5),
+};
 
-/** The standard fonts encode WinAnsi only: anything else is shown as '?' rather than failing the render. */
-function printable(text: string): string {
-  return text.replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, '-').replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The outcome in words. */
+function outcomeInWords(outcome: string, s: Summary): string {
+  if (outcome === 'clear' || s.total === 0) return 'Clear: the review found no issues in this package.';
+  const urgent = s.critical + s.high;
+  const needs = urgent > 0 ? `, ${plural(urgent, 'critical or high finding')} among them` : '';
+  return `Issues found: ${plural(s.total, 'finding')} to review${needs}.`;
 }
 
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of printable(text).split(/\s+/).filter(Boolean)) {
-    const candidate = line ? `${line} ${word}` : word;
-    if (line && font.widthOfTextAtSize(candidate, size) > width) {
-      lines.push(line);
-      line = word;
-    } else line = candidate;
+/** Where a finding points: the first document and page its evidence names. */
+function whereOf(f: Finding): string {
+  const first = f.evidence[0];
+  return first ? `${first.document}, p.${first.page}` : '-';
+}
+
+/** "loan_amount" → "Loan amount"; "apr" → "APR". */
+function fieldName(field: string): string {
+  const known: Record<string, string> = { apr: 'APR', tip: 'TIP', cd: 'CD', le: 'LE' };
+  return capital(field.split('_').map((w) => known[w] ?? w).join(' '));
+}
+
+/** What changed since the previous release, in words, one line each (none for a first release). */
+export function changesSince(content: Pick<ReportContent, 'findings' | 'sheet'>): { kind: string; finding: string; note: string }[] {
+  const sheet = content.sheet;
+  if (!sheet?.previous) return [];
+  const before = new Map(sheet.previous.findings.map((f) => [f.key, f]));
+  const now = new Map(content.findings.map((f) => [f.key, f]));
+  const decided = new Map(sheet.decisions.map((d) => [d.findingId, d]));
+  const out: { kind: string; finding: string; note: string }[] = [];
+  const label = (f: Finding) => `${f.key} ${f.title}`;
+  for (const [key, f] of before) {
+    const d = decided.get(key);
+    if (now.has(key)) {
+      if (d?.decision === 'disputed') out.push({ kind: 'Disputed', finding: label(f), note: d.comment ? `"${d.comment}"` : 'no comment' });
+      continue;
+    }
+    if (d?.decision === 'cleared') out.push({ kind: 'Cleared', finding: label(f), note: d.comment ? `"${d.comment}"` : 'by the lender' });
+    else if (d?.decision === 'cure_attached') out.push({ kind: 'Cured', finding: label(f), note: 'the cure document resolved it' });
+    else out.push({ kind: 'Resolved', finding: label(f), note: 'no longer found in the documents' });
   }
-  if (line) lines.push(line);
-  return lines;
+  for (const [key, f] of now) if (!before.has(key)) out.push({ kind: 'New', finding: label(f), note: `${capital(f.severity)}` });
+  return out;
 }
 
 export async function renderReport(content: ReportContent, secret: string): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
-  doc.setTitle(`Loan package review ${content.referenceId ?? content.reviewId}`);
+  const who = content.referenceId ?? content.reviewId;
+  const number = content.sheet?.number ?? 1;
+  doc.setTitle(`Loan package review ${who}, release ${number}`, { showInWindowTitleBar: true });
+  doc.setSubject('Quality-control report of a loan package; also the working document for answering its findings.');
+  doc.setLanguage('en-US');
   doc.setCreationDate(content.generatedAt);
   doc.setModificationDate(content.generatedAt);
-  const regular = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const fonts = { regular: await doc.embedFont(StandardFonts.Helvetica), bold: await doc.embedFont(StandardFonts.HelveticaBold) };
+  const w = new PageWriter(doc, fonts);
   const form = doc.getForm();
+  const { summary, findings, sheet } = content;
 
-  let page: PDFPage = doc.addPage(PAGE);
-  let y = PAGE[1] - MARGIN;
-  const room = (height: number) => {
-    if (y - height < MARGIN) {
-      page = doc.addPage(PAGE);
-      y = PAGE[1] - MARGIN;
+  // Page 1: the loan at a glance.
+  w.text('Loan package quality-control report', { font: fonts.bold, size: 18, after: 2 });
+  w.text(content.referenceId ? `Loan ${content.referenceId}` : `Review ${content.reviewId}`, { size: 11, color: MUTED });
+  const amends = sheet?.previous ? ` - amends release ${sheet.previous.number} of ${formatInstant(sheet.previous.generatedAt)}` : '';
+  w.text(`Release ${number}, ${formatInstant(content.generatedAt)}${amends}`, { size: 11, color: MUTED, after: 6 });
+  if (content.sandbox) w.text('SANDBOX: sample data only; nothing here describes the uploaded documents.', { font: fonts.bold, size: 10, color: SEVERITY_COLORS.critical, after: 4 });
+
+  w.text(outcomeInWords(content.outcome, summary), { font: fonts.bold, size: 12, after: 4 });
+  severityChips(w, summary);
+
+  w.text('The loan at a glance', { font: fonts.bold, size: 11, after: 2 });
+  if (sheet?.particulars) {
+    const read = new Map(sheet.particulars.glance.map((g) => [g.label, g]));
+    w.table(
+      [
+        { header: '', width: 90 },
+        { header: 'As read', width: 250 },
+        { header: 'Source', width: WIDTH - 340 },
+      ],
+      GLANCE_LABELS.map((label) => {
+        const g = read.get(label);
+        return g ? { cells: [label, g.value, `${g.document}, p.${g.page}`] } : { cells: [label, 'not found in the package', ''], colors: [undefined, MUTED] };
+      }),
+    );
+  } else {
+    w.text('Not recorded for this release.', { color: MUTED, after: 6 });
+  }
+
+  w.text('Documents reviewed', { font: fonts.bold, size: 11, after: 2 });
+  if (sheet?.particulars && sheet.particulars.documents.length > 0) {
+    w.table(
+      [
+        { header: 'File', width: 170 },
+        { header: 'Found', width: 190 },
+        { header: 'Pages', width: 40 },
+        { header: 'Note', width: WIDTH - 400 },
+      ],
+      sheet.particulars.documents.map((d) =>
+        d.unreadable === null
+          ? { cells: [d.file, d.found.join(', ') || 'nothing recognised', String(d.pages), ''] }
+          : { cells: [d.file, '-', '-', `Unreadable: ${d.unreadable}`], colors: [undefined, undefined, undefined, SEVERITY_COLORS.critical] },
+      ),
+    );
+  } else {
+    w.text('Not recorded for this release.', { color: MUTED, after: 6 });
+  }
+
+  const changes = changesSince(content);
+  if (sheet?.previous) {
+    w.text(`Changes since release ${sheet.previous.number}`, { font: fonts.bold, size: 11, after: 2 });
+    if (changes.length === 0) w.text('No finding changed.', { color: MUTED, after: 6 });
+    else
+      w.table(
+        [
+          { header: '', width: 60 },
+          { header: 'Finding', width: 250 },
+          { header: '', width: WIDTH - 310 },
+        ],
+        changes.map((c) => ({ cells: [c.kind, c.finding, c.note] })),
+      );
+  }
+
+  howToAnswer(w);
+
+  // The findings table, then a section per finding.
+  if (findings.length > 0) {
+    w.newPage();
+    w.text('Findings', { font: fonts.bold, size: 14, after: 4 });
+    w.table(
+      [
+        { header: 'Finding', width: 120 },
+        { header: 'Severity', width: 55 },
+        { header: 'Title', width: 220 },
+        { header: 'Document, page', width: WIDTH - 395 },
+      ],
+      findings.map((f) => ({ cells: [f.key, capital(f.severity), f.title, whereOf(f)], colors: [undefined, SEVERITY_COLORS[f.severity]] })),
+    );
+  } else {
+    w.text('No issues were found.', { after: 6 });
+  }
+
+  const standing = new Map((sheet?.standing ?? []).map((d) => [d.findingId, d]));
+  for (const f of findings) {
+    w.room(150);
+    w.rule(10);
+    const color = SEVERITY_COLORS[f.severity];
+    w.page.drawRectangle({ x: MARGIN, y: w.y - 13, width: 4, height: 14, color });
+    w.text(`${f.key}  ${f.title}`, { font: fonts.bold, size: 11, indent: 10 });
+    w.text(`${capital(f.severity)} severity, ${f.category}`, { size: 8.5, indent: 10, color, after: 2 });
+    w.text(forPeople(f.summary), { indent: 10, after: 3 });
+    if (f.regulation) w.text(`Regulation: ${f.regulation}`, { size: 9, indent: 10, color: MUTED, after: 2 });
+    if (f.evidence.length > 0) {
+      w.text('Evidence', { font: fonts.bold, size: 9, indent: 10 });
+      for (const e of f.evidence) w.text(`${fieldName(e.field)}: ${e.value === null ? 'blank or not printed' : forPeople(e.value)} (${e.document}, p.${e.page})`, { size: 9, indent: 20 });
+      w.y -= 2;
     }
-  };
-  const text = (t: string, o: { font?: PDFFont; size?: number; indent?: number } = {}) => {
-    const size = o.size ?? 10;
-    for (const line of wrap(t, o.font ?? regular, size, WIDTH - (o.indent ?? 0))) {
-      room(size + 4);
-      page.drawText(line, { x: MARGIN + (o.indent ?? 0), y: y - size, size, font: o.font ?? regular });
-      y -= size + 4;
-    }
-  };
-
-  text('Loan package review: quality-control report', { font: bold, size: 16 });
-  if (content.sandbox) text('SANDBOX: sample data only; nothing here describes the uploaded documents.', { font: bold, size: 10 });
-  y -= 6;
-  text(`Review ${content.reviewId}${content.referenceId ? ` (reference ${content.referenceId})` : ''}`);
-  text(`Release ${content.releaseId}, generated ${content.generatedAt.toISOString()}`);
-  const s = content.summary;
-  text(`Outcome: ${content.outcome}. Issues: ${s.total} (critical ${s.critical}, high ${s.high}, medium ${s.medium}, low ${s.low}, info ${s.info}).`);
-  y -= 6;
-  text('To answer a finding, choose a decision, add a comment, and for "cure_attached" give the file name of the curing document; upload this PDF (not flattened or printed) with that document to POST /reviews/{review_id}/documents.', { size: 9 });
-  y -= 10;
-
-  for (const issue of content.findings) {
-    room(120);
-    text(`${issue.code}  [${issue.severity}, ${issue.category}]  ${issue.title}`, { font: bold, size: 11 });
-    text(issue.summary, { indent: 12 });
-    const names = findingFieldNames(issue.key);
-    room(70);
-    page.drawText('Decision', { x: MARGIN + 12, y: y - 12, size: 9, font: regular });
+    const names = findingFieldNames(f.key);
+    const prior = standing.get(f.key);
+    w.room(64);
+    w.page.drawText('Decision', { x: MARGIN + 10, y: w.y - 12, size: 9, font: fonts.regular, color: INK });
     const decision = form.createDropdown(names.decision);
     decision.addOptions(['', ...DISPOSITION_DECISIONS]);
-    decision.addToPage(page, { x: MARGIN + 90, y: y - 16, width: 130, height: 16, font: regular });
-    page.drawText('Cure document', { x: MARGIN + 240, y: y - 12, size: 9, font: regular });
+    if (prior) decision.select(prior.decision);
+    decision.addToPage(w.page, { x: MARGIN + 90, y: w.y - 16, width: 130, height: 16, font: fonts.regular });
+    w.page.drawText('Cure document', { x: MARGIN + 240, y: w.y - 12, size: 9, font: fonts.regular, color: INK });
     const cure = form.createTextField(names.cureDocument);
-    cure.addToPage(page, { x: MARGIN + 320, y: y - 16, width: WIDTH - 320, height: 16, font: regular });
-    y -= 24;
-    page.drawText('Comment', { x: MARGIN + 12, y: y - 12, size: 9, font: regular });
+    cure.addToPage(w.page, { x: MARGIN + 320, y: w.y - 16, width: WIDTH - 320, height: 16, font: fonts.regular });
+    w.y -= 24;
+    w.page.drawText('Comment', { x: MARGIN + 10, y: w.y - 12, size: 9, font: fonts.regular, color: INK });
     const comment = form.createTextField(names.comment);
     comment.enableMultiline();
-    comment.addToPage(page, { x: MARGIN + 90, y: y - 34, width: WIDTH - 90, height: 34, font: regular });
-    y -= 48;
+    if (prior?.comment) comment.setText(w.printable(prior.comment));
+    comment.addToPage(w.page, { x: MARGIN + 90, y: w.y - 34, width: WIDTH - 90, height: 34, font: fonts.regular });
+    w.y -= 46;
+    if (prior) w.text(`Decided earlier: ${prior.decision}. Leave it to keep it, or change it.`, { size: 8, indent: 90, color: MUTED, after: 2 });
   }
-  if (content.findings.length === 0) text('No issues were found.');
 
+  w.footers(`Review ${content.reviewId} - release ${number}, ${formatInstant(content.generatedAt)}`);
+  // Viewers show the title, not the file name (PDF/UA).
+  doc.catalog.getOrCreateViewerPreferences().setDisplayDocTitle(true);
+  doc.catalog.set(PDFName.of('PageMode'), PDFName.of('UseNone'));
   stampWorkingDocument(doc, { reviewId: content.reviewId, releaseId: content.releaseId }, secret);
   return doc.save();
+}
+
+/** A coloured chip per severity with its count, on one line. */
+function severityChips(w: PageWriter, s: Summary): void {
+  w.room(30);
+  let x = MARGIN;
+  const size = 9;
+  for (const sev of SEVERITIES) {
+    const n = s[sev];
+    const label = `${n} ${sev}`;
+    const width = w.fonts.bold.widthOfTextAtSize(label, size) + 16;
+    const color = SEVERITY_COLORS[sev];
+    w.page.drawRectangle({ x, y: w.y - 18, width, height: 18, color: n > 0 ? color : rgb(1, 1, 1), borderColor: n > 0 ? color : RULE, borderWidth: 0.8 });
+    w.page.drawText(label, { x: x + 8, y: w.y - 13, size, font: w.fonts.bold, color: n > 0 ? rgb(1, 1, 1) : MUTED });
+    x += width + 6;
+  }
+  w.y -= 30;
+}
+
+/** The short "How to answer" box: what to do with this document, in a reviewer's words. */
+function howToAnswer(w: PageWriter): void {
+  const lines = [
+    'For each finding, choose a decision: cleared (not an issue), disputed (add your reason in the comment) or cure_attached (name the curing document in Cure document).',
+    'Save this PDF with its form filled (do not print or flatten it) and send it back with any curing documents, as new documents of this review, through your loan system.',
+    'The review is re-assessed and an amended report follows; decisions you made stay filled in.',
+  ];
+  const size = 9;
+  const height = lines.reduce((h, l) => h + w.wrap(l, w.fonts.regular, size, WIDTH - 24).length * (size + 4), 0) + 30;
+  w.room(height);
+  w.page.drawRectangle({ x: MARGIN, y: w.y - height, width: WIDTH, height, color: rgb(0.96, 0.97, 0.99), borderColor: RULE, borderWidth: 0.8 });
+  w.y -= 8;
+  w.text('How to answer', { font: w.fonts.bold, size: 10, indent: 12, after: 2 });
+  for (const l of lines) w.text(l, { size, indent: 12, width: WIDTH - 24 });
+  w.y -= 12;
 }

@@ -12,6 +12,7 @@ import { ReviewSchema, type Review } from '../../src/reviews/review.js';
 import { approveUpdate, capacityFreedSignal, holdUpdate } from '../../workflows/messages.js';
 import { InternalStateKey, ReviewStatusKey } from '../../src/temporal/search-attribute-keys.js';
 import { admin, runAdmin } from '../support/admin.js';
+import { pagesText } from '../support/pdf-text.js';
 import { corruptPdf, fillWorkingDocument, pdf, png } from '../support/fixtures.js';
 import { call, errorCode, form, whileUnavailable } from '../support/http.js';
 import { describedAt, operatorRefusal, registerEndpoint, transitions, waitForInternalState, waitForReview, workflowMetadata, workflowState } from '../support/reviews.js';
@@ -77,7 +78,13 @@ test('create → analysing → rendering → released: completed with the report
   t.deepEqual(r.issues.map((i) => i.id), ['DOC-001:security_instrument', 'DOC-001:loan_estimate', 'DOC-001:urla', 'DOC-002', 'DOC-004', 'APR-006']);
   t.like(r.issues.find((i) => i.id === 'APR-006'), { evidence: [{ document: 'cd.pdf', page: 1, field: 'apr', value: null }], regulation: '12 CFR 1026.38(o)(4)' });
   t.like(r.issues.find((i) => i.id === 'DOC-001:loan_estimate'), { evidence: [], regulation: '12 CFR 1026.19(e)(1)(i)' });
-  t.is((await fetch(r.report_pdf_url)).status, 200);
+  // The report PDF: page 1 has the loan as read and the documents reviewed, the release in words.
+  const [page1] = await pagesText(new Uint8Array(await (await fetch(r.report_pdf_url)).arrayBuffer()));
+  t.regex(page1!, /Loan LN-flow-1\nRelease 1, \d{1,2} \w+ \d{4}, \d{2}:\d{2} UTC\n/);
+  t.regex(page1!, /Issues found: 6 findings to review, 5 critical or high findings among them\./);
+  t.regex(page1!, /3 critical 2 high 1 medium 0 low 0 info/);
+  // (One submission's files are recorded together, in no particular order.)
+  t.regex(page1!, /Documents reviewed\nFile Found Pages Note\n(cd\.pdf Closing Disclosure 1\nnote\.pdf Note 1|note\.pdf Note 1\ncd\.pdf Closing Disclosure 1)\n/);
 
   const [delivery] = await receiver.waitFor(1);
   const sent = JSON.parse(delivery!.body) as { id: string; occurred_at: string };
@@ -174,6 +181,10 @@ test('new evidence on a completed review: processing at once, then amended (revi
   t.not(receiver.payloads()[0]!.id, receiver.payloads()[1]!.id);
   t.deepEqual((await transitions(created.review_id)).slice(-4), ['released', 'amending', 'rendering', 'released']);
   t.is((await db()`select count(*)::int as n from releases where review_id = ${created.review_id}`)[0]!.n, 2);
+  // The amended report says what it amends and what changed.
+  const [page1] = await pagesText(new Uint8Array(await (await fetch(second.report_pdf_url)).arrayBuffer()));
+  t.regex(page1!, /Release 2, .+ UTC - amends release 1 of .+ UTC\n/);
+  t.regex(page1!, /Changes since release 1\n.*\nResolved DOC-001:loan_estimate Core document missing no longer found in the documents/);
   await receiver.close();
 });
 

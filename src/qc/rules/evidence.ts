@@ -18,6 +18,11 @@ const SHORT_NAMES: Record<DocumentClass, string> = {
   service_provider_list: 'Service provider list',
 };
 
+/** "Closing Disclosure", "Pay stub": a document class as a heading or a table cell names it. */
+export function shortName(cls: DocumentClass): string {
+  return SHORT_NAMES[cls];
+}
+
 export function documentsOf<C extends DocumentClass>(loan: LoanFile, cls: C): DocumentOf<C>[] {
   return loan.documents.filter((d): d is DocumentOf<C> => d.documentClass === cls);
 }
