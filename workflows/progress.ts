@@ -94,11 +94,11 @@ export class ReviewProgress {
    * Sends an event to every endpoint of the review's organization and mode; never blocks the review. The
    * event gets its id here, once, so every endpoint and every attempt carries the same. `releaseId` is the
    * release it announces (null for review.failed; undefined where the workflow does not hold it, the
-   * sandbox's canned release: the delivery reads the review's current one).
+   * sandbox's canned release: the delivery reads the review's current one). `occurredAt` is a release's
+   * own time for the events that announce one (now, for the others).
    */
-  announce(event: WebhookEvent, releaseId: string | null | undefined): void {
+  announce(event: WebhookEvent, releaseId: string | null | undefined, occurredAt = new Date().toISOString()): void {
     const { reviewId, organizationId, sandbox } = this.input;
-    const occurredAt = new Date().toISOString();
     const eventId = uuid4();
     const fanOut = async () => {
       const endpoints = await bookkeeper().webhookTargets({ organizationId, sandbox });

@@ -1,11 +1,18 @@
 // Releasing a report: render and store its PDF (retried while it cannot be stored: never released
 // without it), pass the release gate when a release must be approved, publish, announce.
-import { condition, sleep, uuid4 } from '@temporalio/workflow';
+import { condition, patched, sleep, uuid4 } from '@temporalio/workflow';
 import type { ReviewPolicy } from '../src/reviews/pipeline.js';
 import type { Finding } from '../src/qc/finding.js';
 import { bookkeeper, rendering } from './activity-options.js';
 import type { ReviewProgress } from './progress.js';
 import { failureMessage } from './failures.js';
+
+/**
+ * Patch: a release approved at the release gate is rendered again at approval, so that its time (the
+ * Report's generated_at, the PDF's date, the webhook's occurred_at) is when it was released; runs that
+ * passed a gate before it published the render made before the gate.
+ */
+export const RELEASE_TIME_AT_APPROVAL_PATCH = 'release-time-at-approval';
 
 /** A blocked publication is retried with this backoff. */
 const FIRST_PUBLICATION_RETRY_MS = 5_000;
@@ -22,26 +29,30 @@ export async function release(progress: ReviewProgress, draft: ReleaseDraft, dis
   const { state } = progress;
   // (Runs started before release drafts chose the release's id here.)
   const legacyFindings = 'legacyFindings' in draft ? draft.legacyFindings : undefined;
+  // The release's time: its Report's generated_at, its PDF's date and its webhook's occurred_at.
   const ref = { reviewId: state.reviewId, releaseId: 'releaseId' in draft ? draft.releaseId : uuid4(), generatedAt: new Date().toISOString() };
   const render = () =>
     legacyFindings
       ? rendering.renderReleaseReport.executeWithOptions({ summary: `Render and store the report of release ${ref.releaseId}` }, [{ ...ref, findings: legacyFindings }])
       : rendering.renderRelease.executeWithOptions({ summary: `Render and store the report of release ${ref.releaseId}` }, [ref]);
-  await progress.enter('rendering');
-  let reportKey: string | undefined;
-  let retryIn = FIRST_PUBLICATION_RETRY_MS;
-  while (reportKey === undefined) {
-    try {
-      reportKey = await render();
-    } catch (err) {
-      // Never released without its PDF: the review stays processing until the render is stored.
-      const detail = `The report could not be rendered or stored (${failureMessage(err)}); retrying in ${retryIn / 1000} s.`;
-      if (state.internalState !== 'publication_blocked') await progress.enter('publication_blocked', { detail });
-      else progress.explain(detail);
-      await sleep(retryIn);
-      retryIn = Math.min(retryIn * 2, MAX_PUBLICATION_RETRY_MS);
+  /** Renders and stores the PDF, retried while it cannot be: never released without it. */
+  const renderStored = async (): Promise<string> => {
+    let retryIn = FIRST_PUBLICATION_RETRY_MS;
+    for (;;) {
+      try {
+        return await render();
+      } catch (err) {
+        // The review stays processing until the render is stored.
+        const detail = `The report could not be rendered or stored (${failureMessage(err)}); retrying in ${retryIn / 1000} s.`;
+        if (state.internalState !== 'publication_blocked') await progress.enter('publication_blocked', { detail });
+        else progress.explain(detail);
+        await sleep(retryIn);
+        retryIn = Math.min(retryIn * 2, MAX_PUBLICATION_RETRY_MS);
+      }
     }
-  }
+  };
+  await progress.enter('rendering');
+  let reportKey = await renderStored();
   const gate = policy.releasePolicy === 'hold' ? 'the organization holds every release for approval' : state.holdRequested ? 'an operator asked to hold it' : disputeReason;
   if (gate !== null) {
     state.gate = { releaseId: ref.releaseId, reason: gate };
@@ -52,6 +63,11 @@ export async function release(progress: ReviewProgress, draft: ReleaseDraft, dis
     if (!state.approved) return;
     state.approved = false;
     state.holdRequested = false;
+    // Approved perhaps hours after its render: the release is made now, and its PDF says so.
+    if (!state.reassessmentPending && patched(RELEASE_TIME_AT_APPROVAL_PATCH)) {
+      ref.generatedAt = new Date().toISOString();
+      reportKey = await renderStored();
+    }
   }
   // Documents that arrived since the analysis would make this release stale the moment it is out:
   // analyse again instead, so `completed` always covers every document the integrator was told of.
@@ -63,5 +79,5 @@ export async function release(progress: ReviewProgress, draft: ReleaseDraft, dis
   else await bookkeeper().publishRelease.executeWithOptions(summary, [{ ...ref, reportKey }]);
   state.releases += 1;
   await progress.enter('released', { recorded: true });
-  progress.announce(state.releases === 1 ? 'review.completed' : 'review.amended', ref.releaseId);
+  progress.announce(state.releases === 1 ? 'review.completed' : 'review.amended', ref.releaseId, ref.generatedAt);
 }

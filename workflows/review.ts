@@ -112,7 +112,7 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
     if (firstRun) {
       // Announced once the canned release is committed (the create handler is still publishing it).
       await condition(() => state.releases > 0 || state.rejection !== null);
-      if (state.releases > 0) progress.announce('review.completed', undefined);
+      if (state.releases > 0) progress.announce('review.completed', undefined, submissions.sandboxReleasedAt);
     }
     // Documents added to a sandbox review are kept; nothing else happens.
     if (patched(RELEASED_RUN_COMPLETES_PATCH)) return finish((await rest()) === 'continue' ? 'continue' : 'close');

@@ -28,6 +28,8 @@ export const REJECTED_SEARCH_ATTRIBUTES_PATCH = 'rejected-search-attributes';
 
 export class Submissions {
   private readonly lock = new Mutex();
+  /** The canned sandbox release's time, which its review.completed webhook carries. */
+  sandboxReleasedAt: string | undefined;
 
   constructor(
     private readonly input: ReviewWorkflowInput,
@@ -62,9 +64,11 @@ export class Submissions {
         return review;
       }
       // A sandbox review never enters the pipeline: its canned report is released at once (RULES.md).
+      const generatedAt = new Date().toISOString();
       const released = await requestWriter().releaseSandboxReport.executeWithOptions({ summary: 'Release the canned sandbox report' }, [
-        { reviewId: this.input.reviewId, releaseId: uuid4(), generatedAt: new Date().toISOString() },
+        { reviewId: this.input.reviewId, releaseId: uuid4(), generatedAt },
       ]);
+      this.sandboxReleasedAt = generatedAt;
       state.releases = 1;
       void this.progress.enter('released', { recorded: true });
       return released;

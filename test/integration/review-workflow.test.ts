@@ -13,6 +13,8 @@ import { approveUpdate, capacityFreedSignal, holdUpdate } from '../../workflows/
 import { InternalStateKey, ReviewStatusKey } from '../../src/temporal/search-attribute-keys.js';
 import { admin, runAdmin } from '../support/admin.js';
 import { pagesText } from '../support/pdf-text.js';
+import { PDFDocument } from 'pdf-lib';
+import { formatInstant } from '../../src/report/wording.js';
 import { corruptPdf, fillWorkingDocument, pdf, png } from '../support/fixtures.js';
 import { call, errorCode, form, whileUnavailable } from '../support/http.js';
 import { describedAt, operatorRefusal, registerEndpoint, transitions, waitForInternalState, waitForReview, workflowMetadata, workflowState } from '../support/reviews.js';
@@ -57,8 +59,8 @@ const codes = (r: Report) => r.issues.map((i) => i.code);
 
 test('create → analysing → rendering → released: completed with the report, review.completed delivered, then the run completes', async (t) => {
   const org = await newOrganization();
-  // The receiver takes 3 s to answer: the run is in flight until the webhook is done.
-  const receiver = (await WebhookReceiver.start()).script([{ status: 200, delayMs: 3_000 }]);
+  // The receiver takes 5 s to answer: the run is in flight until the webhook is done.
+  const receiver = (await WebhookReceiver.start()).script([{ status: 200, delayMs: 5_000 }]);
   await registerEndpoint(org.liveKey, receiver.url);
   const created = await create(org, [{ name: 'cd.pdf', data: await docs.cd() }, { name: 'note.pdf', data: await docs.note() }], { reference_id: 'LN-flow-1' });
   t.like(created, { status: 'processing', report_available: false });
@@ -67,6 +69,7 @@ test('create → analysing → rendering → released: completed with the report
   t.true(done.report_available);
   t.deepEqual(await transitions(created.review_id), ['ingesting', 'analysing', 'rendering', 'released']);
   const handle = (await temporalClient()).workflow.getHandle(created.review_id);
+  await receiver.waitFor(1);
   t.is((await handle.describe()).status.name, 'RUNNING', 'released, its webhook still being delivered');
 
   const r = await report(org, created.review_id);
@@ -99,6 +102,11 @@ test('create → analysing → rendering → released: completed with the report
     occurred_at: sent.occurred_at,
   });
   t.regex(sent.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  // One time for the release: the Report's generated_at, the webhook's occurred_at, the PDF's date and page 1.
+  t.is(sent.occurred_at, r.generated_at);
+  const pdfBytes = new Uint8Array(await (await fetch(r.report_pdf_url)).arrayBuffer());
+  t.is((await PDFDocument.load(pdfBytes)).getCreationDate()?.getTime(), Math.floor(Date.parse(r.generated_at) / 1000) * 1000);
+  t.regex(page1!, new RegExp(`Release 1, ${formatInstant(new Date(r.generated_at))}\n`));
   const described = await describedAt(created.review_id, 'released');
   t.is(described.typedSearchAttributes.get(ReviewStatusKey), 'completed');
   t.is(described.typedSearchAttributes.get(InternalStateKey), 'released');
@@ -112,7 +120,7 @@ test('create → analysing → rendering → released: completed with the report
   t.is(closed.status.name, 'COMPLETED');
   t.is(closed.typedSearchAttributes.get(ReviewStatusKey), 'completed');
   const [attempt] = await db()<{ attempted_at: Date; duration_ms: number }[]>`select attempted_at, duration_ms from webhook_deliveries where review_id = ${created.review_id}`;
-  t.true(attempt!.duration_ms >= 2_900, `delivered in ${attempt!.duration_ms} ms`);
+  t.true(attempt!.duration_ms >= 4_900, `delivered in ${attempt!.duration_ms} ms`);
   t.true(closed.closeTime!.getTime() >= attempt!.attempted_at.getTime(), 'closed after the delivery was recorded');
   await receiver.close();
 });
@@ -262,8 +270,16 @@ test('release gate: operators approve and hold with updates, and one that would 
   const client = await temporalClient();
   const gated = client.workflow.getHandle(held.review_id);
   t.regex(await operatorRefusal(gated.executeUpdate(holdUpdate)), /^A release already waits at the release gate/);
+  // The operator takes a while: the release is made when approved.
+  await new Promise((r) => setTimeout(r, 2_000));
+  const approvedAt = Date.now();
   t.is(await gated.executeUpdate(approveUpdate), `Approved: release ${waiting!.releaseId} will be published (the organization holds every release for approval).`);
   await waitForReview(holding.liveKey, held.review_id, completed);
+  // Released when approved, not when first rendered before the gate: its time and its PDF say so.
+  const releasedReport = await report(holding, held.review_id);
+  t.true(Date.parse(releasedReport.generated_at) >= approvedAt - 250, `generated_at ${releasedReport.generated_at}, approved at ${new Date(approvedAt).toISOString()}`);
+  const releasedPdf = await PDFDocument.load(new Uint8Array(await (await fetch(releasedReport.report_pdf_url)).arrayBuffer()));
+  t.is(releasedPdf.getCreationDate()?.getTime(), Math.floor(Date.parse(releasedReport.generated_at) / 1000) * 1000);
   t.is((await db()<{ id: string }[]>`select id from releases where review_id = ${held.review_id}`)[0]?.id, waiting!.releaseId);
   // Released, its run completes: approving again reaches no run, an error the operator sees.
   await gated.result();

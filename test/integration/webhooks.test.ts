@@ -56,6 +56,9 @@ test('500, 500, 200: delivered on the third attempt, about 0.5 s then 1 s apart,
   t.deepEqual(Object.keys(payload).sort(), ['event', 'id', 'occurred_at', 'reference_id', 'release_id', 'review_id', 'status']);
   const [release] = await db()<{ id: string }[]>`select id from releases where review_id = ${reviewId}`;
   t.like(payload, { event: 'review.completed', review_id: reviewId, release_id: release!.id, reference_id: 'SBX-HOOK', status: 'completed' });
+  // The event happened when the release was made: its time is the report's generated_at.
+  const [made] = await db()<{ generated_at: Date }[]>`select generated_at from releases where review_id = ${reviewId}`;
+  t.is(payload.occurred_at, made!.generated_at.toISOString());
   t.regex(String(payload.id), UUID);
 
   t.deepEqual(

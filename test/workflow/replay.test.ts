@@ -18,7 +18,7 @@ const REQUIRED = ['amendment', 'create-awaiting-add-completed', 'create-complete
 const BEFORE_RELEASED_RUN_COMPLETES = ['amendment', 'create-awaiting-add-completed', 'create-completed', 'sandbox'];
 
 interface HistoryJson {
-  events: Record<string, { input?: { payloads?: { data: string }[] }; startToFireTimeout?: string } | undefined>[];
+  events: Record<string, { input?: { payloads?: { data: string }[] }; startToFireTimeout?: string; activityType?: { name: string } } | undefined>[];
 }
 const historyOf = async (name: string) => JSON.parse(await readFile(new URL(`${name}.json`, folder), 'utf8')) as HistoryJson;
 const lastEventType = (h: HistoryJson) => Object.keys(h.events.at(-1)!).find((k) => k.endsWith('EventAttributes'));
@@ -37,6 +37,7 @@ test('every recorded history, of today\'s code and of the code before each patch
   for (const required of BEFORE_RELEASED_RUN_COMPLETES) {
     t.true(names.includes(`before-released-run-completes/${required}`), `history ${required} of the code before released-run-completes is kept`);
   }
+  t.true(names.includes('before-release-time-at-approval/amendment'), 'the amendment of the code before release-time-at-approval is kept');
   const results = await replayHistories(names.map((n) => new URL(`${n}.json`, folder)));
   t.deepEqual(
     Object.fromEntries([...results].map(([file, result]) => [file.pathname.slice(folder.pathname.length).replace(/\.json$/, ''), result])),
@@ -57,7 +58,7 @@ test('a history whose first activity today\'s code would not schedule fails to r
   t.regex(result!, /^DeterminismViolationError: /);
 });
 
-test('the recorded paths are the ones named: released runs complete, and the amendment is a run that continues a completed one', async (t) => {
+test('the recorded paths are the ones named: released runs complete, the amendment is a run that continues a completed one, rendered again when approved', async (t) => {
   // Today's runs end once released and announced, with no idle timer; before the patch they were still
   // open, waiting out a 30-day one.
   for (const name of REQUIRED) {
@@ -70,6 +71,11 @@ test('the recorded paths are the ones named: released runs complete, and the ame
     t.not(lastEventType(history), 'workflowExecutionCompletedEventAttributes', name);
     t.true(idleTimers(history) > 0, name);
   }
+  // Approved at the gate, the amendment is rendered again at approval (before release-time-at-approval, once).
+  const renders = (h: HistoryJson) =>
+    h.events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'renderRelease').length;
+  t.is(renders(await historyOf('amendment')), 2);
+  t.is(renders(await historyOf('before-release-time-at-approval/amendment')), 1);
   // Documents added after the first run completed started the amendment's run, resumed from the read model.
   const started = (await historyOf('amendment')).events[0]!.workflowExecutionStartedEventAttributes!;
   const input = JSON.parse(Buffer.from(started.input!.payloads![0]!.data, 'base64').toString('utf8')) as { resumed?: unknown };
