@@ -182,9 +182,9 @@ test('a released review whose run has completed takes documents in a new run tha
   const res = await add(org.liveKey, review.review_id, { form: form([{ name: 'id.png', data: png }]) });
   t.is(res.status, 200, res.text);
   t.is(AddDocumentsResultSchema.parse(res.body).documents_ingested, 1);
+  // (The new run may already have completed the amendment and itself by now.)
   const secondRun = await client.workflow.getHandle(review.review_id).describe();
   t.not(secondRun.runId, firstRun.runId);
-  t.is(secondRun.status.name, 'RUNNING');
   t.like(await workflowState(review.review_id), { created: true, organizationId: org.id });
   // The new run picks the review up where the read model left it, and completes it.
   await waitForReview(org.liveKey, review.review_id, (r) => r.status === 'completed');
