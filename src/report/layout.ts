@@ -65,19 +65,36 @@ export class PageWriter {
     return out;
   }
 
+  /**
+   * The width of `text` set in `font`: the sum of its characters' advances, each measured once per font.
+   * (An embedded font measures a whole string by laying it out, which wrapping does word by word: a
+   * 100-finding report spent most of its render there.)
+   */
+  measure(text: string, font: PDFFont, size: number): number {
+    let widths = advances.get(font);
+    if (!widths) advances.set(font, (widths = new Map()));
+    let total = 0;
+    for (const ch of text) {
+      let w = widths.get(ch);
+      if (w === undefined) widths.set(ch, (w = font.widthOfTextAtSize(ch, 1000)));
+      total += w;
+    }
+    return (total * size) / 1000;
+  }
+
   wrap(text: string, font: PDFFont, size: number, width: number): string[] {
     const lines: string[] = [];
     let line = '';
     for (const word of this.printable(text, font).split(/\s+/).filter(Boolean)) {
       const candidate = line ? `${line} ${word}` : word;
-      if (line && font.widthOfTextAtSize(candidate, size) > width) {
+      if (line && this.measure(candidate, font, size) > width) {
         lines.push(line);
         line = word;
       } else line = candidate;
       // A word wider than the column (a long file name) is cut where it must be.
-      while (font.widthOfTextAtSize(line, size) > width && line.length > 1) {
+      while (this.measure(line, font, size) > width && line.length > 1) {
         let cut = line.length - 1;
-        while (cut > 1 && font.widthOfTextAtSize(line.slice(0, cut), size) > width) cut--;
+        while (cut > 1 && this.measure(line.slice(0, cut), font, size) > width) cut--;
         lines.push(line.slice(0, cut));
         line = line.slice(cut);
       }
@@ -149,12 +166,13 @@ export class PageWriter {
       const right = `Page ${i + 1} of ${total}`;
       page.drawLine({ start: { x: MARGIN, y: MARGIN + 10 }, end: { x: MARGIN + WIDTH, y: MARGIN + 10 }, thickness: 0.5, color: RULE });
       page.drawText(this.printable(left), { x: MARGIN, y: MARGIN, size, font: this.fonts.regular, color: MUTED });
-      const w = this.fonts.regular.widthOfTextAtSize(right, size);
+      const w = this.measure(right, this.fonts.regular, size);
       page.drawText(right, { x: MARGIN + WIDTH - w, y: MARGIN, size, font: this.fonts.regular, color: MUTED });
     });
   }
 }
 
+const advances = new WeakMap<PDFFont, Map<string, number>>();
 const characterSets = new WeakMap<PDFFont, Set<number>>();
 function charactersOf(font: PDFFont): Set<number> {
   let set = characterSets.get(font);

@@ -4,6 +4,9 @@
 // evidence) with its form fields: a decision (cleared, disputed, cure_attached or empty; pre-filled
 // with the decision standing on it), a comment and a cure document (the file name of the curing
 // document uploaded with it). The service marker of the review and release makes it a working document.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, PDFName, rgb, StandardFonts, type RGB } from 'pdf-lib';
 import type { Summary } from '../reviews/report.js';
 import type { Finding } from '../qc/finding.js';
@@ -58,6 +61,16 @@ export function findingFieldNames(key: string) {
     comment: `finding.${key}.comment`,
     cureDocument: `finding.${key}.cure_document`,
   };
+}
+
+let faces: Promise<{ regular: Uint8Array; bold: Uint8Array }> | undefined;
+/** DejaVu Sans and its bold (dejavu-fonts-ttf; Bitstream Vera licence, see its LICENSE), read once. */
+function dejaVu(): Promise<{ regular: Uint8Array; bold: Uint8Array }> {
+  const require = createRequire(import.meta.url);
+  faces ??= Promise.all([readFile(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')), readFile(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'))]).then(
+    ([regular, bold]) => ({ regular, bold }),
+  );
+  return faces;
 }
 
 export const SEVERITY_COLORS: Record<Severity, RGB> = {
@@ -123,7 +136,13 @@ export async function renderReport(content: ReportContent, secret: string): Prom
   doc.setLanguage('en-US');
   doc.setCreationDate(content.generatedAt);
   doc.setModificationDate(content.generatedAt);
-  const fonts = { regular: await doc.embedFont(StandardFonts.Helvetica), bold: await doc.embedFont(StandardFonts.HelveticaBold) };
+  // The text's fonts are embedded (subsets of DejaVu Sans: any viewer shows the same pages, and names
+  // beyond Latin-1 print). The form's fields keep Helvetica, a viewer's own font: whatever a reviewer
+  // types is drawn, which a subset lacking those glyphs could not do.
+  doc.registerFontkit(fontkit);
+  const faces = await dejaVu();
+  const fonts = { regular: await doc.embedFont(faces.regular, { subset: true }), bold: await doc.embedFont(faces.bold, { subset: true }) };
+  const fieldFont = await doc.embedFont(StandardFonts.Helvetica);
   const w = new PageWriter(doc, fonts);
   const form = doc.getForm();
   const { summary, findings, sheet } = content;
@@ -131,8 +150,8 @@ export async function renderReport(content: ReportContent, secret: string): Prom
   // Page 1: the loan at a glance.
   w.text('Loan package quality-control report', { font: fonts.bold, size: 18, after: 2 });
   w.text(content.referenceId ? `Loan ${content.referenceId}` : `Review ${content.reviewId}`, { size: 11, color: MUTED });
-  const amends = sheet?.previous ? ` - amends release ${sheet.previous.number} of ${formatInstant(sheet.previous.generatedAt)}` : '';
-  w.text(`Release ${number}, ${formatInstant(content.generatedAt)}${amends}`, { size: 11, color: MUTED, after: 6 });
+  const amends = sheet?.previous ? ` \u2014 amends release ${sheet.previous.number} of ${formatInstant(sheet.previous.generatedAt)}` : '';
+  w.text(`Release ${number}, ${formatInstant(content.generatedAt)}${amends}`, { size: 10, color: MUTED, after: 6 });
   if (content.sandbox) w.text('SANDBOX: sample data only; nothing here describes the uploaded documents.', { font: fonts.bold, size: 10, color: SEVERITY_COLORS.critical, after: 4 });
 
   w.text(outcomeInWords(content.outcome, summary), { font: fonts.bold, size: 12, after: 4 });
@@ -231,21 +250,21 @@ export async function renderReport(content: ReportContent, secret: string): Prom
     const decision = form.createDropdown(names.decision);
     decision.addOptions(['', ...DISPOSITION_DECISIONS]);
     if (prior) decision.select(prior.decision);
-    decision.addToPage(w.page, { x: MARGIN + 90, y: w.y - 16, width: 130, height: 16, font: fonts.regular });
+    decision.addToPage(w.page, { x: MARGIN + 90, y: w.y - 16, width: 130, height: 16, font: fieldFont });
     w.page.drawText('Cure document', { x: MARGIN + 240, y: w.y - 12, size: 9, font: fonts.regular, color: INK });
     const cure = form.createTextField(names.cureDocument);
-    cure.addToPage(w.page, { x: MARGIN + 320, y: w.y - 16, width: WIDTH - 320, height: 16, font: fonts.regular });
+    cure.addToPage(w.page, { x: MARGIN + 320, y: w.y - 16, width: WIDTH - 320, height: 16, font: fieldFont });
     w.y -= 24;
     w.page.drawText('Comment', { x: MARGIN + 10, y: w.y - 12, size: 9, font: fonts.regular, color: INK });
     const comment = form.createTextField(names.comment);
     comment.enableMultiline();
-    if (prior?.comment) comment.setText(w.printable(prior.comment));
-    comment.addToPage(w.page, { x: MARGIN + 90, y: w.y - 34, width: WIDTH - 90, height: 34, font: fonts.regular });
+    if (prior?.comment) comment.setText(w.printable(prior.comment, fieldFont));
+    comment.addToPage(w.page, { x: MARGIN + 90, y: w.y - 34, width: WIDTH - 90, height: 34, font: fieldFont });
     w.y -= 46;
     if (prior) w.text(`Decided earlier: ${prior.decision}. Leave it to keep it, or change it.`, { size: 8, indent: 90, color: MUTED, after: 2 });
   }
 
-  w.footers(`Review ${content.reviewId} - release ${number}, ${formatInstant(content.generatedAt)}`);
+  w.footers(`Review ${content.reviewId} \u00b7 release ${number}, ${formatInstant(content.generatedAt)}`);
   // Viewers show the title, not the file name (PDF/UA).
   doc.catalog.getOrCreateViewerPreferences().setDisplayDocTitle(true);
   doc.catalog.set(PDFName.of('PageMode'), PDFName.of('UseNone'));
@@ -261,7 +280,7 @@ function severityChips(w: PageWriter, s: Summary): void {
   for (const sev of SEVERITIES) {
     const n = s[sev];
     const label = `${n} ${sev}`;
-    const width = w.fonts.bold.widthOfTextAtSize(label, size) + 16;
+    const width = w.measure(label, w.fonts.bold, size) + 16;
     const color = SEVERITY_COLORS[sev];
     w.page.drawRectangle({ x, y: w.y - 18, width, height: 18, color: n > 0 ? color : rgb(1, 1, 1), borderColor: n > 0 ? color : RULE, borderWidth: 0.8 });
     w.page.drawText(label, { x: x + 8, y: w.y - 13, size, font: w.fonts.bold, color: n > 0 ? rgb(1, 1, 1) : MUTED });

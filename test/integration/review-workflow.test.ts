@@ -191,7 +191,7 @@ test('new evidence on a completed review: processing at once, then amended (revi
   t.is((await db()`select count(*)::int as n from releases where review_id = ${created.review_id}`)[0]!.n, 2);
   // The amended report says what it amends and what changed.
   const [page1] = await pagesText(new Uint8Array(await (await fetch(second.report_pdf_url)).arrayBuffer()));
-  t.regex(page1!, /Release 2, .+ UTC - amends release 1 of .+ UTC\n/);
+  t.regex(page1!, /Release 2, .+ UTC — amends release 1 of .+ UTC\n/);
   t.regex(page1!, /Changes since release 1\n.*\nResolved DOC-001:loan_estimate Core document missing no longer found in the documents/);
   await receiver.close();
 });

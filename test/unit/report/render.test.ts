@@ -114,7 +114,7 @@ test('every page has a footer: the review, the release and page x of y', async (
   const pages = await pagesText(await renderReport(c, secret));
   t.true(pages.length > 3);
   pages.forEach((text, i) => {
-    t.regex(text, new RegExp(`Review ${c.reviewId} - release 1, 23 November 2026, 08:00 UTC`));
+    t.regex(text, new RegExp(`Review ${c.reviewId} · release 1, 23 November 2026, 08:00 UTC`));
     t.regex(text, new RegExp(`Page ${i + 1} of ${pages.length}`));
   });
 });
@@ -139,7 +139,7 @@ test('an amendment says what it amends and what changed: cleared, disputed with 
     },
   });
   const [first] = await pagesText(await renderReport(c, secret));
-  t.regex(first!, /Release 2, 23 November 2026, 08:00 UTC - amends release 1 of 20 November 2026, 14:05 UTC/);
+  t.regex(first!, /Release 2, 23 November 2026, 08:00 UTC — amends release 1 of 20 November 2026, 14:05 UTC/);
   t.regex(first!, /Changes since release 1/);
   t.regex(first!, /Disputed DOC-001:urla Core document missing "The URLA is in the lender file"/);
   t.regex(first!, /Cleared DOC-002 Appraisal missing "Appraisal waived \(PIW\)\."/);
@@ -176,4 +176,19 @@ test('the document title is set and shown by viewers, in English', async (t) => 
   t.is(String(prefs.get(PDFName.of('DisplayDocTitle'))), 'true');
   t.is(String(doc.catalog.get(PDFName.of('Lang'))), '(en-US)');
   t.is(doc.getCreationDate()?.toISOString(), '2026-11-23T08:00:41.000Z');
+});
+
+test('the text is set in embedded fonts, so names beyond Latin-1 print as written; the form keeps a font viewers type in', async (t) => {
+  const names: Particulars = { ...particulars, glance: [{ label: 'Borrower', value: 'Zoë Łukasiewicz and Đặng Thị Hoa', document: 'cd.pdf', page: 1 }] };
+  const bytes = await renderReport(content({ sheet: { number: 1, particulars: names, previous: null, decisions: [], standing: [] } }), secret);
+  t.regex((await pagesText(bytes))[0]!, /Borrower Zoë Łukasiewicz and Đặng Thị Hoa cd\.pdf, p\.1/);
+  const doc = await PDFDocument.load(bytes);
+  const fonts = doc.context
+    .enumerateIndirectObjects()
+    .map(([, o]) => o)
+    .filter((o): o is PDFDict => o instanceof PDFDict && o.get(PDFName.of('Type')) === PDFName.of('FontDescriptor'));
+  // Every font the pages use carries its program (FontFile2): a subset of DejaVu Sans, regular and bold (pdf-lib numbers a subset's name).
+  t.deepEqual(fonts.map((f) => String(f.get(PDFName.of('FontName'))).replace(/^\/[A-Z]{6}\+/, '/').replace(/-\d+$/, '')).sort(), ['/DejaVuSans', '/DejaVuSans-Bold']);
+  t.true(fonts.every((f) => f.get(PDFName.of('FontFile2')) !== undefined));
+  t.is(String(doc.getForm().getTextField(`finding.${apr.key}.comment`).acroField.getDefaultAppearance()).includes('Helv'), true);
 });
