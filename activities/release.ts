@@ -24,10 +24,7 @@ export function createReleaseActivities({ sql, storage, config }: { sql: Sql; st
   async function renderAndStore(input: ReleaseRef, content: ReleaseContent, sandbox: boolean): Promise<string> {
     const review = await getReviewRecordById(sql, input.reviewId);
     if (!review) throw new Error(`review ${input.reviewId} does not exist`);
-    const ids = new Set(content.findings.map((f) => f.key));
-    const standing = (await activeDecisions(sql, input.reviewId))
-      .filter((d) => ids.has(d.findingKey))
-      .map((d) => ({ findingId: d.findingKey, decision: d.decision, comment: d.comment }));
+    const standing = (await activeDecisions(sql, input.reviewId)).map((d) => ({ findingId: d.findingKey, decision: d.decision, comment: d.comment }));
     const bytes = await renderReport(
       {
         reviewId: input.reviewId,

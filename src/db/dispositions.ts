@@ -44,13 +44,18 @@ export async function recordDispositions(
   });
 }
 
-export async function activeDecisions(sql: Queryable, reviewId: string): Promise<StandingDecision[]> {
+/**
+ * The decision standing on each finding of a review: the latest applied. With `answering`, only those
+ * read from the working document of that release (what an amendment of it lists as changed).
+ */
+export async function activeDecisions(sql: Queryable, reviewId: string, o: { answering?: string } = {}): Promise<StandingDecision[]> {
   const rows = await sql<
     { finding_key: string; decision: StandingDecision['decision']; comment: string | null; prefix: string | null; label: string | null; request_id: string | null; created_at: Date }[]
   >`
     select distinct on (d.finding_key) d.finding_key, d.decision, d.comment, k.prefix, k.label, d.request_id, d.created_at
       from dispositions d left join api_keys k on k.id = d.api_key_id
      where d.review_id = ${reviewId} and d.outcome = 'applied' and d.finding_key is not null
+       and (${o.answering ?? null}::uuid is null or d.release_id = ${o.answering ?? null}::uuid)
      order by d.finding_key, d.created_at desc, d.id desc`;
   return rows.map((r) => ({
     findingKey: r.finding_key,

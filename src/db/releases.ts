@@ -8,7 +8,7 @@ import type { Finding } from '../qc/finding.js';
 import { customerStatus } from '../reviews/states.js';
 import { logTransition, setReviewState } from './reviews.js';
 import { ParticularsSchema, type Particulars } from '../report/particulars.js';
-import type { Decision } from '../working-document/decisions.js';
+import { activeDecisions } from './dispositions.js';
 import type { ReportSheetContent } from '../report/render.js';
 
 export interface Release {
@@ -160,17 +160,11 @@ export async function reportSheet(sql: Sql, reviewId: string, releaseId: string)
     select * from releases
      where review_id = ${reviewId} and id <> ${releaseId} and (${own?.sequence ?? null}::int is null or sequence < ${own?.sequence ?? null}::int)
      order by sequence desc limit 1`;
-  const decisions = previous
-    ? await sql<{ finding_id: string; decision: Decision; comment: string | null }[]>`
-        select distinct on (finding_key) finding_key as finding_id, decision, comment
-          from dispositions
-         where review_id = ${reviewId} and release_id = ${previous.id} and outcome = 'applied' and finding_key is not null
-         order by finding_key, created_at desc, id desc`
-    : [];
+  const decisions = previous ? await activeDecisions(sql, reviewId, { answering: previous.id }) : [];
   return {
     number: own?.sequence ?? (previous?.sequence ?? 0) + 1,
     particulars: own?.particulars ? ParticularsSchema.parse(own.particulars) : null,
     previous: previous ? { number: previous.sequence, generatedAt: previous.generated_at, findings: storedFindings(previous.findings) } : null,
-    decisions: decisions.map((d) => ({ findingId: d.finding_id, decision: d.decision, comment: d.comment })),
+    decisions: decisions.map((d) => ({ findingId: d.findingKey, decision: d.decision, comment: d.comment })),
   };
 }

@@ -47,9 +47,11 @@ export class PageWriter {
     return page;
   }
 
-  /** Starts a new page unless `height` still fits on this one. */
-  room(height: number): void {
-    if (this.y - height < MARGIN + FOOTER) this.newPage();
+  /** Starts a new page unless `height` still fits on this one; true when it did. */
+  room(height: number): boolean {
+    if (this.y - height >= MARGIN + FOOTER) return false;
+    this.newPage();
+    return true;
   }
 
   newPage(): void {
@@ -142,10 +144,7 @@ export class PageWriter {
     for (const row of rows) {
       const wrapped = row.cells.map((cell, i) => this.wrap(cell, this.fonts.regular, size, columns[i]!.width - 6));
       const height = Math.max(1, ...wrapped.map((w) => w.length)) * line + 3;
-      if (this.y - height < MARGIN + FOOTER) {
-        this.newPage();
-        header();
-      }
+      if (this.room(height)) header();
       let x = MARGIN;
       wrapped.forEach((cellLines, i) => {
         cellLines.forEach((l, k) => {

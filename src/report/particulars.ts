@@ -33,12 +33,12 @@ export const ParticularsSchema = z.object({
 });
 export type Particulars = z.infer<typeof ParticularsSchema>;
 
-/** The facts page 1 shows, in order, and how each is formatted. */
-const GLANCE_LABELS = ['Borrower', 'Property', 'Loan amount', 'Interest rate', 'Loan term', 'Closing date', 'Lender'] as const;
+/** The facts page 1 shows, in order. */
+export const GLANCE_LABELS = ['Borrower', 'Property', 'Loan amount', 'Interest rate', 'Loan term', 'Closing date', 'Lender'] as const;
 type GlanceLabel = (typeof GLANCE_LABELS)[number];
 
 /** One candidate source of a fact: a document and the value it printed, formatted. */
-type Candidate = { doc: LoanDocument; at: Located<unknown> | undefined; show: string | undefined };
+type Candidate = { doc: LoanDocument; at: Located<unknown>; show: string };
 
 function candidates(analysis: Pick<Analysis, 'loan'>): Record<GlanceLabel, Candidate[]> {
   const { loan } = analysis;
@@ -95,9 +95,9 @@ export function particularsOf(analysis: Pick<Analysis, 'loan' | 'documents'>): P
   const sources = candidates(analysis);
   const glance: GlanceItem[] = [];
   for (const label of GLANCE_LABELS) {
-    const first = sources[label].find((c) => c.show !== undefined && c.show !== '');
-    if (!first?.at) continue;
-    glance.push({ label, value: first.show!, document: first.at.file ?? first.doc.filename, page: first.at.page });
+    const first = sources[label].find((c) => c.show !== '');
+    if (!first) continue;
+    glance.push({ label, value: first.show, document: first.at.file ?? first.doc.filename, page: first.at.page });
   }
   const documents = analysis.documents.map((f) => ({
     file: f.filename,
@@ -107,5 +107,3 @@ export function particularsOf(analysis: Pick<Analysis, 'loan' | 'documents'>): P
   }));
   return { glance, documents };
 }
-
-export { GLANCE_LABELS };

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import fontkit from '@pdf-lib/fontkit';
-import { PDFDocument, PDFName, rgb, StandardFonts, type RGB } from 'pdf-lib';
+import { PDFDocument, rgb, StandardFonts, type RGB } from 'pdf-lib';
 import type { Summary } from '../reviews/report.js';
 import type { Finding } from '../qc/finding.js';
 import { SEVERITIES, type Severity } from '../qc/catalog.js';
@@ -105,7 +105,7 @@ function fieldName(field: string): string {
 }
 
 /** What changed since the previous release, in words, one line each (none for a first release). */
-export function changesSince(content: Pick<ReportContent, 'findings' | 'sheet'>): { kind: string; finding: string; note: string }[] {
+function changesSince(content: Pick<ReportContent, 'findings' | 'sheet'>): { kind: string; finding: string; note: string }[] {
   const sheet = content.sheet;
   if (!sheet?.previous) return [];
   const before = new Map(sheet.previous.findings.map((f) => [f.key, f]));
@@ -267,7 +267,6 @@ export async function renderReport(content: ReportContent, secret: string): Prom
   w.footers(`Review ${content.reviewId} \u00b7 release ${number}, ${formatInstant(content.generatedAt)}`);
   // Viewers show the title, not the file name (PDF/UA).
   doc.catalog.getOrCreateViewerPreferences().setDisplayDocTitle(true);
-  doc.catalog.set(PDFName.of('PageMode'), PDFName.of('UseNone'));
   stampWorkingDocument(doc, { reviewId: content.reviewId, releaseId: content.releaseId }, secret);
   return doc.save();
 }
