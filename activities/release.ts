@@ -7,12 +7,20 @@ import { activeDecisions } from '../src/db/dispositions.js';
 import type { ReleaseRef } from '../src/reviews/pipeline.js';
 import { getReviewRecordById } from '../src/db/reviews.js';
 import type { Finding } from '../src/qc/finding.js';
+import { Context } from '@temporalio/activity';
+import { evidenceDocuments } from '../src/db/documents.js';
+import { evidencePictures, openPageSource } from '../src/report/evidence-pictures.js';
 import { renderReport } from '../src/report/render.js';
 import { releaseContent, type ReleaseContent } from '../src/reviews/report.js';
 import type { Review } from '../src/reviews/review.js';
 import { SANDBOX_FINDINGS } from '../src/reviews/sandbox-report.js';
 import { reportKey } from '../src/storage/keys.js';
-import { putBuffer, type Storage } from '../src/storage/minio.js';
+import { putBuffer, readBuffer, type Storage } from '../src/storage/minio.js';
+
+/** Of the render activity's time, what drawing the evidence's pages may take. */
+const PICTURES_SHARE_OF_TIMEOUT = 0.35;
+/** Most pages drawn for one report's pictures (a few seconds of rendering). */
+const MAX_PICTURE_PAGES = 60;
 
 /** A release with its findings: what runs started before release drafts pass (LEAN_HISTORY_PATCH, workflows/activity-options.ts). */
 export interface LegacyReleaseInput extends ReleaseRef {
@@ -20,6 +28,26 @@ export interface LegacyReleaseInput extends ReleaseRef {
 }
 
 export function createReleaseActivities({ sql, storage, config }: { sql: Sql; storage: Storage; config: Config }) {
+  /**
+   * Pictures of the evidence, cut from the review's files as stored. They take at most a share of the
+   * activity's time: a report whose files draw slowly is released with fewer pictures, not late.
+   */
+  async function picturesOf(reviewId: string, findings: readonly Finding[]) {
+    if (!findings.some((f) => f.evidence.some((e) => e.box))) return new Map();
+    const files = await evidenceDocuments(sql, reviewId);
+    const { startToCloseTimeoutMs } = Context.current().info;
+    const deadline = Date.now() + (startToCloseTimeoutMs > 0 ? startToCloseTimeoutMs * PICTURES_SHARE_OF_TIMEOUT : 30_000);
+    return evidencePictures(
+      findings,
+      async (document) => {
+        // A file is cited by its name as uploaded (its path, in an archive).
+        const file = files.find((f) => f.filename === document);
+        return file && openPageSource(await readBuffer(storage, file.objectKey), file.mime);
+      },
+      { deadline, maxPages: MAX_PICTURE_PAGES },
+    );
+  }
+
   /** Renders the release's report and stores it under its key; returns the key. */
   async function renderAndStore(input: ReleaseRef, content: ReleaseContent, sandbox: boolean): Promise<string> {
     const review = await getReviewRecordById(sql, input.reviewId);
@@ -34,6 +62,7 @@ export function createReleaseActivities({ sql, storage, config }: { sql: Sql; st
         ...content,
         generatedAt: new Date(input.generatedAt),
         sheet: { ...(await reportSheet(sql, input.reviewId, input.releaseId)), standing },
+        pictures: await picturesOf(input.reviewId, content.findings),
       },
       config.secrets.server,
     );

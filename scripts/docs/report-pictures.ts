@@ -5,6 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { analyseDocuments } from '../../src/qc/analyse.js';
 import { renderPdfPage } from '../../src/qc/reading/render.js';
+import { evidencePictures, openPageSource } from '../../src/report/evidence-pictures.js';
 import { particularsOf } from '../../src/report/particulars.js';
 import { renderReport } from '../../src/report/render.js';
 import { releaseContent } from '../../src/reviews/report.js';
@@ -26,6 +27,7 @@ const report = await renderReport(
     ...releaseContent(analysis.findings),
     generatedAt: new Date('2026-11-23T08:00:00Z'),
     sheet: { number: 1, particulars: particularsOf(analysis), previous: null, decisions: [], standing: [] },
+    pictures: await evidencePictures(analysis.findings, async (name) => openPageSource(new Uint8Array(await readFile(new URL(name, corpus))), 'application/pdf')),
   },
   'a picture for the documentation, no working document',
 );

@@ -35,6 +35,13 @@ type ReleaseRow = {
   generated_at: Date;
 };
 
+/** Evidence as stored: the Issue's, with where the value was printed (src/qc/fields.ts PrintedBox) when known. */
+const StoredEvidenceSchema = EvidenceSchema.extend({
+  box: z
+    .object({ x0: z.number(), y0: z.number(), x1: z.number(), y1: z.number(), source: z.enum(['text_layer', 'ocr']), turned: z.number().optional() })
+    .optional(),
+});
+
 /**
  * Findings as stored (JSON), read back. Releases stored before findings carried evidence and a regulation
  * read as having no evidence and their rule's regulation, so that every release shows the same Issue.
@@ -48,7 +55,7 @@ const StoredFindingsSchema = z.array(
       category: z.enum(CATEGORIES),
       title: z.string(),
       summary: z.string(),
-      evidence: z.array(EvidenceSchema).default([]),
+      evidence: z.array(StoredEvidenceSchema).default([]),
       regulation: z.string().nullable().optional(),
     })
     .transform(({ regulation, ...f }): Finding => ({ ...f, regulation: regulation === undefined ? regulationOf(f.code) : regulation })),

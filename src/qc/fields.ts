@@ -9,12 +9,30 @@ export type Rate = number;
 /** `YYYY-MM-DD`. */
 export type IsoDate = string;
 
+/**
+ * Where on its page a value was printed, in the coordinates of the reader that read it (layout.ts): PDF
+ * user space for a text layer; for OCR, the rendered page (or the image) scaled to OCR_PAGE_WIDTH points
+ * wide. Origin bottom-left, in points. The report crops the page around it (src/report/crops.ts).
+ */
+// A type alias, not an interface: findings hold it, and postgres.js stores them as JSON (finding.ts).
+export type PrintedBox = {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  source: 'text_layer' | 'ocr';
+  /** OCR's positions are on the page turned by this (radians, about its centre) to straighten it. */
+  turned?: number;
+};
+
 export interface Located<T> {
   value: T;
   /** 1-based page number within the uploaded file the value was printed on. */
   page: number;
   /** That file, when it is not the document's own (a form sent as one image per page: joinPageImages). */
   file?: string;
+  /** Where on the page, when the reader knows (a value worked out from others has none). */
+  box?: PrintedBox;
 }
 
 /** A fee line of a Loan Estimate or Closing Disclosure (sections A–H of the cost tables). */
@@ -26,6 +44,8 @@ export interface FeeLine {
   page: number;
   /** As Located's `file`. */
   file?: string;
+  /** As Located's `box`: the amount's cell. */
+  box?: PrintedBox;
 }
 
 /** The loan terms a Loan Estimate and a Closing Disclosure both print (page 1, "Loan Terms" and header). */

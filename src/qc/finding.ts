@@ -3,6 +3,7 @@
 // (its rule code and what it is about), which names its fields in the working document, is the issue's
 // `id`, and lets a decision taken on it (cleared, disputed) follow it into the next release. The engine's
 // own type: the report resource (reviews/report.ts) shows it as an Issue.
+import type { PrintedBox } from './fields.js';
 
 /** A value a finding rests on, where it was printed: the file as uploaded and the page in that file. */
 export type Evidence = {
@@ -13,6 +14,8 @@ export type Evidence = {
   field: string;
   /** The value as the summary shows it ("$162,000.00", "3.875%"); null where the field was blank or unreadable. */
   value: string | null;
+  /** Where on the page it was printed, when the reader knows: the report's picture of it. Not part of the Issue. */
+  box?: PrintedBox;
 };
 
 import type { Category, Severity } from './catalog.js';

@@ -21,7 +21,7 @@ export async function analyseFile(
 
 /** A file's reading split into logical documents, each classified and its fields extracted. */
 export function documentsOfReading(filename: string, reading: Extract<FileReading, { readable: true }>): LoanDocument[] {
-  const layouts = reading.pages.map((p) => new PageLayout(p.number, p.items, p.source));
+  const layouts = reading.pages.map((p) => new PageLayout(p.number, p.items, p.source, p.turned));
   const titles = layouts.map((l) => ({ lines: l.lines.map((line) => line.text), headings: l.headings().map((h) => h.text) }));
   return splitDocuments(titles).map((run) => {
     const pages = run.pages.map((i) => layouts[i]!);

@@ -27,7 +27,8 @@ export type Issue = z.infer<typeof IssueSchema>;
 
 /** What the report shows of a finding: the Issue fields of the interface, with its key as its id. */
 export function issueOf({ key, code, severity, category, title, summary, evidence, regulation }: Finding): Issue {
-  return { id: key, code, severity, category, title, summary, evidence, regulation };
+  // Where a value was printed is the report's to draw, not a field of the interface.
+  return { id: key, code, severity, category, title, summary, evidence: evidence.map(({ box: _box, ...e }) => e), regulation };
 }
 
 export const SummarySchema = z.strictObject({

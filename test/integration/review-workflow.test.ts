@@ -12,7 +12,7 @@ import { ReviewSchema, type Review } from '../../src/reviews/review.js';
 import { approveUpdate, capacityFreedSignal, holdUpdate } from '../../workflows/messages.js';
 import { InternalStateKey, ReviewStatusKey } from '../../src/temporal/search-attribute-keys.js';
 import { admin, runAdmin } from '../support/admin.js';
-import { pagesText } from '../support/pdf-text.js';
+import { figureAlts, pagesText } from '../support/pdf-text.js';
 import { PDFDocument } from 'pdf-lib';
 import { formatInstant } from '../../src/report/wording.js';
 import { corruptPdf, fillWorkingDocument, pdf, png } from '../support/fixtures.js';
@@ -196,19 +196,27 @@ test('new evidence on a completed review: processing at once, then amended (revi
   await receiver.close();
 });
 
-test('a scanned Closing Disclosure (PNG) is read by OCR in the worker: classified, its figures checked', async (t) => {
+test('a scanned Closing Disclosure (PNG) is read by OCR in the worker: classified, its figures checked, and pictured in the report where they were read', async (t) => {
   const org = await newOrganization();
   const cd = readFileSync(new URL('../corpus/cfpb/cd_sample_fixed_rate_h25b.pdf', import.meta.url));
+  const le = readFileSync(new URL('../corpus/cfpb/le_sample_fixed_rate_h24b.pdf', import.meta.url));
   // Page 1 of the form (file page 2) as a scanner would send it.
   const scan = Buffer.from(await renderPdfPage(new Uint8Array(cd), 2, 200));
-  const created = await create(org, [{ name: 'cd-scan.png', data: scan }, { name: 'note.pdf', data: await docs.note() }]);
+  const created = await create(org, [{ name: 'cd-scan.png', data: scan }, { name: 'note.pdf', data: await docs.note() }, { name: 'le.pdf', data: le }]);
   await waitForReview(org.liveKey, created.review_id, completed, 90_000);
   const classes = await db()`select filename, document_class from documents where review_id = ${created.review_id} order by filename`;
-  t.deepEqual(classes.map((c) => [c.filename, c.document_class]), [['cd-scan.png', 'closing_disclosure'], ['note.pdf', 'note']]);
+  t.deepEqual(classes.map((c) => [c.filename, c.document_class]), [['cd-scan.png', 'closing_disclosure'], ['le.pdf', 'loan_estimate'], ['note.pdf', 'note']]);
   const r = await report(org, created.review_id);
   t.false(r.issues.some((i) => /No Closing Disclosure/.test(i.summary)));
   // Page 1 carries no Loan Calculations: the APR is missing from what was sent, and the finding cites the scan.
   t.true(r.issues.some((i) => i.code === 'APR-006' && i.summary.includes('cd-scan.png')), JSON.stringify(r.issues));
+  // Evidence is the interface's four fields: where on the page a value stood is the PDF's to show.
+  t.true(r.issues.every((i) => i.evidence.every((e) => Object.keys(e).sort().join() === 'document,field,page,value')));
+  // The PDF shows each value read off the scan as a picture of the scan around it.
+  const alts = await figureAlts(new Uint8Array(await (await fetch(r.report_pdf_url)).arrayBuffer()));
+  const fromScan = r.issues.flatMap((i) => i.evidence).filter((e) => e.document === 'cd-scan.png' && e.value !== null);
+  t.true(fromScan.length > 0, JSON.stringify(r.issues));
+  t.true(alts.some((alt) => alt.includes('as printed in cd-scan.png, page 1:')), alts.join('\n'));
 });
 
 test('a package nothing can be read from: failed, review.failed, no report, no more documents', async (t) => {

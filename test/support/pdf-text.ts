@@ -33,3 +33,26 @@ export async function pagesText(bytes: Uint8Array): Promise<string[]> {
     await pdf.destroy();
   }
 }
+
+interface StructNode {
+  role?: string;
+  alt?: string;
+  children?: StructNode[];
+}
+
+/** The alternate text of every Figure of the tagged structure, page by page in reading order. */
+export async function figureAlts(bytes: Uint8Array): Promise<string[]> {
+  const pdf = await openPdf(bytes);
+  const alts: string[] = [];
+  const walk = (node: StructNode | null) => {
+    if (!node) return;
+    if (node.role === 'Figure') alts.push(node.alt ?? '');
+    for (const child of node.children ?? []) walk(child);
+  };
+  try {
+    for (let n = 1; n <= pdf.numPages; n++) walk((await (await pdf.getPage(n)).getStructTree()) as StructNode | null);
+    return alts;
+  } finally {
+    await pdf.destroy();
+  }
+}

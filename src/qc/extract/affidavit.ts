@@ -24,5 +24,5 @@ function statedIncome(pages: readonly PageLayout[]): Located<number> | undefined
   const annual =
     fromProse(pages, new RegExp(String.raw`(?:gross\s+)?(?:annual|yearly)\s+(?:gross\s+)?income\s+(?:is|of|was|totals?)\s+${PROSE_MONEY}`, 'i'), proseMoney) ??
     labelled(pages, /(?:stated\s+)?(?:gross\s+)?(?:annual|yearly)\s+income/, amount);
-  return annual ? { value: Math.round(annual.value / 12), page: annual.page } : undefined;
+  return annual ? { ...annual, value: Math.round(annual.value / 12) } : undefined;
 }

@@ -2,7 +2,7 @@
 // section's first line, the opinion of market value and the effective date from the Reconciliation.
 import type { AppraisalFields, Located } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
-import { amount, labelled, phrasesOf, withoutUndefined } from './labels.js';
+import { amount, labelled, phrasesOf, placed, withoutUndefined } from './labels.js';
 import { fromProse, PROSE_DATE, PROSE_MONEY, proseDate, proseMoney } from './prose.js';
 import { findDate } from './values.js';
 
@@ -53,7 +53,7 @@ function subjectAddress(pages: readonly PageLayout[]): Located<string> | undefin
       });
       if (!address.street) continue;
       const place = [address.state, address.zip].filter(Boolean).join(' ');
-      return { value: [address.street, address.city, place].filter(Boolean).join(', '), page: page.number };
+      return placed([address.street, address.city, place].filter(Boolean).join(', '), page, line.items);
     }
   }
   return undefined;

@@ -2,7 +2,7 @@
 // Statements are often scanned; lines and phrases read OCR words and text runs alike.
 import type { BankStatementFields, Located } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
-import { labelled, onLine, phrasesOf, plainText, withoutUndefined } from './labels.js';
+import { labelled, onLine, phrasesOf, placed, plainText, withoutUndefined } from './labels.js';
 import { findDate } from './values.js';
 
 const DATE = String.raw`(\d{1,2}/\d{1,2}/\d{2,4}|[A-Z][a-z]+\.?\s+\d{1,2},\s+\d{4})`;
@@ -14,7 +14,7 @@ export function extractBankStatement(pages: readonly PageLayout[]): BankStatemen
   const period = onLine(pages, PERIOD);
   const at = (text: string | undefined): Located<string> | undefined => {
     const value = text && findDate(text);
-    return period && value ? { value, page: period.page } : undefined;
+    return period && value ? { value, page: period.page, box: period.box } : undefined;
   };
   return withoutUndefined({
     bank: labelled(pages, /bank(?: name)?|financial institution/, plainText, { colonOnly: true }) ?? letterhead(pages),
@@ -29,7 +29,7 @@ function letterhead(pages: readonly PageLayout[]): Located<string> | undefined {
   if (!page) return undefined;
   for (const line of page.lines.slice(0, 6)) {
     const phrase = phrasesOf(line)[0];
-    if (phrase && INSTITUTION.test(phrase.text) && !/statement/i.test(phrase.text)) return { value: phrase.text, page: page.number };
+    if (phrase && INSTITUTION.test(phrase.text) && !/statement/i.test(phrase.text)) return placed(phrase.text, page, phrase.item);
   }
   return undefined;
 }

@@ -5,6 +5,7 @@ import type { PageLayout } from '../reading/layout.js';
 import { MONEY, US_DATE, parseDate, parseMoney, personName } from './values.js';
 import { calculation, firstRight, money, readDisclosureTerms } from './disclosure.js';
 import { findValue, located, parsedValue, withoutUndefined } from './labels.js';
+import { fromProse } from './prose.js';
 
 export function extractClosingDisclosure(pages: readonly PageLayout[]): ClosingDisclosureFields {
   const date = (label: RegExp) => located(findValue(pages, label, (p, l) => p.valueRightOf(l, US_DATE)), parseDate);
@@ -28,10 +29,5 @@ export function extractClosingDisclosure(pages: readonly PageLayout[]): ClosingD
 
 /** "Increase exceeds legal limits by $200": the amount the creditor credits back for a tolerance excess. */
 function toleranceCure(pages: readonly PageLayout[]): ClosingDisclosureFields['toleranceCure'] {
-  for (const page of pages) {
-    const m = /exceeds legal limits\s+by\s+(\$[\d,]+(?:\.\d{2})?)/i.exec(page.text.replaceAll('\n', ' '));
-    const cents = m && parseMoney(m[1]!);
-    if (cents !== null && cents !== undefined) return { value: cents, page: page.number };
-  }
-  return undefined;
+  return fromProse(pages, /exceeds legal limits\s+by\s+(\$[\d,]+(?:\.\d{2})?)/i, (text) => parseMoney(text) ?? undefined);
 }

@@ -4,7 +4,7 @@
 import type { Cents, DisclosureTerms, FeeLine, Located } from '../fields.js';
 import { leading, type PageLayout } from '../reading/layout.js';
 import type { TextItem } from '../reading/page.js';
-import { findValue, located, parsedValue, withoutUndefined } from './labels.js';
+import { findValue, located, parsedValue, placed, withoutUndefined } from './labels.js';
 import { MONEY, PERCENT, US_DATE, findMoney, type Matcher, isCaption, organisationName, parseAmount, parseDate, parseMoney, parseRate, parseTermMonths, streetAddress } from './values.js';
 
 
@@ -139,9 +139,9 @@ export function readDisclosureTerms(pages: readonly PageLayout[]): DisclosureTer
     ...lateCharge(pages),
   };
   const points = terms.fees.find((f) => f.section === 'A' && /\(points\)/i.test(f.name));
-  if (points) terms.points = { value: points.amount, page: points.page };
+  if (points) terms.points = { ...points, value: points.amount };
   const prepaid = terms.fees.find((f) => f.section === 'F' && /prepaid interest/i.test(f.name));
-  if (prepaid) terms.prepaidInterest = { value: prepaid.amount, page: prepaid.page };
+  if (prepaid) terms.prepaidInterest = { ...prepaid, value: prepaid.amount };
   return withoutUndefined(terms);
 }
 
@@ -197,7 +197,8 @@ function loanType(pages: readonly PageLayout[]): Located<string> | undefined {
         .filter((w) => w.x > l.x + l.width - 1 && w.y <= l.y + 3 && w.y >= l.y - 14)
         .sort((a, b) => (Math.abs(a.y - b.y) <= 2 ? a.x - b.x : b.y - a.y));
       const chosen = chosenOption(near.map((w) => w.text), LOAN_TYPE_OPTION);
-      return chosen ? { ...l, text: chosen.text } : undefined;
+      // The option's word, where the value stands (the caption is not the value).
+      return chosen ? { ...near[chosen.index]!, text: chosen.text } : undefined;
     }),
     (s) => {
       const t = s.replace(/[^A-Za-z]+$/, '');
@@ -212,11 +213,16 @@ function loanType(pages: readonly PageLayout[]): Located<string> | undefined {
  */
 function loanId(pages: readonly PageLayout[]): Located<string> | undefined {
   const field = located(findValue(pages, LABEL.loanId, anyRight), (s) => (/^[A-Za-z0-9-]*\d[A-Za-z0-9-]*$/.test(s) ? s : undefined));
-  const footers = pages.flatMap((p) => [...p.text.matchAll(/(?:LOAN\s?ID\s*#|N\.?\s*[º°*®o]?\s*DEL\s+PR[EÉ]STAMO)\s*([A-Za-z0-9-]*\d[A-Za-z0-9-]*)/gi)].map((m) => ({ id: m[1]!, page: p.number })));
-  const footer = mostCommon(footers.map((f) => f.id));
-  if (field && footer && field.value !== footer && field.value.startsWith(footer)) return { value: footer, page: field.page };
+  const footers = pages.flatMap((p) =>
+    [...p.text.matchAll(/(?:LOAN\s?ID\s*#|N\.?\s*[º°*®o]?\s*DEL\s+PR[EÉ]STAMO)\s*([A-Za-z0-9-]*\d[A-Za-z0-9-]*)/gi)].map((m) => {
+      const end = m.index + m[0].length;
+      return { value: m[1]!, page: p.number, box: p.boxOf(p.spanOf(end - m[1]!.length, end)) };
+    }),
+  );
+  const footer = mostCommon(footers.map((f) => f.value));
+  if (field && footer && field.value !== footer && field.value.startsWith(footer)) return { ...field, value: footer };
   // A scan may lose the field's caption ("LOANID®") but not every footer.
-  return field ?? (footer ? { value: footer, page: footers.find((f) => f.id === footer)!.page } : undefined);
+  return field ?? footers.find((f) => f.value === footer);
 }
 
 function mostCommon(values: string[]): string | undefined {
@@ -239,9 +245,9 @@ export function address(pages: readonly PageLayout[], label: RegExp): Located<st
     for (const l of page.labels(label)) {
       const first = page.rightOf(l)[0];
       if (!first) continue;
-      const lines = page.columnBelow(first, l.x, 3).map((i) => i.text.trim());
-      const value = streetAddress(lines.join(', '));
-      if (value) return { value, page: page.number };
+      const column = page.columnBelow(first, l.x, 3);
+      const value = streetAddress(column.map((i) => i.text.trim()).join(', '));
+      if (value) return placed(value, page, column);
     }
   }
   return undefined;
@@ -255,12 +261,14 @@ function lateCharge(pages: readonly PageLayout[]): Pick<DisclosureTerms, 'lateCh
   for (const page of pages) {
     const text = page.text.replaceAll('\n', ' ');
     const m =
-      /more than\s+(\d{1,2})\s+days late.{0,300}?late fee of\s+(\d{1,2}(?:\.\d+)?)\s?%/is.exec(text) ??
-      /retraso de m[aá]s de\s+(\d{1,2})\s+d[ií]as.{0,300}?recargo de\s+(\d{1,2}(?:\.\d+)?)\s?%/is.exec(text);
+      /more than\s+(\d{1,2})\s+days late.{0,300}?late fee of\s+(\d{1,2}(?:\.\d+)?)\s?%/isd.exec(text) ??
+      /retraso de m[aá]s de\s+(\d{1,2})\s+d[ií]as.{0,300}?recargo de\s+(\d{1,2}(?:\.\d+)?)\s?%/isd.exec(text);
     // A grace period past 45 days or a fee over 10% is a misreading ("75 days" for 15), not a term.
     const [days, percent] = m ? [Number(m[1]), Number(m[2])] : [];
-    if (m && days! >= 1 && days! <= MAX_GRACE_DAYS && percent! > 0 && percent! <= MAX_LATE_FEE_PERCENT) {
-      return { lateChargeGraceDays: { value: days!, page: page.number }, lateChargePercent: { value: Number((percent! / 100).toFixed(9)), page: page.number } };
+    if (m?.indices && days! >= 1 && days! <= MAX_GRACE_DAYS && percent! > 0 && percent! <= MAX_LATE_FEE_PERCENT) {
+      // The text's lines are joined by one character, as spanOf counts them.
+      const at = (group: number) => page.boxOf(page.spanOf(...m.indices![group]!));
+      return { lateChargeGraceDays: { value: days!, page: page.number, box: at(1) }, lateChargePercent: { value: Number((percent! / 100).toFixed(9)), page: page.number, box: at(2) } };
     }
   }
   return {};
@@ -273,7 +281,7 @@ function receivedDate(pages: readonly PageLayout[]): Located<string> | undefined
     if (!label) continue;
     const date = page.items.find((i) => i.y > label.y + 2 && i.y < label.y + 24 && US_DATE.test(i.text.trim()));
     const value = date && parseDate(date.text);
-    if (value) return { value, page: page.number };
+    if (date && value) return placed(value, page, date);
   }
   return undefined;
 }
@@ -307,12 +315,10 @@ export function readFees(pages: readonly PageLayout[]): FeeLine[] {
         (i) => i.y < header.y - 1 && i.y > bottom + 1 && i.x >= header.x - 2 && i.x < header.x + 20 && /[A-Za-z]/.test(i.text) && !TABLE_LINE.test(i.text.trim()),
       );
       for (const row of rows) {
-        const amounts = page
-          .rightOf(row, { maxX, tolerance: 1.5 })
-          .filter((i) => i.x > header.x + 150 && MONEY.test(i.text.trim()))
-          .map((i) => parseMoney(i.text) ?? 0);
-        if (amounts.length === 0) continue;
-        fees.push({ section, name: row.text.trim().replace(/^\d{2}\s+/, ''), amount: amounts.reduce((s, a) => s + a, 0), page: page.number });
+        const cells = page.rightOf(row, { maxX, tolerance: 1.5 }).filter((i) => i.x > header.x + 150 && MONEY.test(i.text.trim()));
+        if (cells.length === 0) continue;
+        const amount = cells.reduce((s, i) => s + (parseMoney(i.text) ?? 0), 0);
+        fees.push({ section, name: row.text.trim().replace(/^\d{2}\s+/, ''), amount, page: page.number, box: page.boxOf(cells) });
       }
     }
   }

@@ -1,7 +1,7 @@
 // How printed forms pair labels with values: the value right of a label (or after its colon) or under it,
 // phrase by phrase, the same for text runs and OCR words; and the Located value with its page.
-import type { Located } from '../fields.js';
-import type { Line, PageLayout } from '../reading/layout.js';
+import type { Located, PrintedBox } from '../fields.js';
+import { lineSpan, sliceOf, type Line, type PageLayout } from '../reading/layout.js';
 import type { TextItem } from '../reading/page.js';
 import { parseAmount } from './values.js';
 
@@ -48,7 +48,37 @@ export function parsedValue<T>(
 export function located<T>(found: Found | undefined, parse: (text: string) => T | undefined): Located<T> | undefined {
   if (!found) return undefined;
   const value = parse(found.item.text.trim());
-  return value === undefined ? undefined : { value, page: found.page.number };
+  return value === undefined ? undefined : placed(value, found.page, found.item);
+}
+
+/** The box around both (a value joined from two fields printed on one page), or whichever there is. */
+export function unionOf(a: PrintedBox | undefined, b: PrintedBox | undefined): PrintedBox | undefined {
+  if (!a || !b || a.source !== b.source) return a ?? b;
+  return { ...a, x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
+}
+
+/** A value read from `items` of `page`: its page and where on it. */
+export function placed<T>(value: T, page: PageLayout, items: TextItem | readonly TextItem[]): Located<T> {
+  return { value, page: page.number, box: page.boxOf(items) };
+}
+
+const withIndices = new WeakMap<RegExp, RegExp>();
+/** `pattern` with the `d` flag, so that a match says where its capture stands. */
+function indexed(pattern: RegExp): RegExp {
+  let re = withIndices.get(pattern);
+  if (!re) withIndices.set(pattern, (re = new RegExp(pattern.source, pattern.flags.replace(/[dg]/g, '') + 'd')));
+  return re;
+}
+
+/**
+ * Where a match of `pattern` in `text` stands: its capture when it has one (the value), else the whole
+ * match (a period "from … to …" is read whole).
+ */
+export function matchSpan(pattern: RegExp, text: string): { match: RegExpExecArray; start: number; end: number } | undefined {
+  const match = indexed(pattern).exec(text);
+  if (!match) return undefined;
+  const [start, end] = (match.length === 2 ? match.indices?.[1] : undefined) ?? match.indices?.[0] ?? [match.index, match.index + match[0].length];
+  return { match, start, end };
 }
 
 /** A value stands within this distance right of its label (a stub right-aligns its figures half a page away). */
@@ -59,11 +89,17 @@ export interface Phrase {
   x: number;
   end: number;
   y: number;
+  item: TextItem;
 }
 
 /** A line's phrases (layout.ts groups words into phrases, for text runs and OCR words alike). */
 export function phrasesOf(line: Line): Phrase[] {
-  return line.items.map((i) => ({ text: i.text, x: i.x, end: i.x + i.width, y: line.y }));
+  return line.items.map((item) => ({ text: item.text, x: item.x, end: item.x + item.width, y: line.y, item }));
+}
+
+/** The tail of a phrase from character `start` (the value after "Pay Date:"). */
+function tailOf(item: TextItem, start: number): TextItem {
+  return sliceOf(item, start, item.text.length);
 }
 
 export interface LabelOptions {
@@ -89,21 +125,21 @@ export function labelled<T>(pages: readonly PageLayout[], label: RegExp, parse: 
       for (const [p, phrase] of phrases.entries()) {
         const m = pattern.exec(phrase.text);
         if (!m) continue;
-        const candidates: string[] = [];
+        const candidates: { text: string; item: TextItem }[] = [];
         const rest = m[2]!.trim();
-        if (place !== 'below' && rest !== '' && (!o.colonOnly || m[1]!.includes(':'))) candidates.push(rest);
+        if (place !== 'below' && rest !== '' && (!o.colonOnly || m[1]!.includes(':'))) candidates.push({ text: rest, item: tailOf(phrase.item, phrase.text.length - m[2]!.trimStart().length) });
         const right = phrases[p + 1];
-        if (place !== 'below' && rest === '' && right && right.x - phrase.end <= MAX_VALUE_GAP) candidates.push(right.text);
+        if (place !== 'below' && rest === '' && right && right.x - phrase.end <= MAX_VALUE_GAP) candidates.push(right);
         if (place !== 'right' && rest === '') {
           const under = lines
             .slice(index + 1)
             .filter(({ line }) => phrase.y - line.y <= (o.maxDy ?? 16))
             .flatMap(({ phrases: below }) => below.filter((b) => b.x >= phrase.x - 6 && b.x < phrase.end))[0];
-          if (under) candidates.push(under.text);
+          if (under) candidates.push(under);
         }
-        for (const text of candidates) {
+        for (const { text, item } of candidates) {
           const value = parse(text.replace(/^:\s*/, ''));
-          if (value !== undefined) return { value, page: page.number };
+          if (value !== undefined) return placed(value, page, item);
         }
       }
     }
@@ -111,12 +147,12 @@ export function labelled<T>(pages: readonly PageLayout[], label: RegExp, parse: 
   return undefined;
 }
 
-/** The first line (pages in order) matching `pattern`, with its page. */
-export function onLine(pages: readonly PageLayout[], pattern: RegExp): { match: RegExpExecArray; page: number } | undefined {
+/** The first line (pages in order) matching `pattern`, with its page and where its first capture (else the match) stands. */
+export function onLine(pages: readonly PageLayout[], pattern: RegExp): { match: RegExpExecArray; page: number; box: PrintedBox } | undefined {
   for (const page of pages) {
     for (const line of page.lines) {
-      const match = pattern.exec(line.text);
-      if (match) return { match, page: page.number };
+      const found = matchSpan(pattern, line.text);
+      if (found) return { match: found.match, page: page.number, box: page.boxOf(lineSpan(line, found.start, found.end)) };
     }
   }
   return undefined;

@@ -2,7 +2,7 @@
 // states ("I promise to pay U.S. $162,000.00"), and the borrowers' signature lines.
 import type { Located, NoteFields } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
-import { withoutUndefined } from './labels.js';
+import { placed, withoutUndefined } from './labels.js';
 import { cleanAddress, COUNT, fromProse, inProse, PROSE_DATE, PROSE_MONEY, proseCount, proseDate, proseMoney } from './prose.js';
 import { signaturesOf } from './signatures.js';
 import { parseRate } from './values.js';
@@ -33,7 +33,7 @@ function noteProperty(pages: readonly PageLayout[]): Located<string> | undefined
   for (const page of pages) {
     const index = page.lines.findIndex((l) => /^\[Property Address\]$/i.test(l.text.trim()));
     const above = page.lines[index - 1];
-    if (index > 0 && above) return { value: cleanAddress(above.text), page: page.number };
+    if (index > 0 && above) return placed(cleanAddress(above.text), page, above.items);
   }
   return undefined;
 }
@@ -47,7 +47,7 @@ function noteProperty(pages: readonly PageLayout[]): Located<string> | undefined
 function prepaymentPenaltyYears(pages: readonly PageLayout[]): Located<number> | undefined {
   const charged = inProse(pages, new RegExp(String.raw`within (?:the first\s+)?${COUNT}\s+years?(?:\(s\))?\b.{0,300}?Prepayment charge`, 'i'));
   const years = charged?.match[1] === undefined ? undefined : proseCount(charged.match[1]);
-  if (charged && years !== undefined) return { value: years, page: charged.page };
+  if (charged && years !== undefined) return { value: years, page: charged.page, box: charged.box };
   const free = inProse(pages, /without paying (?:a|any) Prepayment charge/i);
-  return free ? { value: 0, page: free.page } : undefined;
+  return free ? { value: 0, page: free.page, box: free.box } : undefined;
 }

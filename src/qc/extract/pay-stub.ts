@@ -2,7 +2,7 @@
 // year to date. Stubs often arrive scanned: everything is read from lines and phrases, as OCR words make them.
 import type { Located, PayStubFields } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
-import { amount, labelled, onLine, type Phrase, phrasesOf, plainText, withoutUndefined } from './labels.js';
+import { amount, labelled, onLine, type Phrase, phrasesOf, placed, plainText, withoutUndefined } from './labels.js';
 import { daysBetween, findDate, organisationName } from './values.js';
 
 const DATE = String.raw`(\d{1,2}/\d{1,2}/\d{2,4}|[A-Z][a-z]+\.?\s+\d{1,2},\s+\d{4})`;
@@ -22,13 +22,13 @@ export function extractPayStub(pages: readonly PageLayout[]): PayStubFields {
   const periodLength = (p: typeof period): Located<number> | undefined => {
     const [start, end] = p ? [findDate(p.match[1]!), findDate(p.match[2]!)] : [];
     const periods = start && end ? periodsFromDates(start, end) : undefined;
-    return p && periods ? { value: periods, page: p.page } : undefined;
+    return p && periods ? { value: periods, page: p.page, box: p.box } : undefined;
   };
   return withoutUndefined({
     employer: labelled(pages, /employer(?: name)?|company(?: name)?/, plainText, { colonOnly: true }) ?? letterhead(pages),
     employee: labelled(pages, /employee(?: name)?/, plainText, { colonOnly: true }),
     payDate: labelled(pages, /pay date|check date|advice date|payment date/, findDate),
-    periodEnd: labelled(pages, /(?:pay )?period end(?:ing)?(?: date)?/, findDate) ?? (period && periodEnd ? { value: periodEnd, page: period.page } : undefined),
+    periodEnd: labelled(pages, /(?:pay )?period end(?:ing)?(?: date)?/, findDate) ?? (period && periodEnd ? { value: periodEnd, page: period.page, box: period.box } : undefined),
     periodsPerYear: labelled(pages, /pay frequency|frequency|pay schedule|pay cycle/, periodsPerYear) ?? periodLength(period),
     ...grossPay(pages),
   });
@@ -40,11 +40,11 @@ export function extractPayStub(pages: readonly PageLayout[]): PayStubFields {
  */
 function letterhead(pages: readonly PageLayout[]): Located<string> | undefined {
   const page = pages[0];
-  const line = page?.lines
+  const first = page?.lines
     .slice(0, 6)
-    .map((l) => phrasesOf(l)[0]?.text ?? '')
-    .find((t) => ORGANISATION_END.test(t) && organisationName(t) !== undefined);
-  return page && line ? { value: line, page: page.number } : undefined;
+    .map((l) => phrasesOf(l)[0])
+    .find((p) => p !== undefined && ORGANISATION_END.test(p.text) && organisationName(p.text) !== undefined);
+  return page && first ? placed(first.text, page, first.item) : undefined;
 }
 
 const ORGANISATION_END =
@@ -94,7 +94,7 @@ function grossPay(pages: readonly PageLayout[]): Pick<PayStubFields, 'grossPay' 
       const ytd = heads ? under(YTD) : amounts.length > 1 ? amounts.at(-1) : undefined;
       const at = (item: typeof current): Located<number> | undefined => {
         const cents = item && amount(item.text);
-        return cents === undefined ? undefined : { value: cents, page: page.number };
+        return item === undefined || cents === undefined ? undefined : placed(cents, page, item);
       };
       return withoutUndefined({ grossPay: at(current), ytdGross: at(ytd) ?? ytdRow(pages) });
     }

@@ -1,7 +1,8 @@
 // Reading the prose of the Uniform Instruments (Note, security instrument) and the appraisal's sentences:
 // pages as running text, a pattern's first capture with its page, and the shapes values take in prose.
-import type { Located } from '../fields.js';
+import type { Located, PrintedBox } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
+import { matchSpan } from './labels.js';
 import { parseAmount, parseDate } from './values.js';
 /** A page's text as running prose: lines joined by spaces, so that a sentence that wraps still matches. */
 export function proseOf(page: PageLayout): string {
@@ -11,11 +12,16 @@ export function proseOf(page: PageLayout): string {
     .replace(/\s+/g, ' ');
 }
 
-/** The first match of `pattern` in the pages' prose (pages in order), with its page. */
-export function inProse(pages: readonly PageLayout[], pattern: RegExp): { match: RegExpExecArray; page: number } | undefined {
+/**
+ * The first match of `pattern` in the pages' prose (pages in order), with its page and where its first
+ * capture (else the whole match) was printed: the lines it runs over.
+ */
+export function inProse(pages: readonly PageLayout[], pattern: RegExp): { match: RegExpExecArray; page: number; box: PrintedBox } | undefined {
   for (const page of pages) {
-    const match = pattern.exec(proseOf(page));
-    if (match) return { match, page: page.number };
+    const found = matchSpan(pattern, proseOf(page));
+    if (!found) continue;
+    // proseOf joins the lines' texts with one space each (a line's text holds no runs of spaces).
+    return { match: found.match, page: page.number, box: page.boxOf(page.spanOf(found.start, found.end)) };
   }
   return undefined;
 }
@@ -24,7 +30,7 @@ export function inProse(pages: readonly PageLayout[], pattern: RegExp): { match:
 export function fromProse<T>(pages: readonly PageLayout[], pattern: RegExp, parse: (text: string) => T | undefined): Located<T> | undefined {
   const found = inProse(pages, pattern);
   const value = found?.match[1] === undefined ? undefined : parse(found.match[1].trim());
-  return found && value !== undefined ? { value, page: found.page } : undefined;
+  return found && value !== undefined ? { value, page: found.page, box: found.box } : undefined;
 }
 
 /** A printed date in prose: "June 1, 2013", "June 1st, 2013", "06/01/2013". */

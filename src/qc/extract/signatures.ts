@@ -1,6 +1,6 @@
 // Borrower signature blocks of the Uniform Instruments (Note, security instrument): whether each line is
 // signed, and the names captioned under the lines.
-import type { Located } from '../fields.js';
+import type { Located, PrintedBox } from '../fields.js';
 import type { Line, PageLayout } from '../reading/layout.js';
 import type { TextItem } from '../reading/page.js';
 import { withoutUndefined } from './labels.js';
@@ -11,6 +11,8 @@ export interface SignatureLine {
   /** True when something is written on the line, false when it is blank, undefined when no line was found. */
   signed?: boolean;
   page: number;
+  /** The caption under the line. */
+  box: PrintedBox;
 }
 
 /** "-Borrower", "- Borrower", "Michael Jones - Borrower": the caption under a borrower's signature line. */
@@ -37,7 +39,7 @@ export function signatureLines(pages: readonly PageLayout[]): SignatureLine[] {
       const captions = line.items.filter((i) => CAPTION.test(i.text.trim()));
       for (const caption of captions) {
         const name = captionName(page, line, index, caption);
-        found.push(withoutUndefined({ name, signed: signedAbove(page, line, caption), page: page.number }));
+        found.push(withoutUndefined({ name, signed: signedAbove(page, line, caption), page: page.number, box: page.boxOf(caption) }));
       }
     });
   }
@@ -112,8 +114,8 @@ export function signaturesOf(pages: readonly PageLayout[]): { borrower?: Located
   const unsigned = judged.find((l) => l.signed === false);
   const first = lines.find((l) => l.name);
   return withoutUndefined({
-    borrower: first && names.length > 0 ? { value: joinNames(names), page: first.page } : undefined,
-    signed: judged.length === 0 ? undefined : { value: unsigned === undefined, page: (unsigned ?? judged[0]!).page },
+    borrower: first && names.length > 0 ? { value: joinNames(names), page: first.page, box: first.box } : undefined,
+    signed: judged.length === 0 ? undefined : { value: unsigned === undefined, page: (unsigned ?? judged[0]!).page, box: (unsigned ?? judged[0]!).box },
   });
 }
 

@@ -32,7 +32,7 @@ export function extractUrla(pages: readonly PageLayout[], formFields: readonly F
     const field = form(name);
     const parsed = field && schema.safeParse(field.value);
     const value = parsed?.success ? shape(parsed.data) : undefined;
-    return field && value !== undefined ? { value, page: field.page ?? pages[0]?.number ?? 1 } : undefined;
+    return field && value !== undefined ? fromField(field, value, pages) : undefined;
   };
   const selfEmployed = form(FIELD_NAMES.selfEmployed);
   const employed = formFields.find((f) => {
@@ -52,7 +52,15 @@ export function extractUrla(pages: readonly PageLayout[], formFields: readonly F
 function checkbox(field: FormField | undefined, meansNoWages: boolean, pages: readonly PageLayout[]): Located<boolean> | undefined {
   const parsed = field && FormValue.checkbox.safeParse(field.value);
   if (!field || !parsed?.success || !parsed.data) return undefined;
-  return { value: !meansNoWages, page: field.page ?? pages[0]?.number ?? 1 };
+  return fromField(field, !meansNoWages, pages);
+}
+
+/** A value a form field holds, on its widget's page and in its widget's rectangle (a widget is PDF user space, as a text layer). */
+function fromField<T>(field: FormField, value: T, pages: readonly PageLayout[]): Located<T> {
+  const page = field.page ?? pages[0]?.number ?? 1;
+  if (!field.rect || field.page === null) return { value, page };
+  const [x0, y0, x1, y1] = field.rect;
+  return { value, page, box: { x0: Math.min(x0, x1), y0: Math.min(y0, y1), x1: Math.max(x0, x1), y1: Math.max(y0, y1), source: 'text_layer' } };
 }
 
 /** "[X] Employed  [ ] Self-Employed", "[X] Check if you are the Business Owner or Self-Employed", "☒ Retired". */
@@ -60,7 +68,7 @@ function printedEmployment(pages: readonly PageLayout[]): Located<boolean> | und
   // A mark as typed ("[X]") or as a scan's box found in its pixels ("☒"). A retired borrower, like a
   // business owner, earns no wages: DOC-003's pay stubs and W-2 are not theirs to give.
   const found = onLine(pages, /(?:\[\s*[xX✓✔]\s*\]|[☒☑■✓✔])\s*(?:Check if you are the\s+)?(Business Owner or Self[- ]Employed|Self[- ]Employed|Retired|Employed)\b/);
-  return found ? { value: !/self|retired/i.test(found.match[1]!), page: found.page } : undefined;
+  return found ? { value: !/self|retired/i.test(found.match[1]!), page: found.page, box: found.box } : undefined;
 }
 
 /**

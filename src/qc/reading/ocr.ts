@@ -450,8 +450,9 @@ async function toPageText(page: Tesseract.Page, bitmap: OcrBitmap, number: numbe
             confidenceSum += word.confidence;
             read++;
           }
-          const { x0, x1 } = word.bbox;
-          items.push({ text, x: round(x0 * scale), y, width: round((x1 - x0) * scale), height });
+          const { x0, x1, y0, y1 } = word.bbox;
+          const ink = { bottom: round((bitmap.height - y1) * scale), top: round((bitmap.height - y0) * scale) };
+          items.push({ text, x: round(x0 * scale), y, width: round((x1 - x0) * scale), height, ink });
         }
       }
     }
@@ -462,6 +463,7 @@ async function toPageText(page: Tesseract.Page, bitmap: OcrBitmap, number: numbe
     text: pageTextOf(items, 'ocr'),
     source: 'ocr',
     confidence: read === 0 ? 0 : round(confidenceSum / read),
+    ...(page.rotateRadians ? { turned: page.rotateRadians } : {}),
   };
 }
 

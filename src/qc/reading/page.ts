@@ -8,6 +8,11 @@ export interface TextItem {
   y: number;
   width: number;
   height: number;
+  /**
+   * OCR's own bottom and top of the word (y is its line's baseline, shared by every word of the line so
+   * that layout groups them): where a word of a tilted line stands on the page.
+   */
+  ink?: { bottom: number; top: number };
 }
 
 export interface PageText {
@@ -19,6 +24,11 @@ export interface PageText {
   source: 'text_layer' | 'ocr';
   /** OCR's mean word confidence, 0–100; null for a text layer. DOC-006 reads it. */
   confidence: number | null;
+  /**
+   * Radians OCR turned the page by to straighten it before reading (ocr.ts rotateAuto), about its centre:
+   * the items stand on the page so turned. Absent for a text layer or a straight page.
+   */
+  turned?: number;
 }
 
 /**

@@ -11,6 +11,8 @@ export interface FormField {
   value: string | boolean;
   /** 1-based page of the field's widget, when pdf.js knows it. */
   page: number | null;
+  /** The widget's rectangle in PDF user space, when pdf.js knows it. */
+  rect?: [number, number, number, number];
 }
 
 export type PdfReading =
@@ -141,14 +143,15 @@ function pathDataLength(args: unknown): number {
 
 /** The AcroForm's filled values. Form values are a bonus to the text: a broken AcroForm gives none. */
 export async function formFieldsOf(pdf: PdfDocument): Promise<FormField[]> {
-  const objects = (await pdf.getFieldObjects().catch(() => null)) as Record<string, { value?: unknown; page?: number; type?: string }[]> | null;
+  const objects = (await pdf.getFieldObjects().catch(() => null)) as Record<string, { value?: unknown; page?: number; type?: string; rect?: unknown }[]> | null;
   if (!objects) return [];
   const fields: FormField[] = [];
   for (const [name, widgets] of Object.entries(objects)) {
     for (const w of widgets) {
       const value = typeof w.value === 'string' || typeof w.value === 'boolean' ? w.value : null;
       if (value === null || value === '' || value === 'Off') continue;
-      fields.push({ name, value, page: typeof w.page === 'number' ? w.page + 1 : null });
+      const rect = Array.isArray(w.rect) && w.rect.length === 4 && w.rect.every((n) => typeof n === 'number' && Number.isFinite(n)) ? (w.rect as [number, number, number, number]) : undefined;
+      fields.push({ name, value, page: typeof w.page === 'number' ? w.page + 1 : null, ...(rect && { rect }) });
       break;
     }
   }

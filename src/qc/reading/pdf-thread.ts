@@ -4,7 +4,7 @@
 import { parentPort } from 'node:worker_threads';
 import { formFieldsOf, readPdfPage, type FormField, type PdfPageReading } from './pdf-text.js';
 import { openPdf, type PdfDocument } from './pdfjs.js';
-import { openPdfForRendering, PdfRefused, renderPdfPage } from './render.js';
+import { openPdfForRendering, PdfRefused, renderPagePixels, renderPdfPage, type PagePixels } from './render.js';
 import { errorMessage } from '../error-message.js';
 
 export type PdfRequest =
@@ -12,6 +12,7 @@ export type PdfRequest =
   | { type: 'read'; page: number }
   | { type: 'fields' }
   | { type: 'render'; page: number; dpi: number }
+  | { type: 'pixels'; page: number; dpi: number }
   | { type: 'close' };
 
 export type PdfReply =
@@ -24,6 +25,7 @@ export type PdfReply =
   | { type: 'page'; reading: PdfPageReading }
   | { type: 'fields'; formFields: FormField[] }
   | { type: 'rendered'; png: Uint8Array }
+  | ({ type: 'pixels' } & PagePixels)
   | { type: 'failed'; reason: string }
   | { type: 'closed' };
 
@@ -34,7 +36,7 @@ let pdf: PdfDocument | null = null;
 // Requests come one at a time: the main thread awaits each reply before it sends the next.
 port.on('message', (request: PdfRequest) => {
   void answer(request).then(
-    (reply) => port.postMessage(reply, reply.type === 'rendered' ? [reply.png.buffer as ArrayBuffer] : []),
+    (reply) => port.postMessage(reply, reply.type === 'rendered' ? [reply.png.buffer as ArrayBuffer] : reply.type === 'pixels' ? [reply.data.buffer as ArrayBuffer] : []),
     (err: unknown) => port.postMessage({ type: 'failed', reason: errorMessage(err) } satisfies PdfReply),
   );
 });
@@ -80,6 +82,8 @@ async function answer(request: PdfRequest): Promise<PdfReply> {
       return { type: 'fields', formFields: await formFieldsOf(opened()) };
     case 'render':
       return { type: 'rendered', png: await renderPdfPage(opened(), request.page, request.dpi) };
+    case 'pixels':
+      return { type: 'pixels', ...(await renderPagePixels(opened(), request.page, request.dpi)) };
     case 'close':
       await close();
       return { type: 'closed' };

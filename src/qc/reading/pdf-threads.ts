@@ -9,6 +9,7 @@ import { illegiblePage, type PageText } from './page.js';
 import type { PdfReply, PdfRequest } from './pdf-thread.js';
 import { pdfThreadEntry } from './pdf-thread-entry.js';
 import type { PdfReading } from './pdf-text.js';
+import type { PagePixels } from './render.js';
 import { ReaderUnavailable } from './unavailable.js';
 import { errorMessage } from '../error-message.js';
 
@@ -163,6 +164,8 @@ export interface PdfRenderer {
    * (epoch ms): it is illegible.
    */
   render(page: number, dpi: number, deadline?: number): Promise<Uint8Array | null>;
+  /** The page as raw pixels with where user space lands on them (render.ts renderPagePixels); null as render. */
+  pixels(page: number, dpi: number, deadline?: number): Promise<PagePixels | null>;
   close(): Promise<void>;
 }
 
@@ -176,6 +179,8 @@ export async function openPdfRenderer(bytes: Uint8Array): Promise<PdfRenderer | 
   return {
     numPages: session.numPages,
     render: (page, dpi, deadline = Infinity) => session.ask({ type: 'render', page, dpi }, settings.renderTimeoutMs, deadline, (r) => (r.type === 'rendered' ? r.png : null)),
+    pixels: (page, dpi, deadline = Infinity) =>
+      session.ask({ type: 'pixels', page, dpi }, settings.renderTimeoutMs, deadline, (r) => (r.type === 'pixels' ? { data: r.data, width: r.width, height: r.height, transform: r.transform } : null)),
     close: () => session.close(),
   };
 }

@@ -12,6 +12,46 @@ export const MAX_RENDER_PIXELS = 12_500_000;
 
 const canvasImport = () => import('@napi-rs/canvas');
 
+/** A page drawn as pixels, and where PDF user space lands on them. */
+export interface PagePixels {
+  /** RGBA, rows top to bottom. */
+  data: Uint8Array;
+  width: number;
+  height: number;
+  /** [a, b, c, d, e, f]: user-space (x, y) is pixel (a·x + c·y + e, b·x + d·y + f). */
+  transform: number[];
+}
+
+/**
+ * Page `pageNumber` drawn at `dpi` (capped at MAX_RENDER_PIXELS) on white, as raw pixels: for cutting
+ * pictures out of, where a PNG would be encoded only to be decoded again (a scanned page's PNG takes
+ * some 300 ms to encode).
+ */
+export async function renderPagePixels(pdf: PdfDocument, pageNumber: number, dpi: number): Promise<PagePixels> {
+  const { createCanvas } = await canvasImport();
+  const page = await pdf.getPage(pageNumber);
+  try {
+    const { width: w, height: h } = page.getViewport({ scale: 1 });
+    const viewport = page.getViewport({ scale: Math.min(dpi / 72, Math.sqrt(MAX_RENDER_PIXELS / (w * h))) });
+    const width = Math.ceil(viewport.width);
+    const height = Math.ceil(viewport.height);
+    const canvas = createCanvas(width, height);
+    const context = canvas.getContext('2d');
+    context.fillStyle = '#ffffff';
+    context.fillRect(0, 0, width, height);
+    // pdf.js types its canvas as the DOM's; @napi-rs/canvas implements the part pdf.js draws with.
+    type RenderParameters = Parameters<typeof page.render>[0];
+    await page.render({ canvasContext: context as unknown as RenderParameters['canvasContext'], viewport, canvas: canvas as unknown as RenderParameters['canvas'] }).promise;
+    const data = new Uint8Array(context.getImageData(0, 0, width, height).data.buffer);
+    // The canvas's native surface would wait for the thread's garbage collector; it is given back now.
+    canvas.width = 1;
+    canvas.height = 1;
+    return { data, width, height, transform: [...viewport.transform] };
+  } finally {
+    page.cleanup();
+  }
+}
+
 /** pdf.js cannot parse the file; `message` says why, fit for a finding's summary. */
 export class PdfRefused extends Error {
   override name = 'PdfRefused';

@@ -46,7 +46,9 @@ export function cite(doc: LoanDocument, at?: Located<unknown>): string {
  */
 export function evidenceOf(doc: LoanDocument, field: string, at: Located<unknown> | undefined, value: string | null): Evidence {
   const { file, page } = placeOf(doc, at);
-  return { document: file, page: page ?? 1, field, value };
+  const evidence: Evidence = { document: file, page: page ?? 1, field, value };
+  if (at?.box) evidence.box = at.box;
+  return evidence;
 }
 
 /**

@@ -94,10 +94,20 @@ test('a filled HUD-1 settlement statement gives its loan amount and settlement d
   page.drawText('804. Credit report to Acme Credit Bureau', { x: 72, y: 620, size: 9, font });
   page.drawText('$25.00', { x: 250, y: 620, size: 9, font });
   const { documents } = await analyseFile('hud1.pdf', 'application/pdf', await doc.save());
-  t.deepEqual(
-    documents.map((d) => [d.documentClass, d.fields]),
-    [['settlement_statement', { loanAmount: { value: 15_000_000, page: 1 }, settlementDate: { value: '2026-04-15', page: 1 } }]],
-  );
+  const withoutBoxes = documents.map((d) => [d.documentClass, Object.fromEntries(Object.entries(d.fields).map(([k, v]) => [k, { ...v, box: undefined }]))]);
+  t.deepEqual(withoutBoxes, [['settlement_statement', { loanAmount: { value: 15_000_000, page: 1, box: undefined }, settlementDate: { value: '2026-04-15', page: 1, box: undefined } }]]);
+  // Each value is boxed where it was printed: the amount's own run, the date after the label in its run.
+  const fields = documents[0]!.fields as Record<string, { box?: { x0: number; y0: number; x1: number; y1: number; source: string } }>;
+  const amount = fields.loanAmount!.box!;
+  t.is(amount.source, 'text_layer');
+  t.is(amount.x0, 250);
+  t.true(Math.abs(amount.x1 - (250 + font.widthOfTextAtSize('$150,000.00', 9))) < 0.5);
+  t.true(amount.y0 < 660 && amount.y1 > 666 && amount.y1 < 670, `${amount.y0}..${amount.y1}`);
+  const date = fields.settlementDate!.box!;
+  const labelEnd = 72 + font.widthOfTextAtSize('I. Settlement Date: ', 9);
+  t.true(Math.abs(date.x0 - labelEnd) < 1.5, `the date starts at ${date.x0}, the label ends at ${labelEnd}`);
+  t.true(Math.abs(date.x1 - (72 + font.widthOfTextAtSize('I. Settlement Date: 04/15/2026', 9))) < 1.5, `${date.x1}`);
+  t.true(date.y0 < 700 && date.y1 > 706);
 });
 
 test('a mark between label and value ("Date Issued — 04/15/2026") belongs to neither: the value is read, a credit\'s dash is not made of it', async (t) => {
