@@ -98,8 +98,9 @@ export async function evidencePictures(
           drawn++;
           const image = await source.page(number);
           if (!image) continue;
-          // Cut side by side (sharp works on libuv's pool), stored in the page's order.
-          const cuts = await Promise.all([...boxes].map(async ([key, box]) => [key, await cut(image, box)] as const));
+          // Cut side by side (sharp works on libuv's pool), stored in the page's order. A picture that
+          // cannot be cut is left out: the value is still listed in words, and the report goes out.
+          const cuts = await Promise.all([...boxes].map(async ([key, box]) => [key, await cut(image, box).catch(() => undefined)] as const));
           for (const [key, picture] of cuts) if (picture) pictures.set(key, picture);
         }
       } finally {
