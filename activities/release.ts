@@ -19,8 +19,6 @@ import { putBuffer, readBuffer, type Storage } from '../src/storage/minio.js';
 
 /** Of the render activity's time, what drawing the evidence's pages may take. */
 const PICTURES_SHARE_OF_TIMEOUT = 0.35;
-/** Most pages drawn for one report's pictures (a few seconds of rendering). */
-const MAX_PICTURE_PAGES = 60;
 
 /** A release with its findings: what runs started before release drafts pass (LEAN_HISTORY_PATCH, workflows/activity-options.ts). */
 export interface LegacyReleaseInput extends ReleaseRef {
@@ -44,7 +42,7 @@ export function createReleaseActivities({ sql, storage, config }: { sql: Sql; st
         const file = files.find((f) => f.filename === document);
         return file && openPageSource(await readBuffer(storage, file.objectKey), file.mime);
       },
-      { deadline, maxPages: MAX_PICTURE_PAGES },
+      { deadline },
     );
   }
 

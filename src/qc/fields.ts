@@ -12,7 +12,7 @@ export type IsoDate = string;
 /**
  * Where on its page a value was printed, in the coordinates of the reader that read it (layout.ts): PDF
  * user space for a text layer; for OCR, the rendered page (or the image) scaled to OCR_PAGE_WIDTH points
- * wide. Origin bottom-left, in points. The report crops the page around it (src/report/crops.ts).
+ * wide. Origin bottom-left, in points. The report cuts the page around it (src/report/evidence-pictures.ts).
  */
 // A type alias, not an interface: findings hold it, and postgres.js stores them as JSON (finding.ts).
 export type PrintedBox = {

@@ -56,22 +56,23 @@ export function pictureKey(e: Evidence): string | undefined {
   return b ? [e.document, e.page, b.source, b.x0, b.y0, b.x1, b.y1].join('|') : undefined;
 }
 
+/** Most pages drawn for one report's pictures (a few seconds of rendering). */
+const MAX_PICTURE_PAGES = 60;
+
 export interface PictureLimits {
   /** Epoch ms after which no page is drawn: a report is not held up for its pictures. */
   deadline: number;
-  /** Most pages drawn for one report. */
-  maxPages: number;
 }
 
 /**
  * The pictures of the evidence of `findings` that knows where it was printed, by pictureKey. Each page is
  * drawn once for all the values cited on it; a file `open` cannot find or draw gives no pictures, and
- * neither do pages past the limits.
+ * neither do pages past the deadline or past MAX_PICTURE_PAGES.
  */
 export async function evidencePictures(
   findings: readonly Finding[],
   open: (document: string) => Promise<PageSource | undefined>,
-  limits: PictureLimits = { deadline: Infinity, maxPages: 60 },
+  limits: PictureLimits = { deadline: Infinity },
 ): Promise<Map<string, EvidencePicture>> {
   const wanted = new Map<string, Map<number, Map<string, PrintedBox>>>();
   for (const e of findings.flatMap((f) => f.evidence)) {
@@ -89,12 +90,12 @@ export async function evidencePictures(
   const drawFiles = async () => {
     for (let next = files.shift(); next; next = files.shift()) {
       const [document, pages] = next;
-      if (drawn >= limits.maxPages || Date.now() >= limits.deadline) return;
+      if (drawn >= MAX_PICTURE_PAGES || Date.now() >= limits.deadline) return;
       const source = await open(document);
       if (!source) continue;
       try {
         for (const [number, boxes] of [...pages].sort((a, b) => a[0] - b[0])) {
-          if (drawn >= limits.maxPages || Date.now() >= limits.deadline) return;
+          if (drawn >= MAX_PICTURE_PAGES || Date.now() >= limits.deadline) return;
           drawn++;
           const image = await source.page(number);
           if (!image) continue;

@@ -276,7 +276,7 @@ export class PageWriter {
 
   /** Continues the marked content of `element` on this page, or opens it. */
   private mark(element: StructElement): void {
-    if (this.inCallback) throw new Error('a drawing callback paints on the page it is given, not through the page writer');
+    this.notInCallback();
     if (this.marking?.element === element && this.marking.page === this.page) return;
     this.unmark();
     this.structure.begin(this.page, element);
@@ -284,10 +284,15 @@ export class PageWriter {
   }
 
   private unmark(): void {
-    if (this.inCallback) throw new Error('a drawing callback paints on the page it is given, not through the page writer');
+    this.notInCallback();
     if (!this.marking) return;
     this.structure.end(this.marking.page);
     this.marking = null;
+  }
+
+  /** A callback's drawing is tagged as a whole: the writer's own tagging inside it would split it wrongly. */
+  private notInCallback(): void {
+    if (this.inCallback) throw new Error('a drawing callback paints on the page it is given, not through the page writer');
   }
 
   private callback(draw: () => void): void {

@@ -28,27 +28,54 @@ export interface PagePixels {
  * some 300 ms to encode).
  */
 export async function renderPagePixels(pdf: PdfDocument, pageNumber: number, dpi: number): Promise<PagePixels> {
-  const { createCanvas } = await canvasImport();
   const page = await pdf.getPage(pageNumber);
   try {
-    const { width: w, height: h } = page.getViewport({ scale: 1 });
-    const viewport = page.getViewport({ scale: Math.min(dpi / 72, Math.sqrt(MAX_RENDER_PIXELS / (w * h))) });
-    const width = Math.ceil(viewport.width);
-    const height = Math.ceil(viewport.height);
-    const canvas = createCanvas(width, height);
+    const viewport = page.getViewport({ scale: renderScale(page, dpi) });
+    const { data, width, height } = await drawPage(page, viewport);
+    return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height, transform: [...viewport.transform] };
+  } finally {
+    page.cleanup();
+  }
+}
+
+type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
+type PageViewport = ReturnType<PdfPage['getViewport']>;
+
+/** Pixels per point for `dpi`, lowered for a page larger than Letter so its bitmap stays within MAX_RENDER_PIXELS. */
+function renderScale(page: PdfPage, dpi: number): number {
+  // The viewport applies /Rotate and the crop box, so the bitmap is the page as a reader sees it.
+  const { width, height } = page.getViewport({ scale: 1 });
+  return Math.min(dpi / 72, Math.sqrt(MAX_RENDER_PIXELS / (width * height)));
+}
+
+/**
+ * `page` drawn through `viewport` on white, as RGBA pixels (rows top to bottom). A drawing still going
+ * after `cancelAfterMs` is cancelled and rejects: pdf.js yields between batches of operators, so a timer
+ * can stop a page that draws slowly.
+ */
+export async function drawPage(page: PdfPage, viewport: PageViewport, cancelAfterMs = Infinity): Promise<{ data: Uint8ClampedArray; width: number; height: number }> {
+  const { createCanvas } = await canvasImport();
+  const width = Math.ceil(viewport.width);
+  const height = Math.ceil(viewport.height);
+  const canvas = createCanvas(width, height);
+  try {
     const context = canvas.getContext('2d');
     context.fillStyle = '#ffffff';
     context.fillRect(0, 0, width, height);
     // pdf.js types its canvas as the DOM's; @napi-rs/canvas implements the part pdf.js draws with.
     type RenderParameters = Parameters<typeof page.render>[0];
-    await page.render({ canvasContext: context as unknown as RenderParameters['canvasContext'], viewport, canvas: canvas as unknown as RenderParameters['canvas'] }).promise;
-    const data = new Uint8Array(context.getImageData(0, 0, width, height).data.buffer);
+    const task = page.render({ canvasContext: context as unknown as RenderParameters['canvasContext'], viewport, canvas: canvas as unknown as RenderParameters['canvas'] });
+    const timer = Number.isFinite(cancelAfterMs) ? setTimeout(() => task.cancel(), cancelAfterMs) : undefined;
+    try {
+      await task.promise;
+    } finally {
+      clearTimeout(timer);
+    }
+    return { data: context.getImageData(0, 0, width, height).data, width, height };
+  } finally {
     // The canvas's native surface would wait for the thread's garbage collector; it is given back now.
     canvas.width = 1;
     canvas.height = 1;
-    return { data, width, height, transform: [...viewport.transform] };
-  } finally {
-    page.cleanup();
   }
 }
 
@@ -79,11 +106,8 @@ export async function renderPdfPage(
   const document = pdf instanceof Uint8Array ? await openPdfForRendering(pdf) : pdf;
   try {
     const page = await document.getPage(pageNumber);
-    // The viewport applies /Rotate and the crop box, so the bitmap is the page as a reader sees it.
-    const { width, height } = page.getViewport({ scale: 1 });
-    const scale = Math.min(dpi / 72, Math.sqrt(MAX_RENDER_PIXELS / (width * height)));
     try {
-      const png = await renderPageAsImage(document, pageNumber, { canvasImport, scale });
+      const png = await renderPageAsImage(document, pageNumber, { canvasImport, scale: renderScale(page, dpi) });
       return new Uint8Array(png);
     } finally {
       // Drops the page's decoded images: a long scanned PDF would otherwise hold every page's pixels.

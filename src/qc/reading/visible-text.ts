@@ -3,10 +3,10 @@
 // digits too many), or a blank model form's sample values hidden under its clip paths ("30 years" in an
 // empty box). pdf.js's text content says nothing of clipping or paint, so the page is rendered small and
 // each word's box is looked at: a word over white paper is not on the page.
-import { createCanvas } from '@napi-rs/canvas';
 import type { PdfDocument } from './pdfjs.js';
 import type { TextItem } from './page.js';
 import { runWords } from './layout.js';
+import { drawPage } from './render.js';
 
 /** Pixels per point of the check's render: 1.5 (108 dpi) shows 6-pt glyphs as several dark pixels. */
 const SCALE = 1.5;
@@ -41,29 +41,13 @@ export async function visibleItems(pdf: PdfDocument, n: number, items: readonly 
     const width = Math.ceil(viewport.width);
     const height = Math.ceil(viewport.height);
     if (width * height > MAX_PIXELS || width < 1 || height < 1) return [...items];
-    const canvas = createCanvas(width, height);
-    const context = canvas.getContext('2d');
-    context.fillStyle = '#ffffff';
-    context.fillRect(0, 0, width, height);
+    let pixels: Uint8ClampedArray;
     try {
-      // pdf.js types its canvas as the DOM's; @napi-rs/canvas implements the part pdf.js draws with.
-      type RenderParameters = Parameters<typeof page.render>[0];
-      const task = page.render({ canvasContext: context as unknown as RenderParameters['canvasContext'], viewport, canvas: canvas as unknown as RenderParameters['canvas'] });
-      // pdf.js yields between batches of drawing operators, so the timer can stop a page that draws slowly;
-      // its text is then kept whole, and the page's own reading budget is not spent on the check.
-      const timer = setTimeout(() => task.cancel(), RENDER_MS);
-      try {
-        await task.promise;
-      } finally {
-        clearTimeout(timer);
-      }
+      // A page that draws slowly keeps its text whole: the page's own reading budget is not spent on the check.
+      pixels = (await drawPage(page, viewport, RENDER_MS)).data;
     } catch {
       return [...items];
     }
-    const pixels = context.getImageData(0, 0, width, height).data;
-    // The canvas's native surface would wait for the thread's garbage collector; it is given back now.
-    canvas.width = 1;
-    canvas.height = 1;
     const inked = (item: TextItem, word: Word): boolean => {
       // The word's box in PDF space (baseline y, a little below for descenders, up to the font's height).
       const [ax, ay] = viewport.convertToViewportPoint(word.x, item.y - item.height * 0.2);
