@@ -5,7 +5,7 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
 import type { Storage } from '../src/storage/minio.js';
-import { authenticate } from './auth.js';
+import { authenticate, cachedKeyLookup } from './auth.js';
 import { requestDeadline } from './deadline.js';
 import { errorHandler, notFound } from './errors.js';
 import { organizationRateLimit } from './rate-limit.js';
@@ -35,7 +35,7 @@ export function createApp(deps: AppDeps): express.Express {
   // The deadline before anything that waits on a server (api/deadline.ts).
   v1.use(requestDeadline(deps.log));
   // Authentication first: an unauthenticated caller learns nothing, not even that its body is malformed.
-  v1.use(authenticate(deps.sql));
+  v1.use(authenticate(cachedKeyLookup(deps.sql, deps.config.limits.apiKeyCacheMs, deps.log)));
   v1.use(organizationRateLimit(deps.sql, deps.config.limits.rateLimitPerMinute));
   v1.use(express.json({ limit: '1mb' }));
   v1.use(reviewRoutes(deps));

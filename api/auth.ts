@@ -2,8 +2,10 @@
 // and different is invalid). Sets the caller's organization and mode for every later handler.
 import type { RequestHandler, Response } from 'express';
 import { hashApiKey, sameKeyHash } from '../src/auth/api-keys.js';
+import { KeyCache } from '../src/auth/key-cache.js';
 import type { Sql } from '../src/db/client.js';
-import { findApiKeyByHash } from '../src/db/keys.js';
+import { listenForKeyChanges } from '../src/db/key-changes.js';
+import { findApiKeyByHash, type AuthenticatedKey } from '../src/db/keys.js';
 import { ApiError } from './errors.js';
 
 export interface Caller {
@@ -32,7 +34,52 @@ function presentedKey(authorization: string | undefined, xApiKey: string | undef
   return bearer ?? header;
 }
 
-export function authenticate(sql: Sql): RequestHandler {
+/** Looks keys up in Postgres, or in what this process remembers of them (src/auth/key-cache.ts). */
+export interface KeyLookup {
+  find(hash: Buffer): Promise<AuthenticatedKey | undefined>;
+}
+
+const LISTEN_RETRY_MS = 5_000;
+
+/**
+ * Key lookups remembered for `ttlMs`, but only while this process hears the announcements of changed keys:
+ * until its listener is connected (and again from scratch after each reconnect) every request looks its
+ * key up, so a revocation reaches a request at once, or, when a notice was missed, within `ttlMs`.
+ */
+export function cachedKeyLookup(sql: Sql, ttlMs: number, log: (line: string) => void): KeyLookup {
+  const cache = new KeyCache(ttlMs);
+  let listening = false;
+  const listen = () => {
+    listenForKeyChanges(
+      sql,
+      (change) => {
+        if (change === 'unknown') cache.forgetAll();
+        else if ('key' in change) cache.forgetKey(change.key);
+        else cache.forgetOrganization(change.organization);
+      },
+      () => {
+        cache.forgetAll();
+        listening = true;
+      },
+    ).catch((err: unknown) => {
+      log(`key change notices unavailable (${err instanceof Error ? err.message : String(err)}); keys are looked up on every request until they are`);
+      setTimeout(listen, LISTEN_RETRY_MS).unref();
+    });
+  };
+  if (ttlMs > 0) listen();
+  return {
+    async find(hash) {
+      const remembered = listening ? cache.get(hash) : undefined;
+      if (remembered) return remembered;
+      const mark = cache.mark();
+      const record = await findApiKeyByHash(sql, hash);
+      if (record && listening) cache.remember(hash, record, mark);
+      return record;
+    },
+  };
+}
+
+export function authenticate(keys: KeyLookup): RequestHandler {
   return async (req, res, next) => {
     try {
       const key = presentedKey(req.header('authorization'), req.header('x-api-key'));
@@ -40,7 +87,7 @@ export function authenticate(sql: Sql): RequestHandler {
       const hash = hashApiKey(key);
       let record;
       try {
-        record = await findApiKeyByHash(sql, hash);
+        record = await keys.find(hash);
       } catch {
         // The key store being down is never a pass and never a 500.
         throw ApiError.of('auth_unavailable', 'Authentication is temporarily unavailable; retry shortly.');

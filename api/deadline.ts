@@ -1,13 +1,14 @@
 // Every request is answered within a deadline, whatever the servers behind it do. A stalled Postgres (or
 // Temporal) holds a query or a call on an open connection for as long as the stall lasts; the request
 // would hang with it. Past the deadline the caller gets 503 and Retry-After instead: `auth_unavailable`
-// while its key was still being looked up, `service_unavailable` after. The handler may still finish
-// later (a create can still start its review, so a client retries with its Idempotency-Key); its answer
-// is then dropped. Two waits are off the clock: receiving a multipart body (the client's time) and ingest
-// once a worker has accepted the create or add-documents update (fetching source URLs and unpacking run
-// under their own limits, and a big package needs them).
+// while its key was still being looked up or its request counted, `service_unavailable` after. The
+// handler may still finish later (a create can still start its review, so a client retries with its
+// Idempotency-Key); its answer is then dropped. Two waits are off the clock: receiving a multipart body
+// (the client's time) and ingest once a worker has accepted the create or add-documents update (fetching
+// source URLs and unpacking run under their own limits, and a big package needs them).
 import type { RequestHandler, Response } from 'express';
 import { ApiError, sendError } from './errors.js';
+import { admitted } from './rate-limit.js';
 
 /** How long a request may wait on the servers behind the API, receiving its upload excepted. */
 export const REQUEST_DEADLINE_MS = 9_000;
@@ -23,8 +24,7 @@ export function requestDeadline(log: (line: string) => void, ms = REQUEST_DEADLI
     const expire = () => {
       clock.timer = undefined;
       if (res.headersSent) return;
-      const authenticated = res.locals.caller !== undefined;
-      const error = authenticated
+      const error = admitted(res)
         ? new ApiError('service_unavailable', 503, 'The service is temporarily unavailable; retry shortly (with the same Idempotency-Key for a create).')
         : ApiError.of('auth_unavailable', 'Authentication is temporarily unavailable; retry shortly.');
       // Logged with an id the client is given, as a 500 is: an operator looks for the stalled server.

@@ -3,9 +3,10 @@
 // headers X-RateLimit-Limit / -Remaining / -Reset (Unix seconds) on every authenticated response, and
 // 429 rate_limited with Retry-After past the limit.
 import { rateLimit, type Store, type IncrementResponse } from 'express-rate-limit';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Sql } from '../src/db/client.js';
-import { countRequest, forgetWindowsBefore, uncountRequest } from '../src/db/rate-limits.js';
+import { countRequests, forgetWindowsBefore, uncountRequest } from '../src/db/rate-limits.js';
+import { BatchedCounter } from '../src/rate-limit/batched-counter.js';
 import { caller } from './auth.js';
 import { ApiError } from './errors.js';
 
@@ -19,12 +20,25 @@ export class PostgresRateLimitStore implements Store {
   // Counters are shared by every process; express-rate-limit must not keep its own.
   localKeys = false;
   private calls = 0;
+  private readonly counter: BatchedCounter<{ organizationId: string; start: Date }>;
 
-  constructor(private readonly sql: Sql) {}
+  constructor(private readonly sql: Sql) {
+    this.counter = new BatchedCounter(
+      ({ organizationId, start }, n) => countRequests(sql, organizationId, start, n),
+      ({ organizationId, start }) => `${organizationId}@${start.getTime()}`,
+    );
+  }
 
   async increment(organizationId: string): Promise<IncrementResponse> {
     const start = windowStart(Date.now());
-    const totalHits = await countRequest(this.sql, organizationId, start);
+    let totalHits: number;
+    try {
+      totalHits = await this.counter.count({ organizationId, start });
+    } catch {
+      // Admitting a request is part of authenticating it (a key remembered by this process needs no
+      // lookup): the count being out of reach is auth_unavailable, as the key store's is, never a 500.
+      throw ApiError.of('auth_unavailable', 'Authentication is temporarily unavailable; retry shortly.');
+    }
     // Old windows are worthless; sweep them now and then rather than on every request.
     if (++this.calls % 500 === 0) void forgetWindowsBefore(this.sql, new Date(start.getTime() - 10 * WINDOW_MS)).catch(() => {});
     return { totalHits, resetTime: new Date(start.getTime() + WINDOW_MS) };
@@ -39,8 +53,13 @@ export class PostgresRateLimitStore implements Store {
   }
 }
 
-export function organizationRateLimit(sql: Sql, defaultLimit: number): RequestHandler {
-  return rateLimit({
+/** Whether the request was authenticated and admitted by the rate limit (api/deadline.ts tells the two apart). */
+export function admitted(res: Response): boolean {
+  return res.locals.admitted === true;
+}
+
+export function organizationRateLimit(sql: Sql, defaultLimit: number): RequestHandler[] {
+  const limiter = rateLimit({
     windowMs: WINDOW_MS,
     limit: (_req, res) => caller(res).rateLimitPerMinute ?? defaultLimit,
     keyGenerator: (_req, res) => caller(res).organizationId,
@@ -53,4 +72,9 @@ export function organizationRateLimit(sql: Sql, defaultLimit: number): RequestHa
       next(ApiError.of('rate_limited', 'Rate limit exceeded; retry after the time in Retry-After.'));
     },
   });
+  const admit: RequestHandler = (_req, res, next) => {
+    res.locals.admitted = true;
+    next();
+  };
+  return [limiter, admit];
 }

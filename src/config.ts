@@ -56,6 +56,9 @@ const envSchema = z.object({
   MAX_REVIEW_DOCUMENTS: positiveInt.default(300),
   MAX_REVIEW_BYTES: positiveInt.default(500 * MiB),
   RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
+  // How long an API process trusts a key it looked up (0: look up every request). Changes to keys are
+  // announced to every process at once; this bounds a missed announcement (docs/operations.md).
+  API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
   MAX_CONCURRENT_ANALYSES: positiveInt.default(4),
   AWAITING_DOCUMENTS_DAYS: positiveInt.default(7),
   IDEMPOTENCY_TTL_HOURS: positiveInt.default(24),
@@ -91,6 +94,8 @@ export interface Config {
     maxReviewDocuments: number;
     maxReviewBytes: number;
     rateLimitPerMinute: number;
+    /** How long a looked-up key is trusted without looking it up again, in milliseconds. */
+    apiKeyCacheMs: number;
     maxConcurrentAnalyses: number;
     awaitingDocumentsDays: number;
     idempotencyTtlHours: number;
@@ -153,6 +158,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxReviewDocuments: e.MAX_REVIEW_DOCUMENTS,
       maxReviewBytes: e.MAX_REVIEW_BYTES,
       rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+      apiKeyCacheMs: e.API_KEY_CACHE_SECONDS * 1000,
       maxConcurrentAnalyses: e.MAX_CONCURRENT_ANALYSES,
       awaitingDocumentsDays: e.AWAITING_DOCUMENTS_DAYS,
       idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,

@@ -26,7 +26,13 @@ export interface ThrowawayStack {
  * `restart`, processes that die are restarted as under npm start.
  */
 export async function withThrowawayStack<T>(
-  o: { serviceEnv?: Record<string, string>; restart?: RestartPolicy; log?: (line: string) => void },
+  o: {
+    serviceEnv?: Record<string, string>;
+    restart?: RestartPolicy;
+    log?: (line: string) => void;
+    /** Postgres with fsync and synchronous commits, as npm start runs it (tests skip them for speed). */
+    durable?: boolean;
+  },
   work: (b: ThrowawayStack) => Promise<T>,
 ): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'loan-review-bench-'));
@@ -40,7 +46,7 @@ export async function withThrowawayStack<T>(
   const stack = await startStack({
     dataDir: dir,
     ports,
-    durable: false,
+    durable: o.durable ?? false,
     echoServices: false,
     serviceEnv: { NODE_ENV: 'test', ...o.serviceEnv },
     log: o.log ?? ((l) => console.log(`# ${l}`)),

@@ -1,13 +1,13 @@
-// Fleet-wide request counters: one row per organization and fixed one-minute window, bumped by a single
-// atomic upsert so that any number of API processes share the count.
+// Fleet-wide request counters: one row per organization and fixed one-minute window (an unlogged table,
+// migration 00010), bumped by a single atomic upsert so that any number of API processes share the count.
 import type { Sql } from './client.js';
 
-/** Counts one request in the window starting at `windowStart`; returns the window's count so far. */
-export async function countRequest(sql: Sql, organizationId: string, windowStart: Date): Promise<number> {
+/** Counts `n` requests in the window starting at `windowStart`; returns the window's count after them. */
+export async function countRequests(sql: Sql, organizationId: string, windowStart: Date, n: number): Promise<number> {
   const [row] = await sql<{ hits: number }[]>`
     insert into rate_limit_counters (organization_id, window_start, hits)
-    values (${organizationId}, ${windowStart}, 1)
-    on conflict (organization_id, window_start) do update set hits = rate_limit_counters.hits + 1
+    values (${organizationId}, ${windowStart}, ${n})
+    on conflict (organization_id, window_start) do update set hits = rate_limit_counters.hits + ${n}
     returning hits`;
   return row!.hits;
 }

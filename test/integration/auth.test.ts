@@ -4,8 +4,13 @@ import { randomUUID } from 'node:crypto';
 import { createApiKey, revokeApiKey } from '../../src/db/keys.js';
 import { call, errorCode } from '../support/http.js';
 import { closeShared, db, newOrganization, stack } from '../support/stack.js';
+import { TestServices } from '../support/services.js';
 
-test.after.always(closeShared);
+const services = new TestServices();
+test.after.always(async () => {
+  await services.stopAll();
+  await closeShared();
+});
 
 const path = `/reviews/${randomUUID()}`;
 const get = (headers: Record<string, string>) => call(stack.apiUrl, 'GET', path, { headers });
@@ -36,15 +41,57 @@ test('the key works as Bearer or as X-Api-Key; both and different is invalid_api
   t.is(errorCode(mixed), 'invalid_api_key');
 });
 
+/** Asks until the key is refused or `withinMs` is over; how long the refusal took, or undefined. */
+async function refusedWithin(url: string, key: string, withinMs: number): Promise<number | undefined> {
+  const started = Date.now();
+  for (;;) {
+    const res = await call(url, 'GET', path, { key });
+    if (res.status === 401 && errorCode(res) === 'invalid_api_key') return Date.now() - started;
+    if (Date.now() - started > withinMs) return undefined;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 test('a revoked or expired key is 401 invalid_api_key', async (t) => {
   const org = await newOrganization();
   const revoked = await createApiKey(db(), { organizationId: org.id, sandbox: false });
   t.is((await get({ authorization: `Bearer ${revoked.key}` })).status, 404);
   await revokeApiKey(db(), revoked.record.id);
-  t.is(errorCode(await get({ authorization: `Bearer ${revoked.key}` })), 'invalid_api_key');
+  // Keys are remembered for API_KEY_CACHE_SECONDS (5) at most: the revocation holds within them.
+  t.not(await refusedWithin(stack.apiUrl, revoked.key, 5_000 + 2_000), undefined);
 
   const expired = await createApiKey(db(), { organizationId: org.id, sandbox: false, expiresAt: new Date(Date.now() - 1000) });
   t.is(errorCode(await get({ authorization: `Bearer ${expired.key}` })), 'invalid_api_key');
+});
+
+test('a remembered key stops working the moment it expires', async (t) => {
+  const org = await newOrganization();
+  const expiresAt = new Date(Date.now() + 3_000);
+  const soon = await createApiKey(db(), { organizationId: org.id, sandbox: false, expiresAt });
+  t.is((await get({ authorization: `Bearer ${soon.key}` })).status, 404);
+  await new Promise((r) => setTimeout(r, expiresAt.getTime() - Date.now() + 10));
+  t.is(errorCode(await get({ authorization: `Bearer ${soon.key}` })), 'invalid_api_key');
+});
+
+test('a key revoked, or its organization changed, by any means reaches a process that would remember it for a minute', async (t) => {
+  const api = await services.api({ API_KEY_CACHE_SECONDS: '60' });
+  const org = await newOrganization();
+  const key = await createApiKey(db(), { organizationId: org.id, sandbox: false });
+  t.is((await call(api.url, 'GET', path, { key: key.key })).status, 404);
+
+  // The organization's limit changed in the database: the next answers carry it, long before a minute.
+  await db()`update organizations set rate_limit_per_minute = 7 where id = ${org.id}`;
+  let limit: string | null = null;
+  for (const started = Date.now(); limit !== '7' && Date.now() - started < 10_000; ) {
+    limit = (await call(api.url, 'GET', path, { key: key.key })).headers.get('x-ratelimit-limit');
+    if (limit !== '7') await new Promise((r) => setTimeout(r, 100));
+  }
+  t.is(limit, '7');
+
+  // Revoked by plain SQL, as an operator might: refused well within the minute the key would be kept.
+  await db()`update api_keys set revoked_at = now() where id = ${key.record.id}`;
+  const took = await refusedWithin(api.url, key.key, 10_000);
+  t.not(took, undefined);
 });
 
 test('a valid key bound to no organization is 403 org_unbound', async (t) => {
