@@ -39,6 +39,12 @@ export interface RecordedSubmission {
   filenames: string[];
 }
 
+/** The submission's staged files that did not become documents where they lie (packages, duplicates). */
+function unkept(staged: readonly string[], documentKeys: readonly string[]): string[] {
+  const kept = new Set(documentKeys);
+  return staged.filter((key) => !kept.has(key));
+}
+
 export function createReviewActivities({ sql, storage }: { sql: Sql; storage: Storage; config: Config }) {
   const submissionOf = (reviewId: string, ref: SubmissionRef): Promise<IngestedSubmission> =>
     'submissionId' in ref ? ingestedSubmission(sql, reviewId, ref.submissionId) : Promise.resolve(ref);
@@ -65,7 +71,7 @@ export function createReviewActivities({ sql, storage }: { sql: Sql; storage: St
           },
           documents.map((d, i) => ({ ...d, objectKey: keys[i]! })),
         );
-        await removeObjects(storage, staged);
+        await removeObjects(storage, unkept(staged, keys));
         return review;
       } catch (err) {
         if (err instanceof DuplicateReferenceIdError) {
@@ -83,7 +89,7 @@ export function createReviewActivities({ sql, storage }: { sql: Sql; storage: St
       const { documents, staged } = await submissionOf(input.reviewId, input);
       const keys = await commitDocuments(storage, input.reviewId, documents);
       const { evidenceAdded } = await addDocuments(sql, input.reviewId, documents.map((d, i) => ({ ...d, objectKey: keys[i]! })));
-      await removeObjects(storage, staged);
+      await removeObjects(storage, unkept(staged, keys));
       return {
         evidenceAdded,
         workingDocuments: documents.flatMap((d, i) => (d.workingDocument ? [{ objectKey: keys[i]!, releaseId: d.workingDocument.releaseId }] : [])),

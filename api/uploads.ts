@@ -1,4 +1,4 @@
-// Multipart uploads streamed straight to MinIO staging/ as they arrive (a multer storage engine): each
+// Multipart uploads streamed straight to MinIO uploads/ as they arrive (a multer storage engine): each
 // part is hashed and counted on the way and cut off past the per-file limit. The API never holds a file.
 import type { Request } from 'express';
 import multer, { MulterError, type StorageEngine } from 'multer';

@@ -1,9 +1,10 @@
-// Turns staged uploads (whole files in MinIO staging/) into the documents of a review: each upload is
+// Turns staged uploads (whole files in MinIO under uploads/) into the documents of a review: each upload is
 // sniffed; a package is unpacked member by member, every member hashed on the way and written to a
 // temporary object. A file that is itself a document was hashed as it was staged (the API's meter, the
 // source fetch's), so it is neither read again nor rewritten: its staged object is its temporary one.
-// Nothing becomes a document until the whole submission passes (`commitDocuments`, one server-side
-// copy); a rejection removes every temporary object it made. Duplicates within a submission collapse to one.
+// Nothing becomes a document until the whole submission passes (`commitDocuments`: the transient tag is
+// dropped, no copy); a rejection removes every temporary object it made. Duplicates within a submission
+// collapse to one.
 import { buffer } from 'node:stream/consumers';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
@@ -13,10 +14,11 @@ import { peek } from '../streams/peek.js';
 import { Capture } from '../streams/capture.js';
 import type { InspectedWorkingDocument } from '../working-document/marker.js';
 import { IngestRejection } from './rejection.js';
-import { documentKey, unpackedKey } from '../storage/keys.js';
+import { documentKey, STAGING_PREFIX, unpackedKey } from '../storage/keys.js';
 import { sniff, SNIFF_BYTES, type DocumentMime } from './sniff.js';
 import {
   copyObject,
+  keepObject,
   objectExists,
   objectSize,
   putStream,
@@ -33,7 +35,7 @@ export interface IngestLimits {
   maxReviewBytes: number;
 }
 
-/** A file as it arrived: an upload part or a fetched URL, already stored whole under staging/. */
+/** A file as it arrived: an upload part or a fetched URL, already stored whole under uploads/. */
 export interface StagedFile {
   key: string;
   filename: string;
@@ -238,17 +240,29 @@ async function unpackFile(file: StagedFile, submission: Submission, o: UnpackOpt
   }
 }
 
-/** Moves accepted documents to their final keys (documents/<review>/<sha256>) and drops the temporaries. */
+/**
+ * Keeps accepted documents for good and returns their keys: an arrival under uploads/ stays where it was
+ * written (its transient tag dropped, keys.ts); one staged under the previous layout's staging/ is copied
+ * to documents/<review>/<sha256> and its temporary removed, as that layout did.
+ */
 export async function commitDocuments(storage: Storage, reviewId: string, documents: IngestedDocument[]): Promise<string[]> {
   const keys: string[] = [];
+  const copied: string[] = [];
   for (const d of documents) {
+    if (!d.tempKey.startsWith(STAGING_PREFIX)) {
+      // Dropping the tag again on a retried commit changes nothing.
+      await keepObject(storage, d.tempKey);
+      keys.push(d.tempKey);
+      continue;
+    }
     const key = documentKey(reviewId, d.sha256);
     // A retried commit finds some temporaries already moved: the final object is what counts.
     if (await objectExists(storage, d.tempKey)) await copyObject(storage, d.tempKey, key);
     else if (!(await objectExists(storage, key))) throw new Error(`document ${d.sha256} is neither staged nor stored`);
     keys.push(key);
+    copied.push(d.tempKey);
   }
-  await removeObjects(storage, documents.map((d) => d.tempKey));
+  await removeObjects(storage, copied);
   return keys;
 }
 

@@ -1,26 +1,37 @@
-// Where each kind of object lives in the bucket: the one module that knows the layout. Everything under
-// staging/ is transient and expires after a day (minio.ts), so a crash never leaves it for good.
+// Where each kind of object lives in the bucket: the one module that knows the layout. Whatever arrives
+// (an upload, a fetched source, an unpacked member) is written once under uploads/, tagged transient, and
+// expires after a day unless a submission keeps it (minio.ts): a crash never leaves it for good, and a
+// kept one becomes its review's document where it lies, by dropping the tag (no copy of its bytes).
 import { randomUUID } from 'node:crypto';
 
-/** The prefix of transient objects: uploads, fetched sources and unpacked members not yet committed. */
+/** Where arriving objects are written (tagged TRANSIENT_TAG until kept). */
+export const UPLOADS_PREFIX = 'uploads/';
+
+/** The tag of objects not (yet) kept by a review: the bucket's lifecycle expires them after a day. */
+export const TRANSIENT_TAG = { key: 'transient', value: 'true' } as const;
+
+/**
+ * Where the previous layout staged arrivals (expiring by prefix) and copied kept ones to documentKey.
+ * Submissions ingested before the change may still name such objects; they are committed as before.
+ */
 export const STAGING_PREFIX = 'staging/';
 
 /** A multipart upload part as it streams in, under the organization (operators see whose uploads are in flight). */
 export function uploadKey(organizationId: string): string {
-  return `${STAGING_PREFIX}uploads/${organizationId}/${randomUUID()}`;
+  return `${UPLOADS_PREFIX}${organizationId}/${randomUUID()}`;
 }
 
 /** A signed source URL's file as fetched. */
 export function fetchedSourceKey(reviewId: string): string {
-  return `${STAGING_PREFIX}sources/${reviewId}/${randomUUID()}`;
+  return `${UPLOADS_PREFIX}sources/${reviewId}/${randomUUID()}`;
 }
 
-/** A document unpacked (or copied) from a submission, hashed, before it is committed to the review. */
+/** A document unpacked from a package, hashed, before it is committed to the review. */
 export function unpackedKey(reviewId: string): string {
-  return `${STAGING_PREFIX}${reviewId}/${randomUUID()}`;
+  return `${UPLOADS_PREFIX}members/${reviewId}/${randomUUID()}`;
 }
 
-/** A review's document, by its content: one object however often it is sent. */
+/** Where the previous layout copied a kept document to (see STAGING_PREFIX). */
 export function documentKey(reviewId: string, sha256: string): string {
   return `documents/${reviewId}/${sha256}`;
 }

@@ -1,9 +1,9 @@
 // MinIO clients: one for the service's own traffic, one that signs URLs for the public endpoint
 // integrators download reports from (presigned URLs are bound to the host they were signed for).
 import { PassThrough, type Readable } from 'node:stream';
-import { Client, CopyConditions } from 'minio';
-import { peek } from '../streams/peek.js';
-import { STAGING_PREFIX } from './keys.js';
+import { Client, CopyConditions, type LifecycleRule, type Tag } from 'minio';
+import { STAGING_PREFIX, TRANSIENT_TAG } from './keys.js';
+import { unsignedPayloads, uploadStream } from './stream-upload.js';
 import type { Config } from '../config.js';
 
 function clientFor(endpoint: URL, config: Config['minio']): Client {
@@ -16,15 +16,13 @@ function clientFor(endpoint: URL, config: Config['minio']): Client {
     secretKey: config.secretKey,
     // An explicit region keeps presigning offline: no bucket-location lookup against a host we may not reach.
     region: config.region,
-    // Streams of unknown length are uploaded in parts that the client holds in memory one at a time;
-    // 5 MiB parts (the S3 minimum) keep an upload's footprint small whatever the file size: the 200 MiB
-    // upload benchmark measured +34 MiB API RSS with them, +61 MiB with 8 MiB parts.
-    partSize: 5 * 1024 * 1024,
   });
 }
 
 export interface Storage {
   client: Client;
+  /** The same server, for streamed uploads: payloads unsigned, as the callers hash what they store. */
+  uploader: Client;
   publicClient: Client;
   bucket: string;
 }
@@ -32,6 +30,7 @@ export interface Storage {
 export function createStorage(config: Pick<Config, 'minio'>): Storage {
   return {
     client: clientFor(config.minio.endpoint, config.minio),
+    uploader: unsignedPayloads(clientFor(config.minio.endpoint, config.minio)),
     publicClient: clientFor(config.minio.publicEndpoint, config.minio),
     bucket: config.minio.bucket,
   };
@@ -73,24 +72,19 @@ export async function presignDownload(storage: Storage, key: string, seconds: nu
 }
 
 /** Streams into an object of unknown length (MinIO multipart upload underneath; nothing buffered whole). */
+/**
+ * Stores an arriving stream of unknown length (an upload, a fetched source, an unpacked member), once
+ * (stream-upload.ts), tagged transient: it expires unless `keepObject` is called for it.
+ */
 export async function putStream(storage: Storage, key: string, stream: Readable, contentType: string): Promise<void> {
-  // A multipart upload needs at least one part, so an empty stream is stored as an empty object instead.
-  const { head, stream: whole } = await peek(stream, 1);
-  if (head.length === 0) {
-    await storage.client.putObject(storage.bucket, key, Buffer.alloc(0), 0, { 'Content-Type': contentType });
-    return;
-  }
-  // minio-js does not always listen for errors on the stream it reads: an upload cut off mid-way (size
-  // limit, client gone) would be an unhandled 'error' event and take the process down. We listen, fail
-  // the upload ourselves, and abort the multipart upload it left open.
-  const failed = new Promise<never>((_, reject) => whole.once('error', reject));
-  failed.catch(() => {}); // settled by the race below, or too late to matter
-  try {
-    await Promise.race([storage.client.putObject(storage.bucket, key, whole, undefined, { 'Content-Type': contentType }), failed]);
-  } catch (err) {
-    await storage.client.removeIncompleteUpload(storage.bucket, key).catch(() => {});
-    throw err;
-  }
+  const tagging = `${TRANSIENT_TAG.key}=${TRANSIENT_TAG.value}`;
+  await uploadStream(storage.uploader, storage.bucket, key, stream, { 'Content-Type': contentType, 'X-Amz-Tagging': tagging });
+}
+
+/** Keeps an arrived object for good where it lies (a metadata change; its bytes are not touched). */
+export async function keepObject(storage: Storage, key: string): Promise<void> {
+  // An empty versionId is the object's only version (the bucket is not versioned).
+  await storage.client.removeObjectTagging(storage.bucket, key, { versionId: '' });
 }
 
 /** Stores a small object held in memory (a rendered report). */
@@ -135,9 +129,32 @@ export async function removeObjects(storage: Storage, keys: string[]): Promise<v
   if (keys.length > 0) await storage.client.removeObjects(storage.bucket, keys);
 }
 
-/** Abandoned uploads (a client that went away, a crashed API) expire from staging/ after a day. */
+/**
+ * A lifecycle filter on one tag, as S3 takes it (<Filter><Tag><Key/><Value/></Tag></Filter>, and nothing
+ * beside the Tag); minio-js's type asks for a Prefix always and a list of tags, which S3 refuses.
+ */
+type RuleFilter = NonNullable<LifecycleRule['Filter']>;
+function tagFilter(tag: Tag): RuleFilter {
+  const filter = { Tag: tag };
+  return filter as unknown as RuleFilter;
+}
+
+/**
+ * Arrivals no review kept (a client that went away, a refused submission whose clean-up was cut short, a
+ * crashed API) expire after a day: under uploads/ while still tagged transient, and anything under the
+ * previous layout's staging/. (Abandoned multipart uploads are MinIO's own to clear, after a day too.)
+ */
 export async function expireStaging(storage: Storage): Promise<void> {
   await storage.client.setBucketLifecycle(storage.bucket, {
-    Rule: [{ ID: 'expire-staging', Status: 'Enabled', Filter: { Prefix: STAGING_PREFIX }, Expiration: { Days: 1 } }],
+    Rule: [
+      {
+        ID: 'expire-transient-uploads',
+        Status: 'Enabled',
+        // Only arrivals under uploads/ are ever tagged so.
+        Filter: tagFilter({ Key: TRANSIENT_TAG.key, Value: TRANSIENT_TAG.value }),
+        Expiration: { Days: 1 },
+      },
+      { ID: 'expire-staging', Status: 'Enabled', Filter: { Prefix: STAGING_PREFIX }, Expiration: { Days: 1 } },
+    ],
   });
 }

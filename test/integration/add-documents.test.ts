@@ -5,7 +5,7 @@ import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { AddDocumentsResultSchema } from '../../src/reviews/add-documents.js';
 import { ReviewSchema, type Review } from '../../src/reviews/review.js';
-import { keysUnder, sha256 as sha } from '../support/objects.js';
+import { keysUnder, leftUnder, sha256 as sha, storedDocuments } from '../support/objects.js';
 import { waitForReview, workflowState } from '../support/reviews.js';
 import { call, errorCode, errorMessage as message, form } from '../support/http.js';
 import { closeShared, config, db, newOrganization, stack, temporalClient, type TestOrganization } from '../support/stack.js';
@@ -58,12 +58,12 @@ test('new evidence is ingested, counted and queued for re-assessment', async (t)
   const got = ReviewSchema.parse((await call(stack.apiUrl, 'GET', `/reviews/${review.review_id}`, { key: org.liveKey })).body);
   t.is(got.document_count, 3);
   t.true(got.updated_at > review.updated_at, 'updated_at moves');
-  t.true((await keysUnder(`documents/${review.review_id}/`)).includes(`documents/${review.review_id}/${sha(note)}`));
+  t.true((await storedDocuments(review.review_id)).includes(sha(note)));
   // Re-assessed: the review completes with an analysis that saw every document, whether the new ones
   // arrived before, during or after the first analysis.
   await waitForReview(org.liveKey, review.review_id, (r) => r.status === 'completed');
   t.like((await workflowState(review.review_id)).lastAnalysis, { documents: 3 });
-  t.deepEqual(await keysUnder(`staging/uploads/${org.id}/`), [], 'no upload left in staging');
+  t.deepEqual(await leftUnder(`uploads/${org.id}/`), [], 'no upload left but the documents kept');
 });
 
 test('documents the review already holds are not added again; all duplicates is 409', async (t) => {
@@ -78,7 +78,7 @@ test('documents the review already holds are not added again; all duplicates is 
   t.is(mixed.status, 200, mixed.text);
   t.is(AddDocumentsResultSchema.parse(mixed.body).documents_ingested, 1);
   t.is(await documentCount(review.review_id), 2);
-  t.deepEqual(await keysUnder(`staging/uploads/${org.id}/`), []);
+  t.deepEqual(await leftUnder(`uploads/${org.id}/`), []);
 });
 
 test('documents can be added as signed URLs, and an unfetchable one is 422 naming it', async (t) => {
@@ -101,13 +101,13 @@ test('documents can be added as signed URLs, and an unfetchable one is 422 namin
   t.is(errorCode(bad), 'invalid_request');
   t.regex(message(bad), /documents\[1\]\.url: answered HTTP 404/);
   t.is(await documentCount(review.review_id), 2, 'nothing of the refused submission was added');
-  t.deepEqual(await keysUnder(`staging/sources/${review.review_id}/`), []);
+  t.deepEqual(await leftUnder(`uploads/sources/${review.review_id}/`), []);
 });
 
 test('refused submissions add nothing and keep nothing', async (t) => {
   const org = await newOrganization();
   const review = await createReview(org);
-  const before = await keysUnder(`documents/${review.review_id}/`);
+  const before = await storedDocuments(review.review_id);
   const cases: [string, { form?: FormData; json?: unknown }, number, string, RegExp][] = [
     ['an executable', { form: form([{ name: 'ok.png', data: png }, { name: 'run.pdf', data: elf }]) }, 400, 'document_unsupported', /run\.pdf/],
     ['an empty file', { form: form([{ name: 'blank.pdf', data: Buffer.alloc(0) }]) }, 400, 'document_required', /blank\.pdf/],
@@ -123,9 +123,9 @@ test('refused submissions add nothing and keep nothing', async (t) => {
     t.regex(message(res), pattern, title);
   }
   t.is(await documentCount(review.review_id), 1);
-  t.deepEqual(await keysUnder(`documents/${review.review_id}/`), before);
-  t.deepEqual(await keysUnder(`staging/uploads/${org.id}/`), []);
-  t.deepEqual(await keysUnder(`staging/${review.review_id}/`), []);
+  t.deepEqual(await storedDocuments(review.review_id), before);
+  t.deepEqual(await leftUnder(`uploads/${org.id}/`), []);
+  t.deepEqual(await keysUnder(`uploads/members/${review.review_id}/`), []);
 });
 
 test('unknown, foreign and malformed review ids; a failed review refuses documents', async (t) => {
@@ -148,7 +148,7 @@ test('unknown, foreign and malformed review ids; a failed review refuses documen
   t.is(failed.status, 422);
   t.is(errorCode(failed), 'review_failed');
   t.is(await documentCount(review.review_id), 1);
-  t.deepEqual(await keysUnder(`staging/uploads/${org.id}/`), []);
+  t.deepEqual(await leftUnder(`uploads/${org.id}/`), []);
 });
 
 test('a sandbox review keeps added documents but is not re-assessed', async (t) => {

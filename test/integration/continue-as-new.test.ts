@@ -4,13 +4,15 @@
 // this process over the suite's Postgres and MinIO.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.js';
 import { binaryPath, TEMPORAL_CLI } from '../../scripts/stack/go-binaries.js';
 import type { StagedFile } from '../../src/ingest/package.js';
-import { putBuffer } from '../../src/storage/minio.js';
+import { uploadKey } from '../../src/storage/keys.js';
+import { putStream } from '../../src/storage/minio.js';
 import { addDocumentsUpdate, createReviewUpdate, getStateQuery } from '../../workflows/messages.js';
 import { REVIEW_SEARCH_ATTRIBUTES } from '../../src/temporal/search-attribute-keys.js';
 import { ensureWorkflowBundle } from '../../worker/workflow-bundle.js';
@@ -28,10 +30,10 @@ test.after.always(async () => {
   await closeShared();
 });
 
-/** An upload as the API would have streamed it to staging. */
+/** An upload as the API would have streamed it. */
 async function staged(organizationId: string, filename: string, data: Buffer): Promise<StagedFile> {
-  const key = `staging/uploads/${organizationId}/${randomUUID()}`;
-  await putBuffer(storage, key, data, 'application/pdf');
+  const key = uploadKey(organizationId);
+  await putStream(storage, key, Readable.from([data]), 'application/pdf');
   return { key, filename, declaredType: 'application/pdf', source: 'upload' };
 }
 

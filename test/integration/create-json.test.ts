@@ -3,7 +3,7 @@
 // Any source that cannot be fetched is 422 invalid_request naming documents[i].url, and nothing is kept.
 import test from 'ava';
 import { ReviewSchema } from '../../src/reviews/review.js';
-import { keysUnder, sha256 as sha } from '../support/objects.js';
+import { keysUnder, leftUnder, sha256 as sha, storedDocuments } from '../support/objects.js';
 import { call, errorCode, errorMessage as message } from '../support/http.js';
 import { closeShared, db, newOrganization, stack, temporalClient } from '../support/stack.js';
 import { sharedSources } from '../support/source-server.js';
@@ -25,8 +25,8 @@ async function nothingKept(t: import('ava').ExecutionContext, organizationId: st
   }
   t.is(ids.length, 1, 'the refused create ran in one workflow');
   for (const id of ids) {
-    t.deepEqual(await keysUnder(`staging/sources/${id}/`), [], 'no fetched source left in staging');
-    t.deepEqual(await keysUnder(`staging/${id}/`), [], 'no unpacked temporary left');
+    t.deepEqual(await keysUnder(`uploads/sources/${id}/`), [], 'no fetched source left');
+    t.deepEqual(await keysUnder(`uploads/members/${id}/`), [], 'no unpacked member left');
     t.deepEqual(await keysUnder(`documents/${id}/`), [], 'no document object');
   }
 }
@@ -58,8 +58,9 @@ test('documents given as signed URLs are fetched, unpacked and stored like uploa
       ['note.pdf', 'archive_member', 'package.zip', sha(note)],
     ].sort(),
   );
-  t.deepEqual(await keysUnder(`documents/${review.review_id}/`), [cd, note, png].map((b) => `documents/${review.review_id}/${sha(b)}`).sort());
-  t.deepEqual(await keysUnder(`staging/sources/${review.review_id}/`), [], 'the fetched sources were removed from staging');
+  t.deepEqual(await storedDocuments(review.review_id), [cd, note, png].map(sha).sort());
+  t.deepEqual(await leftUnder(`uploads/sources/${review.review_id}/`), [], 'the fetched package was removed; the fetched documents are kept');
+  t.deepEqual(await leftUnder(`uploads/members/${review.review_id}/`), [])
 });
 
 test('a sandbox key fetches its sources over the same path', async (t) => {

@@ -1,28 +1,34 @@
-// Unpacking a submission against the real MinIO: documents hashed and kept under temporary keys until
-// committed; a refused submission leaves no object behind.
+// Unpacking a submission against the real MinIO: documents hashed and written once, transient until
+// committed, when they are kept where they lie; a refused submission leaves no object behind.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { commitDocuments, unpackSubmission, type StagedFile } from '../../src/ingest/package.js';
-import { documentKey } from '../../src/storage/keys.js';
+import { documentKey, uploadKey } from '../../src/storage/keys.js';
+import { putStream } from '../../src/storage/minio.js';
 import { IngestRejection } from '../../src/ingest/rejection.js';
-import { keysUnder, sha256 as sha, storage } from '../support/objects.js';
+import { isTransient, keysUnder, sha256 as sha, storage, transientUnder } from '../support/objects.js';
 import { docx, elf, pdf, png, tar, zip } from '../support/fixtures.js';
 
 const MiB = 1024 * 1024;
 const limits = { maxFileBytes: 100 * MiB, maxReviewDocuments: 300, maxReviewBytes: 500 * MiB };
 
+/** Stages files as the API does (under an owner of their own, here named after the review). */
 async function stage(reviewId: string, files: { name: string; data: Buffer }[]): Promise<StagedFile[]> {
   const staged: StagedFile[] = [];
   for (const f of files) {
-    const key = `staging/${reviewId}/upload-${randomUUID()}`;
-    await storage.client.putObject(storage.bucket, key, f.data, f.data.length);
+    const key = uploadKey(reviewId);
+    await putStream(storage, key, Readable.from([f.data]), 'application/octet-stream');
     staged.push({ key, filename: f.name, declaredType: 'application/octet-stream', source: 'upload' });
   }
   return staged;
 }
 
+const uploads = (reviewId: string) => keysUnder(`uploads/${reviewId}/`);
+const members = (reviewId: string) => keysUnder(`uploads/members/${reviewId}/`);
 
-test('documents and package members become documents, hashed; duplicates collapse; commit moves them', async (t) => {
+
+test('documents and package members become documents, hashed; duplicates collapse; commit keeps them where they lie', async (t) => {
   const reviewId = randomUUID();
   const cd = await pdf('CD');
   const note = await pdf('Note');
@@ -41,15 +47,33 @@ test('documents and package members become documents, hashed; duplicates collaps
     ],
   );
   t.is(result.offered, 3);
+  // These uploads carry no measurement (as from an API before it measured), so each is hashed again into
+  // an object of its own; the duplicates (cd-copy.pdf, again/note.pdf) were written and dropped. What is
+  // kept is transient until committed.
+  const memberKeys = await members(reviewId);
+  t.deepEqual(memberKeys, result.documents.map((d) => d.tempKey).sort());
+  t.deepEqual(await transientUnder(`uploads/members/${reviewId}/`), memberKeys);
   const keys = await commitDocuments(storage, reviewId, result.documents);
-  t.deepEqual(keys, result.documents.map((d) => documentKey(reviewId, d.sha256)));
-  t.deepEqual(await keysUnder(`documents/${reviewId}/`), [...keys].sort());
-  t.deepEqual(await readAll(documentKey(reviewId, sha(note))), note);
-  // Only the staged uploads themselves remain in staging (their owner removes them).
-  t.deepEqual(await keysUnder(`staging/${reviewId}/`), files.map((f) => f.key).sort());
+  t.deepEqual(keys, result.documents.map((d) => d.tempKey));
+  t.deepEqual(await transientUnder(`uploads/members/${reviewId}/`), []);
+  // The uploads themselves are their owner's to remove (and expire if it does not).
+  t.deepEqual(await transientUnder(`uploads/${reviewId}/`), files.map((f) => f.key).sort());
+  t.deepEqual(await readAll(keys[1]!), note);
+  t.deepEqual(await keysUnder(`documents/${reviewId}/`), [], 'nothing copied');
 });
 
-test('a staged file measured on its way in is neither read whole nor written again: its object is committed by one server-side copy', async (t) => {
+test('a submission staged under the previous layout is committed as it was: copied to documents/<review>/<sha256>', async (t) => {
+  const reviewId = randomUUID();
+  const cd = await pdf('CD');
+  const key = `staging/${reviewId}/upload-${randomUUID()}`;
+  await storage.client.putObject(storage.bucket, key, cd, cd.length);
+  const result = await unpackSubmission([{ key, filename: 'cd.pdf', declaredType: 'application/pdf', source: 'upload', content: { sha256: sha(cd), size: cd.length } }], { storage, reviewId, limits });
+  t.deepEqual(await commitDocuments(storage, reviewId, result.documents), [documentKey(reviewId, sha(cd))]);
+  t.deepEqual(await readAll(documentKey(reviewId, sha(cd))), cd);
+  t.deepEqual(await keysUnder(`staging/${reviewId}/`), []);
+});
+
+test('a staged file measured on its way in is neither read whole nor written again: its object becomes the document', async (t) => {
   const reviewId = randomUUID();
   const cd = await pdf('CD');
   const [file] = await stage(reviewId, [{ name: 'cd.pdf', data: cd }]);
@@ -61,10 +85,14 @@ test('a staged file measured on its way in is neither read whole nor written aga
     [['cd.pdf', sha(cd), cd.length, measured.key]],
   );
   // Nothing was written beside the upload.
-  t.deepEqual(await keysUnder(`staging/${reviewId}/`), [measured.key]);
+  t.deepEqual(await uploads(reviewId), [measured.key]);
+  t.deepEqual(await members(reviewId), []);
+  t.true(await isTransient(measured.key));
   const [key] = await commitDocuments(storage, reviewId, result.documents);
+  t.is(key, measured.key);
+  t.false(await isTransient(measured.key));
   t.deepEqual(await readAll(key!), cd);
-  t.deepEqual(await keysUnder(`staging/${reviewId}/`), []);
+  t.deepEqual(await keysUnder(`documents/${reviewId}/`), [], 'nothing copied');
 });
 
 test('a refused submission leaves measured uploads to their owner', async (t) => {
@@ -73,7 +101,8 @@ test('a refused submission leaves measured uploads to their owner', async (t) =>
   const measured = staged.map((f, i) => ({ ...f, content: { sha256: sha(Buffer.from(String(i))), size: 1 } }));
   const err = await t.throwsAsync(unpackSubmission(measured, { storage, reviewId, limits }), { instanceOf: IngestRejection });
   t.is(err!.code, 'document_unsupported');
-  t.deepEqual(await keysUnder(`staging/${reviewId}/`), staged.map((f) => f.key).sort());
+  t.deepEqual(await uploads(reviewId), staged.map((f) => f.key).sort());
+  t.deepEqual(await members(reviewId), []);
 });
 
 async function readAll(key: string): Promise<Buffer> {
@@ -96,7 +125,8 @@ for (const [title, build, code, pattern] of [
     const err = await t.throwsAsync(unpackSubmission(files, { storage, reviewId, limits }), { instanceOf: IngestRejection });
     t.is(err!.code, code);
     t.regex(err!.message, pattern);
-    t.deepEqual(await keysUnder(`staging/${reviewId}/`), files.map((f) => f.key).sort());
+    t.deepEqual(await uploads(reviewId), files.map((f) => f.key).sort());
+    t.deepEqual(await members(reviewId), []);
     t.deepEqual(await keysUnder(`documents/${reviewId}/`), []);
   });
 }
@@ -112,5 +142,6 @@ test('per-review count and size limits apply after unpacking; known documents co
   const known = await unpackSubmission(files, { storage, reviewId, limits, knownHashes: new Set(docs.map(sha)) });
   t.deepEqual(known.documents, []);
   t.is(known.offered, 3);
-  t.deepEqual(await keysUnder(`staging/${reviewId}/`), files.map((f) => f.key).sort());
+  t.deepEqual(await uploads(reviewId), files.map((f) => f.key).sort());
+  t.deepEqual(await members(reviewId), []);
 });

@@ -7,7 +7,7 @@ import { ReportSchema } from '../../src/reviews/report.js';
 import { ReviewSchema } from '../../src/reviews/review.js';
 import { InternalStateKey, ReviewStatusKey } from '../../src/temporal/search-attribute-keys.js';
 import { call, createBody, errorCode, form } from '../support/http.js';
-import { keysUnder } from '../support/objects.js';
+import { leftUnder, storedDocuments } from '../support/objects.js';
 import { closeShared, config, db, newOrganization, stack } from '../support/stack.js';
 import { describedAt } from '../support/reviews.js';
 import { elf, pdf, png } from '../support/fixtures.js';
@@ -23,7 +23,7 @@ test('a sandbox create ingests the uploads and answers completed, with the canne
   t.is(res.status, 201, res.text);
   const review = ReviewSchema.parse(res.body);
   t.like(review, { status: 'completed', report_available: true, sandbox: true, document_count: 2, reference_id: 'SBX-1' });
-  t.is((await keysUnder(`documents/${review.review_id}/`)).length, 2, 'the documents were really stored');
+  t.is((await storedDocuments(review.review_id)).length, 2, 'the documents were really stored');
 
   const got = await call(stack.apiUrl, 'GET', `/reviews/${review.review_id}`, { key: org.sandboxKey });
   t.like(got.body, { status: 'completed', report_available: true });
@@ -70,7 +70,7 @@ test('a sandbox create is refused like a live one, and keeps nothing', async (t)
   t.is(res.status, 400, res.text);
   t.is(errorCode(res), 'document_unsupported');
   t.is((await db()`select count(*)::int as n from reviews where organization_id = ${org.id}`)[0]!.n, 0);
-  t.deepEqual(await keysUnder(`staging/uploads/${org.id}/`), []);
+  t.deepEqual(await leftUnder(`uploads/${org.id}/`), []);
 });
 
 test('the sandbox working document goes back to its review; the review stays completed', async (t) => {

@@ -27,7 +27,7 @@ function options(extra: Partial<SourceFetchOptions> = {}): SourceFetchOptions {
 
 const source = (url: string, filename = 'cd.pdf') => ({ filename, content_type: 'application/pdf', url });
 
-const staged = (reviewId: string) => keysUnder(`staging/sources/${reviewId}/`);
+const staged = (reviewId: string) => keysUnder(`uploads/sources/${reviewId}/`);
 
 async function refusal(t: import('ava').ExecutionContext, o: SourceFetchOptions, urls: string[]): Promise<IngestRejection> {
   const err = await t.throwsAsync(fetchSources(urls.map((u) => source(u)), o), { instanceOf: IngestRejection });

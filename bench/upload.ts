@@ -1,0 +1,120 @@
+// `npm run bench:upload [MiB]`: a 200 MiB single-file create (multipart, to 201) against the plain
+// alternative, a direct MinIO putObject of the same file from this process (minio-js with its defaults),
+// alternating on one stack. Also the API's and the worker's resident-memory growth while the create runs
+// (target: the API grows by at most 64 MiB), from a baseline taken once a warm-up review has settled.
+// The creates use a sandbox key: the same upload, ingest and record as a live create up to its 201, but no
+// analysis of the (random) file afterwards to load the machine during the next round.
+import { randomBytes } from 'node:crypto';
+import { createReadStream, openAsBlob } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client } from 'minio';
+import { createSql } from '../src/db/client.js';
+import { createApiKey } from '../src/db/keys.js';
+import { memoryMiB, withThrowawayStack } from '../scripts/stack/throwaway.js';
+import { alternate, report } from './side-by-side.js';
+
+const MiB = 1024 * 1024;
+const SIZE_MIB = Number(process.argv[2] ?? 200);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+async function settled(api: string, key: string, id: string): Promise<void> {
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
+    const res = await fetch(`${api}/reviews/${id}`, { headers: { authorization: `Bearer ${key}` } });
+    const { status } = (await res.json()) as { status: string };
+    if (status !== 'queued' && status !== 'processing') return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`warm-up review ${id} did not settle`);
+}
+
+async function main() {
+  await withThrowawayStack(
+    { durable: true, serviceEnv: { MAX_FILE_BYTES: String(512 * MiB), MAX_REVIEW_BYTES: String(1024 * MiB) }, log: () => {} },
+    async ({ stack, api, dir, pids }) => {
+      const sql = createSql(stack.config, { max: 1 });
+      const [org] = await sql<{ id: string }[]>`select id from organizations limit 1`;
+      const { key } = await createApiKey(sql, { organizationId: org!.id, sandbox: true });
+      await sql`update organizations set rate_limit_per_minute = 100000 where id = ${org!.id}`;
+      await sql.end();
+
+      const file = join(dir, 'big.pdf');
+      const handle = await open(file, 'w');
+      await handle.write(Buffer.from('%PDF-1.7\n'));
+      const block = randomBytes(MiB);
+      for (let i = 0; i < SIZE_MIB; i++) await handle.write(block);
+      await handle.close();
+      const size = (await stat(file)).size;
+
+      const create = async (name: string): Promise<{ seconds: number; id: string }> => {
+        const body = new FormData();
+        body.append('documents', await openAsBlob(file, { type: 'application/pdf' }), name);
+        const t0 = performance.now();
+        const res = await fetch(`${api}/reviews`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body });
+        const text = await res.text();
+        const seconds = (performance.now() - t0) / 1000;
+        if (res.status !== 201) throw new Error(`create failed: ${res.status} ${text}`);
+        const review = JSON.parse(text) as { review_id: string; document_count: number };
+        if (review.document_count !== 1) throw new Error(`the create kept ${review.document_count} documents`);
+        return { seconds, id: review.review_id };
+      };
+
+      // Warm the API's and the worker's code paths with one whole create, settled, before any baseline.
+      const warm = await create('warm.pdf');
+      await settled(api, key, warm.id);
+      const base = { api: await memoryMiB(pids.api), worker: await memoryMiB(pids.worker) };
+      const peak = { ...base };
+      const sampler = setInterval(() => {
+        void memoryMiB(pids.api).then((m) => (peak.api = Math.max(peak.api, m)), () => {});
+        void memoryMiB(pids.worker).then((m) => (peak.worker = Math.max(peak.worker, m)), () => {});
+      }, 25);
+
+      const { endpoint, accessKey, secretKey, bucket } = stack.config.minio;
+      const url = new URL(endpoint);
+      const plain = new Client({ endPoint: url.hostname, port: Number(url.port), useSSL: url.protocol === 'https:', accessKey, secretKey });
+      let created: string | undefined;
+      try {
+        const sides = await alternate(
+          ROUNDS,
+          {
+            label: 'multipart create → 201',
+            measure: async (round) => {
+              const { seconds, id } = await create(`big-${round}.pdf`);
+              created = id;
+              return seconds;
+            },
+          },
+          {
+            label: 'MinIO putObject',
+            measure: async (round) => {
+              const t0 = performance.now();
+              await plain.putObject(bucket, `bench/plain-${round}.pdf`, createReadStream(file), size, { 'Content-Type': 'application/pdf' });
+              return (performance.now() - t0) / 1000;
+            },
+          },
+        );
+        clearInterval(sampler);
+        if (!created) throw new Error('no create was measured');
+        const grew = { api: peak.api - base.api, worker: peak.worker - base.worker };
+        report({
+          what: `${SIZE_MIB} MiB single-file create`,
+          unit: 's',
+          higherIsBetter: false,
+          ...sides,
+          target: 0.7,
+          notes: [
+            `API RSS ${base.api.toFixed(0)} → peak ${peak.api.toFixed(0)} MiB (+${grew.api.toFixed(0)}, target ≤ 64); worker +${grew.worker.toFixed(0)} MiB from a baseline after the warm-up review settled`,
+          ],
+        });
+        if (grew.api > 64) throw new Error(`the API grew by ${grew.api.toFixed(0)} MiB, over 64`);
+      } finally {
+        clearInterval(sampler);
+      }
+    },
+  );
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
