@@ -12,9 +12,9 @@ import type { ReleaseDraft } from './release.js';
 const MAX_SLOT_WAIT_MS = 30_000;
 
 /**
- * Patch: a slot given back is granted to as many waiters as slots are free, each told at once, and a
- * waiter keeps a signal that came while it was asking (it may say its slot was granted) instead of
- * sleeping until its next ask. Runs that waited before the change keep forgetting it (their timers).
+ * Patch: a waiter keeps a capacity signal that came while it was asking (now that a slot given back is
+ * granted to waiters, the signal may say its slot is granted) instead of sleeping until its next ask.
+ * Runs that waited before the change keep forgetting it there, so their timers stay as recorded.
  */
 export const SLOT_GRANTS_PATCH = 'slot-grants';
 
