@@ -64,24 +64,32 @@ export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; s
     };
   }
 
+  async function reviewPolicy(organizationId: string): Promise<ReviewPolicy> {
+    const org = await getOrganization(sql, organizationId);
+    return {
+      maxConcurrentAnalyses: org?.maxConcurrentAnalyses ?? config.limits.maxConcurrentAnalyses,
+      releasePolicy: org?.releasePolicy ?? 'auto',
+      awaitingDocumentsSeconds: org?.awaitingDocumentsSeconds ?? config.limits.awaitingDocumentsDays * 86_400,
+    };
+  }
+
   return {
     /** The organization's settings, read at each analysis so that an operator's change applies to the next. */
     async reviewPolicy(input: { organizationId: string }): Promise<ReviewPolicy> {
-      const org = await getOrganization(sql, input.organizationId);
-      return {
-        maxConcurrentAnalyses: org?.maxConcurrentAnalyses ?? config.limits.maxConcurrentAnalyses,
-        releasePolicy: org?.releasePolicy ?? 'auto',
-        awaitingDocumentsSeconds: org?.awaitingDocumentsSeconds ?? config.limits.awaitingDocumentsDays * 86_400,
-      };
+      return reviewPolicy(input.organizationId);
     },
 
     async acquireAnalysisSlot(input: SlotRequest): Promise<boolean> {
       return acquireAnalysisSlot(sql, input);
     },
 
-    /** Returns the review to tell that a slot is free, if one waits. */
-    async releaseAnalysisSlot(input: Omit<SlotRequest, 'limit'>): Promise<string | null> {
-      return releaseAnalysisSlot(sql, input);
+    /**
+     * Gives the slot back and returns the reviews granted the slots now free, to be told. A worker still on
+     * the workflow code from before slot grants (a rolling deploy) passes no limit: the organization's is read.
+     */
+    async releaseAnalysisSlot(input: Omit<SlotRequest, 'limit'> & { limit?: number }): Promise<string[]> {
+      const limit = input.limit ?? (await reviewPolicy(input.organizationId)).maxConcurrentAnalyses;
+      return releaseAnalysisSlot(sql, { reviewId: input.reviewId, organizationId: input.organizationId, limit });
     },
 
     /**

@@ -1,6 +1,6 @@
 // One pass of the pipeline: take one of the organization's analysis slots (fleet-wide), analyse every
-// document, give the slot back and tell the review waiting longest for one.
-import { condition, getExternalWorkflowHandle, uuid4 } from '@temporalio/workflow';
+// document, give the slot back and tell the reviews it was handed to (as many waiters as slots are free).
+import { condition, getExternalWorkflowHandle, patched, uuid4 } from '@temporalio/workflow';
 import type { AnalysisSummary, ReviewPolicy } from '../src/reviews/pipeline.js';
 import { analysis, bookkeeper, leanHistory } from './activity-options.js';
 import { capacityFreedSignal } from './messages.js';
@@ -10,6 +10,22 @@ import type { ReleaseDraft } from './release.js';
 
 /** A review waiting for an analysis slot asks again at least this often (besides being signalled). */
 const MAX_SLOT_WAIT_MS = 30_000;
+
+/**
+ * Patch: a waiter keeps a capacity signal that came while it was asking (now that a slot given back is
+ * granted to waiters, the signal may say its slot is granted) instead of sleeping until its next ask.
+ * Runs that waited before the change keep forgetting it there, so their timers stay as recorded.
+ */
+export const SLOT_GRANTS_PATCH = 'slot-grants';
+
+/**
+ * The reviews a release handed slots to: a list, or, as recorded before slot grants, the one review
+ * waiting longest or none.
+ */
+function grantees(released: readonly string[] | string | null): readonly string[] {
+  if (released === null) return [];
+  return typeof released === 'string' ? [released] : released;
+}
 
 export interface Analysed {
   draft: ReleaseDraft;
@@ -34,13 +50,19 @@ export class Pipeline {
   async analyse(policy: ReviewPolicy): Promise<Analysed | string> {
     const { state } = this.progress;
     const who = { reviewId: state.reviewId, organizationId: state.organizationId };
+    const limit = policy.maxConcurrentAnalyses;
     let wait = 1_000;
-    while (!(await bookkeeper().acquireAnalysisSlot({ ...who, limit: policy.maxConcurrentAnalyses }))) {
+    // Only a signal from after the review began asking counts: one may come while it asks.
+    this.capacityFreed = false;
+    while (!(await bookkeeper().acquireAnalysisSlot({ ...who, limit }))) {
       if (state.internalState !== 'waiting_for_capacity') {
-        await this.progress.enter('waiting_for_capacity', { detail: `All ${policy.maxConcurrentAnalyses} analysis slots of the organization are in use.` });
+        await this.progress.enter('waiting_for_capacity', { detail: `All ${limit} analysis slots of the organization are in use.` });
       }
-      this.capacityFreed = false;
+      // A slot granted while the review asked comes with a signal that must wake it at once (a waiter
+      // forgetting it left its slot idle until its next ask, up to 30 s).
+      if (!patched(SLOT_GRANTS_PATCH)) this.capacityFreed = false;
       await condition(() => this.capacityFreed, wait);
+      this.capacityFreed = false;
       wait = Math.min(wait * 2, MAX_SLOT_WAIT_MS);
     }
     let outcome: { counts: Omit<AnalysisSummary, 'releaseId'>; draft: ReleaseDraft } | string;
@@ -53,9 +75,11 @@ export class Pipeline {
     } catch (err) {
       outcome = `The analysis could not complete: ${failureMessage(err)}`;
     } finally {
-      const next = await bookkeeper().releaseAnalysisSlot(who);
-      // The review waiting longest for a slot of this organization is told at once.
-      if (next) await getExternalWorkflowHandle(next).signal(capacityFreedSignal).catch(() => undefined);
+      const released: readonly string[] | string | null = await bookkeeper().releaseAnalysisSlot({ ...who, limit });
+      // Every review granted a slot is told at once, so that all the free slots are busy again together
+      // (telling only the longest waiter left the rest asleep on their timers). One that is gone ignores
+      // it; its grant lapses (src/db/analysis-slots.ts).
+      await Promise.all(grantees(released).map((id) => getExternalWorkflowHandle(id).signal(capacityFreedSignal).catch(() => undefined)));
     }
     if (typeof outcome === 'string') return outcome;
     const { counts, draft } = outcome;

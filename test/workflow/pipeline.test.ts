@@ -36,6 +36,8 @@ interface Scenario {
   analyses?: Partial<Omit<AnalysisSummary, 'releaseId'>>[];
   /** Render attempts that fail before one succeeds. */
   failedRenders?: number;
+  /** The reviews that giving back the analysis slot grants slots to. */
+  granted?: string[];
 }
 
 /** Stub activities for one review, and what the workflow asked of them. */
@@ -71,8 +73,8 @@ function stubs(reviewId: string, scenario: Scenario) {
     async acquireAnalysisSlot() {
       return true;
     },
-    async releaseAnalysisSlot() {
-      return null;
+    async releaseAnalysisSlot(): Promise<string[]> {
+      return scenario.granted ?? [];
     },
     async analyseToDraft(input: { releaseId: string }): Promise<AnalysisSummary> {
       const found = analyses[Math.min(calls.analyses++, analyses.length - 1)];
@@ -175,5 +177,16 @@ test('the history of a plain review, created, analysed, released and announced, 
     const events = history.events?.length ?? 0;
     t.log(`${events} events in the history of a plain review`);
     t.true(events > 0 && events <= 60, `${events} events`);
+  });
+});
+
+test('giving back its analysis slot, a review tells every review granted one at once; one that is gone does not stop it', async (t) => {
+  // Neither workflow exists (as a review terminated while it waited): the signals fail and are let go.
+  const granted = [randomUUID(), randomUUID()];
+  await withReview({ granted }, async ({ reviewId, until }) => {
+    await until((s) => s.internalState === 'released');
+    const history = await env.client.workflow.getHandle(reviewId).fetchHistory();
+    const told = (history.events ?? []).flatMap((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes?.workflowExecution?.workflowId ?? []);
+    t.deepEqual([...told].sort(), [...granted].sort());
   });
 });
