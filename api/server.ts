@@ -4,12 +4,13 @@ import { createSql } from '../src/db/client.js';
 import { createStorage } from '../src/storage/minio.js';
 import { createTemporalClient } from '../src/temporal/connection.js';
 import { createApp } from './app.js';
+import { lineLog } from './line-log.js';
 
 const config = loadConfigOrExit();
 const sql = createSql(config);
 const storage = createStorage(config);
 const temporal = createTemporalClient(config);
-const log = (line: string) => console.error(`api: ${line}`);
+const log = lineLog('api: ');
 
 const server = createApp({ config, sql, storage, temporal, log }).listen(config.http.port, config.http.host, () => {
   console.log(`api: listening on http://${config.http.host}:${config.http.port} (public ${config.http.publicBaseUrl})`);
