@@ -21,7 +21,7 @@ import { ensureSearchAttributes } from '../../src/temporal/search-attributes.js'
 import { ensureWorkflowBundle } from '../../worker/workflow-bundle.js';
 import { ensureGoBinary, MINIO_SERVER, TEMPORAL_CLI } from './go-binaries.js';
 import { ensureDatabase, initCluster, postgresBinDir, postgresProcess, postgresUser } from './postgres.js';
-import { Supervisor, type RestartPolicy, type Supervised } from './supervisor.js';
+import { Supervisor, type ChildSpec, type RestartPolicy, type Supervised } from './supervisor.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -37,7 +37,7 @@ export interface StackPorts {
 }
 
 /** Generated once per data directory and kept there, so a restarted stack finds its own data. */
-interface StackSecrets {
+export interface StackSecrets {
   postgresPassword: string;
   minioAccessKey: string;
   minioSecretKey: string;
@@ -56,6 +56,11 @@ export interface StackOptions {
   serviceEnv?: Record<string, string>;
   /** Restart a process that exits (supervisor.ts RestartPolicy); off for tests, which kill on purpose. */
   restart?: RestartPolicy;
+  /**
+   * The supervisor to start the processes under, when the caller must be able to stop them while the
+   * stack is still starting (npm start on a signal); else one of the stack's own.
+   */
+  supervisor?: Supervisor;
   log: (line: string) => void;
 }
 
@@ -85,7 +90,7 @@ async function loadSecrets(dataDir: string): Promise<StackSecrets> {
   return secrets;
 }
 
-async function waitFor(what: string, timeoutMs: number, probe: () => Promise<boolean>): Promise<void> {
+export async function waitFor(what: string, timeoutMs: number, probe: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError = '';
   while (Date.now() < deadline) {
@@ -103,6 +108,84 @@ async function httpOk(url: string): Promise<boolean> {
   const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
   await res.body?.cancel();
   return res.ok;
+}
+
+/** MinIO serving objects from `dataDir`, its console beside it. */
+export function minioProcess(o: {
+  bin: string;
+  dataDir: string;
+  ports: Pick<StackPorts, 'minio' | 'minioConsole'>;
+  secrets: Pick<StackSecrets, 'minioAccessKey' | 'minioSecretKey'>;
+  env: Record<string, string>;
+  logFile: string;
+}): ChildSpec {
+  return {
+    name: 'minio',
+    command: o.bin,
+    args: ['server', o.dataDir, '--address', `127.0.0.1:${o.ports.minio}`, '--console-address', `127.0.0.1:${o.ports.minioConsole}`, '--quiet'],
+    env: {
+      ...o.env,
+      MINIO_ROOT_USER: o.secrets.minioAccessKey,
+      MINIO_ROOT_PASSWORD: o.secrets.minioSecretKey,
+      MINIO_UPDATE: 'off',
+      MINIO_CALLHOME_ENABLE: 'off',
+    },
+    logFile: o.logFile,
+  };
+}
+
+/** The Temporal CLI's dev server (SQLite in `dbFile`) with its Web UI, the namespace created at start. */
+export function temporalProcess(o: {
+  bin: string;
+  dbFile: string;
+  ports: Pick<StackPorts, 'temporal' | 'temporalUi' | 'temporalHttp' | 'temporalMetrics'>;
+  namespace: string;
+  env: Record<string, string>;
+  logFile: string;
+}): ChildSpec {
+  return {
+    name: 'temporal',
+    command: o.bin,
+    args: [
+      'server',
+      'start-dev',
+      '--db-filename',
+      o.dbFile,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(o.ports.temporal),
+      '--ui-ip',
+      '127.0.0.1',
+      '--ui-port',
+      String(o.ports.temporalUi),
+      '--http-port',
+      String(o.ports.temporalHttp),
+      '--metrics-port',
+      String(o.ports.temporalMetrics),
+      '--namespace',
+      o.namespace,
+      '--log-level',
+      'warn',
+    ],
+    env: o.env,
+    logFile: o.logFile,
+  };
+}
+
+/** MinIO's own liveness endpoint answers. */
+export const minioAnswers = (port: number): Promise<boolean> => httpOk(`http://127.0.0.1:${port}/minio/health/live`);
+
+/** Temporal answers for the namespace; `then` runs on the same connection before it is closed. */
+export async function temporalAnswers(address: string, namespace: string, then?: (connection: Connection) => Promise<unknown>): Promise<boolean> {
+  const connection = await Connection.connect({ address, connectTimeout: 2_000 });
+  try {
+    await connection.workflowService.describeNamespace({ namespace });
+    await then?.(connection);
+    return true;
+  } finally {
+    await connection.close();
+  }
 }
 
 export function serviceEnvironment(
@@ -178,7 +261,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
   const logDir = join(o.dataDir, 'logs');
   await mkdir(logDir, { recursive: true });
   const secrets = await loadSecrets(o.dataDir);
-  const supervisor = new Supervisor(o.restart);
+  const supervisor = o.supervisor ?? new Supervisor(o.restart);
   const stop = () => supervisor.stopAll();
   try {
     const timed = async <T>(what: string, step: () => Promise<T>): Promise<T> => {
@@ -211,57 +294,21 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     );
 
     await mkdir(join(o.dataDir, 'minio'), { recursive: true });
-    supervisor.start({
-      name: 'minio',
-      command: minioBin,
-      args: [
-        'server',
-        join(o.dataDir, 'minio'),
-        '--address',
-        `127.0.0.1:${o.ports.minio}`,
-        '--console-address',
-        `127.0.0.1:${o.ports.minioConsole}`,
-        '--quiet',
-      ],
-      env: {
-        ...serviceEnv,
-        MINIO_ROOT_USER: secrets.minioAccessKey,
-        MINIO_ROOT_PASSWORD: secrets.minioSecretKey,
-        MINIO_UPDATE: 'off',
-        MINIO_CALLHOME_ENABLE: 'off',
-      },
-      logFile: join(logDir, 'minio.log'),
-    });
+    supervisor.start(
+      minioProcess({ bin: minioBin, dataDir: join(o.dataDir, 'minio'), ports: o.ports, secrets, env: serviceEnv, logFile: join(logDir, 'minio.log') }),
+    );
 
     await mkdir(join(o.dataDir, 'temporal'), { recursive: true });
-    supervisor.start({
-      name: 'temporal',
-      command: temporalBin,
-      args: [
-        'server',
-        'start-dev',
-        '--db-filename',
-        join(o.dataDir, 'temporal', 'temporal.db'),
-        '--ip',
-        '127.0.0.1',
-        '--port',
-        String(o.ports.temporal),
-        '--ui-ip',
-        '127.0.0.1',
-        '--ui-port',
-        String(o.ports.temporalUi),
-        '--http-port',
-        String(o.ports.temporalHttp),
-        '--metrics-port',
-        String(o.ports.temporalMetrics),
-        '--namespace',
-        config.temporal.namespace,
-        '--log-level',
-        'warn',
-      ],
-      env: serviceEnv,
-      logFile: join(logDir, 'temporal.log'),
-    });
+    supervisor.start(
+      temporalProcess({
+        bin: temporalBin,
+        dbFile: join(o.dataDir, 'temporal', 'temporal.db'),
+        ports: o.ports,
+        namespace: config.temporal.namespace,
+        env: serviceEnv,
+        logFile: join(logDir, 'temporal.log'),
+      }),
+    );
 
     const databaseUrl = new URL(config.database.url);
     await Promise.all([
@@ -272,20 +319,15 @@ export async function startStack(o: StackOptions): Promise<Stack> {
         await migrate(config, log);
       }),
       timed('MinIO ready', async () => {
-        await waitFor('MinIO', 60_000, () => httpOk(`http://127.0.0.1:${o.ports.minio}/minio/health/live`));
+        await waitFor('MinIO', 60_000, () => minioAnswers(o.ports.minio));
         await ensureBucket(createStorage(config), config.minio.region);
       }),
       timed('Temporal ready', async () => {
-        await waitFor('Temporal', 90_000, async () => {
-          const connection = await Connection.connect({ address: config.temporal.address, connectTimeout: 2_000 });
-          try {
-            await connection.workflowService.describeNamespace({ namespace: config.temporal.namespace });
-            await ensureSearchAttributes(connection, config.temporal.namespace);
-            return true;
-          } finally {
-            await connection.close();
-          }
-        });
+        await waitFor('Temporal', 90_000, () =>
+          temporalAnswers(config.temporal.address, config.temporal.namespace, (connection) =>
+            ensureSearchAttributes(connection, config.temporal.namespace),
+          ),
+        );
         await waitFor('Temporal UI', 60_000, () => httpOk(`http://127.0.0.1:${o.ports.temporalUi}/`));
       }),
     ]);

@@ -45,6 +45,8 @@ export const RESTART: RestartPolicy = { healthyMs: 30_000, maxFastFailures: 5, f
 export class Supervisor {
   private readonly children: Supervised[] = [];
   private stopping = false;
+  /** Set by stopAll: a stack being stopped starts nothing more (a start still under way would orphan it). */
+  private closed = false;
   /** Called when a child exits while the stack is meant to be running, and is not (or no more) restarted. */
   onUnexpectedExit: (child: Supervised, code: number | null) => void = () => {};
   /** Called when a child is restarted, with why and after how long. */
@@ -58,6 +60,7 @@ export class Supervisor {
   }
 
   start(spec: ChildSpec): Supervised {
+    if (this.closed) throw new Error(`not starting ${spec.name}: the stack is stopping`);
     const supervised = this.launch(spec);
     this.children.push(supervised);
     return supervised;
@@ -138,6 +141,7 @@ export class Supervisor {
   /** Stops every child, last started first. */
   async stopAll(): Promise<void> {
     this.stopping = true;
+    this.closed = true;
     for (const child of [...this.children].reverse()) await this.stop(child);
   }
 
