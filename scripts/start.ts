@@ -82,7 +82,10 @@ async function main() {
   };
 
   log(`starting the stack (data in ${s.DATA_DIR})`);
-  const stack = await startStack({ dataDir: s.DATA_DIR, ports, durable: true, echoServices: true, log, supervisor });
+  // Compiled: the API and the worker start as production runs them, from .build/ (scripts/compile.ts).
+  const stack = await startStack({ dataDir: s.DATA_DIR, ports, durable: true, echoServices: true, compiled: true, log, supervisor });
+  // A signal that came as the stack became ready: it is being stopped, not announced.
+  if (stopping) return;
 
   const keys = await bootstrapOrganization(stack.config, `${s.DATA_DIR}/dev-keys.json`);
   console.log(`

@@ -19,6 +19,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { createStorage, ensureBucket } from '../../src/storage/minio.js';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes.js';
 import { ensureWorkflowBundle } from '../../worker/workflow-bundle.js';
+import { ensureCompiled, SERVICES, type Compiled } from '../compile.js';
 import { ensureGoBinary, MINIO_SERVER, TEMPORAL_CLI } from './go-binaries.js';
 import { ensureDatabase, initCluster, postgresBinDir, postgresProcess, postgresUser } from './postgres.js';
 import { Supervisor, type ChildSpec, type RestartPolicy, type Supervised } from './supervisor.js';
@@ -52,6 +53,12 @@ export interface StackOptions {
   durable: boolean;
   /** Echo API and worker output to the console. */
   echoServices: boolean;
+  /**
+   * Run the API and the worker compiled to JavaScript (scripts/compile.ts, built or reused while the
+   * servers start), as production does; else their TypeScript through tsx (npm test: no build after each
+   * edit).
+   */
+  compiled?: boolean;
   /** Extra service environment (limits, test-only switches). */
   serviceEnv?: Record<string, string>;
   /** Restart a process that exits (supervisor.ts RestartPolicy); off for tests, which kill on purpose. */
@@ -99,7 +106,8 @@ export async function waitFor(what: string, timeoutMs: number, probe: () => Prom
     } catch (err) {
       lastError = (err as Error).message;
     }
-    await new Promise((r) => setTimeout(r, 250));
+    // Short: every probe is cheap, and each interval is added to the start-up of all that waits on it.
+    await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${what} did not become ready within ${timeoutMs / 1000}s${lastError ? `: ${lastError}` : ''}`);
 }
@@ -210,7 +218,11 @@ export function serviceEnvironment(
   };
 }
 
-/** Starts the API or the worker as a supervised child with the given environment. */
+/**
+ * Starts the API or the worker as a supervised child with the given environment: from `compiled`, the
+ * JavaScript scripts/compile.ts built, when given, else its TypeScript through tsx; with its standard
+ * input open until `stdinOpenUntil` settles, when given.
+ */
 export function startService(
   supervisor: Supervisor,
   role: 'api' | 'worker',
@@ -218,18 +230,22 @@ export function startService(
   logDir: string,
   echo: boolean,
   name: string = role,
+  from: { compiled?: Compiled['files'] | undefined; stdinOpenUntil?: Promise<unknown> } = {},
 ): Supervised {
   const entry = role === 'api' ? 'api/server.ts' : 'worker/main.ts';
+  const program = from.compiled?.[role];
   return supervisor.start({
     name,
     command: process.execPath,
-    args: ['--import', 'tsx', join(REPO_ROOT, entry)],
+    // Source maps: a compiled service's stack traces name the TypeScript lines.
+    args: program ? ['--enable-source-maps', program] : ['--import', 'tsx', join(REPO_ROOT, entry)],
     cwd: REPO_ROOT,
     env,
     logFile: join(logDir, `${name}.log`),
     echo,
     stopSignal: 'SIGTERM',
     stopTimeoutMs: 20_000,
+    ...(from.stdinOpenUntil ? { stdinOpenUntil: from.stdinOpenUntil } : {}),
   });
 }
 
@@ -311,8 +327,9 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     );
 
     const databaseUrl = new URL(config.database.url);
-    await Promise.all([
-      // Built once here, while the servers start, so that no worker bundles at its start.
+    // What the worker needs before it connects: the servers answering, migrated, with their bucket and
+    // search attributes, and the workflow bundle built (once here, so that no worker bundles at its start).
+    const serversReady = Promise.all([
       timed('workflow bundle ready', ensureWorkflowBundle),
       timed('PostgreSQL ready', async () => {
         await ensureDatabase(databaseUrl, 60_000);
@@ -322,21 +339,35 @@ export async function startStack(o: StackOptions): Promise<Stack> {
         await waitFor('MinIO', 60_000, () => minioAnswers(o.ports.minio));
         await ensureBucket(createStorage(config), config.minio.region);
       }),
-      timed('Temporal ready', async () => {
-        await waitFor('Temporal', 90_000, () =>
+      timed('Temporal ready', () =>
+        waitFor('Temporal', 90_000, () =>
           temporalAnswers(config.temporal.address, config.temporal.namespace, (connection) =>
             ensureSearchAttributes(connection, config.temporal.namespace),
           ),
-        );
-        await waitFor('Temporal UI', 60_000, () => httpOk(`http://127.0.0.1:${o.ports.temporalUi}/`));
-      }),
+        ),
+      ),
     ]);
+    // Awaited below; until then a failure must not count as unhandled (it stops the stack there).
+    serversReady.catch(() => {});
+    const compiled = o.compiled ? await timed('compiled API and worker ready', () => ensureCompiled(SERVICES)) : undefined;
 
-    const worker = startService(supervisor, 'worker', serviceEnv, logDir, o.echoServices);
-    await timed('worker polling', () => waitForWorker(config));
-    const api = startService(supervisor, 'api', serviceEnv, logDir, o.echoServices);
+    // The worker and the API are launched now, beside the servers, so that loading their code overlaps
+    // the servers' start: the worker waits (its stdin open) until the servers are ready before it
+    // connects; the API connects lazily and answers /readyz 503 until every dependency answers and a
+    // worker polls (api/routes/health.ts), so "ready" still means reviews are taken and processed.
+    const worker = startService(supervisor, 'worker', { ...serviceEnv, WORKER_START_AFTER_STDIN_CLOSES: 'true' }, logDir, o.echoServices, 'worker', {
+      compiled: compiled?.files,
+      stdinOpenUntil: serversReady,
+    });
+    const api = startService(supervisor, 'api', serviceEnv, logDir, o.echoServices, 'api', { compiled: compiled?.files });
     const apiRoot = `http://127.0.0.1:${o.ports.api}`;
-    await timed('API ready', () => waitForApi(apiRoot));
+    await serversReady;
+    await Promise.all([
+      timed('worker polling', () => waitForWorker(config)),
+      timed('API ready', () => waitForApi(apiRoot)),
+      // Its URL is printed with the others: it must answer too (the same process as Temporal).
+      waitFor('Temporal UI', 60_000, () => httpOk(`http://127.0.0.1:${o.ports.temporalUi}/`)),
+    ]);
 
     return {
       supervisor,

@@ -14,6 +14,11 @@ export interface ChildSpec {
   uid?: number;
   gid?: number;
   logFile: string;
+  /**
+   * Keep the child's standard input open until this settles, then close it (each start of the child,
+   * restarts too): how the stack tells a child it launched early that what it needs is ready.
+   */
+  stdinOpenUntil?: Promise<unknown>;
   /** Echo output to the console with a `name |` prefix. */
   echo?: boolean;
   /** The signal that asks for a clean shutdown (Postgres: SIGINT, a fast shutdown). */
@@ -73,7 +78,7 @@ export class Supervisor {
     const child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,
       env: spec.env ? { ...spec.env } : process.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [spec.stdinOpenUntil ? 'pipe' : 'ignore', 'pipe', 'pipe'],
       detached: true,
       ...(spec.uid !== undefined ? { uid: spec.uid } : {}),
       ...(spec.gid !== undefined ? { gid: spec.gid } : {}),
@@ -88,6 +93,13 @@ export class Supervisor {
     };
     child.stdout?.on('data', forward);
     child.stderr?.on('data', forward);
+    if (child.stdin) {
+      // A child that exits first leaves a broken pipe: nothing to tell it any more.
+      child.stdin.on('error', () => {});
+      const close = () => child.stdin?.end();
+      // Rejected: the stack is failing and stops the child; its stdin goes with it.
+      spec.stdinOpenUntil?.then(close, () => {});
+    }
     const exited = new Promise<number | null>((resolve) => {
       child.once('error', (err) => {
         log.write(`failed to start: ${err.message}\n`);
