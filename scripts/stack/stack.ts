@@ -6,18 +6,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client, Connection } from '@temporalio/client';
-import proto from '@temporalio/proto';
-
-// A CommonJS module: its namespaces are properties of the default export under ESM.
-const { temporal } = proto;
+// What talks to the servers (the Temporal client and its protobufs, MinIO's client, the migrations and
+// queries) is imported where it is used, not here: loading it takes some 0.4 s, which then overlaps the
+// servers' start instead of delaying their launch.
+import type { Connection } from '@temporalio/client';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createSql } from '../../src/db/client.js';
-import { createApiKey } from '../../src/db/keys.js';
-import { createOrganization, listOrganizations } from '../../src/db/organizations.js';
-import { migrate } from '../../src/db/migrate.js';
-import { createStorage, ensureBucket } from '../../src/storage/minio.js';
-import { ensureSearchAttributes } from '../../src/temporal/search-attributes.js';
 import { ensureWorkflowBundle } from '../../worker/workflow-bundle.js';
 import { ensureCompiled, SERVICES, type Compiled } from '../compile.js';
 import { ensureGoBinary, MINIO_SERVER, TEMPORAL_CLI } from './go-binaries.js';
@@ -186,6 +179,7 @@ export const minioAnswers = (port: number): Promise<boolean> => httpOk(`http://1
 
 /** Temporal answers for the namespace; `then` runs on the same connection before it is closed. */
 export async function temporalAnswers(address: string, namespace: string, then?: (connection: Connection) => Promise<unknown>): Promise<boolean> {
+  const { Connection } = await import('@temporalio/client');
   const connection = await Connection.connect({ address, connectTimeout: 2_000 });
   try {
     await connection.workflowService.describeNamespace({ namespace });
@@ -251,6 +245,9 @@ export function startService(
 
 /** Resolves once a worker polls the task queue (its workflow bundle is built and it is ready). */
 export async function waitForWorker(config: Config, timeoutMs = 120_000): Promise<void> {
+  const [{ Client, Connection }, { default: proto }] = await Promise.all([import('@temporalio/client'), import('@temporalio/proto')]);
+  // A CommonJS module: its namespaces are properties of the default export under ESM.
+  const { temporal } = proto;
   const connection = await Connection.connect({ address: config.temporal.address });
   try {
     const client = new Client({ connection, namespace: config.temporal.namespace });
@@ -327,6 +324,11 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     );
 
     const databaseUrl = new URL(config.database.url);
+    const [{ migrate }, { createStorage, ensureBucket }, { ensureSearchAttributes }] = await Promise.all([
+      import('../../src/db/migrate.js'),
+      import('../../src/storage/minio.js'),
+      import('../../src/temporal/search-attributes.js'),
+    ]);
     // What the worker needs before it connects: the servers answering, migrated, with their bucket and
     // search attributes, and the workflow bundle built (once here, so that no worker bundles at its start).
     const serversReady = Promise.all([
@@ -393,6 +395,11 @@ export async function bootstrapOrganization(
   config: Config,
   keysFile: string,
 ): Promise<{ organizationId: string; liveKey: string; sandboxKey: string } | undefined> {
+  const [{ createSql }, { createApiKey }, { createOrganization, listOrganizations }] = await Promise.all([
+    import('../../src/db/client.js'),
+    import('../../src/db/keys.js'),
+    import('../../src/db/organizations.js'),
+  ]);
   const sql = createSql(config, { max: 1 });
   try {
     if ((await listOrganizations(sql)).length > 0) {
