@@ -66,9 +66,10 @@ const envSchema = z.object({
   OCR_WORKERS: positiveInt.max(8).default(Math.min(2, availableParallelism())),
 
   // The local stack (npm start, npm test) launches the worker beside its servers, so that loading the
-  // worker's code overlaps their start; the worker then connects only once its standard input closes,
-  // which the stack does when the servers answer, migrated, with their bucket and search attributes.
-  WORKER_START_AFTER_STDIN_CLOSES: flag,
+  // worker's code overlaps their start; the worker then connects as soon as Temporal answers (trying
+  // again until it does) but polls only once its standard input closes, which the stack does when the
+  // servers answer, migrated, with their bucket and search attributes.
+  WORKER_POLL_AFTER_STDIN_CLOSES: flag,
 
   // Off in every real deployment: lets tests aim webhooks and source URLs at servers on this machine.
   TEST_ONLY_ALLOW_LOOPBACK_TARGETS: flag,
@@ -102,7 +103,7 @@ export interface Config {
     sourceFetchTimeoutMs: number;
   };
   qc: { ocrWorkers: number };
-  worker: { startAfterStdinCloses: boolean };
+  worker: { pollAfterStdinCloses: boolean };
   testOnlyAllowLoopbackTargets: boolean;
 }
 
@@ -165,7 +166,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       sourceFetchTimeoutMs: e.SOURCE_FETCH_TIMEOUT_MS,
     },
     qc: { ocrWorkers: e.OCR_WORKERS },
-    worker: { startAfterStdinCloses: e.WORKER_START_AFTER_STDIN_CLOSES },
+    worker: { pollAfterStdinCloses: e.WORKER_POLL_AFTER_STDIN_CLOSES },
     testOnlyAllowLoopbackTargets: e.TEST_ONLY_ALLOW_LOOPBACK_TARGETS,
   };
 }

@@ -293,6 +293,15 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     const serviceEnv = serviceEnvironment(env, { ports: o.ports, secrets, extra: o.serviceEnv });
     const config = loadConfig(serviceEnv);
 
+    // Checked (some 15 ms) or built while the servers are launched: the worker and the API start from it.
+    // The workflow bundle likewise (checked in some 30 ms), so that no worker bundles at its start.
+    const compiling = Promise.all([
+      o.compiled ? timed('compiled API and worker ready', () => ensureCompiled(SERVICES)) : undefined,
+      timed('workflow bundle ready', ensureWorkflowBundle),
+    ]);
+    // Awaited below; until then a failure must not count as unhandled (it stops the stack there).
+    compiling.catch(() => {});
+
     const pgUser = await postgresUser();
     const cluster = {
       binDir: pgBin,
@@ -323,46 +332,51 @@ export async function startStack(o: StackOptions): Promise<Stack> {
       }),
     );
 
-    const databaseUrl = new URL(config.database.url);
-    const [{ migrate }, { createStorage, ensureBucket }, { ensureSearchAttributes }] = await Promise.all([
-      import('../../src/db/migrate.js'),
-      import('../../src/storage/minio.js'),
-      import('../../src/temporal/search-attributes.js'),
-    ]);
-    // What the worker needs before it connects: the servers answering, migrated, with their bucket and
-    // search attributes, and the workflow bundle built (once here, so that no worker bundles at its start).
-    const serversReady = Promise.all([
-      timed('workflow bundle ready', ensureWorkflowBundle),
-      timed('PostgreSQL ready', async () => {
-        await ensureDatabase(databaseUrl, 60_000);
-        await migrate(config, log);
-      }),
-      timed('MinIO ready', async () => {
-        await waitFor('MinIO', 60_000, () => minioAnswers(o.ports.minio));
-        await ensureBucket(createStorage(config), config.minio.region);
-      }),
-      timed('Temporal ready', () =>
-        waitFor('Temporal', 90_000, () =>
-          temporalAnswers(config.temporal.address, config.temporal.namespace, (connection) =>
-            ensureSearchAttributes(connection, config.temporal.namespace),
-          ),
-        ),
-      ),
-    ]);
-    // Awaited below; until then a failure must not count as unhandled (it stops the stack there).
-    serversReady.catch(() => {});
-    const compiled = o.compiled ? await timed('compiled API and worker ready', () => ensureCompiled(SERVICES)) : undefined;
-
     // The worker and the API are launched now, beside the servers, so that loading their code overlaps
-    // the servers' start: the worker waits (its stdin open) until the servers are ready before it
-    // connects; the API connects lazily and answers /readyz 503 until every dependency answers and a
+    // the servers' start: the worker connects (Temporal is up first) and loads its workflow bundle, then
+    // waits with its stdin open until the servers are ready before it polls; the API connects lazily and answers /readyz 503 until every dependency answers and a
     // worker polls (api/routes/health.ts), so "ready" still means reviews are taken and processed.
-    const worker = startService(supervisor, 'worker', { ...serviceEnv, WORKER_START_AFTER_STDIN_CLOSES: 'true' }, logDir, o.echoServices, 'worker', {
+    const [compiled] = await compiling;
+    let serversAnswer: () => void = () => {};
+    let serversFail: (err: unknown) => void = () => {};
+    const gate = new Promise<void>((resolve, reject) => {
+      serversAnswer = resolve;
+      serversFail = reject;
+    });
+    // The supervisor handles it for the worker; a failure before the worker is started is the stack's.
+    gate.catch(() => {});
+    const worker = startService(supervisor, 'worker', { ...serviceEnv, WORKER_POLL_AFTER_STDIN_CLOSES: 'true' }, logDir, o.echoServices, 'worker', {
       compiled: compiled?.files,
-      stdinOpenUntil: serversReady,
+      stdinOpenUntil: gate,
     });
     const api = startService(supervisor, 'api', serviceEnv, logDir, o.echoServices, 'api', { compiled: compiled?.files });
     const apiRoot = `http://127.0.0.1:${o.ports.api}`;
+
+    const databaseUrl = new URL(config.database.url);
+    // What the worker needs before it polls: the servers answering, migrated, with their bucket and
+    // search attributes. Each probe begins at once; the modules of what follows it load meanwhile.
+    const serversReady = Promise.all([
+      timed('PostgreSQL ready', async () => {
+        const [{ migrate }] = await Promise.all([import('../../src/db/migrate.js'), ensureDatabase(databaseUrl, 60_000)]);
+        await migrate(config, log);
+      }),
+      timed('MinIO ready', async () => {
+        const [{ createStorage, ensureBucket }] = await Promise.all([
+          import('../../src/storage/minio.js'),
+          waitFor('MinIO', 60_000, () => minioAnswers(o.ports.minio)),
+        ]);
+        await ensureBucket(createStorage(config), config.minio.region);
+      }),
+      timed('Temporal ready', async () => {
+        const { ensureSearchAttributes } = await import('../../src/temporal/search-attributes.js');
+        await waitFor('Temporal', 90_000, () =>
+          temporalAnswers(config.temporal.address, config.temporal.namespace, (connection) =>
+            ensureSearchAttributes(connection, config.temporal.namespace),
+          ),
+        );
+      }),
+    ]);
+    serversReady.then(() => serversAnswer(), serversFail);
     await serversReady;
     await Promise.all([
       timed('worker polling', () => waitForWorker(config)),
