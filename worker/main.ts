@@ -1,4 +1,4 @@
-// The worker process: registers search attributes, loads the pre-built workflow bundle, polls the review
+// The worker process: loads the pre-built workflow bundle, registers search attributes, polls the review
 // task queue for workflow and activity tasks, and warms its readers (pdf.js threads, OCR workers) beside;
 // it shuts down gracefully on SIGTERM/SIGINT (Temporal's runtime handles them). Launched by the local
 // stack beside its servers, it polls once they are ready (WORKER_POLL_AFTER_STDIN_CLOSES).
@@ -73,12 +73,13 @@ async function main() {
     connection = created.connection;
     const worker = created.worker;
     if (config.worker.pollAfterStdinCloses) {
+      // The stack registered the search attributes before its go-ahead.
       await stdinClosed();
       // Its input is done with: a stdin left open and referenced would keep the process from exiting.
       process.stdin.destroy();
+    } else {
+      await registerSearchAttributes();
     }
-    // After the stack's go-ahead, which registered them too: the two never race to add the same one.
-    await registerSearchAttributes();
     log(`polling task queue ${config.temporal.taskQueue} on ${config.temporal.address}`);
     const running = worker.run();
     // The readers warm once the worker polls, not before: they are most of the CPU a start costs (some
