@@ -379,8 +379,12 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     serversReady.then(() => serversAnswer(), serversFail);
     await serversReady;
     await Promise.all([
-      timed('worker polling', () => waitForWorker(config)),
-      timed('API ready', () => waitForApi(apiRoot)),
+      // The API's /readyz is asked once the worker polls, not before: every 503 until then would be a
+      // line of its log on the console (and a round of checks for the servers while they are busiest).
+      (async () => {
+        await timed('worker polling', () => waitForWorker(config));
+        await timed('API ready', () => waitForApi(apiRoot));
+      })(),
       // Its URL is printed with the others: it must answer too (the same process as Temporal).
       waitFor('Temporal UI', 60_000, () => httpOk(`http://127.0.0.1:${o.ports.temporalUi}/`)),
     ]);
