@@ -334,8 +334,9 @@ export async function startStack(o: StackOptions): Promise<Stack> {
 
     // The worker and the API are launched now, beside the servers, so that loading their code overlaps
     // the servers' start: the worker connects (Temporal is up first) and loads its workflow bundle, then
-    // waits with its stdin open until the servers are ready before it polls; the API connects lazily and answers /readyz 503 until every dependency answers and a
-    // worker polls (api/routes/health.ts), so "ready" still means reviews are taken and processed.
+    // waits with its stdin open until the servers are ready before it polls; the API connects lazily and
+    // answers /readyz 503 until every dependency answers and a worker polls (api/routes/health.ts), so
+    // "ready" still means reviews are taken and processed.
     const [compiled] = await compiling;
     let serversAnswer: () => void = () => {};
     let serversFail: (err: unknown) => void = () => {};
