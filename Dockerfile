@@ -11,9 +11,11 @@ COPY activities ./activities
 COPY worker ./worker
 COPY api ./api
 COPY scripts ./scripts
-# What the worker runs from, built once into the image (.build/ is not writable by USER node): the workflow
-# bundle, stamped with its sources, and the pdf.js thread compiled to JavaScript.
+# What the API and the worker run from, built once into the image (.build/ is not writable by USER node):
+# the workflow bundle, stamped with its sources, and the API, the worker and the pdf.js thread compiled to
+# JavaScript (scripts/compile.ts), so that no process of the image transpiles or bundles at its start.
 RUN npm run build
 USER node
 EXPOSE 8080
-CMD ["npm", "run", "api"]
+# node itself, not npm: no tsx, no npm process in between, and SIGTERM reaches the API.
+CMD ["node", "--enable-source-maps", ".build/api.js"]

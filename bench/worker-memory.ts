@@ -18,6 +18,7 @@ import { hostilePdfs } from '../test/support/hostile-files.js';
 import { zip } from '../test/support/fixtures.js';
 import { renderPdfPage } from '../src/qc/reading/render.js';
 import { memoryMiB, withThrowawayStack } from '../scripts/stack/throwaway.js';
+import { logOnceItHolds } from '../test/support/logs.js';
 
 const MiB = 1024 * 1024;
 const BUDGET_MIB = 1536;
@@ -95,9 +96,12 @@ async function main() {
   for (const input of chosen) {
     const bytes = await input.make();
     // A stack per input: the worker's peak is this input's alone.
-    await withThrowawayStack({ serviceEnv: { MAX_CONCURRENT_ANALYSES: '4' } }, async ({ api, key, dir, pids }) => {
+    await withThrowawayStack({ serviceEnv: { MAX_CONCURRENT_ANALYSES: '4' } }, async ({ stack, api, key, dir, pids }) => {
       const file = join(dir, input.filename);
       await writeFile(file, bytes);
+      // At rest means warm: the worker polls before its readers have started (worker/main.ts).
+      const warm = /pdf\.js threads and OCR workers ready/;
+      if (!warm.test(await logOnceItHolds(stack.worker.spec.logFile, warm, 120_000))) throw new Error('the worker\'s readers did not start');
       const base = await memoryMiB(pids.worker);
       let peak = base;
       const sampler = setInterval(() => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { isPortFree } from './stack/ports.js';
 import { bootstrapOrganization, REPO_ROOT, startStack, type StackPorts } from './stack/stack.js';
-import { RESTART } from './stack/supervisor.js';
+import { RESTART, Supervisor } from './stack/supervisor.js';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const settingsSchema = z.object({
@@ -20,6 +20,8 @@ const settingsSchema = z.object({
 });
 
 const started = Date.now();
+// Set once a signal (or a process that keeps failing) stops the stack: what fails after that is its doing.
+let stopping = false;
 const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}`);
 
 async function main() {
@@ -58,27 +60,32 @@ async function main() {
     process.exit(1);
   }
 
-  log(`starting the stack (data in ${s.DATA_DIR})`);
-  const stack = await startStack({ dataDir: s.DATA_DIR, ports, durable: true, echoServices: true, log, restart: RESTART });
-
-  let stopping = false;
+  // Signals are handled from here on, while the stack is still starting too: a service manager (or the
+  // benchmark) may stop it as soon as /readyz answers, before startStack has returned.
+  const supervisor = new Supervisor(RESTART);
   const shutdown = async (why: string, code: number) => {
     if (stopping) return;
     stopping = true;
     log(`${why}: stopping API, worker, Temporal, MinIO and PostgreSQL`);
-    await stack.stop();
+    await supervisor.stopAll();
     log('stopped');
     process.exit(code);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(signal, 0));
   // A process that dies is restarted (its log says why); one that keeps dying at once stops the stack.
-  stack.supervisor.onRestart = (child, code, delayMs) => {
+  supervisor.onRestart = (child, code, delayMs) => {
     log(`${child.spec.name} exited (${code ?? 'killed'}); restarting it in ${delayMs / 1000} s; see ${child.spec.logFile}`);
   };
-  stack.supervisor.onUnexpectedExit = (child, code) => {
+  supervisor.onUnexpectedExit = (child, code) => {
     console.error(`${child.spec.name} exited (${code ?? 'killed'}) ${RESTART.maxFastFailures} times in a row within ${RESTART.healthyMs / 1000} s of starting; giving up. See ${child.spec.logFile}`);
     void shutdown(`${child.spec.name} failed`, 1);
   };
+
+  log(`starting the stack (data in ${s.DATA_DIR})`);
+  // Compiled: the API and the worker start as production runs them, from .build/ (scripts/compile.ts).
+  const stack = await startStack({ dataDir: s.DATA_DIR, ports, durable: true, echoServices: true, compiled: true, log, supervisor });
+  // A signal that came as the stack became ready: it is being stopped, not announced.
+  if (stopping) return;
 
   const keys = await bootstrapOrganization(stack.config, `${s.DATA_DIR}/dev-keys.json`);
   console.log(`
@@ -109,6 +116,8 @@ ${
 }
 
 main().catch((err) => {
+  // Stopped on purpose while starting: shutdown() exits once every process is gone.
+  if (stopping) return;
   console.error(`npm start failed: ${(err as Error).message}`);
   process.exit(1);
 });

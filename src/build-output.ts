@@ -9,12 +9,12 @@ import { fileURLToPath } from 'node:url';
 export const BUILD_DIR = join(fileURLToPath(new URL('..', import.meta.url)), '.build');
 
 /**
- * Writes a file into .build/ whole or not at all: to a temporary file of this process's own, then
+ * Writes a file into .build/ (or `dir`) whole or not at all: to a temporary file of this process's own, then
  * renamed, so that a reader (or another process building the same file at once) never sees half of it.
  */
-export async function writeBuildOutput(name: string, contents: string | Uint8Array): Promise<string> {
-  await mkdir(BUILD_DIR, { recursive: true });
-  const path = join(BUILD_DIR, name);
+export async function writeBuildOutput(name: string, contents: string | Uint8Array, dir: string = BUILD_DIR): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, name);
   const temporary = `${path}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile(temporary, contents);
   await rename(temporary, path);

@@ -68,6 +68,12 @@ const envSchema = z.object({
   // machine read a multi-page scan 1.9 times as fast as one; more than the cores only adds memory.
   OCR_WORKERS: positiveInt.max(8).default(Math.min(2, availableParallelism())),
 
+  // The local stack (npm start, npm test) launches the worker beside its servers, so that loading the
+  // worker's code overlaps their start; the worker then connects as soon as Temporal answers (trying
+  // again until it does) but polls only once its standard input closes, which the stack does when the
+  // servers answer, migrated, with their bucket and search attributes.
+  WORKER_POLL_AFTER_STDIN_CLOSES: flag,
+
   // Off in every real deployment: lets tests aim webhooks and source URLs at servers on this machine.
   TEST_ONLY_ALLOW_LOOPBACK_TARGETS: flag,
 });
@@ -102,6 +108,7 @@ export interface Config {
     sourceFetchTimeoutMs: number;
   };
   qc: { ocrWorkers: number };
+  worker: { pollAfterStdinCloses: boolean };
   testOnlyAllowLoopbackTargets: boolean;
 }
 
@@ -165,6 +172,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       sourceFetchTimeoutMs: e.SOURCE_FETCH_TIMEOUT_MS,
     },
     qc: { ocrWorkers: e.OCR_WORKERS },
+    worker: { pollAfterStdinCloses: e.WORKER_POLL_AFTER_STDIN_CLOSES },
     testOnlyAllowLoopbackTargets: e.TEST_ONLY_ALLOW_LOOPBACK_TARGETS,
   };
 }

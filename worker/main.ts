@@ -1,11 +1,12 @@
-// The worker process: registers search attributes, loads the pre-built workflow bundle, starts its readers
-// (pdf.js threads, OCR workers), and only then polls the review task queue for workflow and activity
-// tasks; it shuts down gracefully on SIGTERM/SIGINT (Temporal's runtime handles them).
+// The worker process: loads the pre-built workflow bundle, registers search attributes, polls the review
+// task queue for workflow and activity tasks, and warms its readers (pdf.js threads, OCR workers) beside;
+// it shuts down gracefully on SIGTERM/SIGINT (Temporal's runtime handles them). Launched by the local
+// stack beside its servers, it polls once they are ready (WORKER_POLL_AFTER_STDIN_CLOSES).
 import { Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
 import { loadConfigOrExit } from '../src/config.js';
-import { createSql } from '../src/db/client.js';
+import { createSql, type Sql } from '../src/db/client.js';
 import { createStorage } from '../src/storage/minio.js';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes.js';
 import { startReaders, stopReaders } from '../src/qc/reading/readers.js';
@@ -14,7 +15,7 @@ import { ensureWorkflowBundle } from './workflow-bundle.js';
 const config = loadConfigOrExit();
 const log = (line: string) => console.log(`worker: ${line}`);
 
-async function main() {
+async function registerSearchAttributes(): Promise<void> {
   const operator = await Connection.connect({ address: config.temporal.address });
   try {
     const added = await ensureSearchAttributes(operator, config.temporal.namespace);
@@ -22,28 +23,84 @@ async function main() {
   } finally {
     await operator.close();
   }
+}
 
-  // Built by npm start / npm test / the Dockerfile; built here only when the sources changed since.
+/** Resolves when standard input closes (the local stack's word that the servers are ready). */
+function stdinClosed(): Promise<void> {
+  return new Promise((resolve) => {
+    process.stdin.once('end', resolve).once('close', resolve).resume();
+  });
+}
+
+/**
+ * Connects to Temporal and creates the worker (which loads the workflow bundle into its sandbox), without
+ * polling yet. Under pollAfterStdinCloses the server may still be starting: tried again every 100 ms
+ * for up to a minute.
+ */
+async function createWorker(bundlePath: string, sql: Sql): Promise<{ worker: Worker; connection: NativeConnection }> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    let connection: NativeConnection | undefined;
+    try {
+      connection = await NativeConnection.connect({ address: config.temporal.address });
+      const worker = await Worker.create({
+        connection,
+        namespace: config.temporal.namespace,
+        taskQueue: config.temporal.taskQueue,
+        workflowBundle: { codePath: bundlePath },
+        activities: createActivities({ config, sql, storage: createStorage(config) }),
+      });
+      return { worker, connection };
+    } catch (err) {
+      await connection?.close();
+      if (!config.worker.pollAfterStdinCloses || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+async function main() {
+  // Built by npm start / npm test / the Dockerfile before the worker starts; built here only when the
+  // sources changed since. Which one is said either way: a start that had to bundle is a slow start.
   const bundle = await ensureWorkflowBundle();
-  if (bundle.built) log(`built the workflow bundle ${bundle.path}`);
+  log(`${bundle.built ? 'built the workflow bundle' : 'loading the pre-built workflow bundle'} ${bundle.path}`);
   const sql = createSql(config);
-  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  let connection: NativeConnection | undefined;
   try {
-    // Warm before the first task: an analysis then pays no start-up, and a reader that cannot start
-    // stops this worker here instead of failing reviews.
-    await startReaders({ ocrWorkers: config.qc.ocrWorkers });
-    const worker = await Worker.create({
-      connection,
-      namespace: config.temporal.namespace,
-      taskQueue: config.temporal.taskQueue,
-      workflowBundle: { codePath: bundle.path },
-      activities: createActivities({ config, sql, storage: createStorage(config) }),
-    });
+    // Everything up to polling is done while the local stack readies the servers (pollAfterStdinCloses):
+    // polling waits for them, and the rest then no longer adds to the time until the service is ready.
+    const created = await createWorker(bundle.path, sql);
+    connection = created.connection;
+    const worker = created.worker;
+    if (config.worker.pollAfterStdinCloses) {
+      // The stack registered the search attributes before its go-ahead.
+      await stdinClosed();
+      // Its input is done with: a stdin left open and referenced would keep the process from exiting.
+      process.stdin.destroy();
+    } else {
+      await registerSearchAttributes();
+    }
     log(`polling task queue ${config.temporal.taskQueue} on ${config.temporal.address}`);
-    await worker.run();
+    const running = worker.run();
+    // The readers warm once the worker polls, not before: they are most of the CPU a start costs (some
+    // 1.7 s with two OCR workers), which on a machine of two cores delayed readiness by as much. Started
+    // still ahead of the first task's need: a task that comes before they are warm waits for them (the
+    // pools queue it), and a reader that cannot start shuts this worker down (exit 1) rather than fail
+    // reviews one by one.
+    let readersFailed: unknown;
+    startReaders({ ocrWorkers: config.qc.ocrWorkers }).then(
+      () => log('pdf.js threads and OCR workers ready'),
+      (err: unknown) => {
+        readersFailed = err;
+        log('a reader could not start: shutting down');
+        worker.shutdown();
+      },
+    );
+    await running;
+    if (readersFailed !== undefined) throw readersFailed;
   } finally {
     await stopReaders();
-    await connection.close();
+    await connection?.close();
     await sql.end({ timeout: 5 });
   }
 }

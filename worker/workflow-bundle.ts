@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { BUILD_DIR, writeBuildOutput } from '../src/build-output.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -46,6 +45,8 @@ async function ensure(): Promise<{ path: string; built: boolean }> {
   const hash = await sourceHash();
   const stamp = await readFile(stampPath, 'utf8').catch(() => '');
   if (stamp === hash) return { path: WORKFLOW_BUNDLE_PATH, built: false };
+  // The bundler is loaded only here: a process that finds the bundle current (npm start's) never loads it.
+  const { bundleWorkflowCode } = await import('@temporalio/worker');
   const quiet = { log: () => {}, trace: () => {}, debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
   const { code } = await bundleWorkflowCode({ workflowsPath, ignoreModules: [], logger: quiet });
   // The stamp after the bundle: a reader that sees today's stamp sees today's bundle.

@@ -6,22 +6,16 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client, Connection } from '@temporalio/client';
-import proto from '@temporalio/proto';
-
-// A CommonJS module: its namespaces are properties of the default export under ESM.
-const { temporal } = proto;
+// What talks to the servers (the Temporal client and its protobufs, MinIO's client, the migrations and
+// queries) is imported where it is used, not here: loading it takes some 0.4 s, which then overlaps the
+// servers' start instead of delaying their launch.
+import type { Connection } from '@temporalio/client';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createSql } from '../../src/db/client.js';
-import { createApiKey } from '../../src/db/keys.js';
-import { createOrganization, listOrganizations } from '../../src/db/organizations.js';
-import { migrate } from '../../src/db/migrate.js';
-import { createStorage, ensureBucket } from '../../src/storage/minio.js';
-import { ensureSearchAttributes } from '../../src/temporal/search-attributes.js';
 import { ensureWorkflowBundle } from '../../worker/workflow-bundle.js';
+import { ensureCompiled, SERVICES, type Compiled } from '../compile.js';
 import { ensureGoBinary, MINIO_SERVER, TEMPORAL_CLI } from './go-binaries.js';
 import { ensureDatabase, initCluster, postgresBinDir, postgresProcess, postgresUser } from './postgres.js';
-import { Supervisor, type RestartPolicy, type Supervised } from './supervisor.js';
+import { Supervisor, type ChildSpec, type RestartPolicy, type Supervised } from './supervisor.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -37,7 +31,7 @@ export interface StackPorts {
 }
 
 /** Generated once per data directory and kept there, so a restarted stack finds its own data. */
-interface StackSecrets {
+export interface StackSecrets {
   postgresPassword: string;
   minioAccessKey: string;
   minioSecretKey: string;
@@ -52,10 +46,21 @@ export interface StackOptions {
   durable: boolean;
   /** Echo API and worker output to the console. */
   echoServices: boolean;
+  /**
+   * Run the API and the worker compiled to JavaScript (scripts/compile.ts, built or reused while the
+   * servers start), as production does; else their TypeScript through tsx (npm test: no build after each
+   * edit).
+   */
+  compiled?: boolean;
   /** Extra service environment (limits, test-only switches). */
   serviceEnv?: Record<string, string>;
   /** Restart a process that exits (supervisor.ts RestartPolicy); off for tests, which kill on purpose. */
   restart?: RestartPolicy;
+  /**
+   * The supervisor to start the processes under, when the caller must be able to stop them while the
+   * stack is still starting (npm start on a signal); else one of the stack's own.
+   */
+  supervisor?: Supervisor;
   log: (line: string) => void;
 }
 
@@ -85,7 +90,7 @@ async function loadSecrets(dataDir: string): Promise<StackSecrets> {
   return secrets;
 }
 
-async function waitFor(what: string, timeoutMs: number, probe: () => Promise<boolean>): Promise<void> {
+export async function waitFor(what: string, timeoutMs: number, probe: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError = '';
   while (Date.now() < deadline) {
@@ -94,7 +99,8 @@ async function waitFor(what: string, timeoutMs: number, probe: () => Promise<boo
     } catch (err) {
       lastError = (err as Error).message;
     }
-    await new Promise((r) => setTimeout(r, 250));
+    // Short: every probe is cheap, and each interval is added to the start-up of all that waits on it.
+    await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${what} did not become ready within ${timeoutMs / 1000}s${lastError ? `: ${lastError}` : ''}`);
 }
@@ -103,6 +109,85 @@ async function httpOk(url: string): Promise<boolean> {
   const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
   await res.body?.cancel();
   return res.ok;
+}
+
+/** MinIO serving objects from `dataDir`, its console beside it. */
+export function minioProcess(o: {
+  bin: string;
+  dataDir: string;
+  ports: Pick<StackPorts, 'minio' | 'minioConsole'>;
+  secrets: Pick<StackSecrets, 'minioAccessKey' | 'minioSecretKey'>;
+  env: Record<string, string>;
+  logFile: string;
+}): ChildSpec {
+  return {
+    name: 'minio',
+    command: o.bin,
+    args: ['server', o.dataDir, '--address', `127.0.0.1:${o.ports.minio}`, '--console-address', `127.0.0.1:${o.ports.minioConsole}`, '--quiet'],
+    env: {
+      ...o.env,
+      MINIO_ROOT_USER: o.secrets.minioAccessKey,
+      MINIO_ROOT_PASSWORD: o.secrets.minioSecretKey,
+      MINIO_UPDATE: 'off',
+      MINIO_CALLHOME_ENABLE: 'off',
+    },
+    logFile: o.logFile,
+  };
+}
+
+/** The Temporal CLI's dev server (SQLite in `dbFile`) with its Web UI, the namespace created at start. */
+export function temporalProcess(o: {
+  bin: string;
+  dbFile: string;
+  ports: Pick<StackPorts, 'temporal' | 'temporalUi' | 'temporalHttp' | 'temporalMetrics'>;
+  namespace: string;
+  env: Record<string, string>;
+  logFile: string;
+}): ChildSpec {
+  return {
+    name: 'temporal',
+    command: o.bin,
+    args: [
+      'server',
+      'start-dev',
+      '--db-filename',
+      o.dbFile,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(o.ports.temporal),
+      '--ui-ip',
+      '127.0.0.1',
+      '--ui-port',
+      String(o.ports.temporalUi),
+      '--http-port',
+      String(o.ports.temporalHttp),
+      '--metrics-port',
+      String(o.ports.temporalMetrics),
+      '--namespace',
+      o.namespace,
+      '--log-level',
+      'warn',
+    ],
+    env: o.env,
+    logFile: o.logFile,
+  };
+}
+
+/** MinIO's own liveness endpoint answers. */
+export const minioAnswers = (port: number): Promise<boolean> => httpOk(`http://127.0.0.1:${port}/minio/health/live`);
+
+/** Temporal answers for the namespace; `then` runs on the same connection before it is closed. */
+export async function temporalAnswers(address: string, namespace: string, then?: (connection: Connection) => Promise<unknown>): Promise<boolean> {
+  const { Connection } = await import('@temporalio/client');
+  const connection = await Connection.connect({ address, connectTimeout: 2_000 });
+  try {
+    await connection.workflowService.describeNamespace({ namespace });
+    await then?.(connection);
+    return true;
+  } finally {
+    await connection.close();
+  }
 }
 
 export function serviceEnvironment(
@@ -127,7 +212,11 @@ export function serviceEnvironment(
   };
 }
 
-/** Starts the API or the worker as a supervised child with the given environment. */
+/**
+ * Starts the API or the worker as a supervised child with the given environment: from `compiled`, the
+ * JavaScript scripts/compile.ts built, when given, else its TypeScript through tsx; with its standard
+ * input open until `stdinOpenUntil` settles, when given.
+ */
 export function startService(
   supervisor: Supervisor,
   role: 'api' | 'worker',
@@ -135,23 +224,30 @@ export function startService(
   logDir: string,
   echo: boolean,
   name: string = role,
+  from: { compiled?: Compiled['files'] | undefined; stdinOpenUntil?: Promise<unknown> } = {},
 ): Supervised {
   const entry = role === 'api' ? 'api/server.ts' : 'worker/main.ts';
+  const program = from.compiled?.[role];
   return supervisor.start({
     name,
     command: process.execPath,
-    args: ['--import', 'tsx', join(REPO_ROOT, entry)],
+    // Source maps: a compiled service's stack traces name the TypeScript lines.
+    args: program ? ['--enable-source-maps', program] : ['--import', 'tsx', join(REPO_ROOT, entry)],
     cwd: REPO_ROOT,
     env,
     logFile: join(logDir, `${name}.log`),
     echo,
     stopSignal: 'SIGTERM',
     stopTimeoutMs: 20_000,
+    ...(from.stdinOpenUntil ? { stdinOpenUntil: from.stdinOpenUntil } : {}),
   });
 }
 
 /** Resolves once a worker polls the task queue (its workflow bundle is built and it is ready). */
 export async function waitForWorker(config: Config, timeoutMs = 120_000): Promise<void> {
+  const [{ Client, Connection }, { default: proto }] = await Promise.all([import('@temporalio/client'), import('@temporalio/proto')]);
+  // A CommonJS module: its namespaces are properties of the default export under ESM.
+  const { temporal } = proto;
   const connection = await Connection.connect({ address: config.temporal.address });
   try {
     const client = new Client({ connection, namespace: config.temporal.namespace });
@@ -178,7 +274,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
   const logDir = join(o.dataDir, 'logs');
   await mkdir(logDir, { recursive: true });
   const secrets = await loadSecrets(o.dataDir);
-  const supervisor = new Supervisor(o.restart);
+  const supervisor = o.supervisor ?? new Supervisor(o.restart);
   const stop = () => supervisor.stopAll();
   try {
     const timed = async <T>(what: string, step: () => Promise<T>): Promise<T> => {
@@ -197,6 +293,15 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     const serviceEnv = serviceEnvironment(env, { ports: o.ports, secrets, extra: o.serviceEnv });
     const config = loadConfig(serviceEnv);
 
+    // Checked (some 15 ms) or built while the servers are launched: the worker and the API start from it.
+    // The workflow bundle likewise (checked in some 30 ms), so that no worker bundles at its start.
+    const compiling = Promise.all([
+      o.compiled ? timed('compiled API and worker ready', () => ensureCompiled(SERVICES)) : undefined,
+      timed('workflow bundle ready', ensureWorkflowBundle),
+    ]);
+    // Awaited below; until then a failure must not count as unhandled (it stops the stack there).
+    compiling.catch(() => {});
+
     const pgUser = await postgresUser();
     const cluster = {
       binDir: pgBin,
@@ -211,90 +316,79 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     );
 
     await mkdir(join(o.dataDir, 'minio'), { recursive: true });
-    supervisor.start({
-      name: 'minio',
-      command: minioBin,
-      args: [
-        'server',
-        join(o.dataDir, 'minio'),
-        '--address',
-        `127.0.0.1:${o.ports.minio}`,
-        '--console-address',
-        `127.0.0.1:${o.ports.minioConsole}`,
-        '--quiet',
-      ],
-      env: {
-        ...serviceEnv,
-        MINIO_ROOT_USER: secrets.minioAccessKey,
-        MINIO_ROOT_PASSWORD: secrets.minioSecretKey,
-        MINIO_UPDATE: 'off',
-        MINIO_CALLHOME_ENABLE: 'off',
-      },
-      logFile: join(logDir, 'minio.log'),
-    });
+    supervisor.start(
+      minioProcess({ bin: minioBin, dataDir: join(o.dataDir, 'minio'), ports: o.ports, secrets, env: serviceEnv, logFile: join(logDir, 'minio.log') }),
+    );
 
     await mkdir(join(o.dataDir, 'temporal'), { recursive: true });
-    supervisor.start({
-      name: 'temporal',
-      command: temporalBin,
-      args: [
-        'server',
-        'start-dev',
-        '--db-filename',
-        join(o.dataDir, 'temporal', 'temporal.db'),
-        '--ip',
-        '127.0.0.1',
-        '--port',
-        String(o.ports.temporal),
-        '--ui-ip',
-        '127.0.0.1',
-        '--ui-port',
-        String(o.ports.temporalUi),
-        '--http-port',
-        String(o.ports.temporalHttp),
-        '--metrics-port',
-        String(o.ports.temporalMetrics),
-        '--namespace',
-        config.temporal.namespace,
-        '--log-level',
-        'warn',
-      ],
-      env: serviceEnv,
-      logFile: join(logDir, 'temporal.log'),
+    supervisor.start(
+      temporalProcess({
+        bin: temporalBin,
+        dbFile: join(o.dataDir, 'temporal', 'temporal.db'),
+        ports: o.ports,
+        namespace: config.temporal.namespace,
+        env: serviceEnv,
+        logFile: join(logDir, 'temporal.log'),
+      }),
+    );
+
+    // The worker and the API are launched now, beside the servers, so that loading their code overlaps
+    // the servers' start: the worker connects (Temporal is up first) and loads its workflow bundle, then
+    // waits with its stdin open until the servers are ready before it polls; the API connects lazily and
+    // answers /readyz 503 until every dependency answers and a worker polls (api/routes/health.ts), so
+    // "ready" still means reviews are taken and processed.
+    const [compiled] = await compiling;
+    let serversAnswer: () => void = () => {};
+    let serversFail: (err: unknown) => void = () => {};
+    const gate = new Promise<void>((resolve, reject) => {
+      serversAnswer = resolve;
+      serversFail = reject;
     });
+    // The supervisor handles it for the worker; a failure before the worker is started is the stack's.
+    gate.catch(() => {});
+    const worker = startService(supervisor, 'worker', { ...serviceEnv, WORKER_POLL_AFTER_STDIN_CLOSES: 'true' }, logDir, o.echoServices, 'worker', {
+      compiled: compiled?.files,
+      stdinOpenUntil: gate,
+    });
+    const api = startService(supervisor, 'api', serviceEnv, logDir, o.echoServices, 'api', { compiled: compiled?.files });
+    const apiRoot = `http://127.0.0.1:${o.ports.api}`;
 
     const databaseUrl = new URL(config.database.url);
-    await Promise.all([
-      // Built once here, while the servers start, so that no worker bundles at its start.
-      timed('workflow bundle ready', ensureWorkflowBundle),
+    // What the worker needs before it polls: the servers answering, migrated, with their bucket and
+    // search attributes. Each probe begins at once; the modules of what follows it load meanwhile.
+    const serversReady = Promise.all([
       timed('PostgreSQL ready', async () => {
-        await ensureDatabase(databaseUrl, 60_000);
+        const [{ migrate }] = await Promise.all([import('../../src/db/migrate.js'), ensureDatabase(databaseUrl, 60_000)]);
         await migrate(config, log);
       }),
       timed('MinIO ready', async () => {
-        await waitFor('MinIO', 60_000, () => httpOk(`http://127.0.0.1:${o.ports.minio}/minio/health/live`));
+        const [{ createStorage, ensureBucket }] = await Promise.all([
+          import('../../src/storage/minio.js'),
+          waitFor('MinIO', 60_000, () => minioAnswers(o.ports.minio)),
+        ]);
         await ensureBucket(createStorage(config), config.minio.region);
       }),
       timed('Temporal ready', async () => {
-        await waitFor('Temporal', 90_000, async () => {
-          const connection = await Connection.connect({ address: config.temporal.address, connectTimeout: 2_000 });
-          try {
-            await connection.workflowService.describeNamespace({ namespace: config.temporal.namespace });
-            await ensureSearchAttributes(connection, config.temporal.namespace);
-            return true;
-          } finally {
-            await connection.close();
-          }
-        });
-        await waitFor('Temporal UI', 60_000, () => httpOk(`http://127.0.0.1:${o.ports.temporalUi}/`));
+        const { ensureSearchAttributes } = await import('../../src/temporal/search-attributes.js');
+        await waitFor('Temporal', 90_000, () =>
+          temporalAnswers(config.temporal.address, config.temporal.namespace, (connection) =>
+            ensureSearchAttributes(connection, config.temporal.namespace),
+          ),
+        );
       }),
     ]);
-
-    const worker = startService(supervisor, 'worker', serviceEnv, logDir, o.echoServices);
-    await timed('worker polling', () => waitForWorker(config));
-    const api = startService(supervisor, 'api', serviceEnv, logDir, o.echoServices);
-    const apiRoot = `http://127.0.0.1:${o.ports.api}`;
-    await timed('API ready', () => waitForApi(apiRoot));
+    serversReady.then(() => serversAnswer(), serversFail);
+    await serversReady;
+    await Promise.all([
+      // The API's /readyz is asked once the worker polls, not before: every 503 until then would be a
+      // line of its log on the console (and a round of checks for the servers while they are busiest).
+      (async () => {
+        await timed('worker polling', () => waitForWorker(config));
+        await timed('API ready', () => waitForApi(apiRoot));
+      })(),
+      // Its URL is printed with the others: it must answer too (the same process as Temporal).
+      waitFor('Temporal UI', 60_000, () => httpOk(`http://127.0.0.1:${o.ports.temporalUi}/`)),
+    ]);
 
     return {
       supervisor,
@@ -320,6 +414,11 @@ export async function bootstrapOrganization(
   config: Config,
   keysFile: string,
 ): Promise<{ organizationId: string; liveKey: string; sandboxKey: string } | undefined> {
+  const [{ createSql }, { createApiKey }, { createOrganization, listOrganizations }] = await Promise.all([
+    import('../../src/db/client.js'),
+    import('../../src/db/keys.js'),
+    import('../../src/db/organizations.js'),
+  ]);
   const sql = createSql(config, { max: 1 });
   try {
     if ((await listOrganizations(sql)).length > 0) {

@@ -14,6 +14,11 @@ export interface ChildSpec {
   uid?: number;
   gid?: number;
   logFile: string;
+  /**
+   * Keep the child's standard input open until this settles, then close it (each start of the child,
+   * restarts too): how the stack tells a child it launched early that what it needs is ready.
+   */
+  stdinOpenUntil?: Promise<unknown>;
   /** Echo output to the console with a `name |` prefix. */
   echo?: boolean;
   /** The signal that asks for a clean shutdown (Postgres: SIGINT, a fast shutdown). */
@@ -45,6 +50,8 @@ export const RESTART: RestartPolicy = { healthyMs: 30_000, maxFastFailures: 5, f
 export class Supervisor {
   private readonly children: Supervised[] = [];
   private stopping = false;
+  /** Set by stopAll: a stack being stopped starts nothing more (a start still under way would orphan it). */
+  private closed = false;
   /** Called when a child exits while the stack is meant to be running, and is not (or no more) restarted. */
   onUnexpectedExit: (child: Supervised, code: number | null) => void = () => {};
   /** Called when a child is restarted, with why and after how long. */
@@ -58,6 +65,7 @@ export class Supervisor {
   }
 
   start(spec: ChildSpec): Supervised {
+    if (this.closed) throw new Error(`not starting ${spec.name}: the stack is stopping`);
     const supervised = this.launch(spec);
     this.children.push(supervised);
     return supervised;
@@ -70,7 +78,7 @@ export class Supervisor {
     const child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,
       env: spec.env ? { ...spec.env } : process.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [spec.stdinOpenUntil ? 'pipe' : 'ignore', 'pipe', 'pipe'],
       detached: true,
       ...(spec.uid !== undefined ? { uid: spec.uid } : {}),
       ...(spec.gid !== undefined ? { gid: spec.gid } : {}),
@@ -85,6 +93,13 @@ export class Supervisor {
     };
     child.stdout?.on('data', forward);
     child.stderr?.on('data', forward);
+    if (child.stdin) {
+      // A child that exits first leaves a broken pipe: nothing to tell it any more.
+      child.stdin.on('error', () => {});
+      const close = () => child.stdin?.end();
+      // Rejected: the stack is failing and stops the child; its stdin goes with it.
+      spec.stdinOpenUntil?.then(close, () => {});
+    }
     const exited = new Promise<number | null>((resolve) => {
       child.once('error', (err) => {
         log.write(`failed to start: ${err.message}\n`);
@@ -138,6 +153,7 @@ export class Supervisor {
   /** Stops every child, last started first. */
   async stopAll(): Promise<void> {
     this.stopping = true;
+    this.closed = true;
     for (const child of [...this.children].reverse()) await this.stop(child);
   }
 

@@ -1,10 +1,12 @@
-// /healthz says the process is up; /readyz says whether Postgres, MinIO and Temporal all answer.
+// /healthz says the process is up; /readyz says whether Postgres, MinIO and Temporal all answer and a worker
+// polls the API's task queue.
 import test from 'ava';
 import { freePort } from '../../scripts/stack/ports.js';
 import { call, createBody, errorCode, form } from '../support/http.js';
 import { png } from '../support/fixtures.js';
 import { logOnceItHolds } from '../support/logs.js';
 import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { apiRoot, closeShared, newOrganization, stack } from '../support/stack.js';
 import { TestServices } from '../support/services.js';
 import { onThisMachine } from '../support/machine-load.js';
@@ -21,7 +23,7 @@ test('healthz and readyz answer 200 on the running stack', async (t) => {
   t.is(health.status, 200);
   const ready = await call(apiRoot, 'GET', '/readyz');
   t.is(ready.status, 200);
-  t.deepEqual(ready.body, { status: 'ready', checks: { postgres: 'ok', minio: 'ok', temporal: 'ok' } });
+  t.deepEqual(ready.body, { status: 'ready', checks: { postgres: 'ok', minio: 'ok', temporal: 'ok', worker: 'ok' } });
 });
 
 test('readyz is 503 and names the dependency that does not answer', async (t) => {
@@ -33,7 +35,15 @@ test('readyz is 503 and names the dependency that does not answer', async (t) =>
   t.is((await call(api.root, 'GET', '/healthz')).status, 200);
   const ready = await call(api.root, 'GET', '/readyz');
   t.is(ready.status, 503);
-  t.deepEqual(ready.body, { status: 'unavailable', checks: { postgres: 'ok', minio: 'unavailable', temporal: 'unavailable' } });
+  t.deepEqual(ready.body, { status: 'unavailable', checks: { postgres: 'ok', minio: 'unavailable', temporal: 'unavailable', worker: 'unavailable' } });
+});
+
+test('readyz is 503 while no worker polls the task queue, though every server answers', async (t) => {
+  // A task queue no worker has ever polled: the API and its servers are up, but a review would not run.
+  const api = await services.api({ TEMPORAL_TASK_QUEUE: `no-worker-${randomUUID()}` }, { waitReady: false });
+  const ready = await call(api.root, 'GET', '/readyz');
+  t.is(ready.status, 503);
+  t.deepEqual(ready.body, { status: 'unavailable', checks: { postgres: 'ok', minio: 'ok', temporal: 'ok', worker: 'unavailable' } });
 });
 
 test('when the key store is down, authentication is 503 auth_unavailable, never a pass or a 500', async (t) => {

@@ -1,8 +1,10 @@
 // `npm start` as a user runs it, on free ports and a data directory of its own: a SIGTERM or SIGINT sent
 // to npm's own process (not its process group, as a service manager or `kill <pid>` sends it) reaches the
 // stack, which stops every process it started and frees every port, and npm exits 0. The second start
-// finds the first one's data (durable) and is stopped the other way.
-import test from 'ava';
+// finds the first one's data (durable) and is stopped the other way. The API and the worker run compiled
+// (.build/api.js, .build/worker.js) and the worker loads the workflow bundle built before it, rather than
+// bundling; a signal that comes while the stack is still starting stops it as cleanly.
+import test, { type ExecutionContext } from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -48,14 +50,14 @@ async function descendants(root: number): Promise<number[]> {
 
 const alive = (pid: number) => readFile(`/proc/${pid}/stat`, 'utf8').then((s) => !/^\d+ \(.*\) Z /.test(s), () => false);
 
-/** Starts `npm start` with only what a user's shell would have, and resolves once its banner says ready. */
-async function npmStart(env: Record<string, string>): Promise<{ npm: ChildProcess; output: () => string }> {
+/** Starts `npm start` with only what a user's shell would have, and resolves once its output says `until`. */
+async function npmStart(env: Record<string, string>, until = 'is ready'): Promise<{ npm: ChildProcess; output: () => string }> {
   const npm = spawn('npm', ['start'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   npm.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   npm.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   const deadline = Date.now() + 180_000;
-  while (!output.includes('is ready')) {
+  while (!output.includes(until)) {
     if (npm.exitCode !== null) throw new Error(`npm start exited ${npm.exitCode}:\n${output}`);
     if (Date.now() > deadline) throw new Error(`npm start was not ready within 180 s:\n${output}`);
     await new Promise((r) => setTimeout(r, 200));
@@ -76,33 +78,69 @@ test.after.always(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
+async function userEnv(): Promise<{ env: Record<string, string>; ports: Record<string, string> }> {
+  const ports = Object.fromEntries(await Promise.all(PORT_VARIABLES.map(async (v) => [v, String(await freePort())] as const)));
+  const env: Record<string, string> = { PATH: process.env.PATH!, HOME: process.env.HOME!, DATA_DIR: dataDir, ...ports };
+  // The Go-built servers' cache, where this machine keeps it elsewhere.
+  for (const v of ['LOAN_REVIEW_CACHE_DIR', 'XDG_CACHE_HOME', 'GOPATH', 'GOCACHE', 'GOMODCACHE']) if (process.env[v]) env[v] = process.env[v]!;
+  return { env, ports };
+}
+
+const commandLine = async (pid: number) => (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replaceAll('\0', ' ');
+
+/** Sends `signal` to npm's own process; asserts it exits 0 leaving no process of `tree` and no port behind. */
+async function stopsCleanly(
+  t: ExecutionContext,
+  o: { npm: ChildProcess; output: () => string; signal: NodeJS.Signals; ports: Record<string, string>; tree: () => Promise<number[]> },
+): Promise<void> {
+  const exited = once(o.npm, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  // What was running when the signal went, and whatever was started after it (nothing should be).
+  const before = await o.tree();
+  const sentAt = Date.now();
+  process.kill(o.npm.pid!, o.signal);
+  const tree = [...new Set([...before, ...(await o.tree())])];
+  started.push(...tree);
+  const [code, bySignal] = await exited;
+  t.log(`npm exited ${code ?? bySignal} ${((Date.now() - sentAt) / 1000).toFixed(1)} s after ${o.signal}`);
+  t.is(code, 0, o.output());
+  t.regex(o.output(), /stopping API, worker, Temporal, MinIO and PostgreSQL/);
+
+  const left = [];
+  for (const pid of tree) if (await alive(pid)) left.push(`${pid} ${await commandLine(pid)}`);
+  t.deepEqual(left, [], 'no process of the stack outlives npm');
+  const busy = [];
+  for (const [name, port] of Object.entries(o.ports)) if (!(await isPortFree(Number(port)))) busy.push(`${name}=${port}`);
+  t.deepEqual(busy, [], 'every port is free again');
+}
+
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   test.serial(`${signal} to npm start's own process stops every process it started and frees every port`, async (t) => {
     t.timeout(300_000);
-    const ports = Object.fromEntries(await Promise.all(PORT_VARIABLES.map(async (v) => [v, String(await freePort())] as const)));
-    const env: Record<string, string> = { PATH: process.env.PATH!, HOME: process.env.HOME!, DATA_DIR: dataDir, ...ports };
-    // The Go-built servers' cache, where this machine keeps it elsewhere.
-    for (const v of ['LOAN_REVIEW_CACHE_DIR', 'XDG_CACHE_HOME', 'GOPATH', 'GOCACHE', 'GOMODCACHE']) if (process.env[v]) env[v] = process.env[v]!;
+    const { env, ports } = await userEnv();
     const { npm, output } = await npmStart(env);
     const tree = await descendants(npm.pid!);
     started.push(npm.pid!, ...tree);
-    const stackProcesses = (await Promise.all(tree.map(async (pid) => (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replaceAll('\0', ' ')))).join('\n');
-    // The stack under npm: API, worker, Temporal, MinIO and PostgreSQL are all its descendants.
-    for (const name of ['api/server.ts', 'worker/main.ts', 'temporal', 'minio', 'postgres']) t.true(stackProcesses.includes(name), `${name} among:\n${stackProcesses}`);
+    const stackProcesses = (await Promise.all(tree.map(commandLine))).join('\n');
+    // The stack under npm: API, worker, Temporal, MinIO and PostgreSQL are all its descendants; the API
+    // and the worker run compiled, as production does, not their TypeScript through tsx.
+    for (const name of ['.build/api.js', '.build/worker.js', 'temporal', 'minio', 'postgres']) t.true(stackProcesses.includes(name), `${name} among:\n${stackProcesses}`);
+    for (const source of ['api/server.ts', 'worker/main.ts']) t.false(stackProcesses.includes(source), `${source} is not run:\n${stackProcesses}`);
+    // The workflow bundle was built (or found current) before the worker connected: it loads it, and
+    // does not bundle at its start.
+    t.regex(output(), /worker\s*\| worker: loading the pre-built workflow bundle \S*\.build\/workflow-bundle\.js/);
+    t.notRegex(output(), /built the workflow bundle/);
 
-    const exited = once(npm, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-    const sentAt = Date.now();
-    process.kill(npm.pid!, signal);
-    const [code, bySignal] = await exited;
-    t.log(`npm exited ${code ?? bySignal} ${((Date.now() - sentAt) / 1000).toFixed(1)} s after ${signal}`);
-    t.is(code, 0, output());
-    t.regex(output(), /stopping API, worker, Temporal, MinIO and PostgreSQL/);
-
-    const left = [];
-    for (const pid of tree) if (await alive(pid)) left.push(pid);
-    t.deepEqual(left, [], 'no process of the stack outlives npm');
-    const busy = [];
-    for (const [name, port] of Object.entries(ports)) if (!(await isPortFree(Number(port)))) busy.push(`${name}=${port}`);
-    t.deepEqual(busy, [], 'every port is free again');
+    await stopsCleanly(t, { npm, output, signal, ports, tree: async () => tree });
   });
 }
+
+test.serial('SIGTERM while npm start is still starting stops what it started, exits 0 and frees every port', async (t) => {
+  t.timeout(300_000);
+  const { env, ports } = await userEnv();
+  // As soon as the servers are launched and the stack waits for them: the worker and the API are starting.
+  const { npm, output } = await npmStart(env, 'ready (');
+  started.push(npm.pid!);
+  t.notRegex(output(), /is ready/, 'the signal comes before the stack is ready');
+  await stopsCleanly(t, { npm, output, signal: 'SIGTERM', ports, tree: () => descendants(npm.pid!) });
+  t.notRegex(output(), /is ready/, 'a stack stopped while starting is not announced');
+});
