@@ -64,6 +64,9 @@ const envSchema = z.object({
   // Tesseract workers reading scanned pages at once, a core and about 150 MB each. Two on a two-core
   // machine read a multi-page scan 1.9 times as fast as one; more than the cores only adds memory.
   OCR_WORKERS: positiveInt.max(8).default(Math.min(2, availableParallelism())),
+  // Which tesseract reads scans: native tesseract where installed, else tesseract.js (src/qc/reading/ocr.ts);
+  // forcing one is for tests and benchmarks of the other.
+  OCR_ENGINE: z.enum(['auto', 'native', 'tesseract.js']).default('auto'),
 
   // Off in every real deployment: lets tests aim webhooks and source URLs at servers on this machine.
   TEST_ONLY_ALLOW_LOOPBACK_TARGETS: flag,
@@ -96,7 +99,7 @@ export interface Config {
     idempotencyTtlHours: number;
     sourceFetchTimeoutMs: number;
   };
-  qc: { ocrWorkers: number };
+  qc: { ocrWorkers: number; ocrEngine: 'auto' | 'native' | 'tesseract.js' };
   testOnlyAllowLoopbackTargets: boolean;
 }
 
@@ -158,7 +161,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
       sourceFetchTimeoutMs: e.SOURCE_FETCH_TIMEOUT_MS,
     },
-    qc: { ocrWorkers: e.OCR_WORKERS },
+    qc: { ocrWorkers: e.OCR_WORKERS, ocrEngine: e.OCR_ENGINE },
     testOnlyAllowLoopbackTargets: e.TEST_ONLY_ALLOW_LOOPBACK_TARGETS,
   };
 }

@@ -31,7 +31,7 @@ async function main() {
   try {
     // Warm before the first task: an analysis then pays no start-up, and a reader that cannot start
     // stops this worker here instead of failing reviews.
-    await startReaders({ ocrWorkers: config.qc.ocrWorkers });
+    await startReaders({ ocrWorkers: config.qc.ocrWorkers, ocrEngine: config.qc.ocrEngine });
     const worker = await Worker.create({
       connection,
       namespace: config.temporal.namespace,

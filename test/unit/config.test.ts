@@ -57,3 +57,11 @@ test('OCR workers default to two, or one on a single core, and take 1 to 8', (t)
     t.regex(err!.message, /OCR_WORKERS/);
   }
 });
+
+test('the OCR engine is chosen by default, may be forced to native or tesseract.js, and takes nothing else', (t) => {
+  t.is(loadConfig({}).qc.ocrEngine, 'auto');
+  t.is(loadConfig({ OCR_ENGINE: 'native' }).qc.ocrEngine, 'native');
+  t.is(loadConfig({ OCR_ENGINE: 'tesseract.js' }).qc.ocrEngine, 'tesseract.js');
+  const err = t.throws(() => loadConfig({ OCR_ENGINE: 'tesseract' }), { instanceOf: ConfigError });
+  t.regex(err!.message, /OCR_ENGINE/);
+});
