@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Worker as Thread } from 'node:worker_threads';
 import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
-import { inkImage, withCheckBoxes, type InkImage, type OcrWord } from './check-boxes.js';
+import { binarised, inkImage, otsuThreshold, withCheckBoxes, type InkImage, type OcrWord } from './check-boxes.js';
 import { parseHocr } from './hocr.js';
 import { ImageRefused, bitmapFromImage, openImage, type ImageFrames, type OcrBitmap } from './images.js';
 import { languageOf, type OcrLanguage } from './language.js';
@@ -18,7 +18,7 @@ import { illegiblePage, OCR_PAGE_WIDTH, RENDER_DPI, type PageText, type TextItem
 import { openPdfRenderer } from './pdf-threads.js';
 import { ReaderUnavailable } from './unavailable.js';
 import { loopTurns } from './loop-turns.js';
-import { skewOf, straightened, type StraightLine } from './skew.js';
+import { baselineAt, skewOf, turnedBitmap } from './skew.js';
 import { probeNativeTesseract, tesseractHocr } from './tesseract-cli.js';
 import { errorMessage } from '../error-message.js';
 
@@ -110,10 +110,11 @@ export async function ocrImage(bytes: Uint8Array, mime: string, deadline = Infin
 }
 
 /**
- * OCRs the given 1-based pages of a PDF by rendering each at 300 dpi. A PDF pdf.js cannot open is
- * unreadable; a page that cannot be rendered comes back empty with confidence 0 (illegible).
+ * OCRs the given 1-based pages of a PDF by rendering each at `dpi` (RENDER_DPI; bench:ocr measures
+ * others). A PDF pdf.js cannot open is unreadable; a page that cannot be rendered comes back empty with
+ * confidence 0 (illegible).
  */
-export async function ocrPdfPages(bytes: Uint8Array, pageNumbers: readonly number[], deadline = Infinity): Promise<OcrRead> {
+export async function ocrPdfPages(bytes: Uint8Array, pageNumbers: readonly number[], deadline = Infinity, dpi = RENDER_DPI): Promise<OcrRead> {
   // Past the deadline no page is begun: a renderer would be opened only to call every page illegible.
   if (Date.now() >= deadline) return { readable: true, pages: pageNumbers.map(illegiblePage) };
   const pdf = await openPdfRenderer(bytes);
@@ -126,7 +127,7 @@ export async function ocrPdfPages(bytes: Uint8Array, pageNumbers: readonly numbe
     }
     const numberAt = (index: number) => pageNumbers[index]!;
     const pages = await recognisePages(pageNumbers.length, numberAt, deadline, async (index) => {
-      const png = await pdf.render(numberAt(index), RENDER_DPI, deadline);
+      const png = await pdf.render(numberAt(index), dpi, deadline);
       if (!png) return illegiblePage(numberAt(index));
       try {
         return await bitmapFromImage(png);
@@ -143,7 +144,8 @@ export async function ocrPdfPages(bytes: Uint8Array, pageNumbers: readonly numbe
 /**
  * Which tesseract reads: `auto` native tesseract when a usable binary is installed (tesseract-cli.ts), else
  * tesseract.js with a log line; `native` or `tesseract.js` force one (a forced native engine that is
- * missing fails every OCR call as ReaderUnavailable, and startOcrWorkers).
+ * missing fails every OCR call as ReaderUnavailable, and startOcrWorkers). The default is tesseract.js
+ * (config.ts says why).
  */
 export const OCR_ENGINES = ['auto', 'native', 'tesseract.js'] as const;
 export type OcrEngineSetting = (typeof OCR_ENGINES)[number];
@@ -154,7 +156,7 @@ export interface OcrSettings {
   workers: number;
   /** See OCR_PAGE_TIMEOUT_MS; tests shorten it. */
   pageTimeoutMs: number;
-  /** See OCR_ENGINES. */
+  /** See OCR_ENGINES; tesseract.js until changed. */
   engine: OcrEngineSetting;
 }
 
@@ -291,9 +293,16 @@ async function recognisePages(
 /** A word as a worker hands it over: OCR's with its confidence, or a check box found in the pixels. */
 type PageWord = OcrWord & { confidence?: number };
 
+/** A line in the straightened page's pixels: its words, its baseline's y at its middle and its height. */
+interface StraightLine {
+  words: PageWord[];
+  baseline: number;
+  height: number;
+}
+
 /** What a worker read on one page: lines in the straightened page's pixels, and the turn that straightened it. */
 interface ReadPage {
-  lines: StraightLine<PageWord>[];
+  lines: StraightLine[];
   turned: number;
 }
 
@@ -311,7 +320,7 @@ interface Slot {
   generation: number;
 }
 
-let settings: OcrSettings = { workers: 1, pageTimeoutMs: OCR_PAGE_TIMEOUT_MS, engine: 'auto' };
+let settings: OcrSettings = { workers: 1, pageTimeoutMs: OCR_PAGE_TIMEOUT_MS, engine: 'tesseract.js' };
 let generation = 0;
 /** Every slot whose worker is starting, busy or idle. */
 const live = new Set<Slot>();
@@ -390,8 +399,8 @@ async function startWorker(): Promise<OcrWorker> {
 
 // ---------------------------------------------------------------------------------------------------
 // Native tesseract: a process per page (tesseract-cli.ts), so a worker holds no state but the process
-// it is running; stopping it kills that process. Its boxes are on the image as given: check boxes are
-// looked for there, in the bitmap's own pixels, then every box is turned onto the straightened page.
+// it is running; stopping it kills that process. A tilted page is turned and read again (skew.ts); check
+// boxes are looked for in the pixels of the page as read.
 
 function nativeWorker(): OcrWorker {
   let stopped = false;
@@ -401,23 +410,33 @@ function nativeWorker(): OcrWorker {
     get stopped() {
       return stopped;
     },
-    async read(bitmap) {
-      let lines = await hocr(bitmap, 'eng');
+    async read(original) {
+      let language: OcrLanguage = 'eng';
+      let lines = await hocr(original, language);
       // A Spanish page is read again with the Spanish model (about twice the time, for those pages only):
       // the English one loses its accents and mangles its words, figures included ("30 años" → "30 2/705").
-      if (languageOf(lines.flatMap((l) => l.words.map((w) => w.text))) === 'spa') lines = await hocr(bitmap, 'spa');
-      // The PGM's pixels follow its header; black ink is what tesseract's own binarisation keeps of a
-      // page already evened out (paper.ts), so a fixed threshold stands in for its binarised image.
-      const ink = inkImage(bitmap.pgm.subarray(bitmap.pgm.length - bitmap.width * bitmap.height), bitmap.width, bitmap.height);
+      if (languageOf(lines.flatMap((l) => l.words.map((w) => w.text))) === 'spa') lines = await hocr(original, (language = 'spa'));
+      // A tilted page is turned straight and read again (skew.ts).
+      let bitmap = original;
+      const turned = skewOf(lines);
+      if (turned !== 0) {
+        bitmap = await turnedBitmap(original, turned);
+        lines = await hocr(bitmap, language);
+      }
+      // The PGM's pixels follow its header. Tesseract binarises them with Otsu's threshold before reading;
+      // the same threshold gives check-boxes.ts the ink tesseract saw (a blurred scan's box outlines are
+      // grey, lighter than a fixed mid-grey cut keeps).
+      const grey = bitmap.pgm.subarray(bitmap.pgm.length - bitmap.width * bitmap.height);
+      const ink = inkImage(binarised(grey, otsuThreshold(grey)), bitmap.width, bitmap.height);
       const turn = loopTurns();
-      const boxed: { line: (typeof lines)[number]; words: PageWord[] }[] = [];
+      const read: StraightLine[] = [];
       for (const line of lines) {
         // Finding check boxes searches the pixels beside each word: a dense page takes a while.
         await turn();
-        boxed.push({ line, words: withCheckBoxes(line.words, ink) });
+        const middle = (line.bbox.x0 + line.bbox.x1) / 2;
+        read.push({ words: withCheckBoxes(line.words, ink), baseline: baselineAt(line, middle), height: line.rowHeight || line.bbox.y1 - line.bbox.y0 });
       }
-      const turned = skewOf(lines);
-      return { lines: straightened(boxed, turned, bitmap.width, bitmap.height), turned };
+      return { lines: read, turned };
     },
     async stop() {
       stopped = true;
@@ -507,7 +526,7 @@ async function startTesseractJs(): Promise<OcrWorker> {
       if (languageOf(wordsOf(page)) === 'spa') page = await recognize(bitmap.pgm, 'spa');
       const ink = await inkOf(page);
       const turn = loopTurns();
-      const lines: StraightLine<PageWord>[] = [];
+      const lines: StraightLine[] = [];
       for (const block of page.blocks ?? []) {
         for (const paragraph of block.paragraphs) {
           for (const line of paragraph.lines) {

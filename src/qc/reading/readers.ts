@@ -6,7 +6,7 @@ import { configureOcr, startOcrWorkers, terminateOcr, type OcrEngineSetting } fr
 import { startPdfThreads, terminatePdfThreads } from './pdf-threads.js';
 
 export async function startReaders(options: { ocrWorkers: number; ocrEngine?: OcrEngineSetting }): Promise<void> {
-  configureOcr({ workers: options.ocrWorkers, engine: options.ocrEngine ?? 'auto' });
+  configureOcr({ workers: options.ocrWorkers, engine: options.ocrEngine ?? 'tesseract.js' });
   await Promise.all([startPdfThreads(), startOcrWorkers()]);
 }
 

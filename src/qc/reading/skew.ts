@@ -1,23 +1,18 @@
-// A scan's skew, from the baselines native tesseract found, and its words moved onto the straightened page.
-// Tesseract reads a line a degree or two off as well as a straight one, but its boxes stay on the tilted
-// image: across a Letter page at 1.5° a line drifts by more than its height, and the layout step groups
-// labels and values by y. The tesseract.js path turns the image before reading it (rotateAuto); here the
-// boxes are turned instead, which costs no second pass: PageText is the same either way (positions on
-// the page turned by `turned` about its centre, which evidence pictures turn back).
-import type { OcrWord, PixelBox } from './check-boxes.js';
+// A scan's skew, from the baselines native tesseract found, and the page turned straight. Tesseract reads
+// a line a degree or two off, but its boxes stay on the tilted image: across a Letter page at 1.5° a line
+// drifts by more than its height, and the layout step groups labels and values by y. So a tilted page is
+// turned and read again, as tesseract.js's rotateAuto turns it before reading: PageText is the same either
+// way (positions on the page turned by `turned` about its centre, which evidence pictures turn back).
+// Turning the boxes of the first reading instead saves the second pass, but read fewer fields of the
+// corpus's blurred 150-dpi scans (docs/reading.md).
+import sharp from 'sharp';
 import type { HocrLine } from './hocr.js';
+import type { OcrBitmap } from './images.js';
 
 /** Below this (radians, about 0.3°) a page counts as straight, as tesseract.js's rotateAuto has it. */
 export const MIN_SKEW = 0.005;
 /** Beyond this (about 10°) the baselines do not say a page's skew: a photo's perspective or a rotated table. */
 const MAX_SKEW = 0.18;
-
-/** A line in the straightened page's pixels: its words, its baseline's y at its middle and its height. */
-export interface StraightLine<W extends OcrWord> {
-  words: W[];
-  baseline: number;
-  height: number;
-}
 
 /**
  * The angle (radians) to turn the page by about its centre so that its lines run level, y down: the
@@ -42,41 +37,25 @@ export function skewOf(lines: readonly HocrLine[]): number {
   return Math.abs(angle) < MIN_SKEW || Math.abs(angle) > MAX_SKEW ? 0 : angle;
 }
 
-/**
- * The lines on the page of `width` × `height` pixels turned by `turned` about its centre. A word's box on
- * the tilted image is the upright box around a tilted word; its own width and height are recovered from it
- * and set about its turned centre. Every word keeps its line's one baseline, as the tesseract.js path has it.
- */
-export function straightened<W extends OcrWord>(lines: readonly { line: HocrLine; words: readonly W[] }[], turned: number, width: number, height: number): StraightLine<W>[] {
-  const [cos, sin] = [Math.cos(turned), Math.sin(turned)];
-  const [cx, cy] = [width / 2, height / 2];
-  const turn = (x: number, y: number) => [cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos] as const;
-  const tilt = Math.abs(sin);
-  const moved = (b: PixelBox): PixelBox => {
-    const [boxW, boxH] = [b.x1 - b.x0, b.y1 - b.y0];
-    // The upright box of a w × h word tilted by θ is (w cos θ + h sin θ) × (w sin θ + h cos θ).
-    const det = cos * cos - tilt * tilt;
-    const w = Math.max(1, Math.min(boxW, (boxW * cos - boxH * tilt) / det));
-    const h = Math.max(1, Math.min(boxH, (boxH * cos - boxW * tilt) / det));
-    const [x, y] = turn((b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2);
-    return { x0: x - w / 2, y0: y - h / 2, x1: x + w / 2, y1: y + h / 2 };
-  };
-  return lines.map(({ line, words }) => {
-    const middle = (line.bbox.x0 + line.bbox.x1) / 2;
-    const [, baseline] = turn(middle, baselineAt(line, middle));
-    return {
-      words: words.map((word) => ({
-        ...word,
-        bbox: moved(word.bbox),
-        ...(word.symbols ? { symbols: word.symbols.map((s) => ({ ...s, bbox: moved(s.bbox) })) } : {}),
-      })),
-      baseline,
-      height: line.rowHeight || line.bbox.y1 - line.bbox.y0,
-    };
-  });
-}
-
 /** The baseline's height (pixels down) at `x`. */
 export function baselineAt(line: HocrLine, x: number): number {
   return line.bbox.y1 + line.baseline.offset + line.baseline.slope * (x - line.bbox.x0);
+}
+
+/** The bitmap turned by `turned` radians about its centre (clockwise for a positive angle, y down), on white paper, at its own size. */
+export async function turnedBitmap(bitmap: OcrBitmap, turned: number): Promise<OcrBitmap> {
+  const { width, height } = bitmap;
+  const grey = bitmap.pgm.subarray(bitmap.pgm.length - width * height);
+  const { data, info } = await sharp(grey, { raw: { width, height, channels: 1 } })
+    .rotate((turned * 180) / Math.PI, { background: '#ffffff' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  // sharp grows the canvas to hold the turned page; its middle is the page, the corners fall off.
+  const cut = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+    .extract({ left: Math.round((info.width - width) / 2), top: Math.round((info.height - height) / 2), width, height })
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  const header = Buffer.from(`P5\n${width} ${height}\n255\n`, 'ascii');
+  return { pgm: new Uint8Array(Buffer.concat([header, cut])), width, height };
 }

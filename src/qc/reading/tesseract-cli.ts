@@ -1,6 +1,11 @@
 // Native tesseract (Debian's `tesseract-ocr`, 5.x) run as a child process per page: the bitmap on stdin,
 // hOCR on stdout. About twice as fast as tesseract.js's wasm build on the same page and core.
 import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { OcrLanguage } from './language.js';
 
 /** The binary looked for on PATH; scripts/stack/tesseract.ts installs it, the Dockerfile too. */
@@ -14,13 +19,45 @@ const PROBE_TIMEOUT_MS = 10_000;
 /** Whether native tesseract can be used here, and if not why (said in the log line of the fallback). */
 export type NativeTesseract = { usable: true; version: string } | { usable: false; reason: string };
 
-/** Runs `tesseract --version` and `--list-langs`: a 5.x binary with every language we read, or why not. */
+const require = createRequire(import.meta.url);
+
+/**
+ * The folder of models native tesseract reads: the best_int models tesseract.js reads too (the
+ * @tesseract.js-data packages), gunzipped once into node_modules/.cache, else a temporary folder. Debian's
+ * own models (tessdata_fast) are 1.7 times as fast but lose fields on blurred 150-dpi scans that these
+ * read (test/reading/corpus.test.ts; docs/reading.md).
+ */
+export function nativeModels(): string {
+  if (modelsFolder && REQUIRED_LANGUAGES.every((l) => existsSync(path.join(modelsFolder!, `${l}.traineddata`)))) return modelsFolder;
+  const source = (language: OcrLanguage) => path.join(path.dirname(require.resolve(`@tesseract.js-data/${language}/package.json`)), '4.0.0_best_int', `${language}.traineddata.gz`);
+  const cache = path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '..', '..', '.cache', 'loan-review-tessdata');
+  for (const folder of [cache, path.join(tmpdir(), `loan-review-tessdata-${process.getuid?.() ?? 'user'}`)]) {
+    try {
+      mkdirSync(folder, { recursive: true });
+      for (const language of REQUIRED_LANGUAGES) {
+        const file = path.join(folder, `${language}.traineddata`);
+        if (existsSync(file)) continue;
+        // Written aside and renamed: a process reading the folder meanwhile never sees half a model.
+        const partial = `${file}.${process.pid}.partial`;
+        writeFileSync(partial, gunzipSync(readFileSync(source(language))));
+        renameSync(partial, file);
+      }
+      return (modelsFolder = folder);
+    } catch {
+      continue;
+    }
+  }
+  throw new Error('no folder could hold the OCR models');
+}
+let modelsFolder: string | undefined;
+
+/** Runs `tesseract --version` and `--list-langs`: a 5.x binary that reads our models, or why not. */
 export async function probeNativeTesseract(): Promise<NativeTesseract> {
   let version: string;
   let languages: string;
   try {
     version = (await run(['--version'], new Uint8Array(), PROBE_TIMEOUT_MS)).stdout;
-    languages = (await run(['--list-langs'], new Uint8Array(), PROBE_TIMEOUT_MS)).stdout;
+    languages = (await run(['--list-langs', '--tessdata-dir', nativeModels()], new Uint8Array(), PROBE_TIMEOUT_MS)).stdout;
   } catch (err) {
     return { usable: false, reason: (err as NodeJS.ErrnoException).code === 'ENOENT' ? `no ${BINARY} binary on PATH` : `${BINARY} did not run (${(err as Error).message})` };
   }
@@ -33,13 +70,14 @@ export async function probeNativeTesseract(): Promise<NativeTesseract> {
 }
 
 /**
- * The arguments reading one page image from stdin to hOCR on stdout, as bench/ocr.ts also runs them.
- * Debian's models (tessdata_fast) read the CFPB pages' words as well as the best_int models tesseract.js
- * uses and take 0.6 of their time (docs/reading.md). Our bitmaps are about 300 dpi; saying so stops
- * tesseract guessing from glyph sizes. Character boxes are for check-boxes.ts.
+ * The arguments reading one page image from stdin to hOCR on stdout, with the settings tesseract.js reads
+ * with: our models, LSTM only, automatic page segmentation, 300 dpi (our bitmaps are normalised to about
+ * that). Character boxes are for check-boxes.ts.
  */
 export function tesseractArguments(language: OcrLanguage): string[] {
-  return ['stdin', 'stdout', '-l', language, '--oem', '1', '--psm', '3', '--dpi', '300', '-c', 'hocr_char_boxes=1', 'hocr'];
+  // hOCR asked for by its variables, not by the `hocr` config file: that file is looked up beside the models,
+  // and our models folder has none (tesseract would silently write plain text).
+  return ['stdin', 'stdout', '--tessdata-dir', nativeModels(), '-l', language, '--oem', '1', '--psm', '3', '--dpi', '300', '-c', 'tessedit_create_hocr=1', '-c', 'hocr_font_info=0', '-c', 'hocr_char_boxes=1'];
 }
 
 /**

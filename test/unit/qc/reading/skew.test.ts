@@ -1,8 +1,8 @@
-// A tilted scan's words, as native tesseract boxes them on the tilted image, are set on the straightened
-// page: the turn is read from the baselines, and each word's own box is recovered about its turned centre.
+// A tilted scan's skew, read from the baselines native tesseract gives on the tilted image, and the page
+// turned straight by it.
 import test from 'ava';
 import type { HocrLine, ReadWord } from '../../../../src/qc/reading/hocr.js';
-import { MIN_SKEW, skewOf, straightened } from '../../../../src/qc/reading/skew.js';
+import { baselineAt, MIN_SKEW, skewOf, turnedBitmap } from '../../../../src/qc/reading/skew.js';
 
 const WIDTH = 1700;
 const HEIGHT = 2200;
@@ -69,30 +69,34 @@ test('one steep line among level ones does not turn the page: the median is take
   t.true(Math.abs(skewOf(lines) - -0.02) < 1e-9);
 });
 
-test('on a page scanned 1.5° off, the words come back to where they were printed, on one baseline per line', (t) => {
+test("a line's baseline is read from hOCR's slope and offset", (t) => {
   const tilt = (1.5 * Math.PI) / 180;
-  const lines = page(tilt);
-  const turned = skewOf(lines);
-  const straight = straightened(lines.map((line) => ({ line, words: line.words })), turned, WIDTH, HEIGHT);
-  t.is(straight.length, 4);
-  straight.forEach((line, index) => {
-    const y = 300 * (index + 1);
-    t.true(Math.abs(line.baseline - y) < 0.5, `baseline ${line.baseline} for ${y}`);
-    t.is(line.height, 40);
-    line.words.forEach((word, w) => {
-      const [, x0, x1] = LINE[w]!;
-      t.true(Math.abs(word.bbox.x0 - x0) < 0.5 && Math.abs(word.bbox.x1 - x1) < 0.5, `${word.text} x ${word.bbox.x0}–${word.bbox.x1}`);
-      t.true(Math.abs(word.bbox.y0 - (y - 30)) < 0.5 && Math.abs(word.bbox.y1 - y) < 0.5, `${word.text} y ${word.bbox.y0}–${word.bbox.y1}`);
-    });
-  });
-  // Left unturned, the value at the line's end stands a line's height and more from its label.
-  const [first] = lines;
-  t.true(first!.words[2]!.bbox.y1 - first!.words[0]!.bbox.y1 > 30);
+  const [line] = page(tilt);
+  // The first word's baseline starts where the straight page's (100, 300) landed.
+  const [x, y] = tilted(100, 300, tilt);
+  t.true(Math.abs(baselineAt(line!, x) - y) < 1e-6);
 });
 
-test('a straight page keeps its boxes as tesseract gave them', (t) => {
-  const lines = page(0);
-  const straight = straightened(lines.map((line) => ({ line, words: line.words })), 0, WIDTH, HEIGHT);
-  t.deepEqual(straight.map((l) => l.words.map((w) => w.bbox)), lines.map((l) => l.words.map((w) => w.bbox)));
-  t.deepEqual(straight.map((l) => l.baseline), [300, 600, 900, 1200].map((y) => y));
+test('a page turned by the skew read from it comes out level, at its own size, on white paper', async (t) => {
+  // A 400 × 300 page with a dark bar 200 px long, tilted 3° about the page's centre.
+  const [w, h] = [400, 300];
+  const tilt = (3 * Math.PI) / 180;
+  const grey = new Uint8Array(w * h).fill(255);
+  for (let x = 100; x < 300; x++) {
+    for (let dy = -2; dy <= 2; dy++) {
+      const y = Math.round(150 + (x - 200) * Math.tan(tilt)) + dy;
+      grey[y * w + x] = 0;
+    }
+  }
+  const pgm = new Uint8Array(Buffer.concat([Buffer.from(`P5\n${w} ${h}\n255\n`), grey]));
+  const straight = await turnedBitmap({ pgm, width: w, height: h }, -tilt);
+  t.is(straight.width, w);
+  t.is(straight.height, h);
+  const data = straight.pgm.subarray(straight.pgm.length - w * h);
+  // The bar's ends now stand at the same height: the dark rows at x = 110 and x = 290.
+  const darkRows = (x: number) => Array.from({ length: h }, (_, y) => y).filter((y) => data[y * w + x]! < 128);
+  const [left, right] = [darkRows(110), darkRows(290)];
+  t.true(left.length > 0 && right.length > 0);
+  t.true(Math.abs(left[0]! - right[0]!) <= 1, `left ${left.join(',')} right ${right.join(',')}`);
+  t.is(data[0], 255, 'the corners brought in are paper');
 });
