@@ -110,9 +110,11 @@ function tesseractText(file: string): Promise<string> {
   });
 }
 
+/** The service's path: files read OCR_WORKERS at a time, as the analysis reads them (activities/analysis.ts). */
 async function ours(pages: readonly Page[]): Promise<string[][]> {
-  return Promise.all(
-    pages.map(async (page) => {
+  return limited(
+    WORKERS,
+    pages.map((page) => async () => {
       const read = await ocrImage(page.png, 'image/png');
       if (!read.readable || read.pages.length !== 1) throw new Error(`${page.name}: ${read.readable ? `${read.pages.length} pages` : read.reason}`);
       return words(read.pages[0]!.text);
