@@ -67,6 +67,10 @@ const envSchema = z.object({
   // Tesseract workers reading scanned pages at once, a core and about 150 MB each. Two on a two-core
   // machine read a multi-page scan 1.9 times as fast as one; more than the cores only adds memory.
   OCR_WORKERS: positiveInt.max(8).default(Math.min(2, availableParallelism())),
+  // Which tesseract reads scans (src/qc/reading/ocr.ts): `auto` is native tesseract where installed, else
+  // tesseract.js. tesseract.js by default until native reads every field of the corpus's scans as it does
+  // (docs/reading.md: three Spanish and blank-form scans still differ).
+  OCR_ENGINE: z.enum(['auto', 'native', 'tesseract.js']).default('tesseract.js'),
 
   // The local stack (npm start, npm test) launches the worker beside its servers, so that loading the
   // worker's code overlaps their start; the worker then connects as soon as Temporal answers (trying
@@ -107,7 +111,7 @@ export interface Config {
     idempotencyTtlHours: number;
     sourceFetchTimeoutMs: number;
   };
-  qc: { ocrWorkers: number };
+  qc: { ocrWorkers: number; ocrEngine: 'auto' | 'native' | 'tesseract.js' };
   worker: { pollAfterStdinCloses: boolean };
   testOnlyAllowLoopbackTargets: boolean;
 }
@@ -171,7 +175,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
       sourceFetchTimeoutMs: e.SOURCE_FETCH_TIMEOUT_MS,
     },
-    qc: { ocrWorkers: e.OCR_WORKERS },
+    qc: { ocrWorkers: e.OCR_WORKERS, ocrEngine: e.OCR_ENGINE },
     worker: { pollAfterStdinCloses: e.WORKER_POLL_AFTER_STDIN_CLOSES },
     testOnlyAllowLoopbackTargets: e.TEST_ONLY_ALLOW_LOOPBACK_TARGETS,
   };

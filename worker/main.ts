@@ -88,7 +88,7 @@ async function main() {
     // pools queue it), and a reader that cannot start shuts this worker down (exit 1) rather than fail
     // reviews one by one.
     let readersFailed: unknown;
-    startReaders({ ocrWorkers: config.qc.ocrWorkers }).then(
+    startReaders({ ocrWorkers: config.qc.ocrWorkers, ocrEngine: config.qc.ocrEngine }).then(
       () => log('pdf.js threads and OCR workers ready'),
       (err: unknown) => {
         readersFailed = err;

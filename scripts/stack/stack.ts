@@ -16,6 +16,7 @@ import { ensureCompiled, SERVICES, type Compiled } from '../compile.js';
 import { ensureGoBinary, MINIO_SERVER, TEMPORAL_CLI } from './go-binaries.js';
 import { ensureDatabase, initCluster, postgresBinDir, postgresProcess, postgresUser } from './postgres.js';
 import { Supervisor, type ChildSpec, type RestartPolicy, type Supervised } from './supervisor.js';
+import { ensureTesseract } from './tesseract.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -287,7 +288,8 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     const [temporalBin, minioBin, pgBin] = await Promise.all([
       ensureGoBinary(env, TEMPORAL_CLI, log),
       ensureGoBinary(env, MINIO_SERVER, log),
-      postgresBinDir(env, log),
+      // Tesseract after PostgreSQL: both may need apt-get, which takes one lock.
+      postgresBinDir(env, log).then(async (bin) => (await ensureTesseract(env, log), bin)),
     ]);
 
     const serviceEnv = serviceEnvironment(env, { ports: o.ports, secrets, extra: o.serviceEnv });

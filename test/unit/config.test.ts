@@ -57,3 +57,12 @@ test('OCR workers default to two, or one on a single core, and take 1 to 8', (t)
     t.regex(err!.message, /OCR_WORKERS/);
   }
 });
+
+test('the OCR engine is tesseract.js by default, may be auto, native or tesseract.js, and takes nothing else', (t) => {
+  t.is(loadConfig({}).qc.ocrEngine, 'tesseract.js');
+  t.is(loadConfig({ OCR_ENGINE: 'auto' }).qc.ocrEngine, 'auto');
+  t.is(loadConfig({ OCR_ENGINE: 'native' }).qc.ocrEngine, 'native');
+  t.is(loadConfig({ OCR_ENGINE: 'tesseract.js' }).qc.ocrEngine, 'tesseract.js');
+  const err = t.throws(() => loadConfig({ OCR_ENGINE: 'tesseract' }), { instanceOf: ConfigError });
+  t.regex(err!.message, /OCR_ENGINE/);
+});

@@ -39,6 +39,38 @@ export function inkImage(grey: Uint8Array, width: number, height: number): InkIm
   };
 }
 
+/** Otsu's threshold of 8-bit grey pixels: the cut between ink and paper that best separates the two. */
+export function otsuThreshold(grey: Uint8Array): number {
+  const histogram = new Float64Array(256);
+  for (let i = 0; i < grey.length; i++) histogram[grey[i]!]!++;
+  let sum = 0;
+  for (let v = 0; v < 256; v++) sum += v * histogram[v]!;
+  let below = 0;
+  let belowSum = 0;
+  let best = 0;
+  let threshold = 128;
+  for (let v = 0; v < 256; v++) {
+    below += histogram[v]!;
+    if (below === 0) continue;
+    const above = grey.length - below;
+    if (above === 0) break;
+    belowSum += v * histogram[v]!;
+    const between = below * above * (belowSum / below - (sum - belowSum) / above) ** 2;
+    if (between > best) {
+      best = between;
+      threshold = v + 1;
+    }
+  }
+  return threshold;
+}
+
+/** Pixels under `threshold` as ink (0), the rest paper (255), as inkImage reads them. */
+export function binarised(grey: Uint8Array, threshold: number): Uint8Array {
+  const out = new Uint8Array(grey.length);
+  for (let i = 0; i < grey.length; i++) out[i] = grey[i]! < threshold ? 0 : 255;
+  return out;
+}
+
 /**
  * The line's words with every check box found stated as a word of its own ("☒ Conventional ☐ FHA"):
  * what OCR read in a box's place (a short word, or the first characters of the next one) gives way to it.

@@ -1,5 +1,7 @@
 // OCR for scanned material: uploaded images (every TIFF frame) and PDF pages without a usable text layer,
-// read by a small pool of tesseract.js workers, fully offline, into the same PageText a text layer yields.
+// read by a small pool of workers, fully offline, into the same PageText a text layer yields. A worker is
+// native tesseract (a child process per page, tesseract-cli.ts) where the binary is installed, else
+// tesseract.js (wasm in a worker thread); both give the same PageText.
 import { mkdirSync, mkdtempSync, readlinkSync, symlinkSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -7,7 +9,8 @@ import path from 'node:path';
 import { Worker as Thread } from 'node:worker_threads';
 import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
-import { inkImage, withCheckBoxes, type InkImage } from './check-boxes.js';
+import { binarised, inkImage, otsuThreshold, withCheckBoxes, type InkImage, type OcrWord } from './check-boxes.js';
+import { parseHocr } from './hocr.js';
 import { ImageRefused, bitmapFromImage, openImage, type ImageFrames, type OcrBitmap } from './images.js';
 import { languageOf, type OcrLanguage } from './language.js';
 import { pageTextOf } from './layout.js';
@@ -15,6 +18,8 @@ import { illegiblePage, OCR_PAGE_WIDTH, RENDER_DPI, type PageText, type TextItem
 import { openPdfRenderer } from './pdf-threads.js';
 import { ReaderUnavailable } from './unavailable.js';
 import { loopTurns } from './loop-turns.js';
+import { baselineAt, skewOf, turnedBitmap } from './skew.js';
+import { probeNativeTesseract, tesseractHocr } from './tesseract-cli.js';
 import { errorMessage } from '../error-message.js';
 
 /** What OCR of one file yields; an unreadable file is a finding for the caller, never an exception. */
@@ -105,10 +110,11 @@ export async function ocrImage(bytes: Uint8Array, mime: string, deadline = Infin
 }
 
 /**
- * OCRs the given 1-based pages of a PDF by rendering each at 300 dpi. A PDF pdf.js cannot open is
- * unreadable; a page that cannot be rendered comes back empty with confidence 0 (illegible).
+ * OCRs the given 1-based pages of a PDF by rendering each at `dpi` (RENDER_DPI; bench:ocr measures
+ * others). A PDF pdf.js cannot open is unreadable; a page that cannot be rendered comes back empty with
+ * confidence 0 (illegible).
  */
-export async function ocrPdfPages(bytes: Uint8Array, pageNumbers: readonly number[], deadline = Infinity): Promise<OcrRead> {
+export async function ocrPdfPages(bytes: Uint8Array, pageNumbers: readonly number[], deadline = Infinity, dpi = RENDER_DPI): Promise<OcrRead> {
   // Past the deadline no page is begun: a renderer would be opened only to call every page illegible.
   if (Date.now() >= deadline) return { readable: true, pages: pageNumbers.map(illegiblePage) };
   const pdf = await openPdfRenderer(bytes);
@@ -121,7 +127,7 @@ export async function ocrPdfPages(bytes: Uint8Array, pageNumbers: readonly numbe
     }
     const numberAt = (index: number) => pageNumbers[index]!;
     const pages = await recognisePages(pageNumbers.length, numberAt, deadline, async (index) => {
-      const png = await pdf.render(numberAt(index), RENDER_DPI, deadline);
+      const png = await pdf.render(numberAt(index), dpi, deadline);
       if (!png) return illegiblePage(numberAt(index));
       try {
         return await bitmapFromImage(png);
@@ -135,11 +141,23 @@ export async function ocrPdfPages(bytes: Uint8Array, pageNumbers: readonly numbe
   }
 }
 
+/**
+ * Which tesseract reads: `auto` native tesseract when a usable binary is installed (tesseract-cli.ts), else
+ * tesseract.js with a log line; `native` or `tesseract.js` force one (a forced native engine that is
+ * missing fails every OCR call as ReaderUnavailable, and startOcrWorkers). The default is tesseract.js
+ * (config.ts says why).
+ */
+export const OCR_ENGINES = ['auto', 'native', 'tesseract.js'] as const;
+export type OcrEngineSetting = (typeof OCR_ENGINES)[number];
+export type OcrEngine = Exclude<OcrEngineSetting, 'auto'>;
+
 export interface OcrSettings {
   /** Tesseract workers reading pages at once, each on a core of its own (1 to MAX_OCR_WORKERS). */
   workers: number;
   /** See OCR_PAGE_TIMEOUT_MS; tests shorten it. */
   pageTimeoutMs: number;
+  /** See OCR_ENGINES; tesseract.js until changed. */
+  engine: OcrEngineSetting;
 }
 
 /**
@@ -148,30 +166,54 @@ export interface OcrSettings {
  * surplus as they finish their pages.
  */
 export function configureOcr(changes: Partial<OcrSettings>): OcrSettings {
-  const { workers = settings.workers, pageTimeoutMs = settings.pageTimeoutMs } = changes;
+  const { workers = settings.workers, pageTimeoutMs = settings.pageTimeoutMs, engine = settings.engine } = changes;
   if (!Number.isInteger(workers) || workers < 1 || workers > MAX_OCR_WORKERS) {
     throw new RangeError(`OCR workers must be an integer from 1 to ${MAX_OCR_WORKERS}, not ${workers}`);
   }
   if (!(pageTimeoutMs > 0)) throw new RangeError(`OCR page timeout must be positive, not ${pageTimeoutMs}`);
+  if (!OCR_ENGINES.includes(engine)) throw new RangeError(`OCR engine must be one of ${OCR_ENGINES.join(', ')}, not ${engine}`);
   const previous = settings;
-  settings = { workers, pageTimeoutMs };
+  settings = { workers, pageTimeoutMs, engine };
+  // Workers of another engine are retired: idle ones now, busy ones when they finish their page.
+  if (engine !== previous.engine) {
+    chosen = undefined;
+    generation++;
+    for (const slot of idle.splice(0)) retire(slot);
+  }
   while (live.size > settings.workers && idle.length > 0) retire(idle.pop()!);
   dispatch();
   return previous;
 }
 
+/** The engine the pool reads with (see OCR_ENGINES); rejects when a forced native engine is missing. */
+export function ocrEngine(): Promise<OcrEngine> {
+  if (!chosen) {
+    const wanted = settings.engine;
+    chosen = wanted === 'tesseract.js' ? Promise.resolve(wanted) : probeNativeTesseract().then((native) => {
+      if (native.usable) return 'native';
+      if (wanted === 'native') throw new Error(`native tesseract is not usable: ${native.reason}`);
+      console.warn(`OCR: native tesseract is not usable (${native.reason}); reading scans with tesseract.js, about half as fast`);
+      return 'tesseract.js';
+    });
+    chosen.catch(() => undefined);
+    // A failed probe is not remembered: the next start looks again (the binary may have been installed).
+    const probe = chosen;
+    probe.catch(() => {
+      if (chosen === probe) chosen = undefined;
+    });
+  }
+  return chosen;
+}
+let chosen: Promise<OcrEngine> | undefined;
+
 /**
  * Starts the pool's workers now, rather than when a scanned page first needs one, and resolves once each
  * has loaded its models: the worker process takes no task before. Fails when one cannot start (a model
- * or the wasm core missing).
+ * or the wasm core missing, or a forced native engine absent).
  */
 export async function startOcrWorkers(): Promise<void> {
   const slots: Slot[] = [];
-  while (live.size < settings.workers) {
-    const slot: Slot = { worker: startWorker() };
-    live.add(slot);
-    slots.push(slot);
-  }
+  while (live.size < settings.workers) slots.push(newSlot());
   try {
     await Promise.all(slots.map((slot) => slot.worker));
   } catch (err) {
@@ -248,8 +290,25 @@ async function recognisePages(
 // time, so the page timeout measures recognition, not waiting in line. A worker that fails or outlives a
 // page is stopped and forgotten, and the next page that needs one starts a fresh one.
 
+/** A word as a worker hands it over: OCR's with its confidence, or a check box found in the pixels. */
+type PageWord = OcrWord & { confidence?: number };
+
+/** A line in the straightened page's pixels: its words, its baseline's y at its middle and its height. */
+interface StraightLine {
+  words: PageWord[];
+  baseline: number;
+  height: number;
+}
+
+/** What a worker read on one page: lines in the straightened page's pixels, and the turn that straightened it. */
+interface ReadPage {
+  lines: StraightLine[];
+  turned: number;
+}
+
 interface OcrWorker {
-  recognize(pgm: Uint8Array, language: OcrLanguage): Promise<Tesseract.Page>;
+  /** Reads one page in English, again in Spanish when it is Spanish; rejects on a timeout or a crash. */
+  read(bitmap: OcrBitmap): Promise<ReadPage>;
   stop(reason: string): Promise<void>;
   readonly stopped: boolean;
 }
@@ -257,14 +316,23 @@ interface OcrWorker {
 /** A place in the pool, held from the moment its worker begins to start. */
 interface Slot {
   worker: Promise<OcrWorker>;
+  /** The configureOcr generation it was started in: a change of engine retires older slots. */
+  generation: number;
 }
 
-let settings: OcrSettings = { workers: 1, pageTimeoutMs: OCR_PAGE_TIMEOUT_MS };
+let settings: OcrSettings = { workers: 1, pageTimeoutMs: OCR_PAGE_TIMEOUT_MS, engine: 'tesseract.js' };
+let generation = 0;
 /** Every slot whose worker is starting, busy or idle. */
 const live = new Set<Slot>();
 const idle: Slot[] = [];
 /** Pages waiting for a worker, first come first served. */
 const waiting: Array<(slot: Slot) => void> = [];
+
+function newSlot(): Slot {
+  const slot: Slot = { worker: startWorker(), generation };
+  live.add(slot);
+  return slot;
+}
 
 function acquire(): Promise<Slot> {
   return new Promise((resolve) => {
@@ -279,17 +347,16 @@ function dispatch(): void {
     let slot = idle.shift();
     if (!slot) {
       if (live.size >= settings.workers) return;
-      slot = { worker: startWorker() };
+      slot = newSlot();
       slot.worker.catch(() => undefined); // the page it was started for sees the failure
-      live.add(slot);
     }
     waiting.shift()!(slot);
   }
 }
 
-/** Back to the pool after a page, unless the pool was stopped or shrunk meanwhile. */
+/** Back to the pool after a page, unless the pool was stopped, shrunk or switched engine meanwhile. */
 function release(slot: Slot, worker: OcrWorker): void {
-  if (live.has(slot) && live.size <= settings.workers && !worker.stopped) idle.push(slot);
+  if (live.has(slot) && live.size <= settings.workers && !worker.stopped && slot.generation === generation) idle.push(slot);
   else retire(slot);
   dispatch();
 }
@@ -305,17 +372,15 @@ async function recognize(bitmap: OcrBitmap, number: number): Promise<PageText> {
   try {
     worker = await slot.worker;
   } catch (err) {
-    // Not the input's fault (the model or the wasm core is missing): let the caller fail and retry.
+    // Not the input's fault (a model, the wasm core or a forced native binary is missing): let the
+    // caller fail and retry.
     live.delete(slot);
     dispatch();
     throw new ReaderUnavailable(errorMessage(err));
   }
-  let page: Tesseract.Page;
+  let page: ReadPage;
   try {
-    page = await worker.recognize(bitmap.pgm, 'eng');
-    // A Spanish page is read again with the Spanish model (about twice the time, for those pages only):
-    // the English one loses its accents and mangles its words, figures included ("30 años" → "30 2/705").
-    if (languageOf(wordsOf(page)) === 'spa') page = await worker.recognize(bitmap.pgm, 'spa');
+    page = await worker.read(bitmap);
   } catch {
     // A timeout or a tesseract failure on this page. The worker may be wedged or its heap spoiled:
     // replace it, and report the page as illegible rather than failing the whole document.
@@ -325,10 +390,67 @@ async function recognize(bitmap: OcrBitmap, number: number): Promise<PageText> {
     return illegiblePage(number);
   }
   release(slot, worker);
-  return toPageText(page, bitmap, number, await inkOf(page));
+  return toPageText(page, bitmap, number);
 }
 
 async function startWorker(): Promise<OcrWorker> {
+  return (await ocrEngine()) === 'native' ? nativeWorker() : await startTesseractJs();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Native tesseract: a process per page (tesseract-cli.ts), so a worker holds no state but the process
+// it is running; stopping it kills that process. A tilted page is turned and read again (skew.ts); check
+// boxes are looked for in the pixels of the page as read.
+
+function nativeWorker(): OcrWorker {
+  let stopped = false;
+  const running = new AbortController();
+  const hocr = async (bitmap: OcrBitmap, language: OcrLanguage) => parseHocr(await tesseractHocr(bitmap.pgm, language, settings.pageTimeoutMs, running.signal));
+  return {
+    get stopped() {
+      return stopped;
+    },
+    async read(original) {
+      let language: OcrLanguage = 'eng';
+      let lines = await hocr(original, language);
+      // A Spanish page is read again with the Spanish model (about twice the time, for those pages only):
+      // the English one loses its accents and mangles its words, figures included ("30 años" → "30 2/705").
+      if (languageOf(lines.flatMap((l) => l.words.map((w) => w.text))) === 'spa') lines = await hocr(original, (language = 'spa'));
+      // A tilted page is turned straight and read again (skew.ts).
+      let bitmap = original;
+      const turned = skewOf(lines);
+      if (turned !== 0) {
+        bitmap = await turnedBitmap(original, turned);
+        lines = await hocr(bitmap, language);
+      }
+      // The PGM's pixels follow its header. Tesseract binarises them with Otsu's threshold before reading;
+      // the same threshold gives check-boxes.ts the ink tesseract saw (a blurred scan's box outlines are
+      // grey, lighter than a fixed mid-grey cut keeps).
+      const grey = bitmap.pgm.subarray(bitmap.pgm.length - bitmap.width * bitmap.height);
+      const ink = inkImage(binarised(grey, otsuThreshold(grey)), bitmap.width, bitmap.height);
+      const turn = loopTurns();
+      const read: StraightLine[] = [];
+      for (const line of lines) {
+        // Finding check boxes searches the pixels beside each word: a dense page takes a while.
+        await turn();
+        const middle = (line.bbox.x0 + line.bbox.x1) / 2;
+        read.push({ words: withCheckBoxes(line.words, ink), baseline: baselineAt(line, middle), height: line.rowHeight || line.bbox.y1 - line.bbox.y0 });
+      }
+      return { lines: read, turned };
+    },
+    async stop() {
+      stopped = true;
+      running.abort();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// tesseract.js: the fallback where native tesseract is absent. A worker thread with its models loaded;
+// it deskews by turning the image before reading it (rotateAuto), so its boxes and its binarised image
+// are on the straightened page already.
+
+async function startTesseractJs(): Promise<OcrWorker> {
   let timer: NodeJS.Timeout | undefined;
   const tesseract = await Promise.race([
     Tesseract.createWorker('eng', Tesseract.OEM.LSTM_ONLY, {
@@ -364,38 +486,61 @@ async function startWorker(): Promise<OcrWorker> {
   thread?.on('exit', () => died(new Error('OCR worker exited')));
   thread?.unref();
 
+  async function recognize(pgm: Uint8Array, wanted: OcrLanguage): Promise<Tesseract.Page> {
+    thread?.ref();
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      if (wanted !== language) {
+        // About 70 ms: the model is loaded already (the first change loads it, once per worker).
+        language = wanted;
+        await Promise.race([tesseract.reinitialize(wanted, Tesseract.OEM.LSTM_ONLY).then(tuned), death]);
+      }
+      // rotateAuto deskews first (about 15% more time): a scan a degree or two off would otherwise give
+      // the words of one line different baselines, and the layout step groups lines by y.
+      const job = tesseract.recognize(Buffer.from(pgm.buffer, pgm.byteOffset, pgm.byteLength), { rotateAuto: true }, {
+        text: false,
+        blocks: true,
+        // Tesseract's own binarised page, turned as it deskewed it: the image its word boxes refer to,
+        // where check boxes are looked for (a few ms to encode, the page's 1-bit PNG).
+        imageBinary: true,
+      });
+      job.catch(() => undefined); // if the timeout or a crash wins the race, the job is abandoned
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('OCR timed out')), settings.pageTimeoutMs);
+      });
+      return (await Promise.race([job, death, timeout])).data;
+    } finally {
+      clearTimeout(timer);
+      thread?.unref();
+    }
+  }
+
   let stopped = false;
   return {
     get stopped() {
       return stopped;
     },
-    async recognize(pgm, wanted) {
-      thread?.ref();
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        if (wanted !== language) {
-          // About 70 ms: the model is loaded already (the first change loads it, once per worker).
-          language = wanted;
-          await Promise.race([tesseract.reinitialize(wanted, Tesseract.OEM.LSTM_ONLY).then(tuned), death]);
+    async read(bitmap) {
+      let page = await recognize(bitmap.pgm, 'eng');
+      // As the native worker: a Spanish page is read again with the Spanish model.
+      if (languageOf(wordsOf(page)) === 'spa') page = await recognize(bitmap.pgm, 'spa');
+      const ink = await inkOf(page);
+      const turn = loopTurns();
+      const lines: StraightLine[] = [];
+      for (const block of page.blocks ?? []) {
+        for (const paragraph of block.paragraphs) {
+          for (const line of paragraph.lines) {
+            // Finding check boxes searches the pixels beside each word: a dense page takes a while.
+            await turn();
+            lines.push({
+              words: ink ? withCheckBoxes(line.words, ink) : line.words,
+              baseline: baselineOf(line),
+              height: line.rowAttributes?.rowHeight || line.bbox.y1 - line.bbox.y0,
+            });
+          }
         }
-        // rotateAuto deskews first (about 15% more time): a scan a degree or two off would otherwise give
-        // the words of one line different baselines, and the layout step groups lines by y.
-        const job = tesseract.recognize(Buffer.from(pgm.buffer, pgm.byteOffset, pgm.byteLength), { rotateAuto: true }, {
-          text: false,
-          blocks: true,
-          // Tesseract's own binarised page, turned as it deskewed it: the image its word boxes refer to,
-          // where check boxes are looked for (a few ms to encode, the page's 1-bit PNG).
-          imageBinary: true,
-        });
-        job.catch(() => undefined); // if the timeout or a crash wins the race, the job is abandoned
-        const timeout = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error('OCR timed out')), settings.pageTimeoutMs);
-        });
-        return (await Promise.race([job, death, timeout])).data;
-      } finally {
-        clearTimeout(timer);
-        thread?.unref();
       }
+      return { lines, turned: page.rotateRadians ?? 0 };
     },
     async stop(reason) {
       if (stopped) return;
@@ -405,10 +550,6 @@ async function startWorker(): Promise<OcrWorker> {
     },
   };
 }
-
-// ---------------------------------------------------------------------------------------------------
-// From tesseract's blocks to PageText: words become items in points (page width OCR_PAGE_WIDTH, origin
-// bottom-left, y on the baseline), and `text` is built by the same line grouping a text layer gets.
 
 function wordsOf(page: Tesseract.Page): string[] {
   return (page.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((p) => p.lines.flatMap((line) => line.words.map((word) => word.text))));
@@ -426,35 +567,40 @@ async function inkOf(page: Tesseract.Page): Promise<InkImage | undefined> {
   }
 }
 
-async function toPageText(page: Tesseract.Page, bitmap: OcrBitmap, number: number, ink: InkImage | undefined): Promise<PageText> {
-  // Finding check boxes searches the pixels beside each word: a dense page takes a while.
-  const turn = loopTurns();
+/** Tesseract's baseline is a segment, sloped when the line is; its height at the line's middle. */
+function baselineOf(line: Tesseract.Line): number {
+  const { x0, y0, x1, y1 } = line.baseline;
+  if (x1 === x0) return y0 || line.bbox.y1;
+  const middle = (line.bbox.x0 + line.bbox.x1) / 2;
+  return y0 + ((y1 - y0) * (middle - x0)) / (x1 - x0);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// From a worker's lines to PageText: words become items in points (page width OCR_PAGE_WIDTH, origin
+// bottom-left, y on the baseline), and `text` is built by the same line grouping a text layer gets.
+
+function toPageText(page: ReadPage, bitmap: OcrBitmap, number: number): PageText {
   const scale = OCR_PAGE_WIDTH / bitmap.width;
   const items: TextItem[] = [];
   let confidenceSum = 0;
   let read = 0;
-  for (const block of page.blocks ?? []) {
-    for (const paragraph of block.paragraphs) {
-      for (const line of paragraph.lines) {
-        // Every word of a tesseract line gets the line's one baseline, as the runs of a text-layer line
-        // share theirs: a slope left after deskewing must not split the line when layout groups by y.
-        const y = round((bitmap.height - baselineOf(line)) * scale);
-        const height = round((line.rowAttributes?.rowHeight || line.bbox.y1 - line.bbox.y0) * scale);
-        await turn();
-        for (const word of ink ? withCheckBoxes(line.words, ink) : line.words) {
-          const text = word.text.trim();
-          // A table's rule read as a glyph is no word: it would join a label to its value.
-          if (text === '' || /^[|¦‖]+$/.test(text)) continue;
-          // A check box found in the pixels has no confidence of its own: the page's mean is OCR's.
-          if ('confidence' in word) {
-            confidenceSum += word.confidence;
-            read++;
-          }
-          const { x0, x1, y0, y1 } = word.bbox;
-          const ink = { bottom: round((bitmap.height - y1) * scale), top: round((bitmap.height - y0) * scale) };
-          items.push({ text, x: round(x0 * scale), y, width: round((x1 - x0) * scale), height, ink });
-        }
+  for (const line of page.lines) {
+    // Every word of a tesseract line gets the line's one baseline, as the runs of a text-layer line
+    // share theirs: a slope left after deskewing must not split the line when layout groups by y.
+    const y = round((bitmap.height - line.baseline) * scale);
+    const height = round(line.height * scale);
+    for (const word of line.words) {
+      const text = word.text.trim();
+      // A table's rule read as a glyph is no word: it would join a label to its value.
+      if (text === '' || /^[|¦‖]+$/.test(text)) continue;
+      // A check box found in the pixels has no confidence of its own: the page's mean is OCR's.
+      if (word.confidence !== undefined) {
+        confidenceSum += word.confidence;
+        read++;
       }
+      const { x0, x1, y0, y1 } = word.bbox;
+      const ink = { bottom: round((bitmap.height - y1) * scale), top: round((bitmap.height - y0) * scale) };
+      items.push({ text, x: round(x0 * scale), y, width: round((x1 - x0) * scale), height, ink });
     }
   }
   return {
@@ -463,16 +609,8 @@ async function toPageText(page: Tesseract.Page, bitmap: OcrBitmap, number: numbe
     text: pageTextOf(items, 'ocr'),
     source: 'ocr',
     confidence: read === 0 ? 0 : round(confidenceSum / read),
-    ...(page.rotateRadians ? { turned: page.rotateRadians } : {}),
+    ...(page.turned ? { turned: page.turned } : {}),
   };
-}
-
-/** Tesseract's baseline is a segment, sloped when the line is; its height at the line's middle. */
-function baselineOf(line: Tesseract.Line): number {
-  const { x0, y0, x1, y1 } = line.baseline;
-  if (x1 === x0) return y0 || line.bbox.y1;
-  const middle = (line.bbox.x0 + line.bbox.x1) / 2;
-  return y0 + ((y1 - y0) * (middle - x0)) / (x1 - x0);
 }
 
 function round(value: number): number {

@@ -1,6 +1,6 @@
 // Check boxes on scanned pages are found in the pixels, whatever OCR made of them ("O", "CJ", "®", nothing).
 import test from 'ava';
-import { CHECKED, EMPTY, inkImage, withCheckBoxes, type OcrWord, type PixelBox } from '../../../../src/qc/reading/check-boxes.js';
+import { binarised, CHECKED, EMPTY, inkImage, otsuThreshold, withCheckBoxes, type OcrWord, type PixelBox } from '../../../../src/qc/reading/check-boxes.js';
 import { languageOf } from '../../../../src/qc/reading/language.js';
 
 const WIDTH = 600;
@@ -100,4 +100,17 @@ test('a page of Spanish running text is Spanish; English, or English with Spanis
   t.is(languageOf(english.split(' ')), 'eng');
   t.is(languageOf(`${english} Applicants Maria de la Cruz and Jose de los Santos, 12 Calle de la Paz`.split(' ')), 'eng');
   t.is(languageOf([]), 'eng');
+});
+
+test("Otsu's threshold cuts between a page's ink and its paper, so a blurred scan's light grey ink is ink", (t) => {
+  // Paper about 235 and ink at 140, lighter than the mid-grey cut of inkImage alone: blurred 150-dpi scans.
+  const grey = new Uint8Array(10_000);
+  grey.fill(235, 0, 9_000);
+  grey.fill(140, 9_000);
+  const threshold = otsuThreshold(grey);
+  t.true(threshold > 140 && threshold <= 235, `threshold ${threshold}`);
+  const ink = inkImage(binarised(grey, threshold), 100, 100);
+  t.false(ink.ink(0, 0));
+  t.true(ink.ink(0, 95));
+  t.false(inkImage(grey, 100, 100).ink(0, 95), 'the fixed cut alone misses it');
 });

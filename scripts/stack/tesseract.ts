@@ -1,0 +1,23 @@
+// Native tesseract for OCR (src/qc/reading/tesseract-cli.ts), installed like PostgreSQL: Debian's
+// packages through apt-get when we are root and it is absent. Without root the worker falls back to
+// tesseract.js, about half as fast, and says so in its log.
+import { probeNativeTesseract } from '../../src/qc/reading/tesseract-cli.js';
+import { run } from './supervisor.js';
+
+export const TESSERACT_PACKAGES = ['tesseract-ocr', 'tesseract-ocr-eng', 'tesseract-ocr-spa'];
+
+/** Installs native tesseract when absent and we are root; otherwise only says what OCR will use. */
+export async function ensureTesseract(env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<void> {
+  const found = await probeNativeTesseract();
+  if (found.usable) return;
+  if (process.getuid?.() !== 0) {
+    log(`native tesseract is not usable (${found.reason}) and we are not root to install it: OCR uses tesseract.js; install ${TESSERACT_PACKAGES.join(' ')}`);
+    return;
+  }
+  log(`installing tesseract from Debian packages (apt-get): ${found.reason}`);
+  const aptEnv = { ...env, DEBIAN_FRONTEND: 'noninteractive' };
+  await run('apt-get', ['update'], { env: aptEnv });
+  await run('apt-get', ['install', '-y', '--no-install-recommends', ...TESSERACT_PACKAGES], { env: aptEnv });
+  const installed = await probeNativeTesseract();
+  if (!installed.usable) throw new Error(`apt-get installed ${TESSERACT_PACKAGES.join(' ')} but tesseract is still not usable: ${installed.reason}`);
+}

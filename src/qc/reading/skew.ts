@@ -1,0 +1,61 @@
+// A scan's skew, from the baselines native tesseract found, and the page turned straight. Tesseract reads
+// a line a degree or two off, but its boxes stay on the tilted image: across a Letter page at 1.5° a line
+// drifts by more than its height, and the layout step groups labels and values by y. So a tilted page is
+// turned and read again, as tesseract.js's rotateAuto turns it before reading: PageText is the same either
+// way (positions on the page turned by `turned` about its centre, which evidence pictures turn back).
+// Turning the boxes of the first reading instead saves the second pass, but read fewer fields of the
+// corpus's blurred 150-dpi scans (docs/reading.md).
+import sharp from 'sharp';
+import type { HocrLine } from './hocr.js';
+import type { OcrBitmap } from './images.js';
+
+/** Below this (radians, about 0.3°) a page counts as straight, as tesseract.js's rotateAuto has it. */
+export const MIN_SKEW = 0.005;
+/** Beyond this (about 10°) the baselines do not say a page's skew: a photo's perspective or a rotated table. */
+const MAX_SKEW = 0.18;
+
+/**
+ * The angle (radians) to turn the page by about its centre so that its lines run level, y down: the
+ * length-weighted median of the lines' baseline slopes, negated; 0 when that is under MIN_SKEW, or when
+ * too few lines say so (fewer than three of two words or more).
+ */
+export function skewOf(lines: readonly HocrLine[]): number {
+  const sloped = lines
+    .filter((l) => l.words.length >= 2 && l.bbox.x1 > l.bbox.x0)
+    .map((l) => ({ slope: l.baseline.slope, weight: l.bbox.x1 - l.bbox.x0 }))
+    .sort((a, b) => a.slope - b.slope);
+  if (sloped.length < 3) return 0;
+  const total = sloped.reduce((sum, l) => sum + l.weight, 0);
+  let seen = 0;
+  let median = 0;
+  for (const l of sloped) {
+    seen += l.weight;
+    median = l.slope;
+    if (seen >= total / 2) break;
+  }
+  const angle = -Math.atan(median);
+  return Math.abs(angle) < MIN_SKEW || Math.abs(angle) > MAX_SKEW ? 0 : angle;
+}
+
+/** The baseline's height (pixels down) at `x`. */
+export function baselineAt(line: HocrLine, x: number): number {
+  return line.bbox.y1 + line.baseline.offset + line.baseline.slope * (x - line.bbox.x0);
+}
+
+/** The bitmap turned by `turned` radians about its centre (clockwise for a positive angle, y down), on white paper, at its own size. */
+export async function turnedBitmap(bitmap: OcrBitmap, turned: number): Promise<OcrBitmap> {
+  const { width, height } = bitmap;
+  const grey = bitmap.pgm.subarray(bitmap.pgm.length - width * height);
+  const { data, info } = await sharp(grey, { raw: { width, height, channels: 1 } })
+    .rotate((turned * 180) / Math.PI, { background: '#ffffff' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  // sharp grows the canvas to hold the turned page; its middle is the page, the corners fall off.
+  const cut = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+    .extract({ left: Math.round((info.width - width) / 2), top: Math.round((info.height - height) / 2), width, height })
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  const header = Buffer.from(`P5\n${width} ${height}\n255\n`, 'ascii');
+  return { pgm: new Uint8Array(Buffer.concat([header, cut])), width, height };
+}

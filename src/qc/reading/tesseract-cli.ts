@@ -1,0 +1,137 @@
+// Native tesseract (Debian's `tesseract-ocr`, 5.x) run as a child process per page: the bitmap on stdin,
+// hOCR on stdout. About twice as fast as tesseract.js's wasm build on the same page and core.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import type { OcrLanguage } from './language.js';
+
+/** The binary looked for on PATH; scripts/stack/tesseract.ts installs it, the Dockerfile too. */
+const BINARY = 'tesseract';
+const REQUIRED_LANGUAGES: readonly OcrLanguage[] = ['eng', 'spa'];
+/** More hOCR than this from one page is no page (a dense Letter page gives about 1 MB with character boxes). */
+const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+/** `--version` and `--list-langs` answer in milliseconds; a binary that does not is not used. */
+const PROBE_TIMEOUT_MS = 10_000;
+
+/** Whether native tesseract can be used here, and if not why (said in the log line of the fallback). */
+export type NativeTesseract = { usable: true; version: string } | { usable: false; reason: string };
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The folder of models native tesseract reads: the best_int models tesseract.js reads too (the
+ * @tesseract.js-data packages), gunzipped once into node_modules/.cache, else a temporary folder. Debian's
+ * own models (tessdata_fast) are 1.7 times as fast but lose fields on blurred 150-dpi scans that these
+ * read (test/reading/corpus.test.ts; docs/reading.md).
+ */
+export function nativeModels(): string {
+  if (modelsFolder && REQUIRED_LANGUAGES.every((l) => existsSync(path.join(modelsFolder!, `${l}.traineddata`)))) return modelsFolder;
+  const source = (language: OcrLanguage) => path.join(path.dirname(require.resolve(`@tesseract.js-data/${language}/package.json`)), '4.0.0_best_int', `${language}.traineddata.gz`);
+  const cache = path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '..', '..', '.cache', 'loan-review-tessdata');
+  for (const folder of [cache, path.join(tmpdir(), `loan-review-tessdata-${process.getuid?.() ?? 'user'}`)]) {
+    try {
+      mkdirSync(folder, { recursive: true });
+      for (const language of REQUIRED_LANGUAGES) {
+        const file = path.join(folder, `${language}.traineddata`);
+        if (existsSync(file)) continue;
+        // Written aside and renamed: a process reading the folder meanwhile never sees half a model.
+        const partial = `${file}.${process.pid}.partial`;
+        writeFileSync(partial, gunzipSync(readFileSync(source(language))));
+        renameSync(partial, file);
+      }
+      return (modelsFolder = folder);
+    } catch {
+      continue;
+    }
+  }
+  throw new Error('no folder could hold the OCR models');
+}
+let modelsFolder: string | undefined;
+
+/** Runs `tesseract --version` and `--list-langs`: a 5.x binary that reads our models, or why not. */
+export async function probeNativeTesseract(): Promise<NativeTesseract> {
+  let version: string;
+  let languages: string;
+  try {
+    version = (await run(['--version'], new Uint8Array(), PROBE_TIMEOUT_MS)).stdout;
+    languages = (await run(['--list-langs', '--tessdata-dir', nativeModels()], new Uint8Array(), PROBE_TIMEOUT_MS)).stdout;
+  } catch (err) {
+    return { usable: false, reason: (err as NodeJS.ErrnoException).code === 'ENOENT' ? `no ${BINARY} binary on PATH` : `${BINARY} did not run (${(err as Error).message})` };
+  }
+  const number = /tesseract\s+v?(\d+)\.(\d+)\.(\d+)/i.exec(version);
+  if (!number || Number(number[1]) < 5) return { usable: false, reason: `${BINARY} is not version 5 (${version.split('\n')[0]?.trim() ?? ''})` };
+  const listed = new Set(languages.split('\n').map((l) => l.trim()));
+  const missing = REQUIRED_LANGUAGES.filter((l) => !listed.has(l));
+  if (missing.length > 0) return { usable: false, reason: `${BINARY} has no model for ${missing.join(', ')}` };
+  return { usable: true, version: `${number[1]}.${number[2]}.${number[3]}` };
+}
+
+/**
+ * The arguments reading one page image from stdin to hOCR on stdout, with the settings tesseract.js reads
+ * with: our models, LSTM only, automatic page segmentation, 300 dpi (our bitmaps are normalised to about
+ * that). Character boxes are for check-boxes.ts.
+ */
+export function tesseractArguments(language: OcrLanguage): string[] {
+  // hOCR asked for by its variables, not by the `hocr` config file: that file is looked up beside the models,
+  // and our models folder has none (tesseract would silently write plain text).
+  return ['stdin', 'stdout', '--tessdata-dir', nativeModels(), '-l', language, '--oem', '1', '--psm', '3', '--dpi', '300', '-c', 'tessedit_create_hocr=1', '-c', 'hocr_font_info=0', '-c', 'hocr_char_boxes=1'];
+}
+
+/**
+ * The environment of every run: one thread each (OCR_WORKERS processes share the cores; tesseract's
+ * OpenMP threads would only contend), and no locale-dependent number parsing.
+ */
+export function tesseractEnvironment(): NodeJS.ProcessEnv {
+  return { ...process.env, OMP_THREAD_LIMIT: '1', LC_ALL: 'C' };
+}
+
+/** OCRs one image (PGM, PNG, …) into hOCR; rejects on a failed run, and kills the process after `timeoutMs`. */
+export async function tesseractHocr(image: Uint8Array, language: OcrLanguage, timeoutMs: number, signal?: AbortSignal): Promise<string> {
+  return (await run(tesseractArguments(language), image, timeoutMs, signal)).stdout;
+}
+
+function run(args: string[], input: Uint8Array, timeoutMs: number, signal?: AbortSignal): Promise<{ stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(BINARY, args, { env: tesseractEnvironment(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let outBytes = 0;
+    let err = '';
+    let failure: Error | undefined;
+    const stop = (reason: Error) => {
+      failure ??= reason;
+      child.kill('SIGKILL');
+    };
+    const timer = setTimeout(() => stop(new Error(`${BINARY} timed out after ${timeoutMs} ms`)), timeoutMs);
+    const aborted = () => stop(new Error(`${BINARY} was stopped`));
+    if (signal?.aborted) aborted();
+    signal?.addEventListener('abort', aborted, { once: true });
+    child.stdout.on('data', (chunk: Buffer) => {
+      outBytes += chunk.length;
+      if (outBytes > MAX_OUTPUT_BYTES) stop(new Error(`${BINARY} wrote more than ${MAX_OUTPUT_BYTES} bytes`));
+      else out.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      // Its diagnostics ("Estimating resolution", "Detected 88 diacritics") are kept only to explain a failure.
+      if (err.length < 4096) err += chunk.toString('utf8');
+    });
+    // A process that exits before reading all of its input breaks the pipe: its exit status says why.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(input);
+    // Spawning failed (no binary): nothing ran, so nothing else will report.
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', aborted);
+      reject(failure ?? e);
+    });
+    child.on('close', (code, killedBy) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', aborted);
+      if (failure) reject(failure);
+      else if (code !== 0) reject(new Error(`${BINARY} exited with ${code ?? killedBy}: ${err.trim().split('\n').slice(-2).join(' ')}`));
+      else resolve({ stdout: Buffer.concat(out).toString('utf8') });
+    });
+  });
+}
