@@ -36,7 +36,7 @@ async function main() {
   // As many analysis slots as cores: an analysis is bound by the CPU, so slots beyond the cores only share
   // them, and "20 × one alone ÷ slots" would then ask for cores the machine does not have.
   const serviceEnv = { RATE_LIMIT_PER_MINUTE: '100000', MAX_CONCURRENT_ANALYSES: String(availableParallelism()) };
-  await withThrowawayStack({ serviceEnv, log: (l) => console.error(`# ${l}`) }, async ({ stack, api, key }) => {
+  await withThrowawayStack({ durable: true, compiled: true, serviceEnv, log: (l) => console.error(`# ${l}`) }, async ({ stack, api, key }) => {
     const sql = createSql(stack.config, { max: 2 });
     try {
       // The limit the workflow's reviewPolicy activity applies: the organization's own, else the configured one.

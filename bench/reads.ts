@@ -23,7 +23,7 @@ async function requestsPerSecond(url: string, headers: Record<string, string>): 
 }
 
 async function main() {
-  await withThrowawayStack({ durable: true, log: () => {} }, async ({ stack, api }) => {
+  await withThrowawayStack({ durable: true, compiled: true, log: () => {} }, async ({ stack, api }) => {
     const sql = createSql(stack.config, { max: 1 });
     // A sandbox key: its review is settled at once, so no analysis runs while reads are measured.
     const [org] = await sql<{ id: string }[]>`select id from organizations limit 1`;

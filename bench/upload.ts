@@ -30,7 +30,7 @@ async function settled(api: string, key: string, id: string): Promise<void> {
 
 async function main() {
   await withThrowawayStack(
-    { durable: true, serviceEnv: { MAX_FILE_BYTES: String(512 * MiB), MAX_REVIEW_BYTES: String(1024 * MiB) }, log: () => {} },
+    { durable: true, compiled: true, serviceEnv: { MAX_FILE_BYTES: String(512 * MiB), MAX_REVIEW_BYTES: String(1024 * MiB) }, log: () => {} },
     async ({ stack, api, dir, pids }) => {
       const sql = createSql(stack.config, { max: 1 });
       const [org] = await sql<{ id: string }[]>`select id from organizations limit 1`;

@@ -32,6 +32,8 @@ export async function withThrowawayStack<T>(
     log?: (line: string) => void;
     /** Postgres with fsync and synchronous commits, as npm start runs it (tests skip them for speed). */
     durable?: boolean;
+    /** The API and the worker compiled to JavaScript, as npm start runs them (tests run them through tsx). */
+    compiled?: boolean;
   },
   work: (b: ThrowawayStack) => Promise<T>,
 ): Promise<T> {
@@ -47,6 +49,7 @@ export async function withThrowawayStack<T>(
     dataDir: dir,
     ports,
     durable: o.durable ?? false,
+    compiled: o.compiled ?? false,
     echoServices: false,
     serviceEnv: { NODE_ENV: 'test', ...o.serviceEnv },
     log: o.log ?? ((l) => console.log(`# ${l}`)),
