@@ -81,9 +81,9 @@ async function main() {
     if (chosen !== BENCHMARKS) throw new Error('--readme needs every benchmark');
     const path = `${ROOT}/README.md`;
     const readme = await readFile(path, 'utf8');
-    const marked = /(<!-- bench:begin -->\n)[\s\S]*?(\n<!-- bench:end -->)/;
+    const marked = /(<!-- bench:begin -->\n)[\s\S]*?(<!-- bench:end -->)/;
     if (!marked.test(readme)) throw new Error('README.md has no <!-- bench:begin --> … <!-- bench:end --> markers');
-    await writeFile(path, readme.replace(marked, (_m, a: string, b: string) => a + text + b));
+    await writeFile(path, readme.replace(marked, (_m, a: string, b: string) => `${a}${text}\n${b}`));
     console.error('README.md updated');
   }
 }
