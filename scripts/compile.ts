@@ -37,7 +37,9 @@ export const SERVICES: CompileTarget = {
 const stampSchema = z.object({ hash: z.string(), inputs: z.array(z.string()) });
 
 // Part of every hash: a change to how we compile makes earlier builds stale as a source change does.
-const OPTIONS = { bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node20', sourcemap: 'linked' } as const;
+// Splitting: a module imported with import() is a chunk of its own, loaded (with the packages it imports)
+// only when it is first imported; the worker polls before loading its activities' (worker/main.ts).
+const OPTIONS = { bundle: true, splitting: true, packages: 'external', platform: 'node', format: 'esm', target: 'node20', sourcemap: 'linked' } as const;
 
 /** A hash of the compile options, the lockfile (the esbuild and package versions) and every input file. */
 async function inputsHash(root: string, inputs: readonly string[]): Promise<string> {

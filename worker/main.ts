@@ -4,12 +4,12 @@
 // stack beside its servers, it polls once they are ready (WORKER_POLL_AFTER_STDIN_CLOSES).
 import { Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { createActivities } from '../activities/index.js';
+import { lazyActivities } from '../activities/lazy.js';
 import { loadConfigOrExit } from '../src/config.js';
-import { createSql, type Sql } from '../src/db/client.js';
+import { createSql } from '../src/db/client.js';
+import type { ReviewActivities } from '../activities/index.js';
 import { createStorage } from '../src/storage/minio.js';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes.js';
-import { startReaders, stopReaders } from '../src/qc/reading/readers.js';
 import { ensureWorkflowBundle } from './workflow-bundle.js';
 
 const config = loadConfigOrExit();
@@ -37,7 +37,7 @@ function stdinClosed(): Promise<void> {
  * polling yet. Under pollAfterStdinCloses the server may still be starting: tried again every 100 ms
  * for up to a minute.
  */
-async function createWorker(bundlePath: string, sql: Sql): Promise<{ worker: Worker; connection: NativeConnection }> {
+async function createWorker(bundlePath: string, activities: ReviewActivities): Promise<{ worker: Worker; connection: NativeConnection }> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     let connection: NativeConnection | undefined;
@@ -48,7 +48,7 @@ async function createWorker(bundlePath: string, sql: Sql): Promise<{ worker: Wor
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.taskQueue,
         workflowBundle: { codePath: bundlePath },
-        activities: createActivities({ config, sql, storage: createStorage(config) }),
+        activities,
       });
       return { worker, connection };
     } catch (err) {
@@ -69,7 +69,9 @@ async function main() {
   try {
     // Everything up to polling is done while the local stack readies the servers (pollAfterStdinCloses):
     // polling waits for them, and the rest then no longer adds to the time until the service is ready.
-    const created = await createWorker(bundle.path, sql);
+    // The activities' modules (and the readers') load once the worker polls, like the readers warm then.
+    const activities = lazyActivities({ config, sql, storage: createStorage(config) });
+    const created = await createWorker(bundle.path, activities.activities);
     connection = created.connection;
     const worker = created.worker;
     if (config.worker.pollAfterStdinCloses) {
@@ -88,18 +90,21 @@ async function main() {
     // pools queue it), and a reader that cannot start shuts this worker down (exit 1) rather than fail
     // reviews one by one.
     let readersFailed: unknown;
-    startReaders({ ocrWorkers: config.qc.ocrWorkers, ocrEngine: config.qc.ocrEngine }).then(
-      () => log('pdf.js threads and OCR workers ready'),
-      (err: unknown) => {
-        readersFailed = err;
-        log('a reader could not start: shutting down');
-        worker.shutdown();
-      },
-    );
+    Promise.all([activities.load(), import('../src/qc/reading/readers.js')])
+      .then(([, readers]) => readers.startReaders({ ocrWorkers: config.qc.ocrWorkers, ocrEngine: config.qc.ocrEngine }))
+      .then(
+        () => log('pdf.js threads and OCR workers ready'),
+        (err: unknown) => {
+          readersFailed = err;
+          log('a reader could not start: shutting down');
+          worker.shutdown();
+        },
+      );
     await running;
     if (readersFailed !== undefined) throw readersFailed;
   } finally {
-    await stopReaders();
+    // Stopped only if they were loaded: a worker that never got that far has none to stop.
+    await import('../src/qc/reading/readers.js').then((readers) => readers.stopReaders());
     await connection?.close();
     await sql.end({ timeout: 5 });
   }

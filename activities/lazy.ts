@@ -1,0 +1,40 @@
+// The activities as the worker registers them: each a stub that loads the activities' modules at the
+// first call of any of them (or when `load` is called), so that the worker polls without first loading
+// pdf.js, sharp, the canvas, tesseract.js, pdf-lib and the rest. They were most of the worker's start, and
+// the start is what the service's readiness waits for (issue 17); the worker loads them once it polls.
+import type { ActivityDeps, ReviewActivities } from './index.js';
+
+/** Every activity's name, known without loading a module (test/unit/activities checks it is all of them). */
+export const ACTIVITY_NAMES = [
+  'ingestSubmission',
+  'createReviewRecord',
+  'recordAddedDocuments',
+  'applyWorkingDocument',
+  'recordState',
+  'reviewPolicy',
+  'acquireAnalysisSlot',
+  'releaseAnalysisSlot',
+  'analyseToDraft',
+  'analyseReview',
+  'countReleases',
+  'renderRelease',
+  'publishRelease',
+  'renderReleaseReport',
+  'publishReviewRelease',
+  'releaseSandboxReport',
+  'webhookTargets',
+  'deliverWebhook',
+] as const satisfies readonly (keyof ReviewActivities)[];
+
+type Stub = (...args: unknown[]) => Promise<unknown>;
+
+export function lazyActivities(deps: ActivityDeps): { activities: ReviewActivities; load: () => Promise<ReviewActivities> } {
+  let loaded: Promise<ReviewActivities> | undefined;
+  const load = () => (loaded ??= import('./index.js').then(({ createActivities }) => createActivities(deps)));
+  const stubs: Record<string, Stub> = {};
+  for (const name of ACTIVITY_NAMES) {
+    stubs[name] = async (...args) => ((await load())[name] as Stub)(...args);
+  }
+  // Each stub takes and gives what its activity does: the one place the two types are tied by hand.
+  return { activities: stubs as unknown as ReviewActivities, load };
+}
