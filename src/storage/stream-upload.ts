@@ -77,6 +77,9 @@ export async function uploadStream(client: Client, bucket: string, key: string, 
     etags.sort((a, b) => a.part - b.part);
     await client.completeMultipartUpload(bucket, key, uploadId, etags);
   } catch (err) {
+    // The stream is read no further (closing the reader destroys it), so whoever feeds it hears of the
+    // failure instead of waiting on a stream nobody drains.
+    await parts.return(undefined).catch(() => undefined);
     await Promise.allSettled(inFlight);
     await client.abortMultipartUpload(bucket, key, uploadId).catch(() => {});
     throw err;
