@@ -66,6 +66,8 @@ async function main() {
   log(`${bundle.built ? 'built the workflow bundle' : 'loading the pre-built workflow bundle'} ${bundle.path}`);
   const sql = createSql(config);
   let connection: NativeConnection | undefined;
+  // The readers' module, once the worker polls: stopped at the end only if it was ever loaded.
+  let readers: Promise<typeof import('../src/qc/reading/readers.js')> | undefined;
   try {
     // Everything up to polling is done while the local stack readies the servers (pollAfterStdinCloses):
     // polling waits for them, and the rest then no longer adds to the time until the service is ready.
@@ -90,8 +92,9 @@ async function main() {
     // pools queue it), and a reader that cannot start shuts this worker down (exit 1) rather than fail
     // reviews one by one.
     let readersFailed: unknown;
-    Promise.all([activities.load(), import('../src/qc/reading/readers.js')])
-      .then(([, readers]) => readers.startReaders({ ocrWorkers: config.qc.ocrWorkers, ocrEngine: config.qc.ocrEngine }))
+    readers = import('../src/qc/reading/readers.js');
+    Promise.all([activities.load(), readers])
+      .then(([, loaded]) => loaded.startReaders({ ocrWorkers: config.qc.ocrWorkers, ocrEngine: config.qc.ocrEngine }))
       .then(
         () => log('pdf.js threads and OCR workers ready'),
         (err: unknown) => {
@@ -103,8 +106,8 @@ async function main() {
     await running;
     if (readersFailed !== undefined) throw readersFailed;
   } finally {
-    // Stopped only if they were loaded: a worker that never got that far has none to stop.
-    await import('../src/qc/reading/readers.js').then((readers) => readers.stopReaders());
+    // A worker that never got to poll has no readers to stop, and loads none to find out.
+    await readers?.then((loaded) => loaded.stopReaders(), () => undefined);
     await connection?.close();
     await sql.end({ timeout: 5 });
   }

@@ -288,9 +288,12 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     const [temporalBin, minioBin, pgBin] = await Promise.all([
       ensureGoBinary(env, TEMPORAL_CLI, log),
       ensureGoBinary(env, MINIO_SERVER, log),
-      // Tesseract after PostgreSQL: both may need apt-get, which takes one lock.
-      postgresBinDir(env, log).then(async (bin) => (await ensureTesseract(env, log), bin)),
+      postgresBinDir(env, log),
     ]);
+    // Tesseract after PostgreSQL (both may need apt-get, which takes one lock), and while the servers
+    // start: only the worker reads with it, so it is awaited before the worker is launched, not before them.
+    const tesseract = ensureTesseract(env, log);
+    tesseract.catch(() => {});
 
     const serviceEnv = serviceEnvironment(env, { ports: o.ports, secrets, extra: o.serviceEnv });
     const config = loadConfig(serviceEnv);
@@ -340,6 +343,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     // answers /readyz 503 until every dependency answers and a worker polls (api/routes/health.ts), so
     // "ready" still means reviews are taken and processed.
     const [compiled] = await compiling;
+    await tesseract;
     let serversAnswer: () => void = () => {};
     let serversFail: (err: unknown) => void = () => {};
     const gate = new Promise<void>((resolve, reject) => {
