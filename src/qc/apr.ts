@@ -19,31 +19,52 @@ export interface AprInput {
   periodsPerYear: number;
 }
 
-/** Present value of the payments at a rate per unit period. */
-function presentValue(payments: readonly ScheduledPayment[], i: number): number {
+/** Present value of the payments at a rate per unit period, and its derivative with respect to the rate. */
+function presentValue(payments: readonly ScheduledPayment[], i: number): { pv: number; slope: number } {
   let pv = 0;
-  for (const p of payments) pv += p.amount / ((1 + (p.fraction ?? 0) * i) * (1 + i) ** p.periods);
-  return pv;
+  let slope = 0;
+  for (const p of payments) {
+    const f = p.fraction ?? 0;
+    const v = p.amount / ((1 + f * i) * (1 + i) ** p.periods);
+    pv += v;
+    // d/di of A / ((1 + f·i)(1 + i)^t) = −A/(…) · (f/(1 + f·i) + t/(1 + i))
+    slope -= v * (f / (1 + f * i) + p.periods / (1 + i));
+  }
+  return { pv, slope };
 }
 
 /**
  * The annual percentage rate as a decimal (0.0969 for 9.69%), to within 1e-10. The present value falls
- * strictly as the rate rises, so bisection between a rate that values the payments above the amount
- * financed and one that values them below always converges.
+ * strictly as the rate rises, so a rate that values the payments above the amount financed and one that
+ * values them below bracket the answer; Newton's steps find it in a handful of valuations.
+ * (Bisection alone took some 100 valuations, and the APR rule solves dozens of schedules of 360 payments
+ * per Closing Disclosure.)
  */
 export function actuarialApr(input: AprInput): number {
   const total = input.payments.reduce((s, p) => s + p.amount, 0);
   if (!(input.amountFinanced > 0) || input.payments.length === 0) throw new RangeError('an APR needs an amount financed and payments');
   if (total < input.amountFinanced) throw new RangeError('the payments do not repay the amount financed');
+  const excess = (i: number) => {
+    const { pv, slope } = presentValue(input.payments, i);
+    return { value: pv - input.amountFinanced, slope };
+  };
+  // The value falls and bends upward as the rate rises (convex), so Newton's steps from a rate below the
+  // answer stay below it and climb to it; the bracket guards against rounding, and bisection takes over
+  // should a step fail to move inside it.
   let low = 0;
   let high = 1;
-  while (presentValue(input.payments, high) > input.amountFinanced) high *= 2;
+  while (excess(high).value > 0) high *= 2;
+  let i = 0;
   for (let n = 0; n < 200 && high - low > 1e-14; n++) {
-    const mid = (low + high) / 2;
-    if (presentValue(input.payments, mid) > input.amountFinanced) low = mid;
-    else high = mid;
+    const { value, slope } = excess(i);
+    if (value === 0) return i * input.periodsPerYear;
+    if (value > 0) low = i;
+    else high = i;
+    const step = slope < 0 ? i - value / slope : NaN;
+    if (Math.abs(step - i) <= 1e-16 * Math.max(1, i)) return step * input.periodsPerYear;
+    i = step > low && step < high ? step : (low + high) / 2;
   }
-  return ((low + high) / 2) * input.periodsPerYear;
+  return i * input.periodsPerYear;
 }
 
 /** `count` equal monthly payments, the first after `firstPeriods` whole months (and `fraction` of one). */

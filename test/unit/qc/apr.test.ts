@@ -57,3 +57,33 @@ test("H-25(B): the amortized schedule gives the printed TIP (69.46%) and the APR
   t.is(mortgageInsuranceMonths, 80, 'inferred: the finance charge less the scheduled interest is 80 months of $82.35');
   t.true(approximate);
 });
+
+test('the solver agrees with plain bisection of Appendix J’s equation on varied schedules, to 1e-10', (t) => {
+  // A reference written from the equation alone: bisect the rate until the present value meets the amount.
+  const presentValue = (payments: { amount: number; periods: number; fraction?: number }[], i: number) =>
+    payments.reduce((pv, p) => pv + p.amount / ((1 + (p.fraction ?? 0) * i) * (1 + i) ** p.periods), 0);
+  const bisected = (amountFinanced: number, payments: { amount: number; periods: number; fraction?: number }[]) => {
+    let low = 0;
+    let high = 1;
+    while (presentValue(payments, high) > amountFinanced) high *= 2;
+    for (let n = 0; n < 200; n++) {
+      const mid = (low + high) / 2;
+      if (presentValue(payments, mid) > amountFinanced) low = mid;
+      else high = mid;
+    }
+    return ((low + high) / 2) * 12;
+  };
+  // Deterministic variety: short and 30-year terms, odd first periods, balloons, tiny and huge rates.
+  let seed = 17;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  for (let k = 0; k < 60; k++) {
+    const months = [6, 24, 60, 180, 360][k % 5]!;
+    const amount = 1000 + Math.round(random() * 400_000);
+    const rate = [0.0001, 0.03, 0.09, 0.35, 2.5][Math.floor(k / 5) % 5]!;
+    const payment = monthlyPayment(amount, rate, months);
+    const payments = monthlyPayments(payment, months, { fraction: k % 3 === 0 ? random() : 0 });
+    if (k % 4 === 1) payments[months - 1] = { amount: payment + amount * random(), periods: months };
+    const solved = actuarialApr({ amountFinanced: amount, payments, periodsPerYear: 12 });
+    t.true(Math.abs(solved - bisected(amount, payments)) < 1e-10, `schedule ${k}: ${solved} against ${bisected(amount, payments)}`);
+  }
+});
