@@ -1,7 +1,9 @@
 // `npm start` and `npm test` on a fresh clone: installs the locked dependencies first when they are
 // missing or older than package-lock.json (npm's own record of the last install is
-// node_modules/.package-lock.json), then runs the TypeScript entry in this same process through tsx, so
-// that signals sent to `npm start` reach it. Plain JavaScript: it must run before anything is installed.
+// node_modules/.package-lock.json), then runs the TypeScript entry in this same process, so that signals
+// sent to `npm start` reach it: compiled to JavaScript (scripts/compile-entry.mjs; built again first when
+// its sources changed), through tsx only when it cannot be compiled. Plain JavaScript: it must run before
+// anything is installed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -22,8 +24,24 @@ if (!existsSync(installed) || statSync(lock).mtimeMs > statSync(installed).mtime
   if (npm.status !== 0) process.exit(npm.status ?? 1);
 }
 
+// Loaded after the install: building needs esbuild.
+const { compile, currentBuild } = await import('./compile-entry.mjs');
+let compiled;
+try {
+  compiled = (await currentBuild(resolve(entry))) ?? (await compile(resolve(entry)));
+} catch (err) {
+  // tsx reports a syntax error where it is, or runs what esbuild alone could not build.
+  console.error(`# ${entry} could not be compiled (${err.message.split('\n')[0]}): running it through tsx`);
+}
+
 // The entry sees the arguments as if it had been started itself: argv[1] is its path.
 process.argv.splice(1, 2, resolve(entry));
-const { register } = await import('tsx/esm/api');
-register();
-await import(pathToFileURL(resolve(entry)).href);
+if (compiled) {
+  // Its stack traces name the TypeScript lines (the source maps are read only for a trace).
+  process.setSourceMapsEnabled(true);
+  await import(pathToFileURL(compiled).href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(pathToFileURL(resolve(entry)).href);
+}
