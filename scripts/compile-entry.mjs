@@ -5,9 +5,9 @@
 // TypeScript can.
 //
 // A build is used only while it is of today's sources: a stamp beside it holds a hash of exactly what
-// esbuild read (every file's content as compiled, not as found later), of this module (how we compile),
-// the lockfile (esbuild's version), tsconfig.json and the checkout's path. Any difference, or a file of
-// the build missing, and the entry is compiled again (some 60 ms) before it runs. Output names carry a
+// esbuild read (every file's content as compiled, not as found later), of how we compile (this module and
+// cjs-packages.mjs), the lockfile (esbuild's version), tsconfig.json and the checkout's path. Any
+// difference, or a file of the build missing, and the entry is compiled again (some 60 ms) before it runs. Output names carry a
 // hash of their content and the stamp names the entry's, so that two launchers building at once never
 // mix one build's entry with the other's stamp or chunks.
 import { createHash, randomUUID } from 'node:crypto';
@@ -15,8 +15,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cjsPackages, REQUIRE_BANNER } from './cjs-packages.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
+/** How we compile: hashed with the sources. */
+const COMPILERS = [SELF, fileURLToPath(new URL('./cjs-packages.mjs', import.meta.url))];
 /** This repository: its sources, lockfile and tsconfig.json, and its build beside the services' (.build/). */
 const REPOSITORY = { root: resolve(dirname(SELF), '..'), outDir: resolve(dirname(SELF), '..', '.build', 'scripts') };
 /** Hashed with the sources: what else decides the output. */
@@ -34,6 +37,7 @@ const OPTIONS = {
   sourcemap: 'linked',
   entryNames: '[name]-[hash]',
   chunkNames: 'chunk-[hash]',
+  banner: { js: REQUIRE_BANNER },
 };
 
 /**
@@ -74,6 +78,7 @@ export async function compile(source, { root, outDir } = REPOSITORY) {
     // paths the code finds from it (the repository's root, the migrations) are the same as through tsx.
     define: { 'import.meta.url': '__sourceUrl', 'import.meta.dirname': '__sourceDirname', 'import.meta.filename': '__sourceFilename' },
     plugins: [
+      cjsPackages(root),
       {
         name: 'source-location',
         setup(b) {
@@ -110,7 +115,7 @@ export async function compile(source, { root, outDir } = REPOSITORY) {
 /** A hash of the given inputs' contents with everything else that decides the output. */
 async function hashOf(root, contents) {
   const hash = createHash('sha256').update(JSON.stringify(OPTIONS)).update('\0').update(root).update('\0');
-  hash.update(await readFile(SELF)).update('\0');
+  for (const file of COMPILERS) hash.update(await readFile(file)).update('\0');
   for (const file of ALSO_HASHED) hash.update(file).update('\0').update(await readFile(join(root, file)).catch(() => '\0missing\0')).update('\0');
   for (const file of [...contents.keys()].sort()) hash.update(file).update('\0').update(contents.get(file)).update('\0');
   return hash.digest('hex');

@@ -3,11 +3,12 @@
 // project of its own in a temporary directory, so that no source of the repository is touched.
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { compile, currentBuild, type EntryBuildPlace } from '../../scripts/compile-entry.mjs';
+import { REPO_ROOT } from '../../scripts/stack/stack.js';
 
 const run = promisify(execFile);
 
@@ -83,4 +84,26 @@ test('a build of the same sources in another place is not current there', async 
   t.teardown(() => rm(moved, { recursive: true, force: true }));
   await run('cp', ['-r', p.root, moved]);
   t.is(await currentBuild(join(moved, 'scripts', 'launch.ts'), { root: moved, outDir: join(moved, '.build', 'scripts') }), undefined);
+});
+
+test('a CommonJS-only package imported statically is loaded with require, an import() and a package with ESM of its own stay imports', async (t) => {
+  const p = await project(t);
+  await symlink(join(REPO_ROOT, 'node_modules'), join(p.root, 'node_modules'));
+  // swagger-ui-dist is CommonJS only; zod has ESM of its own (import and require load different files).
+  await writeFile(
+    join(p.root, 'scripts', 'launch.ts'),
+    [
+      "import { getAbsoluteFSPath } from 'swagger-ui-dist';",
+      "import { z } from 'zod';",
+      "const later = await import('swagger-ui-dist');",
+      'console.log(typeof getAbsoluteFSPath, later.getAbsoluteFSPath === getAbsoluteFSPath, z.string().parse("zod"));',
+    ].join('\n'),
+  );
+  const program = await compile(p.entry, p);
+  const code = (await Promise.all((await readdir(p.outDir)).filter((f) => f.endsWith('.js')).map((f) => readFile(join(p.outDir, f), 'utf8')))).join('\n');
+  t.regex(code, /__nodeRequire\("swagger-ui-dist"\)/);
+  t.regex(code, /import\("swagger-ui-dist"\)/, 'the import() stays one');
+  t.regex(code, /from "zod"/);
+  // The named export comes through require, and import() finds the same module instance.
+  t.deepEqual(await output(program), ['function true zod']);
 });
