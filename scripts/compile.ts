@@ -51,11 +51,11 @@ const OPTIONS = {
   sourcemap: 'linked',
   banner: { js: REQUIRE_BANNER },
 } as const;
-const COMPILER = readFile(fileURLToPath(new URL('./cjs-packages.mjs', import.meta.url)));
+const COMPILER = fileURLToPath(new URL('./cjs-packages.mjs', import.meta.url));
 
 /** A hash of the compile options, the lockfile (the esbuild and package versions) and every input file. */
 async function inputsHash(root: string, inputs: readonly string[]): Promise<string> {
-  const hash = createHash('sha256').update(JSON.stringify(OPTIONS)).update('\0').update(await COMPILER).update('\0');
+  const hash = createHash('sha256').update(JSON.stringify(OPTIONS)).update('\0').update(await readFile(COMPILER)).update('\0');
   for (const file of [...inputs, 'package-lock.json'].sort()) {
     // A missing file (deleted since) hashes differently from any content, so the build is made again.
     const content = await readFile(resolve(root, file)).catch(() => undefined);

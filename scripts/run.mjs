@@ -1,8 +1,8 @@
 // `npm start` and `npm test` on a fresh clone: installs the locked dependencies first when they are
-// missing or package-lock.json changed since they were installed, then runs the TypeScript entry in this same process, so that signals
-// sent to `npm start` reach it: compiled to JavaScript (scripts/compile-entry.mjs; built again first when
-// its sources changed), through tsx only when it cannot be compiled. Plain JavaScript: it must run before
-// anything is installed.
+// missing or package-lock.json changed since they were installed, then runs the TypeScript entry in this
+// same process, so that signals sent to `npm start` reach it: compiled to JavaScript
+// (scripts/compile-entry.mjs; built again first when its sources changed), through tsx only when it
+// cannot be compiled. Plain JavaScript: it must run before anything is installed.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';

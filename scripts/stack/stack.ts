@@ -179,7 +179,10 @@ export function temporalProcess(o: {
 /** MinIO's own liveness endpoint answers. */
 export const minioAnswers = (port: number): Promise<boolean> => httpOk(`http://127.0.0.1:${port}/minio/health/live`);
 
-/** Temporal answers for the namespace (over gRPC, with the SDK's client); `then` runs on the same connection before it is closed. */
+/**
+ * Temporal answers for the namespace (over gRPC, with the SDK's client); `then` runs on the same
+ * connection before it is closed.
+ */
 export async function temporalAnswers(address: string, namespace: string, then?: (connection: Connection) => Promise<unknown>): Promise<boolean> {
   const { Connection } = await import('@temporalio/client');
   const connection = await Connection.connect({ address, connectTimeout: 2_000 });
@@ -361,9 +364,9 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     // The worker and the API are launched now, beside the servers, so that loading their code overlaps
     // the servers' start: the worker connects (Temporal is up first), loads its workflow bundle and
     // registers the search attributes, then waits with its stdin open until the database is migrated and
-    // the bucket made before it polls; the API connects lazily and
-    // answers /readyz 503 until every dependency answers and a worker polls (api/routes/health.ts), so
-    // "ready" still means reviews are taken and processed.
+    // the bucket made before it polls; the API connects lazily and answers /readyz 503 until every
+    // dependency answers and a worker polls (api/routes/health.ts), so "ready" still means reviews are
+    // taken and processed.
     const [compiled] = await compiling;
     await tesseract;
     let serversAnswer: () => void = () => {};
