@@ -1,7 +1,8 @@
-// The activities as the worker registers them: each a stub that loads the activities' modules at the
-// first call of any of them (or when `load` is called), so that the worker polls without first loading
-// pdf.js, sharp, the canvas, tesseract.js, pdf-lib and the rest. They were most of the worker's start, and
-// the start is what the service's readiness waits for (issue 17); the worker loads them once it polls.
+// The activities as the worker registers them: each a stub that loads the activities' modules, and makes
+// what they depend on, at the first call of any of them (or when `load` is called), so that the worker
+// polls without first loading pdf.js, sharp, the canvas, tesseract.js, pdf-lib, MinIO's client and the
+// rest. They were most of the worker's start, and the start is what the service's readiness waits for
+// (issue 17); the worker loads them once it polls.
 import type { ActivityDeps, ReviewActivities } from './index.js';
 
 /** Every activity's name, known without loading a module (test/unit/activities checks it is all of them). */
@@ -28,9 +29,9 @@ export const ACTIVITY_NAMES = [
 
 type Stub = (...args: unknown[]) => Promise<unknown>;
 
-export function lazyActivities(deps: ActivityDeps): { activities: ReviewActivities; load: () => Promise<ReviewActivities> } {
+export function lazyActivities(deps: () => Promise<ActivityDeps>): { activities: ReviewActivities; load: () => Promise<ReviewActivities> } {
   let loaded: Promise<ReviewActivities> | undefined;
-  const load = () => (loaded ??= import('./index.js').then(({ createActivities }) => createActivities(deps)));
+  const load = () => (loaded ??= Promise.all([import('./index.js'), deps()]).then(([{ createActivities }, made]) => createActivities(made)));
   const stubs: Record<string, Stub> = {};
   for (const name of ACTIVITY_NAMES) {
     stubs[name] = async (...args) => ((await load())[name] as Stub)(...args);

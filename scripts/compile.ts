@@ -12,6 +12,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { BUILD_DIR, writeBuildOutput } from '../src/build-output.js';
+import { cjsPackages, REQUIRE_BANNER } from './cjs-packages.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -38,12 +39,23 @@ const stampSchema = z.object({ hash: z.string(), inputs: z.array(z.string()) });
 
 // Part of every hash: a change to how we compile makes earlier builds stale as a source change does.
 // Splitting: a module imported with import() is a chunk of its own, loaded (with the packages it imports)
-// only when it is first imported; the worker polls before loading its activities' (worker/main.ts).
-const OPTIONS = { bundle: true, splitting: true, packages: 'external', platform: 'node', format: 'esm', target: 'node20', sourcemap: 'linked' } as const;
+// only when it is first imported; the worker polls before loading its activities' (worker/main.ts). The
+// CommonJS-only packages are loaded with require() (cjs-packages.mjs, whose source is hashed too).
+const OPTIONS = {
+  bundle: true,
+  splitting: true,
+  packages: 'external',
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: 'linked',
+  banner: { js: REQUIRE_BANNER },
+} as const;
+const COMPILER = fileURLToPath(new URL('./cjs-packages.mjs', import.meta.url));
 
 /** A hash of the compile options, the lockfile (the esbuild and package versions) and every input file. */
 async function inputsHash(root: string, inputs: readonly string[]): Promise<string> {
-  const hash = createHash('sha256').update(JSON.stringify(OPTIONS)).update('\0');
+  const hash = createHash('sha256').update(JSON.stringify(OPTIONS)).update('\0').update(await readFile(COMPILER)).update('\0');
   for (const file of [...inputs, 'package-lock.json'].sort()) {
     // A missing file (deleted since) hashes differently from any content, so the build is made again.
     const content = await readFile(resolve(root, file)).catch(() => undefined);
@@ -74,6 +86,7 @@ export async function ensureCompiled(target: CompileTarget): Promise<Compiled> {
     write: false,
     metafile: true,
     logLevel: 'silent',
+    plugins: [cjsPackages(target.root)],
   });
   // Relative to the root, so that a checkout moved elsewhere still finds its build current.
   const inputs = Object.keys(result.metafile.inputs).map((file) => relative(target.root, resolve(target.root, file)));

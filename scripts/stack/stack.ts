@@ -6,9 +6,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-// What talks to the servers (the Temporal client and its protobufs, MinIO's client, the migrations and
-// queries) is imported where it is used, not here: loading it takes some 0.4 s, which then overlaps the
-// servers' start instead of delaying their launch.
+// What talks to the servers (MinIO's client, the migrations and queries) is imported where it is used, not
+// here: loading it then overlaps the servers' start instead of delaying their launch. Temporal's client and
+// its protobufs (some 0.4 s of CPU) `npm start` does not load at all: it asks Temporal over its HTTP API,
+// and the worker registers the search attributes.
 import type { Connection } from '@temporalio/client';
 import { loadConfig, type Config } from '../../src/config.js';
 import { ensureWorkflowBundle } from '../../worker/workflow-bundle.js';
@@ -178,7 +179,10 @@ export function temporalProcess(o: {
 /** MinIO's own liveness endpoint answers. */
 export const minioAnswers = (port: number): Promise<boolean> => httpOk(`http://127.0.0.1:${port}/minio/health/live`);
 
-/** Temporal answers for the namespace; `then` runs on the same connection before it is closed. */
+/**
+ * Temporal answers for the namespace (over gRPC, with the SDK's client); `then` runs on the same
+ * connection before it is closed.
+ */
 export async function temporalAnswers(address: string, namespace: string, then?: (connection: Connection) => Promise<unknown>): Promise<boolean> {
   const { Connection } = await import('@temporalio/client');
   const connection = await Connection.connect({ address, connectTimeout: 2_000 });
@@ -189,6 +193,26 @@ export async function temporalAnswers(address: string, namespace: string, then?:
   } finally {
     await connection.close();
   }
+}
+
+/**
+ * The same over the dev server's HTTP API (its --http-port), which costs a fetch where the gRPC client
+ * costs loading it and its protobufs.
+ */
+export const temporalHttpAnswers = (httpPort: number, namespace: string): Promise<boolean> =>
+  httpOk(`http://127.0.0.1:${httpPort}/api/v1/namespaces/${encodeURIComponent(namespace)}`);
+
+/** A worker polls the workflow task queue, as Temporal's HTTP API lists it (like waitForWorker's gRPC ask). */
+export async function workerPolls(httpPort: number, config: Config): Promise<boolean> {
+  const { namespace, taskQueue } = config.temporal;
+  const url = `http://127.0.0.1:${httpPort}/api/v1/namespaces/${encodeURIComponent(namespace)}/task-queues/${encodeURIComponent(taskQueue)}?taskQueueType=TASK_QUEUE_TYPE_WORKFLOW`;
+  const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+  if (!res.ok) {
+    await res.body?.cancel();
+    return false;
+  }
+  const body = (await res.json()) as { pollers?: unknown[] };
+  return (body.pollers ?? []).length > 0;
 }
 
 export function serviceEnvironment(
@@ -338,10 +362,11 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     );
 
     // The worker and the API are launched now, beside the servers, so that loading their code overlaps
-    // the servers' start: the worker connects (Temporal is up first) and loads its workflow bundle, then
-    // waits with its stdin open until the servers are ready before it polls; the API connects lazily and
-    // answers /readyz 503 until every dependency answers and a worker polls (api/routes/health.ts), so
-    // "ready" still means reviews are taken and processed.
+    // the servers' start: the worker connects (Temporal is up first), loads its workflow bundle and
+    // registers the search attributes, then waits with its stdin open until the database is migrated and
+    // the bucket made before it polls; the API connects lazily and answers /readyz 503 until every
+    // dependency answers and a worker polls (api/routes/health.ts), so "ready" still means reviews are
+    // taken and processed.
     const [compiled] = await compiling;
     await tesseract;
     let serversAnswer: () => void = () => {};
@@ -360,8 +385,13 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     const apiRoot = `http://127.0.0.1:${o.ports.api}`;
 
     const databaseUrl = new URL(config.database.url);
-    // What the worker needs before it polls: the servers answering, migrated, with their bucket and
-    // search attributes. Each probe begins at once; the modules of what follows it load meanwhile.
+    // What the worker needs before it polls, besides Temporal (which it waits for itself): PostgreSQL
+    // migrated and MinIO with its bucket. Each probe begins at once; the modules of what follows it load
+    // meanwhile. Temporal is asked too, for its line in the log and a plain error if it never answers.
+    const temporalReady = timed('Temporal ready', () =>
+      waitFor('Temporal', 90_000, () => temporalHttpAnswers(o.ports.temporalHttp, config.temporal.namespace)),
+    );
+    temporalReady.catch(() => {});
     const serversReady = Promise.all([
       timed('PostgreSQL ready', async () => {
         const [{ migrate }] = await Promise.all([import('../../src/db/migrate.js'), ensureDatabase(databaseUrl, 60_000)]);
@@ -374,22 +404,14 @@ export async function startStack(o: StackOptions): Promise<Stack> {
         ]);
         await ensureBucket(createStorage(config), config.minio.region);
       }),
-      timed('Temporal ready', async () => {
-        const { ensureSearchAttributes } = await import('../../src/temporal/search-attributes.js');
-        await waitFor('Temporal', 90_000, () =>
-          temporalAnswers(config.temporal.address, config.temporal.namespace, (connection) =>
-            ensureSearchAttributes(connection, config.temporal.namespace),
-          ),
-        );
-      }),
     ]);
     serversReady.then(() => serversAnswer(), serversFail);
-    await serversReady;
+    await Promise.all([serversReady, temporalReady]);
     await Promise.all([
       // The API's /readyz is asked once the worker polls, not before: every 503 until then would be a
       // line of its log on the console (and a round of checks for the servers while they are busiest).
       (async () => {
-        await timed('worker polling', () => waitForWorker(config));
+        await timed('worker polling', () => waitFor('the worker', 120_000, () => workerPolls(o.ports.temporalHttp, config)));
         await timed('API ready', () => waitForApi(apiRoot));
       })(),
       // Its URL is printed with the others: it must answer too (the same process as Temporal).

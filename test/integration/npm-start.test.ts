@@ -2,14 +2,16 @@
 // to npm's own process (not its process group, as a service manager or `kill <pid>` sends it) reaches the
 // stack, which stops every process it started and frees every port, and npm exits 0. The second start
 // finds the first one's data (durable) and is stopped the other way. The API and the worker run compiled
-// (.build/api.js, .build/worker.js) and the worker loads the workflow bundle built before it, rather than
-// bundling; a signal that comes while the stack is still starting stops it as cleanly.
+// (.build/api.js, .build/worker.js), as does npm start's own launcher, and the worker loads the workflow
+// bundle built before it, rather than bundling; a signal that comes while the stack is still starting
+// stops it as cleanly.
 import test, { type ExecutionContext } from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { currentBuild } from '../../scripts/compile-entry.mjs';
 import { freePort, isPortFree } from '../../scripts/stack/ports.js';
 import { REPO_ROOT } from '../../scripts/stack/stack.js';
 
@@ -129,6 +131,8 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     // does not bundle at its start.
     t.regex(output(), /worker\s*\| worker: loading the pre-built workflow bundle \S*\.build\/workflow-bundle\.js/);
     t.notRegex(output(), /built the workflow bundle/);
+    // The launcher itself ran compiled (scripts/run.mjs): its build in .build/scripts/ is of today's sources.
+    t.truthy(await currentBuild(join(REPO_ROOT, 'scripts', 'start.ts')), 'a current build of scripts/start.ts');
 
     await stopsCleanly(t, { npm, output, signal, ports, tree: async () => tree });
   });

@@ -1,0 +1,13 @@
+// Types of scripts/compile-entry.mjs (plain JavaScript: scripts/run.mjs loads it before any TypeScript).
+
+/** Where the sources are (the paths the stamp lists are relative to it) and where the build goes. */
+export interface EntryBuildPlace {
+  root: string;
+  outDir: string;
+}
+
+/** The compiled entry's path when the build in `outDir` is of today's sources, else undefined. */
+export function currentBuild(source: string, place?: EntryBuildPlace): Promise<string | undefined>;
+
+/** Compiles `source` (and what it imports of ours) into `outDir`; returns the entry's path. */
+export function compile(source: string, place?: EntryBuildPlace): Promise<string>;
