@@ -1,10 +1,9 @@
 // Multipart uploads streamed straight to MinIO uploads/ as they arrive (a multer storage engine): each
-// part is hashed and counted on the way and cut off past the per-file limit. The API never holds a file.
+// part is counted and hashed on the way (putStream) and cut off past the per-file limit. The API never
+// holds a file.
 import type { Request } from 'express';
 import multer, { MulterError, type StorageEngine } from 'multer';
-import { pipeline } from 'node:stream/promises';
 import { isStorableText, UNSTORABLE_MESSAGE } from '../src/db/text.js';
-import { Meter } from '../src/ingest/meter.js';
 import { uploadKey } from '../src/storage/keys.js';
 import { putStream, removeObjects, type Storage } from '../src/storage/minio.js';
 import { caller } from './auth.js';
@@ -25,12 +24,9 @@ class StagingStorage implements StorageEngine {
   _handleFile(req: Request, file: Express.Multer.File, cb: (error?: unknown, info?: Partial<Express.Multer.File>) => void): void {
     // Under the organization, so an operator can tell whose uploads are in flight.
     const key = uploadKey(caller(req.res!).organizationId);
-    const meter = new Meter(this.maxFileBytes, () =>
-      ApiError.of('document_too_large', `${file.originalname} is larger than the per-file limit.`),
-    );
-    const upload = putStream(this.storage, key, meter, 'application/octet-stream');
-    Promise.all([pipeline(file.stream, meter), upload]).then(
-      () => cb(null, { key, size: meter.bytes, sha256: meter.digest() } as Partial<Express.Multer.File>),
+    const tooLarge = () => ApiError.of('document_too_large', `${file.originalname} is larger than the per-file limit.`);
+    putStream(this.storage, key, file.stream, 'application/octet-stream', { maxBytes: this.maxFileBytes, tooLarge }).then(
+      ({ size, sha256 }) => cb(null, { key, size, sha256 } as Partial<Express.Multer.File>),
       async (err: unknown) => {
         // A part cut off mid-way may have left an object (or an incomplete multipart upload) behind.
         await removeObjects(this.storage, [key]).catch(() => {});

@@ -3,10 +3,11 @@
 // alternating on one stack. Also the API's and the worker's resident-memory growth while the create runs
 // (target: the API grows by at most 64 MiB), from a baseline taken once a warm-up review has settled.
 // The creates use a sandbox key: the same upload, ingest and record as a live create up to its 201, but no
-// analysis of the (random) file afterwards to load the machine during the next round.
+// analysis of the (random) file afterwards to load the machine during the next round. Also the API's CPU
+// time per create (all its threads), a figure the load of a shared machine disturbs less than the times.
 import { randomBytes } from 'node:crypto';
 import { createReadStream, openAsBlob } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from 'minio';
 import { createSql } from '../src/db/client.js';
@@ -17,6 +18,14 @@ import { alternate, report } from './side-by-side.js';
 const MiB = 1024 * 1024;
 const SIZE_MIB = Number(process.argv[2] ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+/** A process's CPU time so far, user and system, all threads (/proc/<pid>/stat, in clock ticks of 1/100 s). */
+async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command name (which may hold spaces) in parentheses; utime and stime are 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
 
 async function settled(api: string, key: string, id: string): Promise<void> {
   for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
@@ -73,13 +82,16 @@ async function main() {
       const url = new URL(endpoint);
       const plain = new Client({ endPoint: url.hostname, port: Number(url.port), useSSL: url.protocol === 'https:', accessKey, secretKey });
       let created: string | undefined;
+      const apiCpu: number[] = [];
       try {
         const sides = await alternate(
           ROUNDS,
           {
             label: 'multipart create → 201',
             measure: async (round) => {
+              const cpu = await cpuSeconds(pids.api);
               const { seconds, id } = await create(`big-${round}.pdf`);
+              apiCpu.push((await cpuSeconds(pids.api)) - cpu);
               created = id;
               return seconds;
             },
@@ -104,6 +116,7 @@ async function main() {
           target: 0.7,
           notes: [
             `API RSS ${base.api.toFixed(0)} → peak ${peak.api.toFixed(0)} MiB (+${grew.api.toFixed(0)}, target ≤ 64); worker +${grew.worker.toFixed(0)} MiB from a baseline after the warm-up review settled`,
+            `API CPU per create: ${apiCpu.map((s) => s.toFixed(2)).join(', ')} s`,
           ],
         });
         if (grew.api > 64) throw new Error(`the API grew by ${grew.api.toFixed(0)} MiB, over 64`);

@@ -1,7 +1,7 @@
 // Turns staged uploads (whole files in MinIO under uploads/) into the documents of a review: each upload is
 // sniffed; a package is unpacked member by member, every member hashed on the way and written to a
-// temporary object. A file that is itself a document was hashed as it was staged (the API's meter, the
-// source fetch's), so it is neither read again nor rewritten: its staged object is its temporary one.
+// temporary object. A file that is itself a document was hashed as it was staged (by the API's upload or
+// the source fetch), so it is neither read again nor rewritten: its staged object is its temporary one.
 // Nothing becomes a document until the whole submission passes (`commitDocuments`: the transient tag is
 // dropped, no copy); a rejection removes every temporary object it made. Duplicates within a submission
 // collapse to one.
@@ -9,7 +9,6 @@ import { buffer } from 'node:stream/consumers';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { readTar, readZip, type ArchiveLimits } from './archive.js';
-import { Meter } from './meter.js';
 import { peek } from '../streams/peek.js';
 import { Capture } from '../streams/capture.js';
 import type { InspectedWorkingDocument } from '../working-document/marker.js';
@@ -99,12 +98,11 @@ class Submission {
   async keep(stream: Readable, doc: DocumentFacts): Promise<void> {
     const tempKey = unpackedKey(this.reviewId);
     this.tempKeys.push(tempKey);
-    const meter = new Meter(this.limits.maxFileBytes, () => new IngestRejection('document_too_large', `${doc.filename} is larger than the per-file limit.`));
+    const tooLarge = () => new IngestRejection('document_too_large', `${doc.filename} is larger than the per-file limit.`);
     // A PDF small enough to be a working document is also kept in memory, to look for our marker.
     const capture = new Capture(this.workingDocumentCheck(doc)?.maxBytes ?? 0);
-    const upload = putStream(this.storage, tempKey, meter, doc.mime);
-    await Promise.all([pipeline(stream, capture, meter), upload]);
-    const kept = await this.admit(doc, { sha256: meter.digest(), size: meter.bytes }, tempKey, capture.captured() ?? undefined);
+    const [, content] = await Promise.all([pipeline(stream, capture), putStream(this.storage, tempKey, capture, doc.mime, { maxBytes: this.limits.maxFileBytes, tooLarge })]);
+    const kept = await this.admit(doc, content, tempKey, capture.captured() ?? undefined);
     if (!kept) {
       await removeObjects(this.storage, [tempKey]);
       this.tempKeys.splice(this.tempKeys.indexOf(tempKey), 1);

@@ -3,13 +3,11 @@
 // checked addresses; redirects are refused; one total timeout covers connect, headers and body; the
 // per-file limit is enforced while the body streams. A problem with a source is a refusal naming
 // `documents[i].url`; a storage problem is thrown as is, for the activity to retry.
-import { pipeline } from 'node:stream/promises';
 import { checkTarget, UnsafeTargetError, type CheckedTarget } from '../outbound/address-guard.js';
 import { pinnedRequest } from '../outbound/pinned-https.js';
 import { fetchedSourceKey } from '../storage/keys.js';
 import { putStream, removeObjects, type Storage } from '../storage/minio.js';
 import type { DocumentSource } from '../reviews/review.js';
-import { Meter } from './meter.js';
 import type { StagedFile } from './package.js';
 import { IngestRejection } from './rejection.js';
 
@@ -100,16 +98,16 @@ async function fetchSource(
 
   let sourceError: unknown;
   response.once('error', (err) => (sourceError ??= err));
-  const meter = new Meter(o.maxFileBytes, tooLarge);
+  let content;
   try {
-    await Promise.all([pipeline(response, meter), putStream(o.storage, key, meter, 'application/octet-stream')]);
+    content = await putStream(o.storage, key, response, 'application/octet-stream', { maxBytes: o.maxFileBytes, tooLarge });
   } catch (err) {
     await removeObjects(o.storage, [key]).catch(() => {});
     if (err instanceof IngestRejection) throw err;
     if (sourceError !== undefined || signal.aborted) throw refuse(why(sourceError ?? err));
     throw err;
   }
-  return { key, filename: source.filename, declaredType: source.content_type, source: 'url', content: { sha256: meter.digest(), size: meter.bytes } };
+  return { key, filename: source.filename, declaredType: source.content_type, source: 'url', content };
 }
 
 /** A short, integrator-readable reason for a failed connection (their URL, so no internals of ours). */

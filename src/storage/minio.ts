@@ -3,7 +3,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { Client, CopyConditions, type LifecycleRule, type Tag } from 'minio';
 import { STAGING_PREFIX, TRANSIENT_TAG } from './keys.js';
-import { unsignedPayloads, uploadStream } from './stream-upload.js';
+import { unsignedPayloads, uploadStream, type StoredStream, type StreamLimit } from './stream-upload.js';
 import type { Config } from '../config.js';
 
 function clientFor(endpoint: URL, config: Config['minio']): Client {
@@ -71,14 +71,14 @@ export async function presignDownload(storage: Storage, key: string, seconds: nu
   return { url, expiresAt: new Date(Math.floor(signedAt.getTime() / 1000) * 1000 + seconds * 1000) };
 }
 
-/** Streams into an object of unknown length (MinIO multipart upload underneath; nothing buffered whole). */
 /**
- * Stores an arriving stream of unknown length (an upload, a fetched source, an unpacked member), once
- * (stream-upload.ts), tagged transient: it expires unless `keepObject` is called for it.
+ * Stores an arriving stream of unknown length (an upload, a fetched source, an unpacked member), once, and
+ * hashes it on the way (stream-upload.ts), failing past `limit` when given; tagged transient: it expires unless
+ * `keepObject` is called for it. Its size and SHA-256 are those of exactly the bytes stored.
  */
-export async function putStream(storage: Storage, key: string, stream: Readable, contentType: string): Promise<void> {
+export async function putStream(storage: Storage, key: string, stream: Readable, contentType: string, limit?: StreamLimit): Promise<StoredStream> {
   const tagging = `${TRANSIENT_TAG.key}=${TRANSIENT_TAG.value}`;
-  await uploadStream(storage.uploader, storage.bucket, key, stream, { 'Content-Type': contentType, 'X-Amz-Tagging': tagging });
+  return uploadStream(storage.uploader, storage.bucket, key, stream, { 'Content-Type': contentType, 'X-Amz-Tagging': tagging }, limit);
 }
 
 /** Keeps an arrived object for good where it lies (a metadata change; its bytes are not touched). */

@@ -1,14 +1,38 @@
-// Writing a stream of unknown length to MinIO, each byte once and hashed by no one here. minio-js's own
-// putObject hashed every part twice more (MD5 for Content-MD5, SHA-256 to sign the payload on plain
-// HTTP) and sent its 5 MiB parts one after another, waiting on each; the callers already hash what they
-// store (the upload's meter, the unpacker's), so the parts here are sent as UNSIGNED-PAYLOAD (what minio-js
-// does over HTTPS anyway), larger, and two at a time while the next one fills.
+// Writing a stream of unknown length to MinIO, each byte copied once into a part and hashed once. The
+// stream is cut into parts of PART_BYTES; a full part is sent, then handed to the hashing thread
+// (sha256-thread.ts) while the next parts fill and go, so that hashing overlaps receiving and sending
+// instead of adding to them on the main thread. A part's buffer is reused once it is sent and hashed, by
+// this upload and then by the next: not a fresh one per part, whose allocation and collection cost the API
+// more than copying into it does (garbage collections forced by external memory every ~100 ms). Parts go
+// as UNSIGNED-PAYLOAD (no SHA-256 for signing, no Content-MD5: what minio-js does over HTTPS anyway), two
+// at a time while the next one fills.
 import type { Readable } from 'node:stream';
 import type { Client } from 'minio';
+import { ThreadedSha256 } from './sha256-thread.js';
 
-/** Bytes per part: with two parts in flight and one filling, an upload holds at most ~3 × this. */
+/** Bytes per part: with two parts in flight and one filling, an upload holds at most 3 × this. */
 export const PART_BYTES = 8 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 2;
+
+/**
+ * Part buffers kept between uploads: one upload's worth (two in flight, one filling), so that one big
+ * upload after another allocates nothing. Concurrent uploads allocate more and leave those to the
+ * collector. Each is a whole ArrayBuffer of its own, as the hashing thread takes it whole.
+ */
+const spare: Buffer[] = [];
+const SPARE_BUFFERS = PARTS_IN_FLIGHT + 1;
+
+/** What was stored: its size and its SHA-256 (hex), of exactly the bytes sent. */
+export interface StoredStream {
+  size: number;
+  sha256: string;
+}
+
+/** The most a stream may hold, and the error it fails with past that (thrown as soon as it is seen); none: any size. */
+export interface StreamLimit {
+  maxBytes: number;
+  tooLarge: () => Error;
+}
 
 /** The client the stream uploads go through; signs payloads as UNSIGNED-PAYLOAD (see above). */
 export function unsignedPayloads(client: Client): Client {
@@ -16,72 +40,99 @@ export function unsignedPayloads(client: Client): Client {
   return client;
 }
 
-/** Cuts a stream into buffers of exactly `size` bytes, the last one shorter (never empty). */
-async function* partsOf(stream: Readable, size: number): AsyncGenerator<Buffer> {
-  let held: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of stream) {
-    let rest = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-    while (length + rest.length >= size) {
-      const take = size - length;
-      held.push(rest.subarray(0, take));
-      yield Buffer.concat(held, size);
-      rest = rest.subarray(take);
-      held = [];
-      length = 0;
-    }
-    if (rest.length > 0) {
-      held.push(rest);
-      length += rest.length;
-    }
-  }
-  if (length > 0) yield Buffer.concat(held, length);
-}
-
 /**
- * Stores `stream` under `key`: one PUT when it fits in a part, else a multipart upload that is aborted
- * if the stream or any part fails (nothing half-written is left to be read).
+ * Stores `stream` under `key` and measures it: one PUT when it fits in a part, else a multipart upload that
+ * is aborted if the stream, the limit or any part fails (nothing half-written is left to be read).
  */
-export async function uploadStream(client: Client, bucket: string, key: string, stream: Readable, headers: Record<string, string>): Promise<void> {
-  const parts = partsOf(stream, PART_BYTES);
-  const first = await parts.next();
-  const firstPart = first.done ? Buffer.alloc(0) : first.value;
-  if (firstPart.length < PART_BYTES) {
-    // The stream ended within one part (or empty: a multipart upload needs at least one part).
-    await client.makeRequestAsyncOmit({ method: 'PUT', bucketName: bucket, objectName: key, headers: { ...headers } }, firstPart, [200]);
-    return;
-  }
-  const uploadId = await client.initiateNewMultipartUpload(bucket, key, { ...headers });
+export async function uploadStream(client: Client, bucket: string, key: string, stream: Readable, headers: Record<string, string>, limit?: StreamLimit): Promise<StoredStream> {
+  const hash = new ThreadedSha256();
+  // This upload's buffers that are neither filling, being sent nor being hashed; `spare` gets them at the end.
+  const free: Buffer[] = [];
+  let filling: Buffer | undefined;
+  let filled = 0;
+  let size = 0;
+  let part = 0;
+  let uploadId: string | undefined;
   const etags: { part: number; etag: string }[] = [];
   const inFlight = new Set<Promise<void>>();
-  const send = (part: number, payload: Buffer) => {
-    const sending: Promise<void> = client
-      .uploadPart({ bucketName: bucket, objectName: key, uploadID: uploadId, partNumber: part, headers: {} }, payload)
-      .then(({ etag }) => {
-        etags.push({ part, etag });
-      })
-      .finally(() => inFlight.delete(sending));
-    // A failure is seen where the part is awaited below; until then it must not count as unhandled.
-    sending.catch(() => {});
-    inFlight.add(sending);
+  let hashedSoFar: Promise<unknown> = Promise.resolve();
+
+  // Hashes a sent part's bytes after the parts before it; the thread hands its buffer back, free again.
+  const hashAfter = (sent: Promise<unknown>, bytes: Buffer): Promise<void> => {
+    const hashed = Promise.all([sent, hashedSoFar]).then(() => hash.update(bytes));
+    hashedSoFar = hashed;
+    return hashed.then((back) => {
+      free.push(Buffer.from(back.buffer));
+    });
   };
+
+  // A full part (or the last one) is sent at once, and hashed once sent.
+  const dispatch = async (buffer: Buffer, length: number) => {
+    while (inFlight.size >= PARTS_IN_FLIGHT) await Promise.race(inFlight);
+    const number = ++part;
+    uploadId ??= await client.initiateNewMultipartUpload(bucket, key, { ...headers });
+    const payload = buffer.subarray(0, length);
+    const sent = client.uploadPart({ bucketName: bucket, objectName: key, uploadID: uploadId, partNumber: number, headers: {} }, payload).then(({ etag }) => {
+      etags.push({ part: number, etag });
+    });
+    const done: Promise<void> = hashAfter(sent, payload).finally(() => inFlight.delete(done));
+    // A failure is seen where the part is awaited; until then it must not count as unhandled.
+    done.catch(() => {});
+    inFlight.add(done);
+  };
+
   try {
-    let part = 1;
-    send(part, firstPart);
-    for await (const payload of parts) {
-      // Reading the next part waits while two are still being sent: the stream is held back, not buffered.
-      while (inFlight.size >= PARTS_IN_FLIGHT) await Promise.race(inFlight);
-      send(++part, payload);
+    // Not destroyed on leaving the loop early: on a failure it is destroyed below with that failure, which
+    // is what whoever feeds it hears (multer answers the request with it), not a bare AbortError.
+    for await (const chunk of stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer | string>) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      size += bytes.length;
+      // Counted as it arrives, before anything of it is stored: the limit stops the stream mid-way.
+      if (limit && size > limit.maxBytes) throw limit.tooLarge();
+      for (let at = 0; at < bytes.length; ) {
+        // Two parts in flight and one filling is three buffers; a fourth is never needed (see dispatch).
+        filling ??= free.pop() ?? spare.pop() ?? Buffer.allocUnsafeSlow(PART_BYTES);
+        const copied = bytes.copy(filling, filled, at);
+        filled += copied;
+        at += copied;
+        if (filled === PART_BYTES) {
+          const full = filling;
+          filling = undefined;
+          filled = 0;
+          await dispatch(full, PART_BYTES);
+        }
+      }
     }
+    const last = filling;
+    filling = undefined;
+    if (part === 0) {
+      // The stream ended within one part (or empty): one PUT, as a multipart upload needs a part of 5 MiB.
+      const payload = last ? last.subarray(0, filled) : Buffer.alloc(0);
+      const sent = client.makeRequestAsyncOmit({ method: 'PUT', bucketName: bucket, objectName: key, headers: { ...headers } }, payload, [200]);
+      await (last ? hashAfter(sent, payload) : sent);
+      return { size, sha256: await hash.digest() };
+    }
+    if (last && filled > 0) await dispatch(last, filled);
+    else if (last) free.push(last);
     await Promise.all(inFlight);
+    if (uploadId === undefined) throw new Error('a multipart upload sent parts without an upload id');
     etags.sort((a, b) => a.part - b.part);
-    await client.completeMultipartUpload(bucket, key, uploadId, etags);
+    const [, sha256] = await Promise.all([client.completeMultipartUpload(bucket, key, uploadId, etags), hash.digest()]);
+    return { size, sha256 };
   } catch (err) {
-    // The stream is read no further (closing the reader destroys it), so whoever feeds it hears of the
-    // failure instead of waiting on a stream nobody drains.
-    await parts.return(undefined).catch(() => undefined);
+    hash.dispose();
+    // The stream is read no further, so whoever feeds it hears of the failure (as pipeline() would tell
+    // it) instead of waiting on a stream nobody drains; the failure is ours to throw, so a stream nobody
+    // else listens to must not raise it again as an uncaught 'error'.
+    if (!stream.destroyed) {
+      stream.on('error', () => {});
+      stream.destroy(err instanceof Error ? err : undefined);
+    }
     await Promise.allSettled(inFlight);
-    await client.abortMultipartUpload(bucket, key, uploadId).catch(() => {});
+    if (uploadId !== undefined) await client.abortMultipartUpload(bucket, key, uploadId).catch(() => {});
     throw err;
+  } finally {
+    if (filling) free.push(filling);
+    spare.push(...free.splice(0, SPARE_BUFFERS - spare.length));
   }
 }

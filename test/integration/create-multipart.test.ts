@@ -2,10 +2,12 @@
 // workflow's ingest; accepted documents are stored under documents/<review>/<sha256>; a refused create
 // leaves no review row and no object anywhere.
 import test from 'ava';
+import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
 import { ReviewSchema } from '../../src/reviews/review.js';
-import { leftUnder, sha256 as sha, storedDocuments } from '../support/objects.js';
+import { keysUnder, leftUnder, sha256 as sha, storedDocuments } from '../support/objects.js';
 import { call, errorCode, form } from '../support/http.js';
-import { closeShared, db, newOrganization, stack } from '../support/stack.js';
+import { apiRoot, closeShared, db, newOrganization, stack } from '../support/stack.js';
 import { TestServices } from '../support/services.js';
 import { docx, elf, images, markEncrypted, outlookMessage, pdf, png, renameMember, sevenZip, tar, xlsx, zip } from '../support/fixtures.js';
 
@@ -190,6 +192,36 @@ test.serial('file names are read as UTF-8; one the database cannot hold, or none
   t.regex((namelessLarge.body as { error: { message: string } }).error.message, /needs a file name/);
   t.is((await db()`select count(*)::int as n from reviews where organization_id = ${org.id}`)[0]!.n, 1);
   await nothingStaged(t, org.id);
+});
+
+test.serial('a client that goes away mid-upload leaves no review and no upload', async (t) => {
+  const org = await newOrganization();
+  const boundary = 'went-away-boundary';
+  const req = request(`${stack.apiUrl}/reviews`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${org.liveKey}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+  });
+  const answered = new Promise<void>((resolve) => {
+    req.on('error', () => resolve());
+    req.on('response', (res) => {
+      res.resume();
+      resolve();
+    });
+  });
+  req.write(`--${boundary}\r\nContent-Disposition: form-data; name="documents"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\n`);
+  // Past two 8 MiB parts, all taken in by the API (drained): parts were being stored when the client went away.
+  for (let i = 0; i < 20; i++) {
+    if (!req.write(randomBytes(1024 * 1024))) await new Promise((r) => req.once('drain', r));
+  }
+  const prefix = `uploads/${org.id}/`;
+  req.destroy();
+  await answered;
+  // The API cleans up after the request has gone: wait for it (bounded), then check what is left. (MinIO
+  // lists open multipart uploads by exact key only; stream-upload.test.ts shows a failed stream leaves none.)
+  for (let i = 0; i < 200 && (await keysUnder(prefix)).length > 0; i++) await new Promise((r) => setTimeout(r, 50));
+  t.deepEqual(await keysUnder(prefix), []);
+  t.is((await db()`select count(*)::int as n from reviews where organization_id = ${org.id}`)[0]!.n, 0);
+  t.is((await fetch(`${apiRoot}/healthz`)).status, 200);
 });
 
 test.serial('a file over the per-file limit is cut off with 413 document_too_large', async (t) => {
