@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Worker as Thread } from 'node:worker_threads';
 import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
-import { binarised, inkImage, otsuThreshold, withCheckBoxes, type InkImage, type OcrWord } from './check-boxes.js';
+import { inkImage, otsuThreshold, withCheckBoxes, type InkImage, type OcrWord } from './check-boxes.js';
 import { parseHocr } from './hocr.js';
 import { ImageRefused, bitmapFromImage, openImage, type ImageFrames, type OcrBitmap } from './images.js';
 import { languageOf, type OcrLanguage } from './language.js';
@@ -144,8 +144,7 @@ export async function ocrPdfPages(bytes: Uint8Array, pageNumbers: readonly numbe
 /**
  * Which tesseract reads: `auto` native tesseract when a usable binary is installed (tesseract-cli.ts), else
  * tesseract.js with a log line; `native` or `tesseract.js` force one (a forced native engine that is
- * missing fails every OCR call as ReaderUnavailable, and startOcrWorkers). The default is tesseract.js
- * (config.ts says why).
+ * missing fails every OCR call as ReaderUnavailable, and startOcrWorkers). The default is `auto`.
  */
 export const OCR_ENGINES = ['auto', 'native', 'tesseract.js'] as const;
 export type OcrEngineSetting = (typeof OCR_ENGINES)[number];
@@ -156,7 +155,7 @@ export interface OcrSettings {
   workers: number;
   /** See OCR_PAGE_TIMEOUT_MS; tests shorten it. */
   pageTimeoutMs: number;
-  /** See OCR_ENGINES; tesseract.js until changed. */
+  /** See OCR_ENGINES; `auto` until changed. */
   engine: OcrEngineSetting;
 }
 
@@ -320,7 +319,7 @@ interface Slot {
   generation: number;
 }
 
-let settings: OcrSettings = { workers: 1, pageTimeoutMs: OCR_PAGE_TIMEOUT_MS, engine: 'tesseract.js' };
+let settings: OcrSettings = { workers: 1, pageTimeoutMs: OCR_PAGE_TIMEOUT_MS, engine: 'auto' };
 let generation = 0;
 /** Every slot whose worker is starting, busy or idle. */
 const live = new Set<Slot>();
@@ -425,9 +424,9 @@ function nativeWorker(): OcrWorker {
       }
       // The PGM's pixels follow its header. Tesseract binarises them with Otsu's threshold before reading;
       // the same threshold gives check-boxes.ts the ink tesseract saw (a blurred scan's box outlines are
-      // grey, lighter than a fixed mid-grey cut keeps).
+      // grey, lighter than a fixed mid-grey cut keeps). Cut where looked at, not copied whole.
       const grey = bitmap.pgm.subarray(bitmap.pgm.length - bitmap.width * bitmap.height);
-      const ink = inkImage(binarised(grey, otsuThreshold(grey)), bitmap.width, bitmap.height);
+      const ink = inkImage(grey, bitmap.width, bitmap.height, otsuThreshold(grey));
       const turn = loopTurns();
       const read: StraightLine[] = [];
       for (const line of lines) {
