@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
 import { inkImage, otsuThreshold, withCheckBoxes, type InkImage, type OcrWord } from './check-boxes.js';
 import { parseHocr } from './hocr.js';
-import { ImageRefused, bitmapFromImage, openImage, type ImageFrames, type OcrBitmap } from './images.js';
+import { ImageRefused, bitmapFromImage, openImage, pgmOf, type ImageFrames, type OcrBitmap } from './images.js';
 import { languageOf, type OcrLanguage } from './language.js';
 import { pageTextOf } from './layout.js';
 import { illegiblePage, OCR_PAGE_WIDTH, RENDER_DPI, type PageText, type TextItem } from './page.js';
@@ -266,7 +266,7 @@ async function recognisePages(
       // Past the deadline the rest are neither rendered nor decoded: the caller's time is up.
       const prepared = Date.now() < deadline ? await prepare(index) : illegiblePage(numberAt(index));
       if (prepared === STOP) break;
-      const page = 'pgm' in prepared ? recognize(prepared, numberAt(index)) : Promise.resolve(prepared);
+      const page = 'grey' in prepared ? recognize(prepared, numberAt(index)) : Promise.resolve(prepared);
       const settled: Promise<void> = page.then(
         () => void inFlight.delete(settled),
         () => {
@@ -404,7 +404,7 @@ async function startWorker(): Promise<OcrWorker> {
 function nativeWorker(): OcrWorker {
   let stopped = false;
   const running = new AbortController();
-  const hocr = async (bitmap: OcrBitmap, language: OcrLanguage) => parseHocr(await tesseractHocr(bitmap.pgm, language, settings.pageTimeoutMs, running.signal));
+  const hocr = async (bitmap: OcrBitmap, language: OcrLanguage) => parseHocr(await tesseractHocr(bitmap, language, settings.pageTimeoutMs, running.signal));
   return {
     get stopped() {
       return stopped;
@@ -422,11 +422,10 @@ function nativeWorker(): OcrWorker {
         bitmap = await turnedBitmap(original, turned);
         lines = await hocr(bitmap, language);
       }
-      // The PGM's pixels follow its header. Tesseract binarises them with Otsu's threshold before reading;
-      // the same threshold gives check-boxes.ts the ink tesseract saw (a blurred scan's box outlines are
-      // grey, lighter than a fixed mid-grey cut keeps). Cut where looked at, not copied whole.
-      const grey = bitmap.pgm.subarray(bitmap.pgm.length - bitmap.width * bitmap.height);
-      const ink = inkImage(grey, bitmap.width, bitmap.height, otsuThreshold(grey));
+      // Tesseract binarises the pixels with Otsu's threshold before reading; the same threshold gives
+      // check-boxes.ts the ink tesseract saw (a blurred scan's box outlines are grey, lighter than a fixed
+      // mid-grey cut keeps). Cut where looked at, not copied whole.
+      const ink = inkImage(bitmap.grey, bitmap.width, bitmap.height, otsuThreshold(bitmap.grey));
       const turn = loopTurns();
       const read: StraightLine[] = [];
       for (const line of lines) {
@@ -520,9 +519,10 @@ async function startTesseractJs(): Promise<OcrWorker> {
       return stopped;
     },
     async read(bitmap) {
-      let page = await recognize(bitmap.pgm, 'eng');
+      const pgm = pgmOf(bitmap);
+      let page = await recognize(pgm, 'eng');
       // As the native worker: a Spanish page is read again with the Spanish model.
-      if (languageOf(wordsOf(page)) === 'spa') page = await recognize(bitmap.pgm, 'spa');
+      if (languageOf(wordsOf(page)) === 'spa') page = await recognize(pgm, 'spa');
       const ink = await inkOf(page);
       const turn = loopTurns();
       const lines: StraightLine[] = [];

@@ -76,8 +76,7 @@ export function baselineAt(line: HocrLine, x: number): number {
 /** The bitmap turned by `turned` radians about its centre (clockwise for a positive angle, y down), on white paper, at its own size. */
 export async function turnedBitmap(bitmap: OcrBitmap, turned: number): Promise<OcrBitmap> {
   const { width, height } = bitmap;
-  const grey = bitmap.pgm.subarray(bitmap.pgm.length - width * height);
-  const { data, info } = await sharp(grey, { raw: { width, height, channels: 1 } })
+  const { data, info } = await sharp(bitmap.grey, { raw: { width, height, channels: 1 } })
     .rotate((turned * 180) / Math.PI, { background: '#ffffff' })
     .raw()
     .toBuffer({ resolveWithObject: true });
@@ -87,6 +86,5 @@ export async function turnedBitmap(bitmap: OcrBitmap, turned: number): Promise<O
     .extractChannel(0)
     .raw()
     .toBuffer();
-  const header = Buffer.from(`P5\n${width} ${height}\n255\n`, 'ascii');
-  return { pgm: new Uint8Array(Buffer.concat([header, cut])), width, height };
+  return { grey: cut, width, height };
 }

@@ -2,11 +2,12 @@
 // temporary file, hOCR on stdout. About twice as fast as tesseract.js's wasm build on the same page and core.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { unlink, writeFile } from 'node:fs/promises';
+import { open, unlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { pgmHeader, type OcrBitmap } from './images.js';
 import type { OcrLanguage } from './language.js';
 
 /** The binary looked for on PATH; scripts/stack/tesseract.ts installs it, the Dockerfile too. */
@@ -91,14 +92,20 @@ export function tesseractEnvironment(): NodeJS.ProcessEnv {
 }
 
 /**
- * OCRs one image (PGM, PNG, …) into hOCR; rejects on a failed run, and kills the process after `timeoutMs`.
+ * OCRs one bitmap (as a PGM file) into hOCR; rejects on a failed run, and kills the process after `timeoutMs`.
  * The image goes in as a file, not on stdin: tesseract reads stdin a character at a time through
  * std::cin, which cost it 0.08–0.1 s of CPU on a 300-dpi page (7% of reading it), against a few
  * milliseconds here to write the file (into the page cache; it is removed once read).
  */
-export async function tesseractHocr(image: Uint8Array, language: OcrLanguage, timeoutMs: number, signal?: AbortSignal): Promise<string> {
+export async function tesseractHocr(bitmap: OcrBitmap, language: OcrLanguage, timeoutMs: number, signal?: AbortSignal): Promise<string> {
   const file = path.join(imageFolder(), `page-${++images}.pgm`);
-  await writeFile(file, image);
+  // Header and pixels written apart: the page's pixels are never copied behind a header.
+  const handle = await open(file, 'w');
+  try {
+    await handle.writev([pgmHeader(bitmap), bitmap.grey]);
+  } finally {
+    await handle.close();
+  }
   try {
     return (await run(tesseractArguments(file, language), new Uint8Array(), timeoutMs, signal)).stdout;
   } finally {
