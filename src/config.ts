@@ -67,10 +67,9 @@ const envSchema = z.object({
   // Tesseract workers reading scanned pages at once, a core and about 150 MB each. Two on a two-core
   // machine read a multi-page scan 1.9 times as fast as one; more than the cores only adds memory.
   OCR_WORKERS: positiveInt.max(8).default(Math.min(2, availableParallelism())),
-  // Which tesseract reads scans (src/qc/reading/ocr.ts): `auto` is native tesseract where installed, else
-  // tesseract.js. tesseract.js by default until native reads every field of the corpus's scans as it does
-  // (docs/reading.md: three Spanish and blank-form scans still differ).
-  OCR_ENGINE: z.enum(['auto', 'native', 'tesseract.js']).default('tesseract.js'),
+  // Which tesseract reads scans (src/qc/reading/ocr.ts): `auto` is native tesseract where installed (about
+  // twice as fast on the same page and core), else tesseract.js; `native` or `tesseract.js` force one.
+  OCR_ENGINE: z.enum(['auto', 'native', 'tesseract.js']).default('auto'),
 
   // The local stack (npm start, npm test) launches the worker beside its servers, so that loading the
   // worker's code overlaps their start; the worker then connects as soon as Temporal answers (trying

@@ -204,9 +204,7 @@ export async function openPageSource(bytes: Uint8Array, mime: string): Promise<P
       if (n < 1 || n > image.count) return null;
       try {
         const frame = await image.frame(n - 1);
-        // A binary PGM: its pixels are the last width × height bytes.
-        const grey = frame.pgm.subarray(frame.pgm.length - frame.width * frame.height);
-        const { data, info } = await sharp(grey, { raw: { width: frame.width, height: frame.height, channels: 1 } }).resize({ width }).raw().toBuffer({ resolveWithObject: true });
+        const { data, info } = await sharp(frame.grey, { raw: { width: frame.width, height: frame.height, channels: 1 } }).resize({ width }).raw().toBuffer({ resolveWithObject: true });
         return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: info.channels as 1 | 3 | 4 };
       } catch {
         return null;

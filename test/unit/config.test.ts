@@ -58,8 +58,8 @@ test('OCR workers default to two, or one on a single core, and take 1 to 8', (t)
   }
 });
 
-test('the OCR engine is tesseract.js by default, may be auto, native or tesseract.js, and takes nothing else', (t) => {
-  t.is(loadConfig({}).qc.ocrEngine, 'tesseract.js');
+test('the OCR engine is auto by default (native tesseract where installed), may be auto, native or tesseract.js, and takes nothing else', (t) => {
+  t.is(loadConfig({}).qc.ocrEngine, 'auto');
   t.is(loadConfig({ OCR_ENGINE: 'auto' }).qc.ocrEngine, 'auto');
   t.is(loadConfig({ OCR_ENGINE: 'native' }).qc.ocrEngine, 'native');
   t.is(loadConfig({ OCR_ENGINE: 'tesseract.js' }).qc.ocrEngine, 'tesseract.js');

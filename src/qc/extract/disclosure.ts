@@ -86,7 +86,8 @@ export const LABEL = {
   purpose: /^(?:purpose|finalidad)$/i,
   product: /^(?:product|producto)$/i,
   loanType: /^(?:loan type|tipo de(?: pr[eé]stamo)?)$/i,
-  loanId: /^(?:loan id\s*#?|n\.?\s*[º°*®o]?\s*(?:del|de)\s+pr[eé]stamo)$/i,
+  // "N.º del préstamo": OCR reads the ordinal sign as any mark or figure ("N.*", "N.?", "N.9").
+  loanId: /^(?:loan id\s*#?|n\.?\s*(?:[º°o]|[^\sa-z]{1,2})?\s*(?:del|de)\s+pr[eé]stamo)$/i,
   loanAmount: /^(?:loan amount|monto del pr[eé]stamo)$/i,
   interestRate: /^(?:interest rate|tasa de inter[eé]s)$/i,
   monthlyPrincipalAndInterest: /^(?:monthly principal & interest|pago mensual(?: de intereses y capital)?)$/i,

@@ -22,11 +22,25 @@ export class ImageRefused extends Error {
   override name = 'ImageRefused';
 }
 
-/** One frame ready for OCR: a binary PGM (tesseract's leptonica reads it with no decoding cost). */
+/** One frame ready for OCR: 8-bit grey pixels, rows top to bottom (as a PGM, tesseract reads them with no decoding cost). */
 export interface OcrBitmap {
-  pgm: Uint8Array;
+  grey: Uint8Array;
   width: number;
   height: number;
+}
+
+/** A binary PGM's header for the bitmap: its pixels follow as they are. */
+export function pgmHeader(bitmap: OcrBitmap): Uint8Array {
+  return Buffer.from(`P5\n${bitmap.width} ${bitmap.height}\n255\n`, 'ascii');
+}
+
+/** The bitmap as one binary PGM file's bytes (tesseract.js takes a file; native tesseract is written header and pixels apart). */
+export function pgmOf(bitmap: OcrBitmap): Uint8Array {
+  const header = pgmHeader(bitmap);
+  const out = new Uint8Array(header.length + bitmap.grey.length);
+  out.set(header, 0);
+  out.set(bitmap.grey, header.length);
+  return out;
 }
 
 /** An opened image: its frame count is known up front, frames are decoded one at a time on demand. */
@@ -102,10 +116,7 @@ export function setPaperFlattening(on: boolean): boolean {
   return previous;
 }
 
-/**
- * Flattens onto white, greys and rescales towards ~300 dpi, evens out unevenly lit paper, then emits the
- * PGM tesseract reads.
- */
+/** Flattens onto white, greys and rescales towards ~300 dpi, and evens out unevenly lit paper. */
 async function toOcrBitmap(image: Sharp, width: number, height: number, rescale = true): Promise<OcrBitmap> {
   const target = rescale ? ocrSize(width, height) : { width, height };
   try {
@@ -119,7 +130,8 @@ async function toOcrBitmap(image: Sharp, width: number, height: number, rescale 
       .toBuffer({ resolveWithObject: true });
     if (info.channels !== 1) throw new Error(`expected one channel, got ${info.channels}`);
     const grey = paperFlattening ? await flattenPaper(data, info.width, info.height) : data;
-    return { pgm: pgm(grey, info.width, info.height), width: info.width, height: info.height };
+    // sharp's own buffer, not copied behind a header: a page's 8 MB allocated once, not twice.
+    return { grey, width: info.width, height: info.height };
   } catch (err) {
     throw new ImageRefused(`image cannot be decoded (${errorMessage(err)})`);
   }
@@ -132,13 +144,6 @@ function ocrSize(width: number, height: number): { width: number; height: number
   return { width: Math.max(1, Math.round(width * factor)), height: Math.max(1, Math.round(height * factor)) };
 }
 
-function pgm(grey: Uint8Array, width: number, height: number): Uint8Array {
-  const header = Buffer.from(`P5\n${width} ${height}\n255\n`, 'ascii');
-  const out = new Uint8Array(header.length + grey.length);
-  out.set(header, 0);
-  out.set(grey, header.length);
-  return out;
-}
 
 
 // ---------------------------------------------------------------------------------------------------

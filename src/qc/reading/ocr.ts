@@ -9,9 +9,9 @@ import path from 'node:path';
 import { Worker as Thread } from 'node:worker_threads';
 import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
-import { binarised, inkImage, otsuThreshold, withCheckBoxes, type InkImage, type OcrWord } from './check-boxes.js';
+import { inkImage, otsuThreshold, withCheckBoxes, type InkImage, type OcrWord } from './check-boxes.js';
 import { parseHocr } from './hocr.js';
-import { ImageRefused, bitmapFromImage, openImage, type ImageFrames, type OcrBitmap } from './images.js';
+import { ImageRefused, bitmapFromImage, openImage, pgmOf, type ImageFrames, type OcrBitmap } from './images.js';
 import { languageOf, type OcrLanguage } from './language.js';
 import { pageTextOf } from './layout.js';
 import { illegiblePage, OCR_PAGE_WIDTH, RENDER_DPI, type PageText, type TextItem } from './page.js';
@@ -144,8 +144,7 @@ export async function ocrPdfPages(bytes: Uint8Array, pageNumbers: readonly numbe
 /**
  * Which tesseract reads: `auto` native tesseract when a usable binary is installed (tesseract-cli.ts), else
  * tesseract.js with a log line; `native` or `tesseract.js` force one (a forced native engine that is
- * missing fails every OCR call as ReaderUnavailable, and startOcrWorkers). The default is tesseract.js
- * (config.ts says why).
+ * missing fails every OCR call as ReaderUnavailable, and startOcrWorkers). The default is `auto`.
  */
 export const OCR_ENGINES = ['auto', 'native', 'tesseract.js'] as const;
 export type OcrEngineSetting = (typeof OCR_ENGINES)[number];
@@ -156,7 +155,7 @@ export interface OcrSettings {
   workers: number;
   /** See OCR_PAGE_TIMEOUT_MS; tests shorten it. */
   pageTimeoutMs: number;
-  /** See OCR_ENGINES; tesseract.js until changed. */
+  /** See OCR_ENGINES; `auto` until changed. */
   engine: OcrEngineSetting;
 }
 
@@ -267,7 +266,7 @@ async function recognisePages(
       // Past the deadline the rest are neither rendered nor decoded: the caller's time is up.
       const prepared = Date.now() < deadline ? await prepare(index) : illegiblePage(numberAt(index));
       if (prepared === STOP) break;
-      const page = 'pgm' in prepared ? recognize(prepared, numberAt(index)) : Promise.resolve(prepared);
+      const page = 'grey' in prepared ? recognize(prepared, numberAt(index)) : Promise.resolve(prepared);
       const settled: Promise<void> = page.then(
         () => void inFlight.delete(settled),
         () => {
@@ -320,7 +319,7 @@ interface Slot {
   generation: number;
 }
 
-let settings: OcrSettings = { workers: 1, pageTimeoutMs: OCR_PAGE_TIMEOUT_MS, engine: 'tesseract.js' };
+let settings: OcrSettings = { workers: 1, pageTimeoutMs: OCR_PAGE_TIMEOUT_MS, engine: 'auto' };
 let generation = 0;
 /** Every slot whose worker is starting, busy or idle. */
 const live = new Set<Slot>();
@@ -405,7 +404,7 @@ async function startWorker(): Promise<OcrWorker> {
 function nativeWorker(): OcrWorker {
   let stopped = false;
   const running = new AbortController();
-  const hocr = async (bitmap: OcrBitmap, language: OcrLanguage) => parseHocr(await tesseractHocr(bitmap.pgm, language, settings.pageTimeoutMs, running.signal));
+  const hocr = async (bitmap: OcrBitmap, language: OcrLanguage) => parseHocr(await tesseractHocr(bitmap, language, settings.pageTimeoutMs, running.signal));
   return {
     get stopped() {
       return stopped;
@@ -423,11 +422,10 @@ function nativeWorker(): OcrWorker {
         bitmap = await turnedBitmap(original, turned);
         lines = await hocr(bitmap, language);
       }
-      // The PGM's pixels follow its header. Tesseract binarises them with Otsu's threshold before reading;
-      // the same threshold gives check-boxes.ts the ink tesseract saw (a blurred scan's box outlines are
-      // grey, lighter than a fixed mid-grey cut keeps).
-      const grey = bitmap.pgm.subarray(bitmap.pgm.length - bitmap.width * bitmap.height);
-      const ink = inkImage(binarised(grey, otsuThreshold(grey)), bitmap.width, bitmap.height);
+      // Tesseract binarises the pixels with Otsu's threshold before reading; the same threshold gives
+      // check-boxes.ts the ink tesseract saw (a blurred scan's box outlines are grey, lighter than a fixed
+      // mid-grey cut keeps). Cut where looked at, not copied whole.
+      const ink = inkImage(bitmap.grey, bitmap.width, bitmap.height, otsuThreshold(bitmap.grey));
       const turn = loopTurns();
       const read: StraightLine[] = [];
       for (const line of lines) {
@@ -521,9 +519,10 @@ async function startTesseractJs(): Promise<OcrWorker> {
       return stopped;
     },
     async read(bitmap) {
-      let page = await recognize(bitmap.pgm, 'eng');
+      const pgm = pgmOf(bitmap);
+      let page = await recognize(pgm, 'eng');
       // As the native worker: a Spanish page is read again with the Spanish model.
-      if (languageOf(wordsOf(page)) === 'spa') page = await recognize(bitmap.pgm, 'spa');
+      if (languageOf(wordsOf(page)) === 'spa') page = await recognize(pgm, 'spa');
       const ink = await inkOf(page);
       const turn = loopTurns();
       const lines: StraightLine[] = [];

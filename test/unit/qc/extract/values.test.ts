@@ -60,6 +60,8 @@ test('names, organisations and addresses are read only in their own shapes, neve
   t.is(streetAddress('VA'), undefined);
   t.is(streetAddress('Before closing, your interest rate, points, and lender credits can'), undefined);
   t.true(isCaption('Loan ID #'));
+  t.true(isCaption('LoanID #'), 'OCR ran the caption together');
+  t.true(isCaption('LOANID'));
   t.false(isCaption('Ficus Bank'));
 });
 

@@ -1,6 +1,6 @@
 // Check boxes on scanned pages are found in the pixels, whatever OCR made of them ("O", "CJ", "®", nothing).
 import test from 'ava';
-import { binarised, CHECKED, EMPTY, inkImage, otsuThreshold, withCheckBoxes, type OcrWord, type PixelBox } from '../../../../src/qc/reading/check-boxes.js';
+import { CHECKED, EMPTY, inkImage, otsuThreshold, withCheckBoxes, type OcrWord, type PixelBox } from '../../../../src/qc/reading/check-boxes.js';
 import { languageOf } from '../../../../src/qc/reading/language.js';
 
 const WIDTH = 600;
@@ -64,6 +64,14 @@ test('a box OCR glued to its option word is cut off it, by the characters standi
   t.is(texts(withCheckBoxes(line, p.image())), `${EMPTY} FHA`);
 });
 
+test('a box OCR read as a word of its own ("OD") is the box: the word goes, the option follows it', (t) => {
+  const p = page();
+  p.box(100, false);
+  p.letters(145, 300);
+  const line = [word('Type', 10, 70), word('OD', 100, 129, [['O', 100, 114], ['D', 115, 129]]), word('Conventional', 145, 300)];
+  t.is(texts(withCheckBoxes(line, p.image())), `Type ${EMPTY} Conventional`);
+});
+
 test('letters, rings and table rules are not boxes: a line without boxes comes back as OCR read it', (t) => {
   const p = page();
   p.ring(100);
@@ -109,7 +117,7 @@ test("Otsu's threshold cuts between a page's ink and its paper, so a blurred sca
   grey.fill(140, 9_000);
   const threshold = otsuThreshold(grey);
   t.true(threshold > 140 && threshold <= 235, `threshold ${threshold}`);
-  const ink = inkImage(binarised(grey, threshold), 100, 100);
+  const ink = inkImage(grey, 100, 100, threshold);
   t.false(ink.ink(0, 0));
   t.true(ink.ink(0, 95));
   t.false(inkImage(grey, 100, 100).ink(0, 95), 'the fixed cut alone misses it');
