@@ -39,7 +39,7 @@ export function requestDeadline(log: (line: string) => void, ms = REQUEST_DEADLI
     };
     res.locals.deadline = clock;
     clock.arm();
-    res.once('finish', () => clearTimeout(clock.timer));
+    // 'close' follows 'finish' on every response, and comes alone when the caller goes away first.
     res.once('close', () => clearTimeout(clock.timer));
     next();
   };
