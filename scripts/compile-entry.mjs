@@ -25,9 +25,10 @@ const REPOSITORY = { root: resolve(dirname(SELF), '..'), outDir: resolve(dirname
 /** Hashed with the sources: what else decides the output. */
 const ALSO_HASHED = ['package-lock.json', 'tsconfig.json'];
 
-// Packages stay imports, resolved from node_modules when run; a module imported with import() is a chunk
-// of its own, loaded (with the packages it imports) only when it is, as it was through tsx.
-const OPTIONS = {
+// Packages stay imports, resolved from node_modules when run (the CommonJS-only ones by require(),
+// cjs-packages.mjs); a module imported with import() is a chunk of its own, loaded (with the packages it
+// imports) only when it is, as it was through tsx. The services are bundled alike (scripts/compile.ts).
+export const BUNDLE_OPTIONS = {
   bundle: true,
   splitting: true,
   packages: 'external',
@@ -35,10 +36,9 @@ const OPTIONS = {
   format: 'esm',
   target: 'node20',
   sourcemap: 'linked',
-  entryNames: '[name]-[hash]',
-  chunkNames: 'chunk-[hash]',
   banner: { js: REQUIRE_BANNER },
 };
+const OPTIONS = { ...BUNDLE_OPTIONS, entryNames: '[name]-[hash]', chunkNames: 'chunk-[hash]' };
 
 /**
  * The compiled entry's path when the build in `outDir` is of today's sources, else undefined.

@@ -12,7 +12,8 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { BUILD_DIR, writeBuildOutput } from '../src/build-output.js';
-import { cjsPackages, REQUIRE_BANNER } from './cjs-packages.mjs';
+import { cjsPackages } from './cjs-packages.mjs';
+import { BUNDLE_OPTIONS } from './compile-entry.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -38,19 +39,10 @@ export const SERVICES: CompileTarget = {
 const stampSchema = z.object({ hash: z.string(), inputs: z.array(z.string()) });
 
 // Part of every hash: a change to how we compile makes earlier builds stale as a source change does.
-// Splitting: a module imported with import() is a chunk of its own, loaded (with the packages it imports)
-// only when it is first imported; the worker polls before loading its activities' (worker/main.ts). The
-// CommonJS-only packages are loaded with require() (cjs-packages.mjs, whose source is hashed too).
-const OPTIONS = {
-  bundle: true,
-  splitting: true,
-  packages: 'external',
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  sourcemap: 'linked',
-  banner: { js: REQUIRE_BANNER },
-} as const;
+// Splitting (compile-entry.mjs's BUNDLE_OPTIONS): the worker polls before loading its activities' chunk
+// (worker/main.ts). The CommonJS-only packages are loaded with require() (cjs-packages.mjs, whose source
+// is hashed too).
+const OPTIONS = BUNDLE_OPTIONS;
 const COMPILER = fileURLToPath(new URL('./cjs-packages.mjs', import.meta.url));
 
 /** A hash of the compile options, the lockfile (the esbuild and package versions) and every input file. */
