@@ -37,7 +37,7 @@ function presentValue(payments: readonly ScheduledPayment[], i: number): { pv: n
  * The annual percentage rate as a decimal (0.0969 for 9.69%), to within 1e-10. The present value falls
  * strictly as the rate rises, so a rate that values the payments above the amount financed and one that
  * values them below bracket the answer; Newton's steps find it in a handful of valuations.
- * (Bisection alone took some 100 valuations, and the APR rule solves dozens of schedules of 360 payments
+ * (Bisection to 1e-14 took some 50 valuations, and the APR rule solves dozens of schedules of 360 payments
  * per Closing Disclosure.)
  */
 export function actuarialApr(input: AprInput): number {
