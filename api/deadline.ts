@@ -16,6 +16,8 @@ export const REQUEST_DEADLINE_MS = 9_000;
 /** The request's clock: stopped while the client or ingest has the time, started afresh after. */
 interface Clock {
   timer: NodeJS.Timeout | undefined;
+  /** The response closed (answered, or its caller left): no deadline is armed again. */
+  closed: boolean;
   arm(): void;
 }
 
@@ -32,7 +34,9 @@ export function requestDeadline(log: (line: string) => void, ms = REQUEST_DEADLI
     };
     const clock: Clock = {
       timer: undefined,
+      closed: false,
       arm() {
+        if (clock.closed) return;
         clock.timer = setTimeout(expire, ms);
         clock.timer.unref();
       },
@@ -40,7 +44,12 @@ export function requestDeadline(log: (line: string) => void, ms = REQUEST_DEADLI
     res.locals.deadline = clock;
     clock.arm();
     // 'close' follows 'finish' on every response, and comes alone when the caller goes away first.
-    res.once('close', () => clearTimeout(clock.timer));
+    // A caller that left mid-upload closes the response while the upload is off the clock: the clock
+    // must not start again when the handler resumes, or it expires later as a 503 no one receives.
+    res.once('close', () => {
+      clock.closed = true;
+      clearTimeout(clock.timer);
+    });
     next();
   };
 }
