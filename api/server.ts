@@ -2,6 +2,7 @@
 import { loadConfigOrExit } from '../src/config.js';
 import { createSql } from '../src/db/client.js';
 import { createStorage } from '../src/storage/minio.js';
+import { watchEventLoopStalls } from '../src/runtime/event-loop-stalls.js';
 import { createTemporalClient } from '../src/temporal/connection.js';
 import { createApp } from './app.js';
 import { lineLog } from './line-log.js';
@@ -11,6 +12,7 @@ const sql = createSql(config);
 const storage = createStorage(config);
 const temporal = createTemporalClient(config);
 const log = lineLog('api: ');
+watchEventLoopStalls(log);
 
 const server = createApp({ config, sql, storage, temporal, log }).listen(config.http.port, config.http.host, () => {
   console.log(`api: listening on http://${config.http.host}:${config.http.port} (public ${config.http.publicBaseUrl})`);

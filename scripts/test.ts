@@ -3,7 +3,7 @@
 // Arguments after `--` go to ava (e.g. `npm test -- test/integration/auth.test.ts`). `--run <script>` runs one
 // script against the same throw-away stack instead of the suite (`npm run histories:record`).
 import { spawn } from 'node:child_process';
-import { chmod, cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -43,6 +43,28 @@ async function runAva(env: Record<string, string>, args: string[], tally: Tally)
     if (child.exitCode !== null) resolve(child.exitCode);
     else child.once('exit', (code) => resolve(code ?? 1));
   });
+}
+
+/** What in the services' logs tells of trouble: unanswered or failed requests, blocked loops, replays that failed. */
+const TROUBLE = /had no answer within|\bfailed\b|event loop was blocked|TMPRL\d+|[Nn]ondeterminism|unhandled/;
+const TROUBLE_LINES = 60;
+
+/**
+ * After a failure, the API's and workers' lines that tell of trouble (the last TROUBLE_LINES, each cut at
+ * 400 characters) as TAP comments: a CI run keeps only what it printed, and a failed assertion rarely says
+ * what the service saw. `.data/last-test-logs` keeps the whole logs of a local run.
+ */
+async function printServiceTrouble(logDir: string): Promise<void> {
+  const files = (await readdir(logDir).catch(() => [])).filter((f) => /^(api|worker)[\w-]*\.log$/.test(f)).sort();
+  const lines: string[] = [];
+  for (const file of files) {
+    for (const line of (await readFile(join(logDir, file), 'utf8')).split('\n')) {
+      if (TROUBLE.test(line)) lines.push(`${file}: ${line.slice(0, 400)}`);
+    }
+  }
+  if (lines.length === 0) return;
+  console.log(`# the services' logs: ${lines.length} line(s) of trouble${lines.length > TROUBLE_LINES ? `, the last ${TROUBLE_LINES}` : ''}`);
+  for (const line of lines.slice(-TROUBLE_LINES)) console.log(`#   ${line}`);
 }
 
 async function runScript(env: Record<string, string>, script: string, args: string[]): Promise<number> {
@@ -114,6 +136,7 @@ async function main(): Promise<number> {
     // ava exits non-zero for failures it does not count as tests (a crashed file, an unhandled rejection).
     if (avaExit !== 0 && tally.failed === 0) tally.failed = 1;
     exitCode = tally.failed > 0 || tally.passed === 0 ? 1 : 0;
+    if (exitCode !== 0) await printServiceTrouble(join(dataDir, 'logs'));
   } catch (err) {
     console.log(`# the stack failed: ${(err as Error).message}`);
     tally.failed += 1;

@@ -9,11 +9,14 @@ import { lazyActivities } from '../activities/lazy.js';
 import { loadConfigOrExit } from '../src/config.js';
 import { createSql } from '../src/db/client.js';
 import type { ReviewActivities } from '../activities/index.js';
+import { watchEventLoopStalls } from '../src/runtime/event-loop-stalls.js';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes.js';
 import { ensureWorkflowBundle } from './workflow-bundle.js';
 
 const config = loadConfigOrExit();
 const log = (line: string) => console.log(`worker: ${line}`);
+// Workflow tasks wait while an activity holds the loop: a create's answer waits for its first one.
+watchEventLoopStalls(log);
 
 async function registerSearchAttributes(): Promise<void> {
   const operator = await Connection.connect({ address: config.temporal.address });

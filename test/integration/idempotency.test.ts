@@ -4,7 +4,7 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { ReviewSchema } from '../../src/reviews/review.js';
-import { call, createBody, errorCode, form } from '../support/http.js';
+import { assertStatus, call, createBody, errorCode, form } from '../support/http.js';
 import { closeShared, db, newOrganization, stack } from '../support/stack.js';
 import { elf, pdf, png } from '../support/fixtures.js';
 
@@ -28,7 +28,7 @@ test('a retry with the same key returns 200 with the original body, byte for byt
 test('the same key with a different request is 422 invalid_request naming Idempotency-Key', async (t) => {
   const org = await newOrganization();
   const key = randomUUID();
-  t.is((await create(org.liveKey, key, createBody({ label: 'a' }))).status, 201);
+  assertStatus(t, await create(org.liveKey, key, createBody({ label: 'a' })), 201);
   const other = await create(org.liveKey, key, createBody({ label: 'b' }));
   t.is(other.status, 422);
   t.is(errorCode(other), 'invalid_request');

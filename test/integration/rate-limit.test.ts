@@ -2,7 +2,7 @@
 // so that every API process shares the count.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { call, errorCode } from '../support/http.js';
+import { assertStatus, call, errorCode } from '../support/http.js';
 import { closeShared, db, newOrganization, stack } from '../support/stack.js';
 import { TestServices } from '../support/services.js';
 
@@ -57,7 +57,7 @@ test('the limit is shared by two API processes and answered with 429 rate_limite
   }
   // Another organization is unaffected.
   const other = await newOrganization();
-  t.is((await call(second.url, 'GET', '/reviews', { key: other.liveKey })).status, 200);
+  assertStatus(t, await call(second.url, 'GET', '/reviews', { key: other.liveKey }), 200);
 });
 
 test('concurrent requests to two API processes are admitted exactly up to the limit, each with a place of its own', async (t) => {

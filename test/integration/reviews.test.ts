@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ReviewSchema } from '../../src/reviews/review.js';
 import { getStateQuery } from '../../workflows/messages.js';
 import { OrgIdKey, ReferenceIdKey, ReviewStatusKey, SandboxKey, InternalStateKey, ReviewTypeKey } from '../../src/temporal/search-attribute-keys.js';
-import { call, createBody, errorCode, errorMessage, form } from '../support/http.js';
+import { assertStatus, call, createBody, errorCode, errorMessage, form } from '../support/http.js';
 import { pdf, zip } from '../support/fixtures.js';
 import { describedAt, waitForInternalState } from '../support/reviews.js';
 import { closeShared, config, db, newOrganization, stack, temporalClient } from '../support/stack.js';
@@ -124,12 +124,12 @@ test('a duplicate reference_id returns 409 duplicate_reference_id and leaves no 
   t.is(rows.length, 1);
   // The same reference in another organization is independent.
   const other = await newOrganization();
-  t.is((await api('POST', '/reviews', { key: other.liveKey, json: createBody({ reference_id: 'LN-dup' }) })).status, 201);
+  assertStatus(t, await api('POST', '/reviews', { key: other.liveKey, json: createBody({ reference_id: 'LN-dup' }) }), 201);
 });
 
 test('the workflow of a rejected create ends at once, marked rejected, with no ReviewStatus an operator could mistake for a review', async (t) => {
   const org = await newOrganization();
-  t.is((await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'LN-once' }) })).status, 201);
+  assertStatus(t, await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'LN-once' }) }), 201);
   const requestIds = { duplicate: `dup-${randomUUID()}`, nested: `nested-${randomUUID()}` };
   const duplicate = await api('POST', '/reviews', { key: org.liveKey, headers: { 'X-Request-Id': requestIds.duplicate }, json: createBody({ reference_id: 'LN-once' }) });
   t.is(errorCode(duplicate), 'duplicate_reference_id');
@@ -164,7 +164,7 @@ test('the workflow of a rejected create ends at once, marked rejected, with no R
     const attributes = (await handle.describe()).typedSearchAttributes;
     t.is(attributes.get(InternalStateKey), 'rejected');
     t.is(attributes.get(ReviewStatusKey), undefined);
-    t.is((await api('GET', `/reviews/${id}`, { key: org.liveKey })).status, 404);
+    assertStatus(t, await api('GET', `/reviews/${id}`, { key: org.liveKey }), 404);
   }
   t.deepEqual(codes.sort(), ['document_unsupported', 'duplicate_reference_id']);
   const log = await readFile(workerLog, 'utf8');
@@ -187,8 +187,8 @@ test('a reference_id of "null" or "undefined", what a client\'s serialiser makes
   t.is(json.status, 422, json.text);
   t.regex(json.text, /reference_id/);
   // A reference that merely contains the word is a reference; JSON's null is no reference at all.
-  t.is((await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'null-2026-17' }) })).status, 201);
-  t.is((await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: null }) })).status, 201);
+  assertStatus(t, await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'null-2026-17' }) }), 201);
+  assertStatus(t, await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: null }) }), 201);
   const [row] = await db()<{ n: number }[]>`select count(*)::int as n from reviews where organization_id = ${org.id}`;
   t.is(row!.n, 2, 'nothing of the refused creates is kept');
 });

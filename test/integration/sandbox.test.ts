@@ -6,7 +6,7 @@ import { inspectWorkingDocument } from '../../src/working-document/marker.js';
 import { ReportSchema } from '../../src/reviews/report.js';
 import { ReviewSchema } from '../../src/reviews/review.js';
 import { InternalStateKey, ReviewStatusKey } from '../../src/temporal/search-attribute-keys.js';
-import { call, createBody, errorCode, form } from '../support/http.js';
+import { assertStatus, call, createBody, errorCode, form } from '../support/http.js';
 import { leftUnder, storedDocuments } from '../support/objects.js';
 import { closeShared, config, db, newOrganization, stack } from '../support/stack.js';
 import { describedAt } from '../support/reviews.js';
@@ -108,5 +108,5 @@ test('a key reads reports of and adds documents to its own mode\'s reviews only;
   t.deepEqual(((listed.body as { data: { review_id: string }[] }).data.map((r) => r.review_id)).sort(), [sandbox.review_id, live.review_id].sort());
   // Nothing was added to either.
   t.is((await db()`select count(*)::int as n from documents where filename = 'more.png' and review_id in ${db()([sandbox.review_id, live.review_id])}`)[0]!.n, 0);
-  t.is((await call(stack.apiUrl, 'GET', `/reviews/${sandbox.review_id}/report`, { key: org.sandboxKey })).status, 200);
+  assertStatus(t, await call(stack.apiUrl, 'GET', `/reviews/${sandbox.review_id}/report`, { key: org.sandboxKey }), 200);
 });

@@ -3,7 +3,7 @@
 // serves again once the server does.
 import test from 'ava';
 import { ReviewSchema } from '../../src/reviews/review.js';
-import { call, createBody, errorCode } from '../support/http.js';
+import { assertStatus, call, createBody, errorCode } from '../support/http.js';
 import { TestServices } from '../support/services.js';
 import { StallProxy } from '../support/stall-proxy.js';
 import { closeShared, newOrganization, stack } from '../support/stack.js';
@@ -44,7 +44,7 @@ test.serial('a Postgres stall: requests on open connections answer 503 auth_unav
   t.is(created.status, 201, created.text);
   const { review_id } = ReviewSchema.parse(created.body);
   // Warm: the pool's connections are open when the stall begins.
-  t.is((await call(api.url, 'GET', `/reviews/${review_id}`, { key: org.liveKey })).status, 200);
+  assertStatus(t, await call(api.url, 'GET', `/reviews/${review_id}`, { key: org.liveKey }), 200);
 
   pg.stall();
   const answers = await Promise.all(
@@ -69,7 +69,7 @@ test.serial('a Temporal stall: a create answers 503 service_unavailable with Ret
   const temporal = await proxy(host!, Number(port));
   const api = await services.api({ TEMPORAL_ADDRESS: `127.0.0.1:${temporal.port}` });
   const org = await newOrganization();
-  t.is((await call(api.url, 'POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'before' }) })).status, 201);
+  assertStatus(t, await call(api.url, 'POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'before' }) }), 201);
 
   temporal.stall();
   const [stalled, ms] = await timed(() => call(api.url, 'POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'during' }), headers: { 'Idempotency-Key': 'stall-1' } }));
@@ -78,7 +78,7 @@ test.serial('a Temporal stall: a create answers 503 service_unavailable with Ret
   t.truthy(stalled.headers.get('retry-after'));
   t.true(ms < ANSWERED_WITHIN_MS(), `answered in ${ms} ms`);
   // Reads that need only Postgres are not held up.
-  t.is((await call(api.url, 'GET', '/reviews', { key: org.liveKey })).status, 200);
+  assertStatus(t, await call(api.url, 'GET', '/reviews', { key: org.liveKey }), 200);
 
   temporal.resume();
   const after = await call(api.url, 'POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'after' }) });

@@ -4,7 +4,7 @@ import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { decryptSecret } from '../../src/webhooks/secret.js';
 import { RegisteredWebhookEndpointSchema, WebhookEndpointListSchema } from '../../src/webhooks/endpoint.js';
-import { call, errorCode } from '../support/http.js';
+import { assertStatus, call, errorCode } from '../support/http.js';
 import { closeShared, config, db, newOrganization, stack } from '../support/stack.js';
 import { TestServices } from '../support/services.js';
 
@@ -72,14 +72,14 @@ test('non-public or non-HTTPS URLs are 400 invalid_request naming url', async (t
 test('loopback targets need the test-only switch, which is off by default', async (t) => {
   const org = await newOrganization();
   // The suite's API runs with the switch on, for the webhook delivery tests.
-  t.is((await api('POST', '/webhook-endpoints', { key: org.liveKey, json: { url: 'https://127.0.0.1:9443/hook' } })).status, 201);
+  assertStatus(t, await api('POST', '/webhook-endpoints', { key: org.liveKey, json: { url: 'https://127.0.0.1:9443/hook' } }), 201);
   const strict = await services.api({ TEST_ONLY_ALLOW_LOOPBACK_TARGETS: 'false' });
   for (const url of ['https://127.0.0.1:9443/hook', 'https://[::1]:9443/hook', 'https://127.1.2.3/hook']) {
     const res = await call(strict.url, 'POST', '/webhook-endpoints', { key: org.liveKey, json: { url } });
     t.is(res.status, 400, url);
     t.is(errorCode(res), 'invalid_request', url);
   }
-  t.is((await call(strict.url, 'POST', '/webhook-endpoints', { key: org.liveKey, json: { url: PUBLIC_URL } })).status, 201);
+  assertStatus(t, await call(strict.url, 'POST', '/webhook-endpoints', { key: org.liveKey, json: { url: PUBLIC_URL } }), 201);
 });
 
 test('live and sandbox keys each see and delete only their own mode’s endpoints', async (t) => {
@@ -97,7 +97,7 @@ test('live and sandbox keys each see and delete only their own mode’s endpoint
   t.is(deleted.status, 204);
   t.is(deleted.text, '');
   t.deepEqual(await listed(org.liveKey), []);
-  t.is((await api('DELETE', `/webhook-endpoints/${live.id}`, { key: org.liveKey })).status, 404);
+  assertStatus(t, await api('DELETE', `/webhook-endpoints/${live.id}`, { key: org.liveKey }), 404);
 });
 
 test("another organization's endpoint, or an unknown id, is 404 webhook_endpoint_not_found", async (t) => {

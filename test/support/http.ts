@@ -1,5 +1,6 @@
 // A tiny HTTP client for the API under test: JSON in, status + parsed body out. Every /v1 response is
 // checked against the served OpenAPI document on the way (a mismatch fails the calling test).
+import type { ExecutionContext } from 'ava';
 import { documentValidator } from './openapi-validator.js';
 import { sharedSources } from './source-server.js';
 
@@ -53,6 +54,11 @@ export async function whileUnavailable(send: () => Promise<ApiResponse>, timeout
     if (res.status !== 503 || Date.now() > until) return res;
     await new Promise((r) => setTimeout(r, Number(res.headers.get('retry-after') ?? 1) * 1000));
   }
+}
+
+/** Asserts an answer's status, with its body as the message: a CI run keeps only what a failure printed. */
+export function assertStatus(t: ExecutionContext, res: ApiResponse, status: number): void {
+  t.is(res.status, status, res.text);
 }
 
 /** The smallest create body: one signed URL of a package holding one PDF. */

@@ -3,15 +3,12 @@
 import { getReviewRecordById, reviewTransitions } from '../../src/db/reviews.js';
 import { deliveryAttempts } from '../../src/db/webhook-deliveries.js';
 import { ReviewSchema, type Review } from '../../src/reviews/review.js';
-import { getStateQuery, type ReviewWorkflowState } from '../../workflows/messages.js';
+import type { ReviewWorkflowState } from '../../workflows/messages.js';
 import { WorkflowUpdateFailedError, type WorkflowExecutionDescription } from '@temporalio/client';
-import proto from '@temporalio/proto';
-import type { temporal as Api } from '@temporalio/proto';
 import { InternalStateKey } from '../../src/temporal/search-attribute-keys.js';
+import { queryState } from './history-outline.js';
 import { call } from './http.js';
 
-// A CommonJS module: its namespaces are properties of the default export under ESM.
-const { temporal } = proto;
 import { db, stack, temporalClient } from './stack.js';
 
 /**
@@ -67,46 +64,7 @@ export async function transitions(reviewId: string): Promise<string[]> {
 }
 
 export async function workflowState(reviewId: string): Promise<ReviewWorkflowState> {
-  const handle = (await temporalClient()).workflow.getHandle(reviewId);
-  try {
-    return await handle.query(getStateQuery);
-  } catch (err) {
-    // A query of a closed review replays its history; a replay that fails (TMPRL1100) is a defect of the
-    // workflow's code, and the history that made it is what a fix needs. CI's output is all that is kept
-    // of a CI run, so its outline goes into the error the test fails with.
-    if (err instanceof Error && /TMPRL1100|nondeterminism/i.test(err.message)) {
-      err.message += `\nhistory of ${reviewId}:\n${historyOutline(await handle.fetchHistory().catch(() => ({ events: [] })))}`;
-    }
-    throw err;
-  }
-}
-
-/** A marker's name and what tells it apart: a patch's id, a local activity's type. */
-function markerOutline(marker: Api.api.history.v1.IMarkerRecordedEventAttributes): string {
-  const [payload] = Object.values(marker.details ?? {}).flatMap((d) => d.payloads ?? []);
-  let detail: { id?: string; activity_type?: string } = {};
-  try {
-    detail = payload?.data ? (JSON.parse(new TextDecoder().decode(payload.data)) as typeof detail) : {};
-  } catch {
-    // Not JSON: the name alone.
-  }
-  return [marker.markerName, detail.id ?? detail.activity_type].filter(Boolean).join(' ');
-}
-
-/** One line per event: its id, type, and the name that tells events of a type apart (activity, marker, update, timer). */
-function historyOutline(history: Api.api.history.v1.IHistory): string {
-  return (history.events ?? [])
-    .map((e) => {
-      const name =
-        e.activityTaskScheduledEventAttributes?.activityType?.name ??
-        (e.markerRecordedEventAttributes ? markerOutline(e.markerRecordedEventAttributes) : undefined) ??
-        e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name ??
-        e.workflowExecutionSignaledEventAttributes?.signalName ??
-        (e.timerStartedEventAttributes ? `timer ${e.timerStartedEventAttributes.timerId}` : '');
-      const flags = e.workflowTaskCompletedEventAttributes?.sdkMetadata?.langUsedFlags?.join(',');
-      return `${String(e.eventId)} ${temporal.api.enums.v1.EventType[e.eventType ?? 0]} ${name}${flags ? ` flags ${flags}` : ''}`;
-    })
-    .join('\n');
+  return queryState((await temporalClient()).workflow.getHandle(reviewId));
 }
 
 interface HandlerDefinition {
