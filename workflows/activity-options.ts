@@ -2,9 +2,11 @@
 // (recording a transition, the organization's policy, slots, publishing a release, the review's record)
 // runs as local activities: one marker event in the history instead of three events and a workflow task
 // of their own, which keeps a plain review's history under 60 events (test/workflow/pipeline.test.ts).
-import { patched, proxyActivities, proxyLocalActivities, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
 import type { ReviewActivities } from '../activities/index.js';
+import { scheduleOrdered } from './local-activity-order.js';
 import { ADD_REJECTIONS, CREATE_REJECTIONS } from './messages.js';
+import { takes } from './patches.js';
 
 /** Refusals of a submission: final, never retried; each is an error code of the interface. */
 export const REJECTIONS: readonly string[] = [...new Set([...CREATE_REJECTIONS, ...ADD_REJECTIONS])];
@@ -24,7 +26,7 @@ export const LEAN_HISTORY_PATCH = 'lean-history';
 
 /** Whether this run takes the lean path from here on (always, for runs started after the change). */
 export function leanHistory(): boolean {
-  return patched(LEAN_HISTORY_PATCH);
+  return takes(LEAN_HISTORY_PATCH);
 }
 
 // What an integrator's request waits for: bounded, so the request gets an answer, not a hang.
@@ -34,7 +36,7 @@ const requestWriteOptions: LocalActivityOptions & ActivityOptions = {
   retry: { initialInterval: '250 milliseconds', maximumInterval: '10 seconds', nonRetryableErrorTypes: [...CREATE_REJECTIONS] },
 };
 const requestWrites = proxyActivities<ReviewActivities>(requestWriteOptions);
-const localRequestWrites = proxyLocalActivities<ReviewActivities>(requestWriteOptions);
+const localRequestWrites = scheduleOrdered(proxyLocalActivities<ReviewActivities>(requestWriteOptions));
 export const requestWriter = () => (leanHistory() ? localRequestWrites : requestWrites);
 
 // The pipeline's own bookkeeping: retried until the database answers again; nothing is skipped.
@@ -43,7 +45,7 @@ const bookkeepingOptions: LocalActivityOptions & ActivityOptions = {
   retry: { initialInterval: '250 milliseconds', maximumInterval: '30 seconds' },
 };
 const bookkeeping = proxyActivities<ReviewActivities>(bookkeepingOptions);
-const localBookkeeping = proxyLocalActivities<ReviewActivities>(bookkeepingOptions);
+const localBookkeeping = scheduleOrdered(proxyLocalActivities<ReviewActivities>(bookkeepingOptions));
 export const bookkeeper = () => (leanHistory() ? localBookkeeping : bookkeeping);
 
 // The analysis heartbeats while it works, so a worker that dies mid-analysis is noticed in seconds and

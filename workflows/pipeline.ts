@@ -1,9 +1,10 @@
 // One pass of the pipeline: take one of the organization's analysis slots (fleet-wide), analyse every
 // document, give the slot back and tell the reviews it was handed to (as many waiters as slots are free).
-import { condition, getExternalWorkflowHandle, patched, uuid4 } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, uuid4 } from '@temporalio/workflow';
 import type { AnalysisSummary, ReviewPolicy } from '../src/reviews/pipeline.js';
 import { analysis, bookkeeper, leanHistory } from './activity-options.js';
 import { capacityFreedSignal } from './messages.js';
+import { takes } from './patches.js';
 import type { ReviewProgress } from './progress.js';
 import { failureMessage } from './failures.js';
 import type { ReleaseDraft } from './release.js';
@@ -60,7 +61,7 @@ export class Pipeline {
       }
       // A slot granted while the review asked comes with a signal that must wake it at once (a waiter
       // forgetting it left its slot idle until its next ask, up to 30 s).
-      if (!patched(SLOT_GRANTS_PATCH)) this.capacityFreed = false;
+      if (!takes(SLOT_GRANTS_PATCH)) this.capacityFreed = false;
       await condition(() => this.capacityFreed, wait);
       this.capacityFreed = false;
       wait = Math.min(wait * 2, MAX_SLOT_WAIT_MS);

@@ -1,11 +1,12 @@
 // Releasing a report: render and store its PDF (retried while it cannot be stored: never released
 // without it), pass the release gate when a release must be approved, publish, announce.
-import { condition, patched, sleep, uuid4 } from '@temporalio/workflow';
+import { condition, sleep, uuid4 } from '@temporalio/workflow';
 import type { ReviewPolicy } from '../src/reviews/pipeline.js';
 import type { Finding } from '../src/qc/finding.js';
 import { bookkeeper, rendering } from './activity-options.js';
 import type { ReviewProgress } from './progress.js';
 import { failureMessage } from './failures.js';
+import { takes } from './patches.js';
 
 /**
  * Patch: a release approved at the release gate is rendered again at approval, so that its time (the
@@ -64,7 +65,7 @@ export async function release(progress: ReviewProgress, draft: ReleaseDraft, dis
     state.approved = false;
     state.holdRequested = false;
     // Approved perhaps hours after its render: the release is made now, and its PDF says so.
-    if (!state.reassessmentPending && patched(RELEASE_TIME_AT_APPROVAL_PATCH)) {
+    if (!state.reassessmentPending && takes(RELEASE_TIME_AT_APPROVAL_PATCH)) {
       ref.generatedAt = new Date().toISOString();
       reportKey = await renderStored();
     }

@@ -3,7 +3,7 @@
 // runs: an analysis slot of the organization, the analysis (pipeline.ts), waiting for primary documents,
 // the release (release.ts: render, release gate, publication, webhooks). New evidence later re-assesses
 // and amends. Every transition goes to the read model, the search attributes and the UI (progress.ts).
-import { allHandlersFinished, condition, continueAsNew, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import {
   addDocumentsUpdate,
   approveReleaseSignal,
@@ -18,6 +18,7 @@ import {
 } from './messages.js';
 import { ReleaseGate } from './release-gate.js';
 import { bookkeeper } from './activity-options.js';
+import { decideChangesAtStart, takes } from './patches.js';
 import { Pipeline } from './pipeline.js';
 import { ReviewProgress } from './progress.js';
 import { release } from './release.js';
@@ -36,6 +37,7 @@ const IDLE_CLOSE_MS = 30 * 24 * 3600 * 1000;
 
 
 export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<ReviewWorkflowState> {
+  decideChangesAtStart();
   const progress = new ReviewProgress(input);
   const { state } = progress;
   const submissions = new Submissions(input, progress);
@@ -115,7 +117,7 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
       if (state.releases > 0) progress.announce('review.completed', undefined, submissions.sandboxReleasedAt);
     }
     // Documents added to a sandbox review are kept; nothing else happens.
-    if (patched(RELEASED_RUN_COMPLETES_PATCH)) return finish((await rest()) === 'continue' ? 'continue' : 'close');
+    if (takes(RELEASED_RUN_COMPLETES_PATCH)) return finish((await rest()) === 'continue' ? 'continue' : 'close');
     const woke = await condition(suggested, IDLE_CLOSE_MS);
     return finish(woke ? 'continue' : 'close');
   }
@@ -123,7 +125,7 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
   for (;;) {
     if (!state.reassessmentPending) {
       const awaiting = state.internalState === 'awaiting_documents' && state.awaitingDeadline !== null;
-      if (!awaiting && patched(RELEASED_RUN_COMPLETES_PATCH)) {
+      if (!awaiting && takes(RELEASED_RUN_COMPLETES_PATCH)) {
         const next = await rest();
         if (next === 'reassess') continue;
         return finish(next === 'done' ? 'close' : 'continue');

@@ -2,7 +2,7 @@
 // records it and says what the pipeline must do next; the pipeline itself runs in the workflow's main
 // loop. Submissions to one review are taken one at a time (an async mutex, as the SDK's
 // safe-message-handlers sample does), so each sees the documents of the one before.
-import { ApplicationFailure, patched, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
+import { ApplicationFailure, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
 import { Mutex } from 'async-mutex';
 import type { AddDocumentsResult, Disposition } from '../src/reviews/add-documents.js';
 import { isRefused, type Refused } from '../src/reviews/pipeline.js';
@@ -11,6 +11,7 @@ import { customerStatus } from '../src/reviews/states.js';
 import { InternalStateKey, REJECTED_CREATE, ReviewStatusKey } from '../src/temporal/search-attribute-keys.js';
 import { ingest, requestWriter } from './activity-options.js';
 import { rejectionOf } from './failures.js';
+import { takes } from './patches.js';
 import type { AddDocumentsRequest, CreateReviewRequest, ReviewWorkflowInput } from './messages.js';
 import type { ReviewProgress } from './progress.js';
 
@@ -76,7 +77,7 @@ export class Submissions {
       const rejection = rejectionOf(err);
       state.rejection = rejection;
       // Operators search runs by these: a refused create is no review (the API answers 404 for its id).
-      if (patched(REJECTED_SEARCH_ATTRIBUTES_PATCH)) {
+      if (takes(REJECTED_SEARCH_ATTRIBUTES_PATCH)) {
         upsertSearchAttributes([
           { key: InternalStateKey, value: REJECTED_CREATE },
           { key: ReviewStatusKey, value: null },

@@ -4,31 +4,16 @@
 // what each test needs and record what the workflow asked of them.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { WithStartWorkflowOperation } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import type { ReviewActivities } from '../../activities/index.js';
-import { binaryPath, TEMPORAL_CLI } from '../../scripts/stack/go-binaries.js';
 import type { AnalysisSummary, ReviewPolicy } from '../../src/reviews/pipeline.js';
-import type { Review } from '../../src/reviews/review.js';
 import type { InternalState } from '../../src/reviews/states.js';
-import { ensureWorkflowBundle } from '../../worker/workflow-bundle.js';
-import { approveReleaseSignal, createReviewUpdate, getStateQuery, type ReviewWorkflowState } from '../../workflows/messages.js';
-import type { reviewWorkflow } from '../../workflows/review.js';
-import { REVIEW_SEARCH_ATTRIBUTES } from '../../src/temporal/search-attribute-keys.js';
+import { approveReleaseSignal, type ReviewWorkflowState } from '../../workflows/messages.js';
+import { queryState } from '../support/history-outline.js';
+import { createReview, stubReview, workflowBundle, workflowServer } from '../support/workflow-server.js';
 
-Runtime.install({ logger: new DefaultLogger('WARN') });
-
-let env: TestWorkflowEnvironment;
-test.before(async () => {
-  env = await TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: binaryPath(process.env, TEMPORAL_CLI) }, searchAttributes: [...REVIEW_SEARCH_ATTRIBUTES] },
-  });
-});
-test.after.always(async () => {
-  await env?.teardown();
-});
+const env = workflowServer(test);
 
 interface Scenario {
   policy?: Partial<ReviewPolicy>;
@@ -44,25 +29,13 @@ interface Scenario {
 function stubs(reviewId: string, scenario: Scenario) {
   const calls = { states: [] as InternalState[], analyses: 0, renders: 0, published: [] as { releaseId: string; at: number }[], events: [] as string[] };
   const policy: ReviewPolicy = { maxConcurrentAnalyses: 4, releasePolicy: 'auto', awaitingDocumentsSeconds: 3_600, ...scenario.policy };
-  const review = (status: Review['status']): Review => ({
-    review_id: reviewId,
-    status,
-    review_type: 'mortgage_v1',
-    created_at: new Date().toISOString(),
-    updated_at: new Date().toISOString(),
-    document_count: 1,
-    label: null,
-    reference_id: null,
-    report_available: status === 'completed',
-    sandbox: false,
-  });
   const analyses = scenario.analyses ?? [{}];
   const activities = {
     async ingestSubmission() {
       return { submissionId: '00000000-0000-4000-8000-000000000001' };
     },
     async createReviewRecord() {
-      return review('processing');
+      return stubReview(reviewId, 'processing');
     },
     async recordState(input: { internalState: InternalState }) {
       calls.states.push(input.internalState);
@@ -86,7 +59,7 @@ function stubs(reviewId: string, scenario: Scenario) {
     },
     async publishRelease(input: { releaseId: string }) {
       calls.published.push({ releaseId: input.releaseId, at: Date.now() });
-      return review('completed');
+      return stubReview(reviewId, 'completed');
     },
     async webhookTargets() {
       return ['endpoint-1'];
@@ -104,21 +77,13 @@ async function withReview(scenario: Scenario, check: (r: { reviewId: string; cal
   const reviewId = randomUUID();
   const taskQueue = `pipeline-${reviewId}`;
   const { activities, calls } = stubs(reviewId, scenario);
-  const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: { codePath: (await ensureWorkflowBundle()).path }, activities });
+  const worker = await Worker.create({ connection: env().nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
   await worker.runUntil(async () => {
-    await env.client.workflow.executeUpdateWithStart(createReviewUpdate, {
-      args: [{ reviewType: 'mortgage_v1', label: null, referenceId: null, metadata: null, createdAt: new Date().toISOString(), files: [], sources: [] }],
-      startWorkflowOperation: new WithStartWorkflowOperation<typeof reviewWorkflow>('reviewWorkflow', {
-        workflowId: reviewId,
-        taskQueue,
-        args: [{ reviewId, organizationId: randomUUID(), sandbox: false }],
-        workflowIdConflictPolicy: 'FAIL',
-      }),
-    });
-    const handle = env.client.workflow.getHandle(reviewId);
+    await createReview(env(), reviewId, taskQueue);
+    const handle = env().client.workflow.getHandle(reviewId);
     const until = async (p: (s: ReviewWorkflowState) => boolean) => {
       for (const deadline = Date.now() + 30_000; ; ) {
-        const state = await handle.query(getStateQuery);
+        const state = await queryState(handle);
         if (p(state)) return state;
         if (Date.now() > deadline) throw new Error(`review never reached the state looked for; it is ${JSON.stringify(state)}`);
         await new Promise((r) => setTimeout(r, 100));
@@ -133,7 +98,7 @@ test('an organization that holds releases: the release waits at release_gate, pu
     await until((s) => s.internalState === 'release_gate');
     await new Promise((r) => setTimeout(r, 1_000));
     t.deepEqual(calls.published, [], 'nothing is published while it waits');
-    await env.client.workflow.getHandle(reviewId).signal(approveReleaseSignal);
+    await env().client.workflow.getHandle(reviewId).signal(approveReleaseSignal);
     await until((s) => s.internalState === 'released' && s.releases === 1);
     t.is(calls.published.length, 1);
     t.deepEqual(calls.states, ['analysing', 'rendering', 'release_gate']);
@@ -173,7 +138,7 @@ test('the history of a plain review, created, analysed, released and announced, 
     t.deepEqual(calls.events, ['review.completed']);
     // The workflow task after the delivery completes is the last of the release.
     await new Promise((r) => setTimeout(r, 500));
-    const history = await env.client.workflow.getHandle(reviewId).fetchHistory();
+    const history = await env().client.workflow.getHandle(reviewId).fetchHistory();
     const events = history.events?.length ?? 0;
     t.log(`${events} events in the history of a plain review`);
     t.true(events > 0 && events <= 60, `${events} events`);
@@ -185,7 +150,7 @@ test('giving back its analysis slot, a review tells every review granted one at 
   const granted = [randomUUID(), randomUUID()];
   await withReview({ granted }, async ({ reviewId, until }) => {
     await until((s) => s.internalState === 'released');
-    const history = await env.client.workflow.getHandle(reviewId).fetchHistory();
+    const history = await env().client.workflow.getHandle(reviewId).fetchHistory();
     const told = (history.events ?? []).flatMap((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes?.workflowExecution?.workflowId ?? []);
     t.deepEqual([...told].sort(), [...granted].sort());
   });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { replayHistories } from '../../scripts/temporal/replay-histories.js';
+import { DECIDED_AT_START_PATCH } from '../../workflows/patches.js';
 
 // Only problems from the replay worker; its lifecycle lines would drown the suite's output.
 Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -16,12 +17,23 @@ const folder = new URL('../histories/', import.meta.url);
 const REQUIRED = ['amendment', 'create-awaiting-add-completed', 'create-completed', 'failure', 'sandbox'];
 /** The paths RELEASED_RUN_COMPLETES_PATCH changed: their histories from before it are kept. */
 const BEFORE_RELEASED_RUN_COMPLETES = ['amendment', 'create-awaiting-add-completed', 'create-completed', 'sandbox'];
+/** DECIDED_AT_START_PATCH concerns every path: each one's history from before it is kept. */
+const BEFORE_DECIDED_AT_START = REQUIRED;
 
 interface HistoryJson {
-  events: Record<string, { input?: { payloads?: { data: string }[] }; startToFireTimeout?: string; activityType?: { name: string } } | undefined>[];
+  events: Record<
+    string,
+    { input?: { payloads?: { data: string }[] }; startToFireTimeout?: string; activityType?: { name: string }; details?: Record<string, { payloads?: { data: string }[] }> } | undefined
+  >[];
 }
 const historyOf = async (name: string) => JSON.parse(await readFile(new URL(`${name}.json`, folder), 'utf8')) as HistoryJson;
 const lastEventType = (h: HistoryJson) => Object.keys(h.events.at(-1)!).find((k) => k.endsWith('EventAttributes'));
+/** The patches a history's markers name, in order. */
+const patchMarkers = (h: HistoryJson) =>
+  h.events.flatMap((e) => {
+    const payload = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
+    return payload ? [(JSON.parse(Buffer.from(payload, 'base64').toString('utf8')) as { id: string }).id] : [];
+  });
 /** The 30-day idle timers a history started: how a released run waited before the patch. */
 const idleTimers = (h: HistoryJson) =>
   h.events.filter((e) => e.timerStartedEventAttributes?.startToFireTimeout === `${30 * 24 * 3600}s`).length;
@@ -33,6 +45,9 @@ test('every recorded history, of today\'s code and of the code before each patch
   for (const required of REQUIRED) {
     t.true(names.includes(required), `history ${required} is recorded`);
     t.true(names.includes(`before-lean-history/${required}`), `history ${required} of the code before lean-history is kept`);
+  }
+  for (const required of BEFORE_DECIDED_AT_START) {
+    t.true(names.includes(`before-changes-decided-at-start/${required}`), `history ${required} of the code before changes-decided-at-start is kept`);
   }
   for (const required of BEFORE_RELEASED_RUN_COMPLETES) {
     t.true(names.includes(`before-released-run-completes/${required}`), `history ${required} of the code before released-run-completes is kept`);
@@ -65,6 +80,9 @@ test('the recorded paths are the ones named: released runs complete, the amendme
     const history = await historyOf(name);
     t.is(lastEventType(history), 'workflowExecutionCompletedEventAttributes', name);
     t.is(idleTimers(history), 0, name);
+    // A run of today's code decides every change at its start: one patch marker, the first.
+    t.deepEqual(patchMarkers(history), [DECIDED_AT_START_PATCH], name);
+    t.false(patchMarkers(await historyOf(`before-changes-decided-at-start/${name}`)).includes(DECIDED_AT_START_PATCH), name);
   }
   for (const name of BEFORE_RELEASED_RUN_COMPLETES) {
     const history = await historyOf(`before-released-run-completes/${name}`);

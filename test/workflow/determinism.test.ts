@@ -1,0 +1,152 @@
+// Every history the review workflow makes replays, however the timing of its work falls: many reviews on
+// a dev server of their own, with stub activities that take varied times, documents added before, during
+// and after each analysis and after a run completed, and every run's history replayed at the end. A
+// path through the workflow whose commands depend on when things happened, not only on what happened,
+// fails here as a worker restart (or a query of a closed review) would fail in production.
+import test from 'ava';
+import { randomUUID } from 'node:crypto';
+import { WithStartWorkflowOperation, WorkflowNotFoundError, type WorkflowExecutionInfo } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
+import type { ReviewActivities } from '../../activities/index.js';
+import type { AnalysisSummary, ReviewPolicy } from '../../src/reviews/pipeline.js';
+import { historyOutline } from '../support/history-outline.js';
+import { addDocumentsUpdate } from '../../workflows/messages.js';
+import type { reviewWorkflow } from '../../workflows/review.js';
+import { createReview, stubReview, workflowBundle, workflowServer } from '../support/workflow-server.js';
+
+const env = workflowServer(test);
+
+/** A seeded generator (mulberry32): the same seed makes the same timings, so a failure can be run again. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Activities that answer what a plain review needs, each after a varied wait (local ones shorter). */
+function stubs(rand: () => number) {
+  const local = () => sleep(rand() < 0.5 ? 0 : rand() * 40);
+  const remote = () => sleep(rand() * 120);
+  const policy: ReviewPolicy = { maxConcurrentAnalyses: 8, releasePolicy: 'auto', awaitingDocumentsSeconds: 1 };
+  return {
+    async ingestSubmission() {
+      await remote();
+      return { submissionId: randomUUID() };
+    },
+    async createReviewRecord(input: { reviewId: string }) {
+      await local();
+      return stubReview(input.reviewId, 'processing');
+    },
+    async recordAddedDocuments() {
+      await local();
+      return { evidenceAdded: 1, workingDocuments: [], filenames: ['evidence.pdf'] };
+    },
+    async countReleases() {
+      await local();
+      return 1;
+    },
+    async recordState() {
+      await local();
+    },
+    async reviewPolicy() {
+      await local();
+      return policy;
+    },
+    async acquireAnalysisSlot() {
+      await local();
+      return true;
+    },
+    async releaseAnalysisSlot(): Promise<string[]> {
+      await local();
+      return [];
+    },
+    async analyseToDraft(input: { releaseId: string }): Promise<AnalysisSummary> {
+      await remote();
+      // Now and then no primary document: the review waits for one (a second) before completing.
+      return { releaseId: input.releaseId, documents: 1, unreadable: 0, primaryPresent: rand() < 0.8, nothingReadable: false, findings: 2, disputed: 0 };
+    },
+    async renderRelease(input: { reviewId: string; releaseId: string }) {
+      await remote();
+      return `reports/${input.reviewId}/${input.releaseId}.pdf`;
+    },
+    async publishRelease(input: { reviewId: string }) {
+      await local();
+      return stubReview(input.reviewId, 'completed');
+    },
+    async webhookTargets() {
+      await local();
+      return rand() < 0.5 ? ['endpoint-1'] : ['endpoint-1', 'endpoint-2'];
+    },
+    async deliverWebhook() {
+      await remote();
+      return 'delivered' as const;
+    },
+  } satisfies Partial<ReviewActivities>;
+}
+
+/** Adds documents as the API does: to the running run, or starting a run that continues a completed one. */
+async function addDocuments(reviewId: string, taskQueue: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await env().client.workflow.executeUpdateWithStart(addDocumentsUpdate, {
+        args: [{ files: [], sources: [] }],
+        startWorkflowOperation: new WithStartWorkflowOperation<typeof reviewWorkflow>('reviewWorkflow', {
+          workflowId: reviewId,
+          taskQueue,
+          args: [{ reviewId, organizationId: randomUUID(), sandbox: false, resumed: { internalState: 'released' } }],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+        }),
+      });
+      return;
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError) || attempt === 3) throw err;
+    }
+  }
+}
+
+test('histories made under varied timings, with documents added before, during and after analyses, all replay', async (t) => {
+  t.timeout(300_000);
+  const seed = Number(process.env.DETERMINISM_SEED ?? Date.now() % 1_000_000);
+  t.log(`seed ${seed} (DETERMINISM_SEED=${seed} makes the same timings)`);
+  const rand = random(seed);
+  const taskQueue = `determinism-${randomUUID()}`;
+  const worker = await Worker.create({ connection: env().nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities: stubs(rand) });
+  const reviews = Array.from({ length: 24 }, () => randomUUID());
+  await worker.runUntil(async () => {
+    await Promise.all(
+      reviews.map(async (reviewId, i) => {
+        await sleep(i * 30);
+        await createReview(env(), reviewId, taskQueue);
+        // Documents arrive at times that fall before, during and after the analysis and the release.
+        for (let adds = Math.floor(rand() * 3); adds > 0; adds--) {
+          await sleep(rand() * 600);
+          await addDocuments(reviewId, taskQueue);
+        }
+        // And once more after the run has completed: a run that continues the review.
+        await env().client.workflow.getHandle(reviewId).result();
+        await addDocuments(reviewId, taskQueue);
+        await env().client.workflow.getHandle(reviewId).result();
+      }),
+    );
+  });
+  const runs: WorkflowExecutionInfo[] = [];
+  for await (const run of env().client.workflow.list({ query: `TaskQueue = '${taskQueue}'` })) runs.push(run);
+  const histories = await Promise.all(
+    runs.map(async (run) => ({ workflowId: `${run.workflowId} run ${run.runId}`, history: await env().client.workflow.getHandle(run.workflowId, run.runId).fetchHistory() })),
+  );
+  const failed: string[] = [];
+  for await (const result of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, histories)) {
+    if (result.error) {
+      failed.push(`${result.workflowId}: ${result.error.message}`);
+      t.log(`${result.workflowId}:\n${historyOutline(histories.find((h) => h.workflowId === result.workflowId)!.history)}`);
+    }
+  }
+  t.log(`${histories.length} runs of ${reviews.length} reviews replayed`);
+  t.true(histories.length >= reviews.length * 2, `${histories.length} runs`);
+  t.deepEqual(failed, []);
+});

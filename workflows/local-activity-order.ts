@@ -1,0 +1,37 @@
+// Local activities' results are taken in the order the activities were scheduled. A review has several
+// under way at once (the read model's writes, the pipeline's bookkeeping, a submission's record), each
+// awaited by its own coroutine. When a run executes, the worker hands their results over as they finish;
+// when its history is replayed (a worker restart, a cache eviction, a query of a closed review), Temporal's
+// core hands them over in the order they were scheduled (SDK 1.24). Two that finished in the other order
+// within one workflow task resumed their coroutines in another order on replay, whose commands then no
+// longer matched the history: TMPRL1100, and the review's workflow task failing on every retry.
+// Holding each result until every earlier one has been handed over makes the order the same both ways
+// (test/workflow/determinism.test.ts makes such histories and replays them). Runs from before
+// DECIDED_AT_START_PATCH take the results as they come: their histories were made so.
+import { changesDecidedAtStart } from './patches.js';
+
+/** Settles once the last result taken so far has been handed over, however it ended. */
+let handedOver: Promise<unknown> = Promise.resolve();
+
+/** The result of a local activity just scheduled, handed over only after those scheduled before it. */
+function inScheduleOrder<T>(result: Promise<T>): Promise<T> {
+  if (!changesDecidedAtStart()) return result;
+  const turn = handedOver.then(() => result);
+  handedOver = turn.catch(() => undefined);
+  return turn;
+}
+
+type Activity = ((...args: unknown[]) => Promise<unknown>) & { executeWithOptions(options: unknown, args: unknown[]): Promise<unknown> };
+
+/** The same local activities, their results taken in schedule order once the run has decided so. */
+export function scheduleOrdered<T extends object>(activities: T): T {
+  return new Proxy(activities, {
+    get(target, name) {
+      const activity = Reflect.get(target, name) as Activity | undefined;
+      if (typeof activity !== 'function') return activity;
+      const ordered = (...args: unknown[]) => inScheduleOrder(activity(...args));
+      ordered.executeWithOptions = (options: unknown, args: unknown[]) => inScheduleOrder(activity.executeWithOptions(options, args));
+      return ordered;
+    },
+  });
+}
