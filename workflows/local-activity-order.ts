@@ -6,8 +6,10 @@
 // within one workflow task resumed their coroutines in another order on replay, whose commands then no
 // longer matched the history: TMPRL1100, and the review's workflow task failing on every retry.
 // Holding each result until every earlier one has been handed over makes the order the same both ways
-// (test/workflow/determinism.test.ts makes such histories and replays them). Runs from before
-// DECIDED_AT_START_PATCH take the results as they come: their histories were made so.
+// (test/workflow/determinism.test.ts makes such histories and replays them). It does not cover a result
+// the worker resumes a workflow task late, beside an update that arrived meanwhile (docs/development.md,
+// "Not yet fixed"). Runs from before DECIDED_AT_START_PATCH take the results as they come: their
+// histories were made so.
 import { changesDecidedAtStart } from './patches.js';
 
 /** Settles once the last result taken so far has been handed over, however it ended. */
