@@ -9,22 +9,23 @@ function block(ms: number): void {
   for (const until = performance.now() + ms; performance.now() < until; );
 }
 
-test.serial('a block of the loop longer than the threshold is logged once, with its length', async (t) => {
+// A loaded machine may pause the process too (which is a block for the watcher as well): the tests ask
+// for what the blocks they make must give, with thresholds far above such pauses where they ask for none.
+test.serial('a block of the loop longer than the threshold is logged, with its length', async (t) => {
   const lines: string[] = [];
-  const stop = watchEventLoopStalls((line) => lines.push(line), 200, 20);
+  const stop = watchEventLoopStalls((line) => lines.push(line), 1_000, 20);
   t.teardown(stop);
   await sleep(50);
-  block(600);
+  block(1_600);
   await sleep(100);
-  t.is(lines.length, 1, lines.join('\n'));
-  const seconds = Number(/blocked for ([\d.]+) s/.exec(lines[0]!)?.[1]);
+  const seconds = lines.map((line) => Number(/blocked for ([\d.]+) s/.exec(line)?.[1]));
   // At least the block itself (a loaded machine may only add to it).
-  t.true(seconds >= 0.5, lines[0]);
+  t.true(seconds.some((s) => s >= 1.5), lines.join('\n'));
 });
 
 test.serial('short turns and idle waits are not blocks', async (t) => {
   const lines: string[] = [];
-  const stop = watchEventLoopStalls((line) => lines.push(line), 400, 20);
+  const stop = watchEventLoopStalls((line) => lines.push(line), 1_500, 20);
   t.teardown(stop);
   for (let i = 0; i < 5; i++) {
     block(30);
