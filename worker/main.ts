@@ -28,12 +28,15 @@ async function registerSearchAttributes(): Promise<void> {
   }
 }
 
-/** Under pollAfterStdinCloses Temporal may have just started: tried again every 100 ms for up to a minute. */
-async function registerSearchAttributesOnceTemporalAnswers(): Promise<void> {
+/**
+ * `attempt` once, or under pollAfterStdinCloses (launched beside a Temporal server that may still be
+ * starting) tried again every 100 ms for up to a minute.
+ */
+async function onceTemporalAnswers<T>(attempt: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
-      return await registerSearchAttributes();
+      return await attempt();
     } catch (err) {
       if (!config.worker.pollAfterStdinCloses || Date.now() > deadline) throw err;
       await new Promise((r) => setTimeout(r, 100));
@@ -50,28 +53,22 @@ function stdinClosed(): Promise<void> {
 
 /**
  * Connects to Temporal and creates the worker (which loads the workflow bundle into its sandbox), without
- * polling yet. Under pollAfterStdinCloses the server may still be starting: tried again every 100 ms
- * for up to a minute.
+ * polling yet.
  */
 async function createWorker(bundlePath: string, activities: ReviewActivities): Promise<{ worker: Worker; connection: NativeConnection }> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    let connection: NativeConnection | undefined;
-    try {
-      connection = await NativeConnection.connect({ address: config.temporal.address });
-      const worker = await Worker.create({
-        connection,
-        namespace: config.temporal.namespace,
-        taskQueue: config.temporal.taskQueue,
-        workflowBundle: { codePath: bundlePath },
-        activities,
-      });
-      return { worker, connection };
-    } catch (err) {
-      await connection?.close();
-      if (!config.worker.pollAfterStdinCloses || Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  try {
+    const worker = await Worker.create({
+      connection,
+      namespace: config.temporal.namespace,
+      taskQueue: config.temporal.taskQueue,
+      workflowBundle: { codePath: bundlePath },
+      activities,
+    });
+    return { worker, connection };
+  } catch (err) {
+    await connection.close();
+    throw err;
   }
 }
 
@@ -93,13 +90,13 @@ async function main() {
       const { createStorage } = await import('../src/storage/minio.js');
       return { config, sql, storage: createStorage(config) };
     });
-    const created = await createWorker(bundle.path, activities.activities);
+    const created = await onceTemporalAnswers(() => createWorker(bundle.path, activities.activities));
     connection = created.connection;
     const worker = created.worker;
     // Registered here, not by the local stack, whose launcher then does without Temporal's client and its
     // protobufs (some 0.4 s of CPU while the servers start); before the go-ahead, while the stack readies
     // the database and the bucket.
-    await registerSearchAttributesOnceTemporalAnswers();
+    await onceTemporalAnswers(registerSearchAttributes);
     if (config.worker.pollAfterStdinCloses) {
       await stdinClosed();
       // Its input is done with: a stdin left open and referenced would keep the process from exiting.
