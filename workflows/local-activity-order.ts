@@ -10,7 +10,15 @@
 // the worker resumes a workflow task late, beside an update that arrived meanwhile (docs/development.md,
 // "Not yet fixed"). Runs from before DECIDED_AT_START_PATCH take the results as they come: their
 // histories were made so.
-import { changesDecidedAtStart } from './patches.js';
+//
+// Runs that take ONE_LOCAL_ACTIVITY_PATCH go further: a local activity is scheduled only once the one
+// before it, from whichever coroutine, has been handed over, so no two are ever under way together. A
+// create or add-documents update and the main loop both record through local activities; with two under
+// way, their results could reach the workflow in separate tasks when it ran and in one task on replay,
+// and the coroutine resumed first then was not the same (determinism.test.ts caught an update completing
+// after the main loop scheduled its analysis on replay, before it when it ran: TMPRL1100). They are short
+// database writes; taking them one by one costs milliseconds.
+import { changesDecidedAtStart, oneLocalActivityAtATime } from './patches.js';
 
 /** Settles once the last result taken so far has been handed over, however it ended. */
 let handedOver: Promise<unknown> = Promise.resolve();
@@ -23,16 +31,28 @@ function inScheduleOrder<T>(result: Promise<T>): Promise<T> {
   return turn;
 }
 
+/** `start()` once every local activity scheduled before has been handed over; its result then. */
+function oneAtATime<T>(start: () => Promise<T>): Promise<T> {
+  const turn = handedOver.then(start);
+  handedOver = turn.catch(() => undefined);
+  return turn;
+}
+
+/** A local activity scheduled as this run decided: one at a time, or at once with its result in order. */
+function scheduled<T>(start: () => Promise<T>): Promise<T> {
+  return oneLocalActivityAtATime() ? oneAtATime(start) : inScheduleOrder(start());
+}
+
 type Activity = ((...args: unknown[]) => Promise<unknown>) & { executeWithOptions(options: unknown, args: unknown[]): Promise<unknown> };
 
-/** The same local activities, their results taken in schedule order once the run has decided so. */
+/** The same local activities, one at a time or their results in schedule order, as the run decided. */
 export function scheduleOrdered<T extends object>(activities: T): T {
   return new Proxy(activities, {
     get(target, name) {
       const activity = Reflect.get(target, name) as Activity | undefined;
       if (typeof activity !== 'function') return activity;
-      const ordered = (...args: unknown[]) => inScheduleOrder(activity(...args));
-      ordered.executeWithOptions = (options: unknown, args: unknown[]) => inScheduleOrder(activity.executeWithOptions(options, args));
+      const ordered = (...args: unknown[]) => scheduled(() => activity(...args));
+      ordered.executeWithOptions = (options: unknown, args: unknown[]) => scheduled(() => activity.executeWithOptions(options, args));
       return ordered;
     },
   });

@@ -12,11 +12,24 @@ import { patched } from '@temporalio/workflow';
  */
 export const DECIDED_AT_START_PATCH = 'changes-decided-at-start';
 
+/**
+ * Patch, decided at the start beside DECIDED_AT_START_PATCH: a run has one local activity under way at a
+ * time, across all its coroutines (local-activity-order.ts). Runs without its marker keep several at once.
+ */
+export const ONE_LOCAL_ACTIVITY_PATCH = 'one-local-activity-at-a-time';
+
 let decidedAtStart = false;
+let oneLocalActivity = false;
 
 /** Called first thing in a run (review.ts), before it awaits anything. */
 export function decideChangesAtStart(): void {
   decidedAtStart = patched(DECIDED_AT_START_PATCH);
+  oneLocalActivity = decidedAtStart && patched(ONE_LOCAL_ACTIVITY_PATCH);
+}
+
+/** Whether this run schedules a local activity only once the one before it has been handed over. */
+export function oneLocalActivityAtATime(): boolean {
+  return oneLocalActivity;
 }
 
 /** Whether this run decided at its start: it takes every change, and local activities in schedule order. */
