@@ -8,7 +8,7 @@
 // Holding each result until every earlier one has been handed over makes the order the same both ways
 // (test/workflow/determinism.test.ts makes such histories and replays them). It does not cover a result
 // the worker resumes a workflow task late, beside an update that arrived meanwhile (docs/development.md,
-// "Not yet fixed"). Runs from before DECIDED_AT_START_PATCH take the results as they come: their
+// "Workflow changes and replay"). Runs from before DECIDED_AT_START_PATCH take the results as they come: their
 // histories were made so.
 //
 // Runs that take ONE_LOCAL_ACTIVITY_PATCH go further: a local activity is scheduled only once the one

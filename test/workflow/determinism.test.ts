@@ -3,14 +3,15 @@
 // and after each analysis and after a run completed, and every run's history replayed at the end. A
 // path through the workflow whose commands depend on when things happened, not only on what happened,
 // fails here as a worker restart (or a query of a closed review) would fail in production.
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowNotFoundError, type WorkflowExecutionInfo } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import type { ReviewActivities } from '../../activities/index.js';
+import type { Disposition } from '../../src/reviews/add-documents.js';
 import type { AnalysisSummary, ReviewPolicy } from '../../src/reviews/pipeline.js';
 import { historyOutline } from '../support/history-outline.js';
-import { addDocumentsUpdate } from '../../workflows/messages.js';
+import { addDocumentsUpdate, approveUpdate } from '../../workflows/messages.js';
 import type { reviewWorkflow } from '../../workflows/review.js';
 import { createReview, stubReview, workflowBundle, workflowServer } from '../support/workflow-server.js';
 
@@ -28,11 +29,26 @@ function random(seed: number): () => number {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Activities that answer what a plain review needs, each after a varied wait (local ones shorter). */
-function stubs(rand: () => number) {
+interface Variation {
+  /** Share of reviews whose organization holds releases at the gate for an operator's approval. */
+  held: number;
+  /** Share of added submissions that carry a filled working document. */
+  workingDocuments: number;
+}
+
+const PLAIN: Variation = { held: 0, workingDocuments: 0 };
+
+/** What the varied paths did, so that a test of them shows they were taken. */
+interface Taken {
+  workingDocuments: number;
+  approvals: number;
+}
+
+/** Activities that answer what a review needs, each after a varied wait (local ones shorter). */
+function stubs(rand: () => number, variation: Variation, taken: Taken) {
   const local = () => sleep(rand() < 0.5 ? 0 : rand() * 40);
   const remote = () => sleep(rand() * 120);
-  const policy: ReviewPolicy = { maxConcurrentAnalyses: 8, releasePolicy: 'auto', awaitingDocumentsSeconds: 1 };
+  const policy = (): ReviewPolicy => ({ maxConcurrentAnalyses: 8, releasePolicy: rand() < variation.held ? 'hold' : 'auto', awaitingDocumentsSeconds: 1 });
   return {
     async ingestSubmission() {
       await remote();
@@ -42,9 +58,15 @@ function stubs(rand: () => number) {
       await local();
       return stubReview(input.reviewId, 'processing');
     },
-    async recordAddedDocuments() {
+    async recordAddedDocuments(input: { reviewId: string }) {
       await local();
-      return { evidenceAdded: 1, workingDocuments: [], filenames: ['evidence.pdf'] };
+      const workingDocuments = rand() < variation.workingDocuments ? [{ objectKey: `working/${input.reviewId}.pdf`, releaseId: randomUUID() }] : [];
+      return { evidenceAdded: 1, workingDocuments, filenames: ['evidence.pdf'] };
+    },
+    async applyWorkingDocument(): Promise<Disposition[]> {
+      taken.workingDocuments++;
+      await local();
+      return [{ finding: 'APR-001', finding_id: 'APR-001', decision: 'cleared', outcome: 'applied', detail: 'Cleared by the integrator.' }];
     },
     async countReleases() {
       await local();
@@ -55,7 +77,7 @@ function stubs(rand: () => number) {
     },
     async reviewPolicy() {
       await local();
-      return policy;
+      return policy();
     },
     async acquireAnalysisSlot() {
       await local();
@@ -109,19 +131,37 @@ async function addDocuments(reviewId: string, taskQueue: string): Promise<void> 
   }
 }
 
-test('histories made under varied timings, with documents added before, during and after analyses, all replay', async (t) => {
+/**
+ * Runs 24 reviews under varied timings (documents added before, during and after analyses and after a run
+ * completed; with `variation`, operators approving releases held at the gate meanwhile) and replays every
+ * run's history; a history that fails is logged in outline.
+ */
+async function replayAll(t: ExecutionContext, variation: Variation): Promise<void> {
   t.timeout(300_000);
   const seed = Number(process.env.DETERMINISM_SEED ?? Date.now() % 1_000_000);
   t.log(`seed ${seed} (DETERMINISM_SEED=${seed} makes the same timings)`);
   const rand = random(seed);
   const taskQueue = `determinism-${randomUUID()}`;
-  const worker = await Worker.create({ connection: env().nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities: stubs(rand) });
+  const taken: Taken = { workingDocuments: 0, approvals: 0 };
+  const worker = await Worker.create({ connection: env().nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities: stubs(rand, variation, taken) });
   const reviews = Array.from({ length: 24 }, () => randomUUID());
   await worker.runUntil(async () => {
     await Promise.all(
       reviews.map(async (reviewId, i) => {
         await sleep(i * 30);
         await createReview(env(), reviewId, taskQueue);
+        let done = false;
+        // An operator approves whatever waits at the gate, at varied times, until the review's runs end.
+        const operator = (async () => {
+          while (!done && variation.held > 0) {
+            await sleep(rand() * 400);
+            await env()
+              .client.workflow.getHandle(reviewId)
+              .executeUpdate(approveUpdate)
+              .then(() => taken.approvals++)
+              .catch(() => undefined); // nothing waiting: refused, as it should be
+          }
+        })();
         // Documents arrive at times that fall before, during and after the analysis and the release.
         for (let adds = Math.floor(rand() * 3); adds > 0; adds--) {
           await sleep(rand() * 600);
@@ -131,6 +171,8 @@ test('histories made under varied timings, with documents added before, during a
         await env().client.workflow.getHandle(reviewId).result();
         await addDocuments(reviewId, taskQueue);
         await env().client.workflow.getHandle(reviewId).result();
+        done = true;
+        await operator;
       }),
     );
   });
@@ -146,7 +188,14 @@ test('histories made under varied timings, with documents added before, during a
       t.log(`${result.workflowId}:\n${historyOutline(histories.find((h) => h.workflowId === result.workflowId)!.history)}`);
     }
   }
-  t.log(`${histories.length} runs of ${reviews.length} reviews replayed`);
+  t.log(`${histories.length} runs of ${reviews.length} reviews replayed; ${taken.approvals} approvals at the gate, ${taken.workingDocuments} working documents applied`);
   t.true(histories.length >= reviews.length * 2, `${histories.length} runs`);
+  if (variation.held > 0) t.true(taken.approvals > 0, 'operators approved releases held at the gate');
+  if (variation.workingDocuments > 0) t.true(taken.workingDocuments > 0, 'working documents were applied');
   t.deepEqual(failed, []);
-});
+}
+
+test('histories made under varied timings, with documents added before, during and after analyses, all replay', (t) => replayAll(t, PLAIN));
+
+test('so do histories with releases held at the gate and approved meanwhile, and working documents among the additions', (t) =>
+  replayAll(t, { held: 0.5, workingDocuments: 0.4 }));

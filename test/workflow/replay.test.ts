@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { replayHistories } from '../../scripts/temporal/replay-histories.js';
-import { DECIDED_AT_START_PATCH } from '../../workflows/patches.js';
+import { DECIDED_AT_START_PATCH, ONE_LOCAL_ACTIVITY_PATCH } from '../../workflows/patches.js';
 
 // Only problems from the replay worker; its lifecycle lines would drown the suite's output.
 Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -19,6 +19,8 @@ const REQUIRED = ['amendment', 'create-awaiting-add-completed', 'create-complete
 const BEFORE_RELEASED_RUN_COMPLETES = ['amendment', 'create-awaiting-add-completed', 'create-completed', 'sandbox'];
 /** DECIDED_AT_START_PATCH concerns every path: each one's history from before it is kept. */
 const BEFORE_DECIDED_AT_START = REQUIRED;
+/** So does ONE_LOCAL_ACTIVITY_PATCH. */
+const BEFORE_ONE_LOCAL_ACTIVITY = REQUIRED;
 
 interface HistoryJson {
   events: Record<
@@ -48,6 +50,9 @@ test('every recorded history, of today\'s code and of the code before each patch
   }
   for (const required of BEFORE_DECIDED_AT_START) {
     t.true(names.includes(`before-changes-decided-at-start/${required}`), `history ${required} of the code before changes-decided-at-start is kept`);
+  }
+  for (const required of BEFORE_ONE_LOCAL_ACTIVITY) {
+    t.true(names.includes(`before-one-local-activity-at-a-time/${required}`), `history ${required} of the code before one-local-activity-at-a-time is kept`);
   }
   for (const required of BEFORE_RELEASED_RUN_COMPLETES) {
     t.true(names.includes(`before-released-run-completes/${required}`), `history ${required} of the code before released-run-completes is kept`);
@@ -80,8 +85,9 @@ test('the recorded paths are the ones named: released runs complete, the amendme
     const history = await historyOf(name);
     t.is(lastEventType(history), 'workflowExecutionCompletedEventAttributes', name);
     t.is(idleTimers(history), 0, name);
-    // A run of today's code decides every change at its start: one patch marker, the first.
-    t.deepEqual(patchMarkers(history), [DECIDED_AT_START_PATCH], name);
+    // A run of today's code decides every change at its start: its patch markers come first, and only there.
+    t.deepEqual(patchMarkers(history), [DECIDED_AT_START_PATCH, ONE_LOCAL_ACTIVITY_PATCH], name);
+    t.deepEqual(patchMarkers(await historyOf(`before-one-local-activity-at-a-time/${name}`)), [DECIDED_AT_START_PATCH], name);
     t.false(patchMarkers(await historyOf(`before-changes-decided-at-start/${name}`)).includes(DECIDED_AT_START_PATCH), name);
   }
   for (const name of BEFORE_RELEASED_RUN_COMPLETES) {

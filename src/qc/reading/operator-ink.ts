@@ -26,6 +26,10 @@ const GLYPH_INSET = 0.1;
 
 /** Walks with more operators than this are not worth it against a render (and bound a hostile page). */
 const MAX_OPERATORS = 200_000;
+/** Image pixels sampled on one page beyond this (four pages' worth): a page built of images, render it. */
+const MAX_IMAGE_PIXELS = 16_000_000;
+/** Pixels set or cleared on one page beyond this: a page built to be slow (a form page sets a few million). */
+const MAX_PAINTED_PIXELS = 100_000_000;
 /** Regions of unknown paint (images, shadings) beyond this: the page is a picture, render it. */
 const MAX_UNKNOWN_REGIONS = 64;
 
@@ -132,6 +136,8 @@ export class InkWalk {
   /** Device boxes of every glyph shown, drawn or not: text that unknown paint may cover or underlie. */
   private readonly textBoxes: Box[] = [];
   private readonly unknownRegions: Box[] = [];
+  private imagePixels = 0;
+  private paintedPixels = 0;
 
   constructor(
     private readonly width: number,
@@ -487,6 +493,9 @@ export class InkWalk {
     const x1 = Math.min(this.width, Math.round(box[2]));
     const y0 = Math.max(0, Math.round(box[1]));
     const y1 = Math.min(this.height, Math.round(box[3]));
+    // The walk is synchronous: a page of many large images would hold its thread, where a render can be stopped.
+    this.imagePixels += Math.max(0, x1 - x0) * Math.max(0, y1 - y0);
+    if (this.imagePixels > MAX_IMAGE_PIXELS) throw new Unmodelled('image pixels');
     const rowBytes = kind === 1 ? (w + 7) >> 3 : w * (kind === 2 ? 3 : 4);
     // The matrix is axis-aligned: a device column maps to one image column (or row, turned a quarter),
     // and a device row to one image row, so each is worked out once rather than per pixel.
@@ -540,6 +549,8 @@ export class InkWalk {
     const y0 = Math.max(0, Math.round(Math.max(box[1], cy0)));
     const y1 = Math.min(this.height, Math.round(Math.min(box[3], cy1)));
     const value = ink ? 1 : 0;
+    this.paintedPixels += Math.max(0, x1 - x0) * Math.max(0, y1 - y0);
+    if (this.paintedPixels > MAX_PAINTED_PIXELS) throw new Unmodelled('painted pixels');
     for (let y = y0; y < y1; y++) this.ink.fill(value, y * this.width + x0, y * this.width + Math.max(x0, x1));
   }
 }
