@@ -5,8 +5,8 @@
 // which pdf.js builds anyway, is walked once: each drawn glyph's box, dark fills and rules are set in a
 // one-byte-per-pixel mask, light fills drawn over them clear it again, all within the clip in force.
 // Whatever the walk does not model exactly (a shading or pattern, a soft mask, a blend mode that is not
-// plain painting, text used as a clip, Type 3 or vertical fonts, optional content, an image or an
-// unmodelled light shape where text is) makes it answer null, and the caller renders the page as before.
+// plain painting or darkening, Type 3 or vertical fonts, optional content, a stencil or a light curved
+// shape where text is) makes it answer null, and the caller renders the page as before.
 import { OPS } from './pdfjs.js';
 import type { PdfDocument } from './pdfjs.js';
 
@@ -137,6 +137,8 @@ export class InkWalk {
   private readonly textBoxes: Box[] = [];
   private readonly unknownRegions: Box[] = [];
   private imagePixels = 0;
+  /** The box of the glyphs shown as a clip (modes 4–7) in the open text object; null when none had a box yet. */
+  private textClip: Box | null | undefined;
   private paintedPixels = 0;
 
   constructor(
@@ -212,6 +214,13 @@ export class InkWalk {
         s.x = s.lineX = s.y = s.lineY = 0;
         return;
       case OPS.endText:
+        // Text shown in modes 4–7 becomes the clip at the end of its text object (as pdf.js applies it):
+        // taken as the glyphs' bounding box, inexact, so a fill through it inks their line and no more.
+        if (this.textClip !== undefined) {
+          s.clip = this.textClip ? intersect(s.clip, this.textClip) : [0, 0, 0, 0];
+          s.clipExact = false;
+          this.textClip = undefined;
+        }
         return;
       case OPS.setCharSpacing:
         s.charSpacing = Number(a[0]);
@@ -418,8 +427,12 @@ export class InkWalk {
       // A dark shape that is not a set of rectangles: its box is ink (a little too much, never too little).
       this.paint(bounds, true);
     } else {
-      // A light shape that is not a set of rectangles may cover text partly: only pixels can tell.
-      this.unknown(intersect(bounds, this.state.clip));
+      // A light shape that is not a set of rectangles (a rounded box, a radio button): where it covers
+      // much of a glyph drawn before it, only pixels can tell what shows. A background drawn before its
+      // text covers none; one that grazes a glyph's box (under a quarter of it) leaves the glyph's word
+      // and its last character as inked as they were.
+      const region = intersect(bounds, this.state.clip);
+      if (this.textBoxes.some((t) => overlapArea(region, t) >= 0.25 * area(t))) this.unknown(region);
     }
   }
 
@@ -443,9 +456,12 @@ export class InkWalk {
     const font = s.font;
     if (!font) throw new Unmodelled();
     if (s.fontSize === 0) return;
-    if (s.renderMode >= 4) throw new Unmodelled(); // text that becomes a clip
-    const paint = s.renderMode === 0 || s.renderMode === 2 ? inkOf(s.fill, s.fillAlpha) : s.renderMode === 1 ? (s.stroke.kind === 'colour' ? inkOf(s.stroke, s.strokeAlpha) : null) : null;
-    if ((s.renderMode === 0 || s.renderMode === 2) && s.fill.kind === 'unmodelled') throw new Unmodelled();
+    // Modes 0–3 fill, stroke, both or neither; 4–7 the same, and add the glyphs to the clip.
+    const mode = s.renderMode & 3;
+    const clips = s.renderMode >= 4;
+    if (clips && this.textClip === undefined) this.textClip = null;
+    const paint = mode === 0 || mode === 2 ? inkOf(s.fill, s.fillAlpha) : mode === 1 ? (s.stroke.kind === 'colour' ? inkOf(s.stroke, s.strokeAlpha) : null) : null;
+    if ((mode === 0 || mode === 2) && s.fill.kind === 'unmodelled') throw new Unmodelled();
     const advanceScale = s.fontSize * (font.fontMatrix?.[0] ?? 0.001);
     // Text space to device: the text matrix, then the current transform; a glyph's box runs from a fifth
     // of the size below the baseline to four fifths above, the box the word check looks in.
@@ -465,6 +481,7 @@ export class InkWalk {
         const box = boxOf(m, s.x + (x + advance * GLYPH_INSET) * s.hScale, bottom, s.x + (x + advance * (1 - GLYPH_INSET)) * s.hScale, top);
         this.textBoxes.push(box);
         if (paint === true && axisAligned(m)) this.paint(box, true);
+        if (clips) this.textClip = this.textClip ? union(this.textClip, box) : box;
       }
       x += advance + (glyph.isSpace ? s.wordSpacing : 0) + s.charSpacing;
     }
@@ -701,6 +718,18 @@ function scaleOf(m: Matrix): number {
 function intersect(a: Box, b: Box): Box {
   const box: Box = [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3])];
   return box[2] < box[0] || box[3] < box[1] ? [box[0], box[1], box[0], box[1]] : box;
+}
+
+function area(b: Box): number {
+  return Math.max(0, b[2] - b[0]) * Math.max(0, b[3] - b[1]);
+}
+
+function overlapArea(a: Box, b: Box): number {
+  return Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0])) * Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
+}
+
+function union(a: Box, b: Box): Box {
+  return [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])];
 }
 
 function overlaps(a: Box, b: Box): boolean {

@@ -138,3 +138,19 @@ test('text clipped away, or inside an even-odd frame whose centre is painted, is
   t.true(read.modelled);
   t.is(read.text, 'Purpose Purch\nClosing Information');
 });
+
+test('text made a clip shows where paint goes through it, and not where none does', async (t) => {
+  const read = await inkOf((p) => {
+    // Glyphs as a clip (mode 7), then a bar painted through them: the letters show, cut from the bar.
+    p.pushOperators(pushGraphicsState(), setTextRenderingMode(TextRenderingMode.Clip));
+    p.drawText('INSURED', { x: 72, y: 700, size: 10 });
+    p.drawRectangle({ x: 60, y: 698, width: 200, height: 12, color: rgb(0, 0, 0) });
+    p.pushOperators(popGraphicsState());
+    // The same with nothing painted through: nothing shows.
+    p.pushOperators(pushGraphicsState(), setTextRenderingMode(TextRenderingMode.Clip));
+    p.drawText('UNINSURED', { x: 72, y: 650, size: 10 });
+    p.pushOperators(popGraphicsState());
+  });
+  t.true(read.modelled);
+  t.is(read.text, 'INSURED');
+});
