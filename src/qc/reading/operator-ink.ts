@@ -52,7 +52,7 @@ interface ImageData {
 }
 
 /** The objects an operator list names: fonts and images by id. */
-export interface PageObjects {
+interface PageObjects {
   font(name: string): FontInfo;
   image(id: string): ImageData;
 }
@@ -128,7 +128,7 @@ export async function operatorInk(page: PdfPage, viewport: PageViewport): Promis
 const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
 
 /** The walk itself: state as pdf.js's CanvasGraphics keeps it, and the mask it paints. */
-export class InkWalk {
+class InkWalk {
   readonly ink: Uint8Array;
   private state: State;
   private readonly stack: State[] = [];
