@@ -137,7 +137,9 @@ async function addDocuments(reviewId: string, taskQueue: string): Promise<void> 
  * run's history; a history that fails is logged in outline.
  */
 async function replayAll(t: ExecutionContext, variation: Variation): Promise<void> {
-  t.timeout(300_000);
+  // 24 reviews take some 25 s on a quiet machine; a loaded CI machine (the suite's other files beside it,
+  // workflow tasks answered in seconds) took over 300 s for the plain test beside the held one.
+  t.timeout(540_000);
   const seed = Number(process.env.DETERMINISM_SEED ?? Date.now() % 1_000_000);
   t.log(`seed ${seed} (DETERMINISM_SEED=${seed} makes the same timings)`);
   const rand = random(seed);
@@ -195,7 +197,8 @@ async function replayAll(t: ExecutionContext, variation: Variation): Promise<voi
   t.deepEqual(failed, []);
 }
 
-test('histories made under varied timings, with documents added before, during and after analyses, all replay', (t) => replayAll(t, PLAIN));
+// One after the other: 48 reviews at once on one dev server and worker are load, not variety of timing.
+test.serial('histories made under varied timings, with documents added before, during and after analyses, all replay', (t) => replayAll(t, PLAIN));
 
-test('so do histories with releases held at the gate and approved meanwhile, and working documents among the additions', (t) =>
+test.serial('so do histories with releases held at the gate and approved meanwhile, and working documents among the additions', (t) =>
   replayAll(t, { held: 0.5, workingDocuments: 0.4 }));
