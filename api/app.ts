@@ -8,6 +8,7 @@ import type { Storage } from '../src/storage/minio.js';
 import { authenticate, cachedKeyLookup } from './auth.js';
 import { requestDeadline } from './deadline.js';
 import { errorHandler, notFound } from './errors.js';
+import { bodyStalls, urlLength } from './http-layer.js';
 import { organizationRateLimit } from './rate-limit.js';
 import { requestId } from './request-id.js';
 import { docsRoutes, openApiRoute } from './routes/docs.js';
@@ -28,6 +29,8 @@ export function createApp(deps: AppDeps): express.Express {
   app.disable('x-powered-by');
   // First: every answer, health and docs included, carries the request's id.
   app.use(requestId(deps.log));
+  // Before anything reads the body or waits on a server: refusals of the request's shape and pace.
+  app.use(urlLength, bodyStalls(deps.log));
   // The API's own requests are routed first: every router and route an Express request passes costs it a
   // match (about a tenth of a read's CPU went on routing), and health and docs paths never begin /v1.
   // The OpenAPI document is public, so it comes before /v1's authentication.

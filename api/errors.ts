@@ -63,7 +63,28 @@ function toApiError(err: unknown): ApiError {
       return new ApiError('invalid_request', 400, 'The request body encoding is not supported.');
     }
   }
+  if (serverUnreachable(err)) {
+    return new ApiError('service_unavailable', 503, 'A server behind the API is unavailable; retry shortly (with the same Idempotency-Key for a create).');
+  }
   return ApiError.of('internal_error', 'Unexpected server error; retry later.');
+}
+
+/** Socket-level failures: the server at the other end is down, restarting or unreachable. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT']);
+/** What S3 (and MinIO) answer while they cannot serve: retry later. */
+const UNAVAILABLE_S3_CODES = new Set(['ServiceUnavailable', 'SlowDown', 'InternalError', 'XMinioServerNotInitialized', 'RequestTimeout']);
+
+/**
+ * Whether an error says that a server behind the API (object storage, Postgres) could not be reached or
+ * could not serve, rather than that something is wrong with the request or the code: the caller is told
+ * 503 to retry, not 500. Looks through `cause` chains (a stream's error wrapped by its consumer).
+ */
+export function serverUnreachable(err: unknown): boolean {
+  for (let e = err, depth = 0; typeof e === 'object' && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || UNAVAILABLE_S3_CODES.has(code))) return true;
+  }
+  return false;
 }
 
 /** The error envelope every failure is answered with (documented in the OpenAPI document). */

@@ -124,17 +124,18 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     summary: 'List reviews',
     operationId: 'listReviews',
     tags: tag('Reviews'),
-    description: 'Newest first, by created_at then id. Pass `next_cursor` back verbatim as `cursor`; null means the last page.',
+    description: 'Newest first, by created_at then id. Pass `next_cursor` back verbatim as `cursor`; null means the last page. `reference_id` finds the review filed under it (a create answered 503 may have made it).',
     security,
     request: {
       query: z.object({
         limit: z.number().int().min(1).max(100).default(20).optional(),
         cursor: z.string().min(1).optional().describe('Opaque; from a previous `next_cursor`.'),
+        reference_id: z.string().max(255).optional().describe('Only the review with this `reference_id` (at most one: it is unique in your organization).'),
       }),
     },
     responses: {
       '200': { ...json(ReviewList, 'A page of reviews.'), headers: rateLimitHeaders },
-      '422': error('`invalid_request`: malformed `cursor` or `limit`.'),
+      '422': error('`invalid_request`: malformed `cursor`, `limit` or `reference_id`.'),
       ...common,
     },
   });

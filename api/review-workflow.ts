@@ -31,13 +31,6 @@ export type CreateFields = Omit<CreateReviewJson, 'documents'>;
  */
 export type AwaitIngest = <T>(update: WorkflowUpdateHandle<T>) => Promise<T>;
 
-/** A failure after the workflow was asked to start: it owns the uploads from then on. */
-export class StartedError extends Error {
-  constructor(override readonly cause: unknown) {
-    super('review start failed');
-  }
-}
-
 export class ReviewWorkflows {
   constructor(
     private readonly temporal: Client,
@@ -72,7 +65,7 @@ export class ReviewWorkflows {
       });
       return await o.awaitIngest(update);
     } catch (err) {
-      throw new StartedError(rejectionToApiError(err));
+      throw rejectionToApiError(err);
     }
   }
 
@@ -86,7 +79,7 @@ export class ReviewWorkflows {
       }));
       return await o.awaitIngest(update);
     } catch (err) {
-      throw new StartedError(rejectionToApiError(err));
+      throw rejectionToApiError(err);
     }
   }
 

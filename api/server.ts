@@ -4,7 +4,9 @@ import { createSql } from '../src/db/client.js';
 import { createStorage } from '../src/storage/minio.js';
 import { watchEventLoopStalls } from '../src/runtime/event-loop-stalls.js';
 import { createTemporalClient } from '../src/temporal/connection.js';
+import { createServer } from 'node:http';
 import { createApp } from './app.js';
+import { answerClientErrors, MAX_HEADER_BYTES } from './http-layer.js';
 import { lineLog } from './line-log.js';
 
 const config = loadConfigOrExit();
@@ -14,7 +16,11 @@ const temporal = createTemporalClient(config);
 const log = lineLog('api: ');
 watchEventLoopStalls(log);
 
-const server = createApp({ config, sql, storage, temporal, log }).listen(config.http.port, config.http.host, () => {
+// No limit on the time a whole request takes (Node's default is 300 s): a large upload on a slow link
+// needs longer, and a body that stalls is refused by the API itself (http-layer.ts's bodyStalls).
+const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 0 }, createApp({ config, sql, storage, temporal, log }));
+answerClientErrors(server, log);
+server.listen(config.http.port, config.http.host, () => {
   console.log(`api: listening on http://${config.http.host}:${config.http.port} (public ${config.http.publicBaseUrl})`);
 });
 

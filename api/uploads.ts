@@ -3,7 +3,7 @@
 // holds a file.
 import type { Request } from 'express';
 import multer, { MulterError, type StorageEngine } from 'multer';
-import { isStorableText, UNSTORABLE_MESSAGE } from '../src/db/text.js';
+import { FileNameSchema } from '../src/reviews/review.js';
 import { uploadKey } from '../src/storage/keys.js';
 import { putStream, removeObjects, type Storage } from '../src/storage/minio.js';
 import { caller } from './auth.js';
@@ -87,12 +87,17 @@ export function missingFileName(): ApiError {
 }
 
 /**
- * The staged file names the database cannot hold (NUL, sent as `filename*=UTF-8''a%00.pdf`), as the
- * error naming the first of them; undefined when all are storable.
+ * The first staged file name a source URL's `filename` could not be either (over 500 characters, or NUL
+ * sent as `filename*=UTF-8''a%00.pdf`, which the database cannot hold), as the error naming it; undefined
+ * when every name is one.
  */
-export function unstorableFileName(parts: readonly { filename: string }[]): ApiError | undefined {
-  const index = parts.findIndex((p) => !isStorableText(p.filename));
-  return index < 0 ? undefined : new ApiError('invalid_request', 422, `Invalid request: documents[${index}]: its file name ${UNSTORABLE_MESSAGE}.`);
+export function refusedFileName(parts: readonly { filename: string }[]): ApiError | undefined {
+  for (const [index, part] of parts.entries()) {
+    const parsed = FileNameSchema.safeParse(part.filename);
+    // Named as a source URL's would be: the part's file name is its `filename`.
+    if (!parsed.success) return new ApiError('invalid_request', 422, `Invalid request: documents[${index}].filename (its file name): ${parsed.error.issues[0]!.message}.`);
+  }
+  return undefined;
 }
 
 /** The staged parts multer left on the request, in upload order. */

@@ -101,11 +101,11 @@ async function main() {
       await writeFile(file, bytes);
       // At rest means warm: the worker polls before its readers have started (worker/main.ts).
       const warm = /pdf\.js threads and OCR workers ready/;
-      if (!warm.test(await logOnceItHolds(stack.worker.spec.logFile, warm, 120_000))) throw new Error('the worker\'s readers did not start');
-      const base = await memoryMiB(pids.worker);
+      if (!warm.test(await logOnceItHolds(stack.analysis.spec.logFile, warm, 120_000))) throw new Error('the analysis worker\'s readers did not start');
+      const base = await memoryMiB(pids.analysis);
       let peak = base;
       const sampler = setInterval(() => {
-        void memoryMiB(pids.worker).then((m) => (peak = Math.max(peak, m)), () => {});
+        void memoryMiB(pids.analysis).then((m) => (peak = Math.max(peak, m)), () => {});
       }, 25);
       const started = Date.now();
       try {
@@ -120,7 +120,7 @@ async function main() {
           const r = await fetch(`${api}/reviews/${created.review_id}`, { headers: { authorization: `Bearer ${key}` } });
           if (r.status === 200) status = ((await r.json()) as { status: string }).status;
         }
-        const hwm = await memoryMiB(pids.worker, 'VmHWM');
+        const hwm = await memoryMiB(pids.analysis, 'VmHWM');
         const seconds = (Date.now() - started) / 1000;
         peak = Math.max(peak, hwm);
         worst = Math.max(worst, peak);

@@ -55,7 +55,7 @@ const TROUBLE_LINES = 60;
  * what the service saw. `.data/last-test-logs` keeps the whole logs of a local run.
  */
 async function printServiceTrouble(logDir: string): Promise<void> {
-  const files = (await readdir(logDir).catch(() => [])).filter((f) => /^(api|worker)[\w-]*\.log$/.test(f)).sort();
+  const files = (await readdir(logDir).catch(() => [])).filter((f) => /^(api|worker|analysis)[\w-]*\.log$/.test(f)).sort();
   const lines: string[] = [];
   for (const file of files) {
     for (const line of (await readFile(join(logDir, file), 'utf8')).split('\n')) {

@@ -58,8 +58,22 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
   // How long an API process trusts a key it looked up (0: look up every request). Changes to keys are
   // announced to every process at once; this bounds a missed announcement (docs/operations.md).
-  API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
+  API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(1),
+  // Reviews of one organization analysed at once, across every worker (its fair share).
   MAX_CONCURRENT_ANALYSES: positiveInt.default(4),
+  // Analyses and report renders one worker process runs at once, across organizations: an analysis keeps
+  // a core busy, and more than the cores at once only make each one, and every create, wait longer.
+  WORKER_ANALYSES: positiveInt.max(64).default(availableParallelism()),
+  // Workflow tasks one worker process runs at once (each mostly waits on a short database write).
+  WORKER_WORKFLOW_TASKS: positiveInt.max(2_000).default(200),
+  // Which task queues this worker process polls (src/temporal/task-queues.ts): `reviews` (workflows,
+  // ingest, read-model writes, webhooks), `analysis` (analyses and renders), or both. A process that
+  // polls only `analysis` lowers its own scheduling priority (src/runtime/background-priority.ts).
+  WORKER_QUEUES: z
+    .string()
+    .default('reviews,analysis')
+    .transform((v) => [...new Set(v.split(',').map((q) => q.trim()).filter(Boolean))])
+    .pipe(z.array(z.enum(['reviews', 'analysis'])).min(1)),
   AWAITING_DOCUMENTS_DAYS: positiveInt.default(7),
   IDEMPOTENCY_TTL_HOURS: positiveInt.default(24),
   // One total budget per signed source URL: connect, TLS, headers and body (DECISIONS 23).
@@ -111,9 +125,12 @@ export interface Config {
     sourceFetchTimeoutMs: number;
   };
   qc: { ocrWorkers: number; ocrEngine: 'auto' | 'native' | 'tesseract.js' };
-  worker: { pollAfterStdinCloses: boolean };
+  worker: { pollAfterStdinCloses: boolean; analyses: number; workflowTasks: number; queues: WorkerQueue[] };
   testOnlyAllowLoopbackTargets: boolean;
 }
+
+/** A task queue a worker process may poll (src/temporal/task-queues.ts). */
+export type WorkerQueue = 'reviews' | 'analysis';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -175,7 +192,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       sourceFetchTimeoutMs: e.SOURCE_FETCH_TIMEOUT_MS,
     },
     qc: { ocrWorkers: e.OCR_WORKERS, ocrEngine: e.OCR_ENGINE },
-    worker: { pollAfterStdinCloses: e.WORKER_POLL_AFTER_STDIN_CLOSES },
+    worker: { pollAfterStdinCloses: e.WORKER_POLL_AFTER_STDIN_CLOSES, analyses: e.WORKER_ANALYSES, workflowTasks: e.WORKER_WORKFLOW_TASKS, queues: e.WORKER_QUEUES },
     testOnlyAllowLoopbackTargets: e.TEST_ONLY_ALLOW_LOOPBACK_TARGETS,
   };
 }

@@ -1,10 +1,11 @@
-// The worker process: loads the pre-built workflow bundle, registers search attributes, polls the review
-// task queue for workflow and activity tasks, and warms its readers (pdf.js threads, OCR workers) beside;
-// it shuts down gracefully on SIGTERM/SIGINT (Temporal's runtime handles them). Launched by the local
+// The worker process: polls the task queues WORKER_QUEUES names (src/temporal/task-queues.ts). For the
+// review queue it loads the pre-built workflow bundle and registers the search attributes; for the
+// analysis queue it warms its readers (pdf.js threads, OCR workers), and one that polls only that queue
+// runs at a lower scheduling priority than the rest of the machine. It shuts down gracefully on SIGTERM/SIGINT (Temporal's runtime handles them). Launched by the local
 // stack beside its servers, it polls once the database and the bucket are ready
 // (WORKER_POLL_AFTER_STDIN_CLOSES); Temporal it waits for itself.
 import { Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { lazyActivities } from '../activities/lazy.js';
 import { loadConfigOrExit } from '../src/config.js';
 import { createSql } from '../src/db/client.js';
@@ -12,6 +13,9 @@ import type { ReviewActivities } from '../activities/index.js';
 import { watchEventLoopStalls } from '../src/runtime/event-loop-stalls.js';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes.js';
 import { ensureWorkflowBundle } from './workflow-bundle.js';
+import { ReviewWorkers } from './review-workers.js';
+import { analysisTaskQueue } from '../src/temporal/task-queues.js';
+import { lowerThisProcessPriority } from '../src/runtime/background-priority.js';
 
 const config = loadConfigOrExit();
 const log = (line: string) => console.log(`worker: ${line}`);
@@ -55,15 +59,18 @@ function stdinClosed(): Promise<void> {
  * Connects to Temporal and creates the worker (which loads the workflow bundle into its sandbox), without
  * polling yet.
  */
-async function createWorker(bundlePath: string, activities: ReviewActivities): Promise<{ worker: Worker; connection: NativeConnection }> {
+async function createWorker(bundlePath: string | undefined, activities: ReviewActivities): Promise<{ worker: ReviewWorkers; connection: NativeConnection }> {
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   try {
-    const worker = await Worker.create({
+    const worker = await ReviewWorkers.create({
       connection,
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
-      workflowBundle: { codePath: bundlePath },
+      queues: config.worker.queues,
+      ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : {}),
       activities,
+      analyses: config.worker.analyses,
+      workflowTasks: config.worker.workflowTasks,
     });
     return { worker, connection };
   } catch (err) {
@@ -73,10 +80,14 @@ async function createWorker(bundlePath: string, activities: ReviewActivities): P
 }
 
 async function main() {
+  const reviews = config.worker.queues.includes('reviews');
+  const analyses = config.worker.queues.includes('analysis');
+  // A worker that only analyses yields the CPU to everything else on the machine, creates first.
+  if (!reviews) lowerThisProcessPriority();
   // Built by npm start / npm test / the Dockerfile before the worker starts; built here only when the
   // sources changed since. Which one is said either way: a start that had to bundle is a slow start.
-  const bundle = await ensureWorkflowBundle();
-  log(`${bundle.built ? 'built the workflow bundle' : 'loading the pre-built workflow bundle'} ${bundle.path}`);
+  const bundle = reviews ? await ensureWorkflowBundle() : undefined;
+  if (bundle) log(`${bundle.built ? 'built the workflow bundle' : 'loading the pre-built workflow bundle'} ${bundle.path}`);
   const sql = createSql(config);
   let connection: NativeConnection | undefined;
   // The readers' module, once the worker polls: stopped at the end only if it was ever loaded.
@@ -90,37 +101,43 @@ async function main() {
       const { createStorage } = await import('../src/storage/minio.js');
       return { config, sql, storage: createStorage(config) };
     });
-    const created = await onceTemporalAnswers(() => createWorker(bundle.path, activities.activities));
+    const created = await onceTemporalAnswers(() => createWorker(bundle?.path, activities.activities));
     connection = created.connection;
     const worker = created.worker;
     // Registered here, not by the local stack, whose launcher then does without Temporal's client and its
     // protobufs (some 0.4 s of CPU while the servers start); before the go-ahead, while the stack readies
-    // the database and the bucket.
-    await onceTemporalAnswers(registerSearchAttributes);
+    // the database and the bucket. The workflows set them: the worker that runs workflows registers them.
+    if (reviews) await onceTemporalAnswers(registerSearchAttributes);
     if (config.worker.pollAfterStdinCloses) {
       await stdinClosed();
       // Its input is done with: a stdin left open and referenced would keep the process from exiting.
       process.stdin.destroy();
     }
-    log(`polling task queue ${config.temporal.taskQueue} on ${config.temporal.address}`);
+    const polled = config.worker.queues.map((q) => (q === 'reviews' ? config.temporal.taskQueue : `${analysisTaskQueue(config.temporal.taskQueue)} (${config.worker.analyses} at once)`));
+    log(`polling task queue${polled.length > 1 ? 's' : ''} ${polled.join(' and ')} on ${config.temporal.address}`);
     const running = worker.run();
     // The readers warm once the worker polls, not before: they are most of the CPU a start costs (some
     // 1.7 s with two OCR workers), which on a machine of two cores delayed readiness by as much. Started
     // still ahead of the first task's need: a task that comes before they are warm waits for them (the
     // pools queue it), and a reader that cannot start shuts this worker down (exit 1) rather than fail
-    // reviews one by one.
+    // reviews one by one. Only analyses read.
     let readersFailed: unknown;
-    readers = import('../src/qc/reading/readers.js');
-    Promise.all([activities.load(), readers])
-      .then(([, loaded]) => loaded.startReaders({ ocrWorkers: config.qc.ocrWorkers, ocrEngine: config.qc.ocrEngine }))
-      .then(
-        () => log('pdf.js threads and OCR workers ready'),
-        (err: unknown) => {
-          readersFailed = err;
-          log('a reader could not start: shutting down');
-          worker.shutdown();
-        },
-      );
+    if (analyses) {
+      readers = import('../src/qc/reading/readers.js');
+      Promise.all([activities.load(), readers])
+        .then(([, loaded]) => loaded.startReaders({ ocrWorkers: config.qc.ocrWorkers, ocrEngine: config.qc.ocrEngine }))
+        .then(
+          () => log('pdf.js threads and OCR workers ready'),
+          (err: unknown) => {
+            readersFailed = err;
+            log('a reader could not start: shutting down');
+            worker.shutdown();
+          },
+        );
+    } else {
+      // Its first create should not wait for the activities' modules either (a failure shows at that create).
+      activities.load().catch(() => {});
+    }
     await running;
     if (readersFailed !== undefined) throw readersFailed;
   } finally {

@@ -2,7 +2,8 @@
 // (recording a transition, the organization's policy, slots, publishing a release, the review's record)
 // runs as local activities: one marker event in the history instead of three events and a workflow task
 // of their own, which keeps a plain review's history under 60 events (test/workflow/pipeline.test.ts).
-import { proxyActivities, proxyLocalActivities, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, workflowInfo, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
+import { analysisTaskQueue } from '../src/temporal/task-queues.js';
 import type { ReviewActivities } from '../activities/index.js';
 import { scheduleOrdered } from './local-activity-order.js';
 import { ADD_REJECTIONS, CREATE_REJECTIONS } from './messages.js';
@@ -49,19 +50,23 @@ const localBookkeeping = scheduleOrdered(proxyLocalActivities<ReviewActivities>(
 export const bookkeeper = () => (leanHistory() ? localBookkeeping : bookkeeping);
 
 // The analysis heartbeats while it works, so a worker that dies mid-analysis is noticed in seconds and
-// the analysis runs again elsewhere.
-export const analysis = proxyActivities<ReviewActivities>({
-  startToCloseTimeout: '60 minutes',
-  heartbeatTimeout: '20 seconds',
-  retry: { initialInterval: '2 seconds', maximumAttempts: 5 },
-});
+// the analysis runs again elsewhere. It runs on the analysis queue (src/temporal/task-queues.ts).
+export const analysis = () =>
+  proxyActivities<ReviewActivities>({
+    taskQueue: analysisTaskQueue(workflowInfo().taskQueue),
+    startToCloseTimeout: '60 minutes',
+    heartbeatTimeout: '20 seconds',
+    retry: { initialInterval: '2 seconds', maximumAttempts: 5 },
+  });
 
 // A render that cannot be produced or stored is retried a few times here, then by the workflow's
-// publication_blocked loop.
-export const rendering = proxyActivities<ReviewActivities>({
-  startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '1 second', maximumAttempts: 3 },
-});
+// publication_blocked loop. Rendering is CPU work like an analysis, and runs beside them.
+export const rendering = () =>
+  proxyActivities<ReviewActivities>({
+    taskQueue: analysisTaskQueue(workflowInfo().taskQueue),
+    startToCloseTimeout: '2 minutes',
+    retry: { initialInterval: '1 second', maximumAttempts: 3 },
+  });
 
 // Webhooks (interface, "Events"): the activity makes the 3 attempts, 0.5 s then 1 s apart, 10 s each,
 // itself (src/webhooks/delivery.ts says why). Temporal retries it only when a worker dies mid-delivery;

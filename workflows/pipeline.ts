@@ -9,8 +9,14 @@ import type { ReviewProgress } from './progress.js';
 import { failureMessage } from './failures.js';
 import type { ReleaseDraft } from './release.js';
 
-/** A review waiting for an analysis slot asks again at least this often (besides being signalled). */
-const MAX_SLOT_WAIT_MS = 30_000;
+/**
+ * A review waiting for an analysis slot asks again this often, besides when it is signalled. A slot
+ * given back is granted to the waiters at once and they are told (releaseAnalysisSlot's grantees), so
+ * asking again is only for what no signal tells: a holder that vanished, a grant that lapsed. Asking
+ * sooner only costs: in a burst of creates, hundreds of waiters asking every few seconds took as many
+ * workflow tasks and database transactions as the creates themselves, and the creates waited behind them.
+ */
+const SLOT_WAIT_MS = 30_000;
 
 /**
  * Patch: a waiter keeps a capacity signal that came while it was asking (now that a slot given back is
@@ -52,7 +58,6 @@ export class Pipeline {
     const { state } = this.progress;
     const who = { reviewId: state.reviewId, organizationId: state.organizationId };
     const limit = policy.maxConcurrentAnalyses;
-    let wait = 1_000;
     // Only a signal from after the review began asking counts: one may come while it asks.
     this.capacityFreed = false;
     while (!(await bookkeeper().acquireAnalysisSlot({ ...who, limit }))) {
@@ -62,9 +67,8 @@ export class Pipeline {
       // A slot granted while the review asked comes with a signal that must wake it at once (a waiter
       // forgetting it left its slot idle until its next ask, up to 30 s).
       if (!takes(SLOT_GRANTS_PATCH)) this.capacityFreed = false;
-      await condition(() => this.capacityFreed, wait);
+      await condition(() => this.capacityFreed, SLOT_WAIT_MS);
       this.capacityFreed = false;
-      wait = Math.min(wait * 2, MAX_SLOT_WAIT_MS);
     }
     let outcome: { counts: Omit<AnalysisSummary, 'releaseId'>; draft: ReleaseDraft } | string;
     try {
@@ -94,10 +98,10 @@ export class Pipeline {
     const summary = { summary: 'Read, classify and check every document' };
     const reviewId = this.progress.state.reviewId;
     if (drafts) {
-      const counts = await analysis.analyseToDraft.executeWithOptions(summary, [{ reviewId, releaseId: uuid4() }]);
+      const counts = await analysis().analyseToDraft.executeWithOptions(summary, [{ reviewId, releaseId: uuid4() }]);
       return { counts, draft: { releaseId: counts.releaseId } };
     }
-    const result = await analysis.analyseReview.executeWithOptions(summary, [{ reviewId }]);
+    const result = await analysis().analyseReview.executeWithOptions(summary, [{ reviewId }]);
     return { counts: { ...result, findings: result.findings.length }, draft: { legacyFindings: result.findings } };
   }
 }

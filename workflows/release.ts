@@ -34,8 +34,8 @@ export async function release(progress: ReviewProgress, draft: ReleaseDraft, dis
   const ref = { reviewId: state.reviewId, releaseId: 'releaseId' in draft ? draft.releaseId : uuid4(), generatedAt: new Date().toISOString() };
   const render = () =>
     legacyFindings
-      ? rendering.renderReleaseReport.executeWithOptions({ summary: `Render and store the report of release ${ref.releaseId}` }, [{ ...ref, findings: legacyFindings }])
-      : rendering.renderRelease.executeWithOptions({ summary: `Render and store the report of release ${ref.releaseId}` }, [ref]);
+      ? rendering().renderReleaseReport.executeWithOptions({ summary: `Render and store the report of release ${ref.releaseId}` }, [{ ...ref, findings: legacyFindings }])
+      : rendering().renderRelease.executeWithOptions({ summary: `Render and store the report of release ${ref.releaseId}` }, [ref]);
   /** Renders and stores the PDF, retried while it cannot be: never released without it. */
   const renderStored = async (): Promise<string> => {
     let retryIn = FIRST_PUBLICATION_RETRY_MS;

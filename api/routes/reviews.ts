@@ -5,24 +5,24 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Config } from '../../src/config.js';
 import type { Sql } from '../../src/db/client.js';
-import { completeIdempotencyKey, releaseIdempotencyKey } from '../../src/db/idempotency.js';
+import { abandonIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../../src/db/idempotency.js';
 import { currentRelease } from '../../src/db/releases.js';
 import { getReview, getReviewRecord, listReviews } from '../../src/db/reviews.js';
 import type { StagedFile } from '../../src/ingest/package.js';
 import { AddDocumentsJsonSchema } from '../../src/reviews/add-documents.js';
 import { decodeCursor, encodeCursor, InvalidCursorError } from '../../src/reviews/cursor.js';
 import { REPORT_URL_LIFETIME_SECONDS, type Report } from '../../src/reviews/report.js';
-import { CreateReviewJsonSchema, CreateReviewMultipartFieldsSchema, MetadataSchema, type DocumentSource } from '../../src/reviews/review.js';
+import { CreateReviewJsonSchema, CreateReviewMultipartFieldsSchema, MetadataSchema, ReferenceIdSchema, type DocumentSource } from '../../src/reviews/review.js';
 import { objectExists, presignDownload, removeObjects, type Storage } from '../../src/storage/minio.js';
 import type { Client } from '@temporalio/client';
 import { caller } from '../auth.js';
 import { offTheClock } from '../deadline.js';
 import { ApiError } from '../errors.js';
 import { beginIdempotent, fingerprint, idempotencyKey } from '../idempotency.js';
-import { missingFileName, multipartDocuments, stagedParts, unstorableFileName } from '../uploads.js';
+import { missingFileName, multipartDocuments, stagedParts, refusedFileName } from '../uploads.js';
 import { invalidRequest, uuidPathDetail } from '../validation.js';
 import { methodNotAllowed } from './method-not-allowed.js';
-import { ReviewWorkflows, StartedError, type CreateFields } from '../review-workflow.js';
+import { ReviewWorkflows, type CreateFields } from '../review-workflow.js';
 import { requestIdOf } from '../request-id.js';
 
 export interface ReviewRoutesDeps {
@@ -35,6 +35,7 @@ export interface ReviewRoutesDeps {
 const ListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().min(1).optional(),
+  reference_id: ReferenceIdSchema.optional(),
 });
 
 const reviewIdParam = z.uuid();
@@ -106,7 +107,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
   async function uploadedFiles(req: Request, res: Response) {
     await offTheClock(res, () => upload(req, res));
     const parts = stagedParts(req);
-    const refused = unstorableFileName(parts) ?? (req.body && typeof req.body === 'object' && 'documents' in req.body ? missingFileName() : undefined);
+    const refused = refusedFileName(parts) ?? (req.body && typeof req.body === 'object' && 'documents' in req.body ? missingFileName() : undefined);
     if (refused) {
       await removeObjects(storage, parts.map((p) => p.key));
       throw refused;
@@ -152,6 +153,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
       const who = caller(res);
       const { fields, files, sources, fingerprinted } = await createInput(req, res);
       let claimedKey: string | undefined;
+      let started = false;
       try {
         const reviewType = fields.review_type ?? 'mortgage_v1';
         let reviewId: string = randomUUID();
@@ -167,7 +169,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
           // An earlier create with this key is the answer: 200 with its body, this request's uploads unused.
           const replay = async (body: string) => {
             await removeObjects(storage, files.map((f) => f.key));
-            res.status(200).type('application/json').send(body);
+            answer(res, 200, body);
           };
           if (outcome.kind === 'replay') return await replay(outcome.body);
           claimedKey = key;
@@ -181,16 +183,24 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
             return await replay(body);
           }
         }
+        started = true;
         const review = await workflows.create({ who, requestId: requestIdOf(res), reviewId, reviewType, fields, files, sources, awaitIngest: (update) => offTheClock(res, () => update.result()) });
-        // One serialisation, sent now and stored for replays: byte for byte the same.
+        // One serialisation, sent now and stored for replays: byte for byte the same. Stored even when the
+        // request's deadline answered 503 meanwhile: a retry with the key then gets the review it made.
         const body = JSON.stringify(review);
         if (claimedKey !== undefined) await completeIdempotencyKey(sql, who.organizationId, claimedKey, body);
-        res.status(201).type('application/json').send(body);
+        answer(res, 201, body);
       } catch (err) {
-        if (claimedKey !== undefined) await releaseIdempotencyKey(sql, who.organizationId, claimedKey);
-        // The workflow removes what it was given; uploads it never saw are ours to remove.
-        if (!(err instanceof StartedError)) await removeObjects(storage, files.map((f) => f.key)).catch(() => {});
-        throw err instanceof StartedError ? err.cause : err;
+        if (claimedKey !== undefined) {
+          // A refusal is final and not remembered. Any other failure may have left a review started: the
+          // key keeps its review id, and a retry with it goes on with that review at once.
+          if (err instanceof ApiError && err.status < 500) await releaseIdempotencyKey(sql, who.organizationId, claimedKey);
+          else await abandonIdempotencyKey(sql, who.organizationId, claimedKey).catch(() => {});
+        }
+        // Once the workflow was asked to start it owns the uploads (it removes them if it refuses the
+        // create); only uploads it never saw are ours to remove.
+        if (!started) await removeObjects(storage, files.map((f) => f.key)).catch(() => {});
+        throw err;
       }
     })
     .get(async (req, res) => {
@@ -206,7 +216,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
           throw err;
         }
       }
-      const page = await listReviews(sql, who.organizationId, query.data.limit, after);
+      const page = await listReviews(sql, who.organizationId, query.data.limit, after, query.data.reference_id);
       const last = page.reviews.at(-1);
       res.json({
         data: page.reviews,
@@ -267,18 +277,24 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
       if (!record || record.review.sandbox !== who.sandbox) throw ApiError.of('review_not_found', 'No such review.');
       if (record.review.status === 'failed') throw ApiError.of('review_failed', 'The review failed; documents can no longer be added.');
       const { files, sources } = await addInput(req, res);
-      try {
-        res.json(await workflows.addDocuments({ who, requestId: requestIdOf(res), record, files, sources, awaitIngest: (update) => offTheClock(res, () => update.result()) }));
-      } catch (err) {
-        if (!(err instanceof StartedError)) await removeObjects(storage, files.map((f) => f.key)).catch(() => {});
-        throw err instanceof StartedError ? err.cause : err;
-      }
+      // From here the workflow owns the uploads, to keep or remove, whatever becomes of this request.
+      const result = await workflows.addDocuments({ who, requestId: requestIdOf(res), record, files, sources, awaitIngest: (update) => offTheClock(res, () => update.result()) });
+      answer(res, 200, JSON.stringify(result));
     })
     .all(methodNotAllowed(['POST']));
 
   return router;
 }
 
+
+/**
+ * Sends a JSON answer unless the request's deadline answered it already (503): what the handler did is
+ * done all the same, and the caller finds it by its Idempotency-Key, its reference_id or the review id.
+ */
+function answer(res: Response, status: number, body: string): void {
+  if (res.headersSent) return;
+  res.status(status).type('application/json').send(body);
+}
 
 function malformedMetadata(): ApiError {
   return new ApiError('invalid_request', 400, 'Invalid request: metadata: must be a JSON object whose values are strings.');

@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 // its protobufs (some 0.4 s of CPU) `npm start` does not load at all: it asks Temporal over its HTTP API,
 // and the worker registers the search attributes.
 import type { Connection } from '@temporalio/client';
-import { loadConfig, type Config } from '../../src/config.js';
+import { loadConfig, type Config, type WorkerQueue } from '../../src/config.js';
+import { analysisTaskQueue } from '../../src/temporal/task-queues.js';
 import { ensureWorkflowBundle } from '../../worker/workflow-bundle.js';
 import { ensureCompiled, SERVICES, type Compiled } from '../compile.js';
 import { ensureGoBinary, MINIO_SERVER, TEMPORAL_CLI } from './go-binaries.js';
@@ -72,7 +73,10 @@ export interface Stack {
   serviceEnv: Record<string, string>;
   config: Config;
   urls: { api: string; temporalUi: string; minioConsole: string };
+  /** The worker of the review queue (workflows, ingest, bookkeeping, webhooks). */
   worker: Supervised;
+  /** The worker of the analysis queue (analyses and renders). */
+  analysis: Supervised;
   api: Supervised;
   stop: () => Promise<void>;
 }
@@ -170,6 +174,13 @@ export function temporalProcess(o: {
       o.namespace,
       '--log-level',
       'warn',
+      // Write-ahead logging, synced at checkpoints rather than at every commit: a killed server loses
+      // nothing (the log is in the kernel's hands), a power cut at most its last commits. Synced at every
+      // commit, the dev server took a burst of creates at under 4 workflow tasks a second.
+      '--sqlite-pragma',
+      'journal_mode=wal',
+      '--sqlite-pragma',
+      'synchronous=normal',
     ],
     env: o.env,
     logFile: o.logFile,
@@ -202,10 +213,14 @@ export async function temporalAnswers(address: string, namespace: string, then?:
 export const temporalHttpAnswers = (httpPort: number, namespace: string): Promise<boolean> =>
   httpOk(`http://127.0.0.1:${httpPort}/api/v1/namespaces/${encodeURIComponent(namespace)}`);
 
-/** A worker polls the workflow task queue, as Temporal's HTTP API lists it (like waitForWorker's gRPC ask). */
-export async function workerPolls(httpPort: number, config: Config): Promise<boolean> {
-  const { namespace, taskQueue } = config.temporal;
-  const url = `http://127.0.0.1:${httpPort}/api/v1/namespaces/${encodeURIComponent(namespace)}/task-queues/${encodeURIComponent(taskQueue)}?taskQueueType=TASK_QUEUE_TYPE_WORKFLOW`;
+/**
+ * A worker polls the review queue for workflow tasks, or the analysis queue for activities, as Temporal's
+ * HTTP API lists it (like waitForWorker's gRPC ask).
+ */
+export async function workerPolls(httpPort: number, config: Config, queue: WorkerQueue = 'reviews'): Promise<boolean> {
+  const { namespace } = config.temporal;
+  const [taskQueue, type] = queue === 'reviews' ? [config.temporal.taskQueue, 'WORKFLOW'] : [analysisTaskQueue(config.temporal.taskQueue), 'ACTIVITY'];
+  const url = `http://127.0.0.1:${httpPort}/api/v1/namespaces/${encodeURIComponent(namespace)}/task-queues/${encodeURIComponent(taskQueue)}?taskQueueType=TASK_QUEUE_TYPE_${type}`;
   const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
   if (!res.ok) {
     await res.body?.cancel();
@@ -377,7 +392,13 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     });
     // The supervisor handles it for the worker; a failure before the worker is started is the stack's.
     gate.catch(() => {});
-    const worker = startService(supervisor, 'worker', { ...serviceEnv, WORKER_POLL_AFTER_STDIN_CLOSES: 'true' }, logDir, o.echoServices, 'worker', {
+    // Two worker processes, as production runs them: one for workflows and the activities a create waits
+    // for, one that analyses at a lower priority (src/temporal/task-queues.ts).
+    const worker = startService(supervisor, 'worker', { ...serviceEnv, WORKER_QUEUES: 'reviews', WORKER_POLL_AFTER_STDIN_CLOSES: 'true' }, logDir, o.echoServices, 'worker', {
+      compiled: compiled?.files,
+      stdinOpenUntil: gate,
+    });
+    const analysis = startService(supervisor, 'worker', { ...serviceEnv, WORKER_QUEUES: 'analysis', WORKER_POLL_AFTER_STDIN_CLOSES: 'true' }, logDir, o.echoServices, 'analysis', {
       compiled: compiled?.files,
       stdinOpenUntil: gate,
     });
@@ -411,7 +432,12 @@ export async function startStack(o: StackOptions): Promise<Stack> {
       // The API's /readyz is asked once the worker polls, not before: every 503 until then would be a
       // line of its log on the console (and a round of checks for the servers while they are busiest).
       (async () => {
-        await timed('worker polling', () => waitFor('the worker', 120_000, () => workerPolls(o.ports.temporalHttp, config)));
+        await timed('workers polling', () =>
+          Promise.all([
+            waitFor('the worker', 120_000, () => workerPolls(o.ports.temporalHttp, config, 'reviews')),
+            waitFor('the analysis worker', 120_000, () => workerPolls(o.ports.temporalHttp, config, 'analysis')),
+          ]),
+        );
         await timed('API ready', () => waitForApi(apiRoot));
       })(),
       // Its URL is printed with the others: it must answer too (the same process as Temporal).
@@ -428,6 +454,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
         minioConsole: `http://127.0.0.1:${o.ports.minioConsole}`,
       },
       worker,
+      analysis,
       api,
       stop,
     };

@@ -18,7 +18,8 @@ export interface ThrowawayStack {
   key: string;
   /** A directory for the caller's files, removed with the stack. */
   dir: string;
-  pids: { api: number; worker: number };
+  /** The API's, the review worker's and the analysis worker's. */
+  pids: { api: number; worker: number; analysis: number };
 }
 
 /**
@@ -60,7 +61,7 @@ export async function withThrowawayStack<T>(
     const org = await createOrganization(sql, 'bench');
     const { key } = await createApiKey(sql, { organizationId: org.id, sandbox: false });
     await sql.end();
-    return await work({ stack, api: stack.urls.api, key, dir, pids: { api: stack.api.process.pid!, worker: stack.worker.process.pid! } });
+    return await work({ stack, api: stack.urls.api, key, dir, pids: { api: stack.api.process.pid!, worker: stack.worker.process.pid!, analysis: stack.analysis.process.pid! } });
   } finally {
     await stack.stop();
     await rm(dir, { recursive: true, force: true });

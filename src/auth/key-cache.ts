@@ -12,6 +12,12 @@ interface Entry {
   until: number;
 }
 
+/** When a lookup began, and what the cache had forgotten by then. */
+export interface LookupMark {
+  forgotten: number;
+  at: number;
+}
+
 export class KeyCache {
   private readonly entries = new Map<string, Entry>();
   /**
@@ -37,16 +43,23 @@ export class KeyCache {
   }
 
   /** Where a lookup starts: pass it to `remember` with what the lookup found. */
-  mark(): number {
-    return this.forgotten;
+  mark(): LookupMark {
+    return { forgotten: this.forgotten, at: this.now() };
   }
 
-  remember(hash: Buffer, record: AuthenticatedKey, lookedUpAt: number): void {
-    if (this.ttlMs <= 0 || lookedUpAt !== this.forgotten) return;
+  /**
+   * Remembers what a lookup found for `ttlMs` from when the lookup began, not from when it answered: what
+   * it read is at least that old, so a key revoked at T is never given back from memory at T + ttlMs or
+   * later, however long the lookup took (docs/operations.md states the bound).
+   */
+  remember(hash: Buffer, record: AuthenticatedKey, lookedUp: LookupMark): void {
+    if (this.ttlMs <= 0 || lookedUp.forgotten !== this.forgotten) return;
+    const until = lookedUp.at + this.ttlMs;
+    if (until <= this.now()) return;
     const id = hash.toString('hex');
     this.entries.delete(id);
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(id, { record, until: this.now() + this.ttlMs });
+    this.entries.set(id, { record, until });
   }
 
   /** A key changed (its hash in hex). */

@@ -48,7 +48,18 @@ export async function completeIdempotencyKey(sql: Sql, organizationId: string, k
      where organization_id = ${organizationId} and key = ${key}`;
 }
 
-/** Only successes are remembered: a failed request gives its key back. */
+/**
+ * A request that ended without knowing whether its create went through (a server behind the API failed
+ * or was too slow): its claim is marked abandoned at once, so that a retry with the key goes on with the
+ * same review id (finding the review if it was made) instead of waiting ABANDONED_AFTER.
+ */
+export async function abandonIdempotencyKey(sql: Sql, organizationId: string, key: string): Promise<void> {
+  await sql`
+    update idempotency_records set created_at = now() - ${ABANDONED_AFTER}::interval - interval '1 second'
+     where organization_id = ${organizationId} and key = ${key} and response_body is null`;
+}
+
+/** Only successes are remembered: a refused request gives its key back. */
 export async function releaseIdempotencyKey(sql: Sql, organizationId: string, key: string): Promise<void> {
   await sql`
     delete from idempotency_records

@@ -101,10 +101,12 @@ export async function listReviews(
   organizationId: string,
   limit: number,
   after?: { createdAt: string; id: string },
+  referenceId?: string,
 ): Promise<{ reviews: Review[]; hasMore: boolean }> {
   const rows = await sql<ReviewRow[]>`
     select * from reviews
      where organization_id = ${organizationId}
+       ${referenceId !== undefined ? sql`and reference_id = ${referenceId}` : sql``}
        ${after ? sql`and (created_at, id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)` : sql``}
      order by created_at desc, id desc
      limit ${limit + 1}`;

@@ -4,8 +4,8 @@
 // (npm run docs:generate; test/unit/docs.test.ts keeps the two equal).
 
 interface ErrorSpec {
-  /** The HTTP status; two when the situation decides (the `when` text says which is which). */
-  readonly status: number | readonly [number, number];
+  /** The HTTP status; several when the situation decides (the `when` text says which is which). */
+  readonly status: number | readonly number[];
   /** When a caller gets it, and what to do: the text of the documentation's error table. */
   readonly when: string;
 }
@@ -42,9 +42,10 @@ export const ERROR_CATALOG = {
   too_many_documents: { status: 422, when: 'more documents than a review may hold, after unpacking' },
   documents_too_large: { status: 422, when: 'over the per-review size limit, or a package expanding past 10 × its size' },
   invalid_request: {
-    status: [400, 422],
+    status: [400, 408, 414, 422, 431],
     when:
-      '400: the body is not JSON or multipart, `metadata` is malformed (also a key or value holding a NUL or an unpaired surrogate), or a webhook `url` is refused; ' +
+      '400: the body is not JSON or multipart, `metadata` is malformed (also a key or value holding a NUL or an unpaired surrogate), a webhook `url` is refused, or the request is not well-formed HTTP/1.1 (its framing, a header, the request line); ' +
+      '408: the request body stalled (no byte for 30 s, or under 30 KiB in any 30 s); 414: a URL over 8 KiB; 431: headers over 16 KiB; ' +
       '422: a field fails validation (the message names it, e.g. `documents[0].url`), a source URL is refused or cannot be fetched, an unknown field, a `review_type` other than `mortgage_v1`, ' +
       'a bad `limit` or `cursor`, text (a field, a file name) holding a NUL character or an unpaired surrogate, a JSON body over 1 MB',
   },

@@ -23,8 +23,11 @@ export const ReviewSchema = z.strictObject({
 }).openapi('Review');
 export type Review = z.infer<typeof ReviewSchema>;
 
+/** A document's file name, as a source URL's `filename` or a multipart file part's filename="…". */
+export const FileNameSchema = storable(z.string().min(1).max(500));
+
 export const DocumentSourceSchema = z.strictObject({
-  filename: storable(z.string().min(1).max(500)),
+  filename: FileNameSchema,
   content_type: storable(z.string().min(1).max(255)),
   // Checked by the server beyond its shape (public HTTPS hosts only, interface "Source URL rules").
   url: storable(z.string().min(1).max(4000)).openapi({ format: 'uri', pattern: '^https://' }),
@@ -41,7 +44,7 @@ export const MetadataSchema = z.record(storable(z.string()), storable(z.string()
 const NOT_A_REFERENCE = ['null', 'undefined'] as const;
 
 /** `reference_id` in both create forms: the lender's own identifier of the loan, unique in the organization. */
-const ReferenceIdSchema = storable(z.string().max(255))
+export const ReferenceIdSchema = storable(z.string().max(255))
   .refine((v) => !(NOT_A_REFERENCE as readonly string[]).includes(v), {
     message: `must be your identifier of the loan, not ${NOT_A_REFERENCE.map((w) => `"${w}"`).join(' or ')}: leave reference_id out when there is none`,
   })

@@ -20,8 +20,11 @@ const compose = parse(readFileSync(new URL('../../docker-compose.yml', import.me
   services: Record<string, Service>;
 };
 
-test('the deployment has postgres, minio, temporal with its UI, setup, api and worker', (t) => {
-  t.deepEqual(Object.keys(compose.services).sort(), ['api', 'minio', 'postgres', 'setup', 'temporal', 'temporal-ui', 'worker']);
+test('the deployment has postgres, minio, temporal with its UI, setup, api, and a worker for each task queue', (t) => {
+  t.deepEqual(Object.keys(compose.services).sort(), ['analysis', 'api', 'minio', 'postgres', 'setup', 'temporal', 'temporal-ui', 'worker']);
+  t.is(compose.services.worker!.environment?.WORKER_QUEUES, 'reviews');
+  t.is(compose.services.analysis!.environment?.WORKER_QUEUES, 'analysis');
+  t.is(compose.services.analysis!.depends_on?.setup?.condition, 'service_completed_successfully');
   for (const name of ['postgres', 'minio', 'temporal', 'api']) t.truthy(compose.services[name]!.healthcheck, `${name} has a health check`);
   t.is(compose.services.worker!.depends_on?.setup?.condition, 'service_completed_successfully');
   t.is(compose.services.api!.depends_on?.setup?.condition, 'service_completed_successfully');
@@ -32,7 +35,7 @@ test('MinIO is pinned to the release the local stack builds', (t) => {
 });
 
 test('the api and worker environment passes config validation in production mode', (t) => {
-  for (const name of ['api', 'worker', 'setup']) {
+  for (const name of ['api', 'worker', 'analysis', 'setup']) {
     const env = Object.fromEntries(
       Object.entries(compose.services[name]!.environment ?? {}).map(([k, v]) => [
         k,

@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { ReviewWorkers } from '../../worker/review-workers.js';
 import { createActivities } from '../../activities/index.js';
 import { binaryPath, TEMPORAL_CLI } from '../../scripts/stack/go-binaries.js';
 import type { StagedFile } from '../../src/ingest/package.js';
@@ -56,11 +57,12 @@ test('a review waiting for its documents continues as new when suggested, and th
     },
   });
   const taskQueue = `can-${randomUUID()}`;
-  const worker = await Worker.create({
+  const worker = await ReviewWorkers.create({
     connection: env.nativeConnection,
     taskQueue,
     workflowBundle: { codePath: (await ensureWorkflowBundle()).path },
     activities: createActivities({ config, sql: db(), storage }),
+    analyses: 2,
   });
   await worker.runUntil(async () => {
     const org = await newOrganization();

@@ -170,7 +170,7 @@ function rawPart(disposition: string, data: Buffer): { body: Buffer; headers: Re
   };
 }
 
-test.serial('file names are read as UTF-8; one the database cannot hold, or none at all, is refused naming the part', async (t) => {
+test.serial('file names are read as UTF-8; one the database cannot hold, one over 500 characters, or none at all, is refused naming the part', async (t) => {
   const org = await newOrganization();
   const note = await pdf('Note');
   // The name as browsers and curl send it: raw UTF-8 in filename="…", here with a right-to-left override.
@@ -184,13 +184,20 @@ test.serial('file names are read as UTF-8; one the database cannot hold, or none
   t.is(extended.status, 422, extended.text);
   t.is(errorCode(extended), 'invalid_request');
   t.regex((extended.body as { error: { message: string } }).error.message, /documents\[0\].*file name/);
+  // 500 characters is the longest name a source URL's `filename` may have, and so a file part's.
+  const longest = await call(stack.apiUrl, 'POST', '/reviews', { key: org.liveKey, form: form([{ name: `${'n'.repeat(496)}.pdf`, data: note, type: 'application/pdf' }]) });
+  t.is(longest.status, 201, longest.text);
+  const tooLong = await call(stack.apiUrl, 'POST', '/reviews', { key: org.liveKey, form: form([{ name: `${'n'.repeat(497)}.pdf`, data: note, type: 'application/pdf' }]) });
+  t.is(tooLong.status, 422, tooLong.text);
+  t.is(errorCode(tooLong), 'invalid_request');
+  t.regex((tooLong.body as { error: { message: string } }).error.message, /documents\[0\]\.filename/);
   const nameless = await call(stack.apiUrl, 'POST', '/reviews', { key: org.liveKey, ...rawPart('filename=""', note) });
   t.is(nameless.status, 422, nameless.text);
   t.regex((nameless.body as { error: { message: string } }).error.message, /needs a file name/);
   const namelessLarge = await call(stack.apiUrl, 'POST', '/reviews', { key: org.liveKey, ...rawPart('filename=""', Buffer.concat([note, Buffer.alloc(100 * 1024, 32)])) });
   t.is(namelessLarge.status, 422, namelessLarge.text);
   t.regex((namelessLarge.body as { error: { message: string } }).error.message, /needs a file name/);
-  t.is((await db()`select count(*)::int as n from reviews where organization_id = ${org.id}`)[0]!.n, 1);
+  t.is((await db()`select count(*)::int as n from reviews where organization_id = ${org.id}`)[0]!.n, 2);
   await nothingStaged(t, org.id);
 });
 

@@ -55,13 +55,15 @@ test('when the key store is down, authentication is 503 auth_unavailable, never 
   t.is((res.body as { error: { code: string } }).error.code, 'auth_unavailable');
 });
 
-test('an unexpected failure is 500 internal_error with a request id, logged, and no internals in the body', async (t) => {
+test('object storage unreachable while an upload is staged is 503 service_unavailable with Retry-After and a request id, logged, and no internals in the body', async (t) => {
   const org = await newOrganization();
-  // Object storage refusing connections while an upload is staged: nothing the client did.
+  // Object storage refusing connections while an upload is staged: nothing the client did, and nothing
+  // a retry later will not mend.
   const api = await services.api({ MINIO_ENDPOINT: `http://127.0.0.1:${await freePort()}` }, { waitReady: false });
   const res = await call(api.url, 'POST', '/reviews', { key: org.liveKey, form: form([{ name: 'id.png', data: png }]) });
-  t.is(res.status, 500);
-  t.deepEqual(res.body, { error: { code: 'internal_error', message: 'Unexpected server error; retry later.' } });
+  t.is(res.status, 503, res.text);
+  t.is(errorCode(res), 'service_unavailable');
+  t.truthy(res.headers.get('retry-after'));
   const requestId = res.headers.get('x-request-id');
   t.regex(requestId ?? '', /^[0-9a-f-]{36}$/);
   t.notRegex(res.text, /minio|Error:|at |127\.0\.0\.1|ECONNREFUSED/i);

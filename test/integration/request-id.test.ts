@@ -75,10 +75,10 @@ test("a 5xx is logged, with what failed, under the caller's id it is answered wi
   const broken = await services.api({ MINIO_ENDPOINT: `http://127.0.0.1:${await freePort()}` }, { waitReady: false });
   const mine = `support-case-${randomUUID()}`;
   const res = await call(broken.url, 'POST', '/reviews', { key: org.liveKey, headers: { 'X-Request-Id': mine }, form: form([{ name: 'id.png', data: png }]) });
-  t.is(res.status, 500, res.text);
+  t.is(res.status, 503, res.text);
   t.is(res.headers.get('x-request-id'), mine);
   const logFile = join(stack.logDir, `${broken.child.spec.name}.log`);
   const failed = new RegExp(`\\[${mine}\\] POST /v1/reviews failed`);
   t.regex(await logOnceItHolds(logFile, failed), failed);
-  t.regex(await logOnceItHolds(logFile, new RegExp(`\\[${mine}\\] POST /v1/reviews 500 \\d+ ms`)), /500/);
+  t.regex(await logOnceItHolds(logFile, new RegExp(`\\[${mine}\\] POST /v1/reviews 503 \\d+ ms`)), /503/);
 });

@@ -3,11 +3,16 @@
 // serves again once the server does.
 import test from 'ava';
 import { ReviewSchema } from '../../src/reviews/review.js';
-import { assertStatus, call, createBody, errorCode } from '../support/http.js';
+import { assertStatus, call, createBody, errorCode, form, whileUnavailable } from '../support/http.js';
+import { pdf } from '../support/fixtures.js';
+import { waitForReview } from '../support/reviews.js';
 import { TestServices } from '../support/services.js';
 import { StallProxy } from '../support/stall-proxy.js';
 import { closeShared, newOrganization, stack } from '../support/stack.js';
 import { onThisMachine } from '../support/machine-load.js';
+import { config, db } from '../support/stack.js';
+import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
 import { REQUEST_DEADLINE_MS } from '../../api/deadline.js';
 
 /** The API's deadline, and a second (stretched on a busy machine) for its timer to fire and the answer to arrive. */
@@ -64,15 +69,19 @@ test.serial('a Postgres stall: requests on open connections answer 503 auth_unav
   t.log(`first request after the stall: ${ms} ms`);
 });
 
-test.serial('a Temporal stall: a create answers 503 service_unavailable with Retry-After within 10 s; creates succeed after', async (t) => {
+test.serial('a Temporal stall: a create answers 503 with Retry-After within 10 s; the review it may have started keeps its upload, completes, and is what a retry with its Idempotency-Key returns; nothing else is made', async (t) => {
   const [host, port] = stack.serviceEnv.TEMPORAL_ADDRESS!.split(':');
   const temporal = await proxy(host!, Number(port));
   const api = await services.api({ TEMPORAL_ADDRESS: `127.0.0.1:${temporal.port}` });
   const org = await newOrganization();
-  assertStatus(t, await call(api.url, 'POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'before' }) }), 201);
+  const before = await call(api.url, 'POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'before' }) });
+  assertStatus(t, before, 201);
 
+  // A multipart create: its upload is staged by the API before Temporal is asked to start the review.
+  const cd = await pdf('Closing Disclosure');
+  const during = () => call(api.url, 'POST', '/reviews', { key: org.liveKey, form: form([{ name: 'cd.pdf', data: cd, type: 'application/pdf' }], { reference_id: 'during' }), headers: { 'Idempotency-Key': 'stall-1' } });
   temporal.stall();
-  const [stalled, ms] = await timed(() => call(api.url, 'POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'during' }), headers: { 'Idempotency-Key': 'stall-1' } }));
+  const [stalled, ms] = await timed(during);
   t.is(stalled.status, 503, stalled.text);
   t.is(errorCode(stalled), 'service_unavailable');
   t.truthy(stalled.headers.get('retry-after'));
@@ -81,6 +90,67 @@ test.serial('a Temporal stall: a create answers 503 service_unavailable with Ret
   assertStatus(t, await call(api.url, 'GET', '/reviews', { key: org.liveKey }), 200);
 
   temporal.resume();
+  // The retry, as the 503 asks, with the same key: the review the stalled create started, never a second.
+  const retried = await whileUnavailable(during, 60_000);
+  t.true(retried.status === 200 || retried.status === 201, retried.text);
+  const { review_id } = ReviewSchema.parse(retried.body);
+  // Its upload was kept for it: it is analysed and completed, not failed for a missing document.
+  const done = await waitForReview(org.liveKey, review_id, (r) => r.status === 'completed' || r.status === 'failed' || r.status === 'awaiting_documents', 120_000, api.url);
+  t.not(done.status, 'failed');
+  t.is(done.document_count, 1);
+  // A caller without the key finds it by its reference_id.
+  const found = await call(api.url, 'GET', '/reviews?reference_id=during', { key: org.liveKey });
+  assertStatus(t, found, 200);
+  t.deepEqual((found.body as { data: { review_id: string }[] }).data.map((r) => r.review_id), [review_id]);
   const after = await call(api.url, 'POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'after' }) });
   t.is(after.status, 201, after.text);
+  // Every review of the organization is one a create was answered with.
+  const ids = (await db()<{ id: string }[]>`select id from reviews where organization_id = ${org.id}`).map((r) => r.id).sort();
+  t.deepEqual(ids, [ReviewSchema.parse(before.body).review_id, review_id, ReviewSchema.parse(after.body).review_id].sort());
+});
+
+test.serial('object storage killed mid-upload: the create answers 503 service_unavailable with Retry-After, within the deadline of the upload ending, and makes no review', async (t) => {
+  const minio = await proxy(config.minio.endpoint.hostname, Number(config.minio.endpoint.port));
+  const api = await services.api({ MINIO_ENDPOINT: `http://127.0.0.1:${minio.port}` });
+  const org = await newOrganization();
+  const boundary = 'killed-store-boundary';
+  // Large enough that parts are on their way to the store when it dies; under the per-file limit.
+  const total = 60 * 1024 * 1024;
+  const answered = new Promise<{ status: number; body: string; retryAfter: string | undefined; at: number }>((resolve, reject) => {
+    const req = request(`${api.url}/reviews`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${org.liveKey}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, retryAfter: res.headers['retry-after'] as string | undefined, at: Date.now() }));
+    });
+    void (async () => {
+      req.write(`--${boundary}\r\nContent-Disposition: form-data; name="documents"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\n`);
+      const block = randomBytes(1024 * 1024);
+      for (let sent = 0; sent < total; sent += block.length) {
+        // The store dies once a fifth of the file is on its way.
+        if (sent === total / 5) {
+          minio.kill();
+          killedAt = Date.now();
+        }
+        if (!req.write(block)) await new Promise((r) => req.once('drain', r));
+      }
+      req.end(`\r\n--${boundary}--\r\n`);
+      sentAt = Date.now();
+    })().catch(() => {});
+  });
+  let killedAt = 0;
+  let sentAt = 0;
+  const answer = await answered;
+  t.is(answer.status, 503, answer.body);
+  t.is((JSON.parse(answer.body) as { error: { code: string } }).error.code, 'service_unavailable');
+  t.truthy(answer.retryAfter);
+  t.true(killedAt > 0);
+  // The caller's time sending its body does not count; the answer comes within the deadline of its end.
+  t.true(answer.at - Math.max(killedAt, sentAt || killedAt) < ANSWERED_WITHIN_MS(), `answered ${answer.at - killedAt} ms after the kill`);
+  t.is((await db()`select count(*)::int as n from reviews where organization_id = ${org.id}`)[0]!.n, 0);
 });

@@ -42,13 +42,25 @@ export class StallProxy {
     for (const client of this.held.splice(0)) this.connect(client);
   }
 
+  /**
+   * As a kill -9 of the server behind: every open connection is reset and new ones are refused (the
+   * proxy stops listening). close() is still to be called.
+   */
+  kill(): void {
+    for (const [a, b] of this.pairs) {
+      a.resetAndDestroy();
+      b.resetAndDestroy();
+    }
+    this.server.close();
+  }
+
   async close(): Promise<void> {
     for (const [a, b] of this.pairs) {
       a.destroy();
       b.destroy();
     }
     for (const c of this.held) c.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    if (this.server.listening) await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
   private connect(client: Socket): void {

@@ -7,6 +7,7 @@ import test, { type ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowNotFoundError, type WorkflowExecutionInfo } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
+import { ReviewWorkers } from '../../worker/review-workers.js';
 import type { ReviewActivities } from '../../activities/index.js';
 import type { Disposition } from '../../src/reviews/add-documents.js';
 import type { AnalysisSummary, ReviewPolicy } from '../../src/reviews/pipeline.js';
@@ -145,7 +146,7 @@ async function replayAll(t: ExecutionContext, variation: Variation): Promise<voi
   const rand = random(seed);
   const taskQueue = `determinism-${randomUUID()}`;
   const taken: Taken = { workingDocuments: 0, approvals: 0 };
-  const worker = await Worker.create({ connection: env().nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities: stubs(rand, variation, taken) });
+  const worker = await ReviewWorkers.create({ connection: env().nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities: stubs(rand, variation, taken), analyses: 8 });
   const reviews = Array.from({ length: 24 }, () => randomUUID());
   await worker.runUntil(async () => {
     await Promise.all(

@@ -5,7 +5,7 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
-import { Worker } from '@temporalio/worker';
+import { ReviewWorkers } from '../../worker/review-workers.js';
 import type { ReviewActivities } from '../../activities/index.js';
 import type { AnalysisSummary, ReviewPolicy } from '../../src/reviews/pipeline.js';
 import type { InternalState } from '../../src/reviews/states.js';
@@ -77,7 +77,7 @@ async function withReview(scenario: Scenario, check: (r: { reviewId: string; cal
   const reviewId = randomUUID();
   const taskQueue = `pipeline-${reviewId}`;
   const { activities, calls } = stubs(reviewId, scenario);
-  const worker = await Worker.create({ connection: env().nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
+  const worker = await ReviewWorkers.create({ connection: env().nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities, analyses: 2 });
   await worker.runUntil(async () => {
     await createReview(env(), reviewId, taskQueue);
     const handle = env().client.workflow.getHandle(reviewId);

@@ -6,6 +6,7 @@ import { formFieldsOf, readPdfPage, type FormField, type PdfPageReading } from '
 import { openPdf, type PdfDocument } from './pdfjs.js';
 import { openPdfForRendering, PdfRefused, renderPagePixels, renderPdfPage, type PagePixels } from './render.js';
 import { errorMessage } from '../error-message.js';
+import { lowerThisThreadsPriority } from '../../runtime/background-priority.js';
 
 export type PdfRequest =
   | { type: 'open'; bytes: Uint8Array; rendering: boolean }
@@ -31,6 +32,8 @@ export type PdfReply =
 
 const port = parentPort;
 if (!port) throw new Error('pdf-thread.ts runs as a worker thread (see pdf-threads.ts)');
+// Reading yields the CPU to the process's other work (background-priority.ts).
+lowerThisThreadsPriority();
 let pdf: PdfDocument | null = null;
 
 // Requests come one at a time: the main thread awaits each reply before it sends the next.

@@ -1,5 +1,6 @@
 // Native tesseract (Debian's `tesseract-ocr`, 5.x) run as a child process per page: the bitmap in a
 // temporary file, hOCR on stdout. About twice as fast as tesseract.js's wasm build on the same page and core.
+import { lowerProcessPriority } from '../../runtime/background-priority.js';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
@@ -125,6 +126,7 @@ let pageImages: string | undefined;
 function run(args: string[], input: Uint8Array, timeoutMs: number, signal?: AbortSignal): Promise<{ stdout: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(BINARY, args, { env: tesseractEnvironment(), stdio: ['pipe', 'pipe', 'pipe'] });
+    lowerProcessPriority(child.pid);
     const out: Buffer[] = [];
     let outBytes = 0;
     let err = '';

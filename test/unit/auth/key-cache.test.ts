@@ -81,3 +81,20 @@ test('change notices name a key by its hash or an organization by its id; anythi
   t.is(parseKeyChange('key:xyz'), 'unknown');
   t.is(parseKeyChange(''), 'unknown');
 });
+
+test('a key is remembered for its time from when its lookup began: a slow lookup is not trusted longer', (t) => {
+  const { clock, cache } = clockedCache(1_000);
+  const mark = cache.mark();
+  // The database took 400 ms to answer: what it said may be 400 ms old already.
+  clock.now += 400;
+  cache.remember(hash(1), record('org-a'), mark);
+  clock.now += 599;
+  t.is(cache.get(hash(1))?.organizationId, 'org-a');
+  clock.now += 1;
+  t.is(cache.get(hash(1)), undefined);
+  // A lookup slower than the whole time is not remembered at all.
+  const slow = cache.mark();
+  clock.now += 1_000;
+  cache.remember(hash(2), record('org-a'), slow);
+  t.is(cache.size, 0);
+});

@@ -1,0 +1,52 @@
+// Reading documents is throughput work; answering an integrator (a create's ingest, a workflow task, a
+// read) is latency work, and on a machine of few cores the two share the CPU. The threads and processes
+// that read (pdf.js threads, native OCR) run at a lower scheduling priority, so that whatever else the
+// machine does goes first and they take every cycle left over: an idle machine still reads at full speed.
+import { readdirSync } from 'node:fs';
+import { setPriority } from 'node:os';
+
+/** The nice value of reading threads and processes (0 is normal, 19 the lowest). */
+export const BACKGROUND_NICE = 10;
+
+/**
+ * Lowers the calling thread's priority. On Linux a priority is a thread's own (setpriority(2) with pid 0
+ * names the calling thread), so a worker thread lowers itself alone; elsewhere the same call would lower
+ * the whole process, so it does nothing there. Never fails: a priority is advice.
+ */
+export function lowerThisThreadsPriority(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    setPriority(BACKGROUND_NICE);
+  } catch {
+    // Not permitted (an unusual sandbox): the thread reads at normal priority.
+  }
+}
+
+/**
+ * Lowers this whole process's priority: every thread it has (on Linux a priority is a thread's own, and
+ * the runtime's compiler and garbage-collector threads are started before any code of ours runs); threads
+ * started afterwards inherit it from the thread that starts them. A worker that only analyses.
+ */
+export function lowerThisProcessPriority(): void {
+  if (process.platform !== 'linux') {
+    lowerProcessPriority(process.pid);
+    return;
+  }
+  let threads: string[] = [];
+  try {
+    threads = readdirSync('/proc/self/task');
+  } catch {
+    threads = [String(process.pid)];
+  }
+  for (const tid of threads) lowerProcessPriority(Number(tid));
+}
+
+/** Lowers a child process's priority (a native OCR engine), before it has done much. */
+export function lowerProcessPriority(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    setPriority(pid, BACKGROUND_NICE);
+  } catch {
+    // The process has already exited, or it is not permitted: nothing to lower.
+  }
+}

@@ -1,0 +1,65 @@
+// A worker process polls one or both task queues of the reviews (src/temporal/task-queues.ts): the review
+// queue, for workflow tasks and the short activities an integrator's create waits for, and the analysis
+// queue, for analyses and renders, with `analyses` slots. One Temporal worker per queue, on one
+// connection, run and stopped together.
+import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
+import type { WorkerQueue } from '../src/config.js';
+import { analysisTaskQueue } from '../src/temporal/task-queues.js';
+
+export interface ReviewWorkerOptions {
+  connection: NativeConnection;
+  namespace?: string;
+  taskQueue: string;
+  /** Which queues to poll: both unless said. */
+  queues?: readonly WorkerQueue[];
+  /** Needed when the review queue is polled. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  /** The review activities (tests pass stubs of them). */
+  activities: NonNullable<WorkerOptions['activities']>;
+  /** Analyses and renders at once. */
+  analyses: number;
+  /** Workflow tasks (and local activities) at once on the review queue; the SDK's default when unsaid. */
+  workflowTasks?: number;
+}
+
+export class ReviewWorkers {
+  private constructor(private readonly workers: readonly Worker[]) {}
+
+  static async create(o: ReviewWorkerOptions): Promise<ReviewWorkers> {
+    const queues = o.queues ?? ['reviews', 'analysis'];
+    const common = { connection: o.connection, ...(o.namespace ? { namespace: o.namespace } : {}), activities: o.activities };
+    const workers: Worker[] = [];
+    if (queues.includes('reviews')) {
+      if (!o.workflowBundle) throw new Error('a worker that polls the review queue needs the workflow bundle');
+      // A workflow task holds its slot while its local activities (the read model's writes, the analysis
+      // slots' bookkeeping) run: reviews waiting for an analysis slot ask again and again, and a new
+      // review's first task, which a create waits for, must still find a slot free.
+      const slots = o.workflowTasks === undefined ? {} : { maxConcurrentWorkflowTaskExecutions: o.workflowTasks, maxConcurrentLocalActivityExecutions: o.workflowTasks, maxCachedWorkflows: Math.max(o.workflowTasks, 1_000) };
+      workers.push(await Worker.create({ ...common, taskQueue: o.taskQueue, workflowBundle: o.workflowBundle, ...slots }));
+    }
+    if (queues.includes('analysis')) {
+      workers.push(await Worker.create({ ...common, taskQueue: analysisTaskQueue(o.taskQueue), maxConcurrentActivityTaskExecutions: o.analyses }));
+    }
+    return new ReviewWorkers(workers);
+  }
+
+  /** Polls every queue until shutdown; one that fails stops the others. */
+  async run(): Promise<void> {
+    const runs = this.workers.map((w) =>
+      w.run().catch((err: unknown) => {
+        this.shutdown();
+        throw err;
+      }),
+    );
+    await Promise.all(runs);
+  }
+
+  /** Polls every queue while `work` runs, then stops them (as Worker.runUntil does for one). */
+  async runUntil<T>(work: () => Promise<T>): Promise<T> {
+    return this.workers.reduce<() => Promise<T>>((inner, w) => () => w.runUntil(inner), work)();
+  }
+
+  shutdown(): void {
+    for (const w of this.workers) if (w.getState() === 'RUNNING') w.shutdown();
+  }
+}
