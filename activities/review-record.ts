@@ -14,6 +14,8 @@ import { judgeDispositions } from '../src/working-document/decisions.js';
 import { readBuffer, removeObjects, type Storage } from '../src/storage/minio.js';
 import type { Refused } from '../src/reviews/pipeline.js';
 import { refuse } from './refusal.js';
+import { IngestRejection, type RejectionCode } from '../src/ingest/rejection.js';
+import { UPLOADS_PREFIX } from '../src/storage/keys.js';
 import type { Review, ReviewStatus } from '../src/reviews/review.js';
 import type { CreateReviewRequest, ReviewWorkflowInput } from '../workflows/messages.js';
 import type { InternalState } from '../src/reviews/states.js';
@@ -45,7 +47,7 @@ function unkept(staged: readonly string[], documentKeys: readonly string[]): str
   return staged.filter((key) => !kept.has(key));
 }
 
-export function createReviewActivities({ sql, storage }: { sql: Sql; storage: Storage; config: Config }) {
+export function createReviewActivities({ sql, storage, config }: { sql: Sql; storage: Storage; config: Config }) {
   const submissionOf = (reviewId: string, ref: SubmissionRef): Promise<IngestedSubmission> =>
     'submissionId' in ref ? ingestedSubmission(sql, reviewId, ref.submissionId) : Promise.resolve(ref);
 
@@ -84,15 +86,38 @@ export function createReviewActivities({ sql, storage }: { sql: Sql; storage: St
       }
     },
 
-    /** Adds documents to an existing review: final keys first, then the rows and the count in one transaction. */
-    async recordAddedDocuments(input: { reviewId: string } & SubmissionRef): Promise<RecordedSubmission> {
+    /**
+     * Adds documents to an existing review: final keys first, then the rows and the count in one
+     * transaction, the review's limits checked on what it then holds. Submissions to one review are
+     * ingested side by side: one whose every document another has just added is all_documents_duplicate,
+     * and one that would take the review past a limit is refused; either keeps nothing.
+     */
+    async recordAddedDocuments(input: { reviewId: string; requestId?: string } & SubmissionRef): Promise<RecordedSubmission | Refused> {
       const { documents, staged } = await submissionOf(input.reviewId, input);
       const keys = await commitDocuments(storage, input.reviewId, documents);
-      const { evidenceAdded } = await addDocuments(sql, input.reviewId, documents.map((d, i) => ({ ...d, objectKey: keys[i]! })));
-      await removeObjects(storage, unkept(staged, keys));
+      const rows = documents.map((d, i) => ({ ...d, objectKey: keys[i]! }));
+      // Objects of this submission alone (an arrival's own key), never a stored document's shared key.
+      const own = (objectKeys: string[]) => objectKeys.filter((k) => k.startsWith(UPLOADS_PREFIX));
+      const refused = async (code: RejectionCode, message: string) => {
+        await removeObjects(storage, [...own(keys), ...staged]).catch(() => {});
+        return refuse({ requestId: input.requestId, what: 'adding documents', reviewId: input.reviewId, code, message });
+      };
+      let added;
+      try {
+        added = await addDocuments(sql, input.reviewId, rows, config.limits);
+      } catch (err) {
+        if (err instanceof IngestRejection) return refused(err.code, err.message);
+        throw err;
+      }
+      if (added.added.length === 0 && rows.length > 0) {
+        return refused('all_documents_duplicate', 'Every submitted document is already on this review (same SHA-256); nothing was added.');
+      }
+      const addedKeys = new Set(added.added.map((d) => d.objectKey));
+      // Staged files that did not become documents where they lie, and documents another submission added first.
+      await removeObjects(storage, [...unkept(staged, keys), ...own(keys.filter((k) => !addedKeys.has(k)))]);
       return {
-        evidenceAdded,
-        workingDocuments: documents.flatMap((d, i) => (d.workingDocument ? [{ objectKey: keys[i]!, releaseId: d.workingDocument.releaseId }] : [])),
+        evidenceAdded: added.evidenceAdded,
+        workingDocuments: added.added.flatMap((d) => (d.workingDocument ? [{ objectKey: d.objectKey, releaseId: d.workingDocument.releaseId }] : [])),
         filenames: documents.map((d) => d.filename),
       };
     },

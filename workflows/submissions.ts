@@ -1,7 +1,7 @@
 // The integrator's messages: create and add-documents (Temporal updates). Each ingests what was sent,
 // records it and says what the pipeline must do next; the pipeline itself runs in the workflow's main
-// loop. Submissions to one review are taken one at a time (an async mutex, as the SDK's
-// safe-message-handlers sample does), so each sees the documents of the one before.
+// loop. Submissions to one review are ingested side by side and recorded one at a time (an async mutex,
+// as the SDK's safe-message-handlers sample does), so each record sees the documents of the one before.
 import { ApplicationFailure, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
 import { Mutex } from 'async-mutex';
 import type { AddDocumentsResult, Disposition } from '../src/reviews/add-documents.js';
@@ -95,21 +95,38 @@ export class Submissions {
     }
   }
 
-  add(request: AddDocumentsRequest): Promise<AddDocumentsResult> {
-    return this.lock.runExclusive(() => this.addNow(request));
-  }
-
-  private async addNow({ files, sources, requestId, apiKeyId }: AddDocumentsRequest): Promise<AddDocumentsResult> {
-    const { state } = this.progress;
+  /**
+   * Ingests the documents at once, beside any other submission's ingest (fetching a slow source URL must
+   * not hold up another client's upload), then records them one submission at a time, each seeing what
+   * the one before recorded: the review's limits and duplicates are checked again as it is recorded.
+   */
+  async add(request: AddDocumentsRequest): Promise<AddDocumentsResult> {
+    const { files, sources, requestId } = request;
     const reviewId = this.input.reviewId;
+    let submission;
     try {
-      const submission = answered(
+      submission = answered(
         await ingest.ingestSubmission.executeWithOptions(
           { summary: `Add documents: ${files.length} upload(s) and ${sources.length} source URL(s)` },
           [{ reviewId, target: { kind: 'add', reviewId }, files, sources, ...(requestId ? { requestId } : {}) }],
         ),
       );
-      const recorded = await requestWriter().recordAddedDocuments.executeWithOptions({ summary: 'Record the added documents' }, [{ reviewId, ...submission }]);
+    } catch (err) {
+      const rejection = rejectionOf(err);
+      throw ApplicationFailure.create({ type: rejection.code, message: rejection.message, nonRetryable: true });
+    }
+    return this.lock.runExclusive(() => this.record(request, submission));
+  }
+
+  private async record({ requestId, apiKeyId }: AddDocumentsRequest, submission: { submissionId: string }): Promise<AddDocumentsResult> {
+    const { state } = this.progress;
+    const reviewId = this.input.reviewId;
+    try {
+      const recorded = answered(
+        await requestWriter().recordAddedDocuments.executeWithOptions({ summary: 'Record the added documents' }, [
+          { reviewId, ...submission, ...(requestId ? { requestId } : {}) },
+        ]),
+      );
       const dispositions: Disposition[] = [];
       for (const wd of recorded.workingDocuments) {
         dispositions.push(

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable, Sql } from './client.js';
 import type { IngestedDocument } from '../ingest/package.js';
+import { IngestRejection } from '../ingest/rejection.js';
 
 export type NewDocument = Omit<IngestedDocument, 'tempKey'> & { objectKey: string };
 
@@ -36,17 +37,30 @@ export async function documentInventory(sql: Sql, reviewId: string): Promise<{ h
 
 /**
  * Adds documents to an existing review and refreshes its `document_count` (evidence only), in one
- * transaction; returns the evidence documents that were new.
+ * transaction; returns the documents that were new. The review's limits are checked on what it then
+ * holds, inside the transaction: submissions ingested side by side were each checked against what the
+ * review held before, and together may pass them (IngestRejection, nothing added).
  */
-export async function addDocuments(sql: Sql, reviewId: string, documents: NewDocument[]): Promise<{ evidenceAdded: number }> {
+export async function addDocuments(
+  sql: Sql,
+  reviewId: string,
+  documents: NewDocument[],
+  limits: { maxReviewDocuments: number; maxReviewBytes: number },
+): Promise<{ added: NewDocument[]; evidenceAdded: number }> {
   return sql.begin(async (tx) => {
+    // One submission's record at a time per review, on every worker: the counts below are then exact.
+    await tx`select id from reviews where id = ${reviewId} for update`;
     const added = await insertDocuments(tx, reviewId, documents);
+    const [held] = await tx<{ evidence: number; bytes: string }[]>`
+      select count(*) filter (where role = 'evidence')::int as evidence, coalesce(sum(size_bytes), 0)::text as bytes
+        from documents where review_id = ${reviewId}`;
+    if (held!.evidence > limits.maxReviewDocuments) {
+      throw new IngestRejection('too_many_documents', `A review holds at most ${limits.maxReviewDocuments} documents.`);
+    }
+    if (Number(held!.bytes) > limits.maxReviewBytes) throw new IngestRejection('documents_too_large', 'The documents exceed the per-review size limit.');
     await tx`
-      update reviews
-         set document_count = (select count(*) from documents where review_id = ${reviewId} and role = 'evidence'),
-             updated_at = now()
-       where id = ${reviewId}`;
-    return { evidenceAdded: added.filter((d) => !d.workingDocument).length };
+      update reviews set document_count = ${held!.evidence}, updated_at = now() where id = ${reviewId}`;
+    return { added, evidenceAdded: added.filter((d) => !d.workingDocument).length };
   });
 }
 

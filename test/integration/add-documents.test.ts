@@ -11,6 +11,7 @@ import { call, errorCode, errorMessage as message, form } from '../support/http.
 import { closeShared, config, db, newOrganization, stack, temporalClient, type TestOrganization } from '../support/stack.js';
 import { sharedSources } from '../support/source-server.js';
 import { corruptPdf, elf, pdf, png, workingDocument, zip } from '../support/fixtures.js';
+import { onThisMachine } from '../support/machine-load.js';
 
 const { server: files } = await sharedSources();
 test.after.always(closeShared);
@@ -238,4 +239,60 @@ test('a working document is recognised: refused on create, flattened refused, ne
   t.is(await documentCount(review.review_id), 2);
   const rows = await db()`select sha256, role, answers_release_id from documents where review_id = ${review.review_id} and role = 'working_document'`;
   t.deepEqual(rows.map((r) => [r.sha256, r.answers_release_id]), [[sha(filled), releaseId]]);
+});
+
+test('clients adding to one review at once are each answered within 2 s (stretched on a loaded machine), whatever another one\'s slow source URL takes', async (t) => {
+  const org = await newOrganization();
+  const review = await createReview(org);
+  await waitForReview(org.liveKey, review.review_id, (r) => r.status === 'completed' || r.status === 'awaiting_documents', 120_000);
+  // A file host that answers at once and sends the body a second before the time a source may take.
+  const slowPdf = await pdf(`Appraisal ${randomUUID()}`);
+  const slowUrl = files.handle(`/slow-${randomUUID()}.pdf`, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': slowPdf.length });
+    setTimeout(() => res.end(slowPdf), config.limits.sourceFetchTimeoutMs - 1_000);
+  });
+  const slow = (async () => {
+    const started = Date.now();
+    const res = await add(org.liveKey, review.review_id, { json: { documents: [{ filename: 'appraisal.pdf', content_type: 'application/pdf', url: slowUrl }] } });
+    return { res, ms: Date.now() - started };
+  })();
+  // The others begin while the slow one is being fetched.
+  await new Promise((r) => setTimeout(r, 300));
+  const sends = [
+    { form: form([{ name: 'note.pdf', data: await pdf(`Note ${randomUUID()}`), type: 'application/pdf' }]) },
+    { form: form([{ name: 'paystub.pdf', data: await pdf(`Earnings Statement ${randomUUID()}`), type: 'application/pdf' }]) },
+    { form: form([{ name: 'w2.pdf', data: await pdf(`Wage and Tax Statement ${randomUUID()}`), type: 'application/pdf' }]) },
+    { form: form([{ name: 'tool.pdf', data: elf }]) },
+  ];
+  const answers = await Promise.all(
+    sends.map(async (body) => {
+      const started = Date.now();
+      const res = await add(org.liveKey, review.review_id, body);
+      return { res, ms: Date.now() - started };
+    }),
+  );
+  t.log(`answered in ${answers.map((a) => a.ms).join(', ')} ms`);
+  for (const { res } of answers.slice(0, 3)) t.is(res.status, 200, res.text);
+  t.is(answers[3]!.res.status, 400, answers[3]!.res.text);
+  t.is(errorCode(answers[3]!.res), 'document_unsupported');
+  for (const { ms } of answers) t.true(ms <= onThisMachine(2_000), `answered in ${ms} ms`);
+  const slowAnswer = await slow;
+  t.is(slowAnswer.res.status, 200, slowAnswer.res.text);
+  t.log(`the slow source's add answered in ${slowAnswer.ms} ms`);
+  t.is(await documentCount(review.review_id), 5);
+});
+
+test('the same new document added by two clients at once is added once: one answer adds it, the other is 409 all_documents_duplicate and keeps nothing', async (t) => {
+  const org = await newOrganization();
+  const review = await createReview(org);
+  const note = await pdf(`Note ${randomUUID()}`);
+  const answers = await Promise.all([0, 1].map(() => add(org.liveKey, review.review_id, { form: form([{ name: 'note.pdf', data: note, type: 'application/pdf' }]) })));
+  const statuses = answers.map((a) => a.status).sort();
+  t.deepEqual(statuses, [200, 409], answers.map((a) => a.text).join('\n'));
+  const refused = answers.find((a) => a.status === 409)!;
+  t.is(errorCode(refused), 'all_documents_duplicate');
+  t.is(AddDocumentsResultSchema.parse(answers.find((a) => a.status === 200)!.body).documents_ingested, 1);
+  t.is(await documentCount(review.review_id), 2);
+  // Only the documents' own objects are left under the organization's uploads.
+  t.deepEqual(await leftUnder(`uploads/${org.id}/`), []);
 });
