@@ -1,9 +1,10 @@
 // The worker process: polls the task queues WORKER_QUEUES names (src/temporal/task-queues.ts). For the
 // review queue it loads the pre-built workflow bundle and registers the search attributes; for the
 // analysis queue it warms its readers (pdf.js threads, OCR workers), and one that polls only that queue
-// runs at a lower scheduling priority than the rest of the machine. It shuts down gracefully on SIGTERM/SIGINT (Temporal's runtime handles them). Launched by the local
-// stack beside its servers, it polls once the database and the bucket are ready
-// (WORKER_POLL_AFTER_STDIN_CLOSES); Temporal it waits for itself.
+// runs at a lower scheduling priority than the rest of the machine. It shuts down gracefully on
+// SIGTERM/SIGINT (Temporal's runtime handles them). Launched by the local stack beside its servers, it
+// polls once the database and the bucket are ready (WORKER_POLL_AFTER_STDIN_CLOSES); Temporal it waits
+// for itself.
 import { Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { lazyActivities } from '../activities/lazy.js';
