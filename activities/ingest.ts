@@ -5,7 +5,7 @@ import type { Sql } from '../src/db/client.js';
 import { documentInventory } from '../src/db/documents.js';
 import { unpackSubmission, type StagedFile, type UnpackOptions } from '../src/ingest/package.js';
 import { saveIngestedSubmission } from '../src/db/submissions.js';
-import { IngestRejection } from '../src/ingest/rejection.js';
+import { allDocumentsDuplicate, IngestRejection } from '../src/ingest/rejection.js';
 import { fetchSources } from '../src/ingest/source-url.js';
 import { workingDocumentCheck, type SubmissionTarget } from '../src/working-document/admission.js';
 import type { Refused } from '../src/reviews/pipeline.js';
@@ -56,7 +56,7 @@ export function createIngestActivities({ sql, storage, config }: { sql: Sql; sto
         const files = [...input.files, ...fetched];
         const { documents } = await unpackSubmission(files, options);
         if (documents.length === 0) {
-          throw new IngestRejection('all_documents_duplicate', 'Every submitted document is already on this review (same SHA-256); nothing was added.');
+          throw allDocumentsDuplicate();
         }
         return { submissionId: await saveIngestedSubmission(sql, input.reviewId, { documents, staged: files.map((f) => f.key) }) };
       } catch (err) {

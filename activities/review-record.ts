@@ -14,7 +14,7 @@ import { judgeDispositions } from '../src/working-document/decisions.js';
 import { readBuffer, removeObjects, type Storage } from '../src/storage/minio.js';
 import type { Refused } from '../src/reviews/pipeline.js';
 import { refuse } from './refusal.js';
-import { IngestRejection, type RejectionCode } from '../src/ingest/rejection.js';
+import { allDocumentsDuplicate, IngestRejection, type RejectionCode } from '../src/ingest/rejection.js';
 import { UPLOADS_PREFIX } from '../src/storage/keys.js';
 import type { Review, ReviewStatus } from '../src/reviews/review.js';
 import type { CreateReviewRequest, ReviewWorkflowInput } from '../workflows/messages.js';
@@ -110,7 +110,8 @@ export function createReviewActivities({ sql, storage, config }: { sql: Sql; sto
         throw err;
       }
       if (added.added.length === 0 && rows.length > 0) {
-        return refused('all_documents_duplicate', 'Every submitted document is already on this review (same SHA-256); nothing was added.');
+        const duplicate = allDocumentsDuplicate();
+        return refused(duplicate.code, duplicate.message);
       }
       const addedKeys = new Set(added.added.map((d) => d.objectKey));
       // Staged files that did not become documents where they lie, and documents another submission added first.

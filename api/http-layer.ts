@@ -20,6 +20,11 @@ export const BODY_IDLE_MS = 30_000;
 /** …and so is one that brings less than this many bytes in any such window (1 KiB/s). */
 export const BODY_MIN_BYTES_PER_WINDOW = 30 * 1024;
 
+/** How often a body's progress is looked at. */
+const TICK_MS = 1_000;
+
+const URL_TOO_LONG = `The request URL is longer than the ${MAX_URL_BYTES} bytes the API reads.`;
+
 /** How long a refused connection is still read (and what it sends discarded) before it is closed. */
 const LINGER_MS = 2_000;
 
@@ -29,7 +34,7 @@ function refusalOf(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): { statu
     // The request line alone past the limit: it is the URL that is too long.
     const raw = err.rawPacket;
     const lineEnds = raw ? raw.indexOf('\r\n') : -1;
-    if (raw && (lineEnds < 0 || lineEnds > MAX_HEADER_BYTES)) return { status: 414, message: `The request URL is longer than the ${MAX_URL_BYTES} bytes the API reads.` };
+    if (raw && (lineEnds < 0 || lineEnds > MAX_HEADER_BYTES)) return { status: 414, message: URL_TOO_LONG };
     return { status: 431, message: `The request headers are larger than the ${MAX_HEADER_BYTES} bytes the API reads.` };
   }
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT') {
@@ -75,7 +80,7 @@ const STATUS_TEXT = { 400: 'Bad Request', 408: 'Request Timeout', 414: 'URI Too 
 /** 414 for a request target longer than MAX_URL_BYTES that Node's header limit let through. */
 export const urlLength: RequestHandler = (req, _res, next) => {
   if (Buffer.byteLength(req.originalUrl) > MAX_URL_BYTES) {
-    next(new ApiError('invalid_request', 414, `The request URL is longer than the ${MAX_URL_BYTES} bytes the API reads.`));
+    next(new ApiError('invalid_request', 414, URL_TOO_LONG));
     return;
   }
   next();
@@ -87,10 +92,9 @@ export const urlLength: RequestHandler = (req, _res, next) => {
  * upload parser discard what it staged. Time the API itself holds the body back (its reader waiting on
  * storage) does not count against the client. Requests without a body are not watched.
  */
-export function bodyStalls(log: (line: string) => void, o: { idleMs?: number; minBytes?: number; tickMs?: number } = {}): RequestHandler {
-  const idleMs = o.idleMs ?? BODY_IDLE_MS;
-  const minBytes = o.minBytes ?? BODY_MIN_BYTES_PER_WINDOW;
-  const tickMs = o.tickMs ?? 1_000;
+export function bodyStalls(log: (line: string) => void): RequestHandler {
+  const idleMs = BODY_IDLE_MS;
+  const minBytes = BODY_MIN_BYTES_PER_WINDOW;
   return (req, res, next) => {
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
     if (!hasBody || req.complete) return next();
@@ -118,7 +122,7 @@ export function bodyStalls(log: (line: string) => void, o: { idleMs?: number; mi
       sendError(req, res, error, log, 'body stalled');
       // The body's reader sees the request fail and removes what it staged.
       res.once('finish', () => req.destroy(new Error('request body stalled')));
-    }, tickMs);
+    }, TICK_MS);
     timer.unref();
     const stop = () => clearInterval(timer);
     res.once('close', stop);

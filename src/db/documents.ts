@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable, Sql } from './client.js';
 import type { IngestedDocument } from '../ingest/package.js';
-import { IngestRejection } from '../ingest/rejection.js';
+import { checkReviewLimits } from '../ingest/rejection.js';
 
 export type NewDocument = Omit<IngestedDocument, 'tempKey'> & { objectKey: string };
 
@@ -48,16 +48,14 @@ export async function addDocuments(
   limits: { maxReviewDocuments: number; maxReviewBytes: number },
 ): Promise<{ added: NewDocument[]; evidenceAdded: number }> {
   return sql.begin(async (tx) => {
-    // One submission's record at a time per review, on every worker: the counts below are then exact.
+    // The workflow records a review's submissions one at a time; a local activity retried while its first
+    // attempt still runs would not be: the row lock keeps the counts below exact then too.
     await tx`select id from reviews where id = ${reviewId} for update`;
     const added = await insertDocuments(tx, reviewId, documents);
     const [held] = await tx<{ evidence: number; bytes: string }[]>`
       select count(*) filter (where role = 'evidence')::int as evidence, coalesce(sum(size_bytes), 0)::text as bytes
         from documents where review_id = ${reviewId}`;
-    if (held!.evidence > limits.maxReviewDocuments) {
-      throw new IngestRejection('too_many_documents', `A review holds at most ${limits.maxReviewDocuments} documents.`);
-    }
-    if (Number(held!.bytes) > limits.maxReviewBytes) throw new IngestRejection('documents_too_large', 'The documents exceed the per-review size limit.');
+    checkReviewLimits({ documents: held!.evidence, bytes: Number(held!.bytes) }, limits);
     await tx`
       update reviews set document_count = ${held!.evidence}, updated_at = now() where id = ${reviewId}`;
     return { added, evidenceAdded: added.filter((d) => !d.workingDocument).length };

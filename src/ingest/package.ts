@@ -12,7 +12,7 @@ import { readTar, readZip, type ArchiveLimits } from './archive.js';
 import { peek } from '../streams/peek.js';
 import { Capture } from '../streams/capture.js';
 import type { InspectedWorkingDocument } from '../working-document/marker.js';
-import { IngestRejection } from './rejection.js';
+import { checkReviewLimits, IngestRejection } from './rejection.js';
 import { documentKey, STAGING_PREFIX, unpackedKey } from '../storage/keys.js';
 import { sniff, SNIFF_BYTES, type DocumentMime } from './sniff.js';
 import {
@@ -135,12 +135,7 @@ class Submission {
     }
     this.seen.add(sha256);
     this.bytes += size;
-    if (this.alreadyOnReview.bytes + this.bytes > this.limits.maxReviewBytes) {
-      throw new IngestRejection('documents_too_large', 'The documents exceed the per-review size limit.');
-    }
-    if (this.alreadyOnReview.documents + this.documents.length + 1 > this.limits.maxReviewDocuments) {
-      throw new IngestRejection('too_many_documents', `A review holds at most ${this.limits.maxReviewDocuments} documents.`);
-    }
+    checkReviewLimits({ documents: this.alreadyOnReview.documents + this.documents.length + 1, bytes: this.alreadyOnReview.bytes + this.bytes }, this.limits);
     this.documents.push({ ...doc, sha256, size, tempKey, workingDocument });
     return true;
   }
