@@ -12,7 +12,9 @@ import { tesseractOcr } from '../src/qc/reading/document.js';
 import { particularsOf, type Particulars } from '../src/report/particulars.js';
 import type { Finding } from '../src/qc/finding.js';
 import { applyDecisions } from '../src/working-document/decisions.js';
-import type { AnalysisSummary, ReviewPolicy } from '../src/reviews/pipeline.js';
+import { slotsInUse, type AnalysisSummary, type PassBegun, type ReviewPolicy } from '../src/reviews/pipeline.js';
+import { recordTransition } from '../src/db/reviews.js';
+import { customerStatus, type InternalState } from '../src/reviews/states.js';
 import { saveReleaseDraft } from '../src/db/releases.js';
 import { readBuffer, type Storage } from '../src/storage/minio.js';
 
@@ -74,13 +76,22 @@ export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; s
   }
 
   return {
-    /** The organization's settings, read at each analysis so that an operator's change applies to the next. */
-    async reviewPolicy(input: { organizationId: string }): Promise<ReviewPolicy> {
-      return reviewPolicy(input.organizationId);
-    },
-
-    async acquireAnalysisSlot(input: SlotRequest): Promise<boolean> {
-      return acquireAnalysisSlot(sql, input);
+    /**
+     * Begins a pass of the pipeline: reads the organization's settings (at each pass, so that an operator's
+     * change applies to the next), takes one of its analysis slots if one is free, and writes the transition
+     * that leads to, unless the review is there already: `working` with a slot, `waiting_for_capacity`
+     * without. One local activity where there were three: each is a round through the worker, and a burst
+     * of creates waits for every one of them inside the create's workflow task.
+     */
+    async beginPass(input: { reviewId: string; organizationId: string; working: InternalState; current: InternalState }): Promise<PassBegun> {
+      const policy = await reviewPolicy(input.organizationId);
+      const limit = policy.maxConcurrentAnalyses;
+      const slot = await acquireAnalysisSlot(sql, { reviewId: input.reviewId, organizationId: input.organizationId, limit });
+      const next: InternalState = slot ? input.working : 'waiting_for_capacity';
+      if (next !== input.current) {
+        await recordTransition(sql, { reviewId: input.reviewId, internalState: next, status: customerStatus(next), detail: slot ? null : slotsInUse(limit) });
+      }
+      return { policy, slot };
     },
 
     /**

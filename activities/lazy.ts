@@ -9,11 +9,11 @@ import type { ActivityDeps, ReviewActivities } from './index.js';
 export const ACTIVITY_NAMES = [
   'ingestSubmission',
   'createReviewRecord',
+  'createReview',
   'recordAddedDocuments',
   'applyWorkingDocument',
   'recordState',
-  'reviewPolicy',
-  'acquireAnalysisSlot',
+  'beginPass',
   'releaseAnalysisSlot',
   'analyseToDraft',
   'analyseReview',

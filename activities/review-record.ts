@@ -1,18 +1,18 @@
 // Read-model writes for the review workflow: thin adapters over src/db.
 import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
-import { DuplicateReferenceIdError, insertReview, recordTransition } from '../src/db/reviews.js';
+import { DuplicateReferenceIdError, getReview, insertReview, recordTransition } from '../src/db/reviews.js';
 import { addDocuments } from '../src/db/documents.js';
 import { recordDispositions, type DecisionSender } from '../src/db/dispositions.js';
 import { currentRelease, getRelease } from '../src/db/releases.js';
-import { commitDocuments } from '../src/ingest/package.js';
+import { commitDocuments, type StagedFile } from '../src/ingest/package.js';
 import { ingestedSubmission, type IngestedSubmission } from '../src/db/submissions.js';
-import type { IngestSubmissionResult } from './ingest.js';
+import { submissionIngester, type IngestSubmissionResult } from './ingest.js';
 import { readWorkingDocumentFields } from '../src/working-document/marker.js';
 import type { Disposition } from '../src/reviews/add-documents.js';
 import { judgeDispositions } from '../src/working-document/decisions.js';
 import { readBuffer, removeObjects, type Storage } from '../src/storage/minio.js';
-import type { Refused } from '../src/reviews/pipeline.js';
+import { isRefused, type Refused } from '../src/reviews/pipeline.js';
 import { refuse } from './refusal.js';
 import { allDocumentsDuplicate, IngestRejection, type RejectionCode } from '../src/ingest/rejection.js';
 import { UPLOADS_PREFIX } from '../src/storage/keys.js';
@@ -26,12 +26,17 @@ import type { InternalState } from '../src/reviews/states.js';
  */
 export type SubmissionRef = IngestSubmissionResult | IngestedSubmission;
 
-export type CreateReviewRecordInput = ReviewWorkflowInput &
-  Omit<CreateReviewRequest, 'files' | 'sources'> &
-  SubmissionRef & {
+/** A new review as the workflow records it (its documents come with it, one way or the other). */
+type NewReviewRecord = ReviewWorkflowInput &
+  Omit<CreateReviewRequest, 'files' | 'sources'> & {
     status: ReviewStatus;
     internalState: InternalState;
   };
+
+export type CreateReviewRecordInput = NewReviewRecord & SubmissionRef;
+
+/** A create whose uploads are ingested and recorded in one go (workflows/submissions.ts says when). */
+export type CreateReviewInput = NewReviewRecord & { files: StagedFile[] };
 
 export interface RecordedSubmission {
   evidenceAdded: number;
@@ -51,39 +56,56 @@ export function createReviewActivities({ sql, storage, config }: { sql: Sql; sto
   const submissionOf = (reviewId: string, ref: SubmissionRef): Promise<IngestedSubmission> =>
     'submissionId' in ref ? ingestedSubmission(sql, reviewId, ref.submissionId) : Promise.resolve(ref);
 
-  return {
-    /** Moves the documents to their final keys, then writes the review and its documents in one transaction. */
-    async createReviewRecord(input: CreateReviewRecordInput): Promise<Review | Refused> {
-      const { documents, staged } = await submissionOf(input.reviewId, input);
-      const keys = await commitDocuments(storage, input.reviewId, documents);
-      try {
-        const review = await insertReview(
-          sql,
-          {
-            id: input.reviewId,
-            organizationId: input.organizationId,
-            sandbox: input.sandbox,
-            status: input.status,
-            internalState: input.internalState,
-            reviewType: input.reviewType,
-            label: input.label,
-            referenceId: input.referenceId,
-            metadata: input.metadata,
-            createdAt: new Date(input.createdAt),
-          },
-          documents.map((d, i) => ({ ...d, objectKey: keys[i]! })),
-        );
-        await removeObjects(storage, unkept(staged, keys));
-        return review;
-      } catch (err) {
-        if (err instanceof DuplicateReferenceIdError) {
-          // Refused: nothing of it is kept.
-          await removeObjects(storage, [...keys, ...staged]).catch(() => {});
-          const message = 'A review with this reference_id already exists in your organization.';
-          return refuse({ requestId: input.requestId, what: 'the create', reviewId: input.reviewId, code: 'duplicate_reference_id', message });
-        }
-        throw err;
+  const ingested = submissionIngester({ sql, storage, config });
+
+  /** Moves the documents to their final keys, then writes the review and its documents in one transaction. */
+  const recordCreate = async (input: NewReviewRecord, { documents, staged }: IngestedSubmission): Promise<Review | Refused> => {
+    const keys = await commitDocuments(storage, input.reviewId, documents);
+    try {
+      const review = await insertReview(
+        sql,
+        {
+          id: input.reviewId,
+          organizationId: input.organizationId,
+          sandbox: input.sandbox,
+          status: input.status,
+          internalState: input.internalState,
+          reviewType: input.reviewType,
+          label: input.label,
+          referenceId: input.referenceId,
+          metadata: input.metadata,
+          createdAt: new Date(input.createdAt),
+        },
+        documents.map((d, i) => ({ ...d, objectKey: keys[i]! })),
+      );
+      await removeObjects(storage, unkept(staged, keys));
+      return review;
+    } catch (err) {
+      if (err instanceof DuplicateReferenceIdError) {
+        // Refused: nothing of it is kept.
+        await removeObjects(storage, [...keys, ...staged]).catch(() => {});
+        const message = 'A review with this reference_id already exists in your organization.';
+        return refuse({ requestId: input.requestId, what: 'the create', reviewId: input.reviewId, code: 'duplicate_reference_id', message });
       }
+      throw err;
+    }
+  };
+
+  return {
+    /** Records a new review with the submission the ingest activity stored. */
+    async createReviewRecord(input: CreateReviewRecordInput): Promise<Review | Refused> {
+      return recordCreate(input, await submissionOf(input.reviewId, input));
+    },
+
+    /**
+     * Ingests a create's uploads and records the review with them, in one activity. A retry once the review
+     * is recorded answers it as recorded, ingesting nothing again.
+     */
+    async createReview({ files, ...input }: CreateReviewInput): Promise<Review | Refused> {
+      const existing = await getReview(sql, input.organizationId, input.reviewId);
+      if (existing) return existing;
+      const submission = await ingested({ reviewId: input.reviewId, target: { kind: 'create' }, files, sources: [], ...(input.requestId ? { requestId: input.requestId } : {}) });
+      return isRefused(submission) ? submission : recordCreate(input, submission);
     },
 
     /**

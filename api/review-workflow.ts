@@ -28,6 +28,7 @@ export type CreateFields = Omit<CreateReviewJson, 'documents'>;
 /**
  * Waits for the result of an update a worker has accepted. The routes pass one that stops the request's
  * deadline (api/deadline.ts): ingest runs under its own limits, which a big package or a slow source may need.
+ * (A small create is ingested and recorded within the workflow task that accepts it: done by then.)
  */
 export type AwaitIngest = <T>(update: WorkflowUpdateHandle<T>) => Promise<T>;
 

@@ -1,7 +1,7 @@
 // One pass of the pipeline: take one of the organization's analysis slots (fleet-wide), analyse every
 // document, give the slot back and tell the reviews it was handed to (as many waiters as slots are free).
 import { condition, getExternalWorkflowHandle, uuid4 } from '@temporalio/workflow';
-import type { AnalysisSummary, ReviewPolicy } from '../src/reviews/pipeline.js';
+import { slotsInUse, type AnalysisSummary, type PassBegun, type ReviewPolicy } from '../src/reviews/pipeline.js';
 import { analysis, bookkeeper, leanHistory } from './activity-options.js';
 import { capacityFreedSignal } from './messages.js';
 import { takes } from './patches.js';
@@ -35,6 +35,8 @@ function grantees(released: readonly string[] | string | null): readonly string[
 }
 
 export interface Analysed {
+  /** The organization's settings as the pass read them. */
+  policy: ReviewPolicy;
   draft: ReleaseDraft;
   primaryPresent: boolean;
   disputed: number;
@@ -54,15 +56,21 @@ export class Pipeline {
    * Analyses the review's documents; its findings become the draft of a release, or, for runs that began
    * this analysis before release drafts (LEAN_HISTORY_PATCH), come back in hand. A string says why the analysis could not complete.
    */
-  async analyse(policy: ReviewPolicy): Promise<Analysed | string> {
+  async analyse(): Promise<Analysed | string> {
     const { state } = this.progress;
     const who = { reviewId: state.reviewId, organizationId: state.organizationId };
-    const limit = policy.maxConcurrentAnalyses;
+    // (Adding documents may have moved the review here already.)
+    const working = state.releases > 0 ? 'amending' : 'analysing';
     // Only a signal from after the review began asking counts: one may come while it asks.
     this.capacityFreed = false;
-    while (!(await bookkeeper().acquireAnalysisSlot({ ...who, limit }))) {
+    let begun: PassBegun;
+    for (;;) {
+      // The pass writes its transition itself: every one before it must be in the read model first.
+      await this.progress.recorded();
+      begun = await bookkeeper().beginPass({ ...who, working, current: state.internalState });
+      if (begun.slot) break;
       if (state.internalState !== 'waiting_for_capacity') {
-        await this.progress.enter('waiting_for_capacity', { detail: `All ${limit} analysis slots of the organization are in use.` });
+        await this.progress.enter('waiting_for_capacity', { detail: slotsInUse(begun.policy.maxConcurrentAnalyses), recorded: true });
       }
       // A slot granted while the review asked comes with a signal that must wake it at once (a waiter
       // forgetting it left its slot idle until its next ask, up to 30 s).
@@ -70,12 +78,12 @@ export class Pipeline {
       await condition(() => this.capacityFreed, SLOT_WAIT_MS);
       this.capacityFreed = false;
     }
+    const { policy } = begun;
+    const limit = policy.maxConcurrentAnalyses;
     let outcome: { counts: Omit<AnalysisSummary, 'releaseId'>; draft: ReleaseDraft } | string;
     try {
       state.reassessmentPending = false;
-      // (Adding documents may have moved the review here already.)
-      const working = state.releases > 0 ? 'amending' : 'analysing';
-      if (state.internalState !== working) await this.progress.enter(working);
+      if (state.internalState !== working) await this.progress.enter(working, { recorded: true });
       outcome = await this.run(leanHistory());
     } catch (err) {
       outcome = `The analysis could not complete: ${failureMessage(err)}`;
@@ -91,7 +99,7 @@ export class Pipeline {
     if (counts.nothingReadable) return `None of the ${counts.documents} document(s) could be read.`;
     state.lastAnalysis = { documents: counts.documents, unreadable: counts.unreadable, primaryPresent: counts.primaryPresent, findings: counts.findings, disputed: counts.disputed };
     state.disputes = counts.disputes ?? [];
-    return { draft, primaryPresent: counts.primaryPresent, disputed: counts.disputed };
+    return { draft, primaryPresent: counts.primaryPresent, disputed: counts.disputed, policy };
   }
 
   private async run(drafts: boolean): Promise<{ counts: Omit<AnalysisSummary, 'releaseId'>; draft: ReleaseDraft }> {

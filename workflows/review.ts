@@ -143,8 +143,7 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
       continue;
     }
 
-    const policy = await bookkeeper().reviewPolicy({ organizationId: input.organizationId });
-    const analysed = await pipeline.analyse(policy);
+    const analysed = await pipeline.analyse();
     if (typeof analysed === 'string') {
       // An amendment that cannot be analysed leaves the current release standing.
       if (state.releases > 0) {
@@ -158,10 +157,10 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
     // More documents arrived during the analysis: follow it with another pass before releasing.
     if (state.reassessmentPending) continue;
     if (!analysed.primaryPresent && state.releases === 0 && !state.deadlinePassed) {
-      state.awaitingDeadline ??= new Date(Date.now() + policy.awaitingDocumentsSeconds * 1000).toISOString();
+      state.awaitingDeadline ??= new Date(Date.now() + analysed.policy.awaitingDocumentsSeconds * 1000).toISOString();
       await progress.enter('awaiting_documents', { detail: `No Closing Disclosure, Loan Estimate or Note yet; completed without them at ${state.awaitingDeadline}.` });
       continue;
     }
-    await release(progress, analysed.draft, analysed.disputed > 0 ? `${analysed.disputed} disputed finding(s)` : null, policy);
+    await release(progress, analysed.draft, analysed.disputed > 0 ? `${analysed.disputed} disputed finding(s)` : null, analysed.policy);
   }
 }

@@ -7,6 +7,7 @@ import { Mutex } from 'async-mutex';
 import type { AddDocumentsResult, Disposition } from '../src/reviews/add-documents.js';
 import { isRefused, type Refused } from '../src/reviews/pipeline.js';
 import type { Review } from '../src/reviews/review.js';
+import type { CreateReviewRecordInput, SubmissionRef } from '../activities/review-record.js';
 import { customerStatus } from '../src/reviews/states.js';
 import { InternalStateKey, REJECTED_CREATE, ReviewStatusKey } from '../src/temporal/search-attribute-keys.js';
 import { ingest, requestWriter } from './activity-options.js';
@@ -26,6 +27,25 @@ function answered<T extends object>(result: T | Refused): T {
 
 /** Patch: a refused create marks its run `rejected` and clears its `ReviewStatus` (runs before did not). */
 export const REJECTED_SEARCH_ATTRIBUTES_PATCH = 'rejected-search-attributes';
+
+/**
+ * A create whose uploads come to at most this much is ingested and recorded by one local activity, within
+ * the workflow task that accepts it: no activity task, no second workflow task, no stored submission in
+ * between, which is most of what a create costs Temporal and the worker in a burst of them. A bigger
+ * package, or one with source URLs to fetch, takes as long as it takes: its ingest is an activity of its
+ * own, whose time does not hold a workflow task open, then the review is recorded.
+ */
+export const LOCAL_INGEST_MAX_BYTES = 8 * 1024 * 1024;
+
+function ingestsWithinTask({ files, sources }: CreateReviewRequest): boolean {
+  if (sources.length > 0) return false;
+  let bytes = 0;
+  for (const f of files) {
+    if (!f.content) return false;
+    bytes += f.content.size;
+  }
+  return bytes <= LOCAL_INGEST_MAX_BYTES;
+}
 
 export class Submissions {
   private readonly lock = new Mutex();
@@ -47,17 +67,11 @@ export class Submissions {
     const { state } = this.progress;
     try {
       const { files, sources, ...fields } = request;
-      // The submission's id (a run that ingested before submissions were stored has the list itself here).
-      const submission = answered(
-        await ingest.ingestSubmission.executeWithOptions(
-          { summary: `Ingest ${files.length} upload(s) and ${sources.length} source URL(s)` },
-          [{ reviewId: this.input.reviewId, target: { kind: 'create' }, files, sources, ...(request.requestId ? { requestId: request.requestId } : {}) }],
-        ),
-      );
+      const record = { ...this.input, ...fields, status: customerStatus(state.internalState), internalState: state.internalState };
       const review = answered(
-        await requestWriter().createReviewRecord.executeWithOptions({ summary: 'Record the review and its documents' }, [
-          { ...this.input, ...fields, ...submission, status: customerStatus(state.internalState), internalState: state.internalState },
-        ]),
+        ingestsWithinTask(request)
+          ? await requestWriter().createReview.executeWithOptions({ summary: `Ingest ${files.length} upload(s) and record the review` }, [{ ...record, files }])
+          : await this.ingestThenRecord(request, record),
       );
       state.created = true;
       if (!state.sandbox) {
@@ -85,6 +99,17 @@ export class Submissions {
       }
       throw ApplicationFailure.create({ type: rejection.code, message: rejection.message, nonRetryable: true });
     }
+  }
+
+  /** A create too big (or too slow: source URLs) to ingest within a workflow task: an ingest activity first. */
+  private async ingestThenRecord({ files, sources, requestId }: CreateReviewRequest, record: Omit<CreateReviewRecordInput, keyof SubmissionRef>): Promise<Review | Refused> {
+    // The submission's id (a run that ingested before submissions were stored has the list itself here).
+    const submission = answered(
+      await ingest.ingestSubmission.executeWithOptions({ summary: `Ingest ${files.length} upload(s) and ${sources.length} source URL(s)` }, [
+        { reviewId: this.input.reviewId, target: { kind: 'create' }, files, sources, ...(requestId ? { requestId } : {}) },
+      ]),
+    );
+    return requestWriter().createReviewRecord.executeWithOptions({ summary: 'Record the review and its documents' }, [{ ...record, ...submission }]);
   }
 
   validateAdd(): void {

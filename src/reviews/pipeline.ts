@@ -21,6 +21,21 @@ export interface ReviewPolicy {
   awaitingDocumentsSeconds: number;
 }
 
+/**
+ * A pass of the pipeline begun: the organization's policy as it stands, and whether the review holds one
+ * of its analysis slots now. The transition it leads to (analysing or amending with a slot, waiting for
+ * capacity without) is in the read model already.
+ */
+export interface PassBegun {
+  policy: ReviewPolicy;
+  slot: boolean;
+}
+
+/** The detail of a review waiting for an analysis slot, in the read model and in the Temporal UI. */
+export function slotsInUse(limit: number): string {
+  return `All ${limit} analysis slots of the organization are in use.`;
+}
+
 /** What an analysis found, in counts; its findings are stored as the draft of release `releaseId`. */
 export interface AnalysisSummary {
   /** The release the findings are a draft of (chosen by the workflow before the analysis). */

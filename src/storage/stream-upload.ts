@@ -5,10 +5,20 @@
 // this upload and then by the next: not a fresh one per part, whose allocation and collection cost the API
 // more than copying into it does (garbage collections forced by external memory every ~100 ms). Parts go
 // as UNSIGNED-PAYLOAD (no SHA-256 for signing, no Content-MD5: what minio-js does over HTTPS anyway), two
-// at a time while the next one fills.
+// at a time while the next one fills. A small stream (most documents) needs none of this: it is held as
+// it came, then sent in one PUT and hashed on the spot (SMALL_BYTES).
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Client } from 'minio';
 import { ThreadedSha256 } from './sha256-thread.js';
+
+/**
+ * A stream of at most this many bytes (most documents) is held as the chunks it came in, then sent in one
+ * PUT and hashed on the spot: a part buffer of PART_BYTES for each of a burst of small uploads was
+ * allocated and collected for nothing, and handing a few kilobytes to the hashing thread costs more than
+ * hashing them.
+ */
+export const SMALL_BYTES = 1024 * 1024;
 
 /** Bytes per part: with two parts in flight and one filling, an upload holds at most 3 × this. */
 export const PART_BYTES = 8 * 1024 * 1024;
@@ -81,6 +91,25 @@ export async function uploadStream(client: Client, bucket: string, key: string, 
     inFlight.add(done);
   };
 
+  // Copies bytes into the part filling, sending each part as it fills.
+  const copyIn = async (bytes: Buffer) => {
+    for (let at = 0; at < bytes.length; ) {
+      // Two parts in flight and one filling is three buffers; a fourth is never needed (see dispatch).
+      filling ??= free.pop() ?? spare.pop() ?? Buffer.allocUnsafeSlow(PART_BYTES);
+      const copied = bytes.copy(filling, filled, at);
+      filled += copied;
+      at += copied;
+      if (filled === PART_BYTES) {
+        const full = filling;
+        filling = undefined;
+        filled = 0;
+        await dispatch(full, PART_BYTES);
+      }
+    }
+  };
+
+  // A small stream's chunks as they came, until it proves bigger than SMALL_BYTES.
+  let small: Buffer[] | undefined = [];
   try {
     // Not destroyed on leaving the loop early: on a failure it is destroyed below with that failure, which
     // is what whoever feeds it hears (multer answers the request with it), not a bare AbortError.
@@ -89,19 +118,22 @@ export async function uploadStream(client: Client, bucket: string, key: string, 
       size += bytes.length;
       // Counted as it arrives, before anything of it is stored: the limit stops the stream mid-way.
       if (limit && size > limit.maxBytes) throw limit.tooLarge();
-      for (let at = 0; at < bytes.length; ) {
-        // Two parts in flight and one filling is three buffers; a fourth is never needed (see dispatch).
-        filling ??= free.pop() ?? spare.pop() ?? Buffer.allocUnsafeSlow(PART_BYTES);
-        const copied = bytes.copy(filling, filled, at);
-        filled += copied;
-        at += copied;
-        if (filled === PART_BYTES) {
-          const full = filling;
-          filling = undefined;
-          filled = 0;
-          await dispatch(full, PART_BYTES);
-        }
+      if (small && size <= SMALL_BYTES) {
+        small.push(bytes);
+        continue;
       }
+      if (small) {
+        // Bigger than a small stream: what it held goes first into the first part, as if it came now.
+        for (const earlier of small) await copyIn(earlier);
+        small = undefined;
+      }
+      await copyIn(bytes);
+    }
+    if (small) {
+      // The whole stream was small: one PUT of its bytes, hashed here (a few milliseconds at most).
+      const payload = Buffer.concat(small, size);
+      await client.makeRequestAsyncOmit({ method: 'PUT', bucketName: bucket, objectName: key, headers: { ...headers } }, payload, [200]);
+      return { size, sha256: createHash('sha256').update(payload).digest('hex') };
     }
     const last = filling;
     filling = undefined;

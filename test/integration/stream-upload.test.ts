@@ -5,7 +5,7 @@ import test from 'ava';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { putStream } from '../../src/storage/minio.js';
-import { PART_BYTES } from '../../src/storage/stream-upload.js';
+import { PART_BYTES, SMALL_BYTES } from '../../src/storage/stream-upload.js';
 import { bytesOf, isTransient, keysUnder, sha256, storage } from '../support/objects.js';
 import { closeShared } from '../support/stack.js';
 
@@ -25,7 +25,9 @@ function chunked(bytes: Buffer): Readable {
 
 for (const [title, size] of [
   ['empty', 0],
-  ['shorter than a part', 1234],
+  ['of a few kilobytes', 1234],
+  ['of exactly a small stream', SMALL_BYTES],
+  ['a small stream and a byte', SMALL_BYTES + 1],
   ['exactly one part', PART_BYTES],
   ['a part and a byte', PART_BYTES + 1],
   ['three parts and a short one', 3 * PART_BYTES + 4321],
@@ -70,6 +72,12 @@ test('a stream past its limit fails as the limit says, mid-way, leaving no objec
   const open: string[] = [];
   for await (const u of storage.client.listIncompleteUploads(storage.bucket, key, true)) open.push(u.key);
   t.deepEqual(open, []);
+});
+
+test('a small stream past its limit fails as the limit says and leaves no object', async (t) => {
+  const key = `uploads/test/${randomUUID()}`;
+  await t.throwsAsync(putStream(storage, key, chunked(randomBytes(5000)), 'application/pdf', { maxBytes: 4999, tooLarge: () => new Error('too large') }), { message: 'too large' });
+  t.deepEqual(await keysUnder(key), []);
 });
 
 test('a stream of exactly its limit is stored', async (t) => {

@@ -6,7 +6,7 @@ import { WithStartWorkflowOperation } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { binaryPath, TEMPORAL_CLI } from '../../scripts/stack/go-binaries.js';
-import type { Review } from '../../src/reviews/review.js';
+import type { DocumentSource, Review } from '../../src/reviews/review.js';
 import { REVIEW_SEARCH_ATTRIBUTES } from '../../src/temporal/search-attribute-keys.js';
 import { ensureWorkflowBundle } from '../../worker/workflow-bundle.js';
 import { createReviewUpdate } from '../../workflows/messages.js';
@@ -55,9 +55,9 @@ export function stubReview(reviewId: string, status: Review['status']): Review {
 }
 
 /** Creates a review, as the API does, of no documents (the stub activities stand for them), on `taskQueue`. */
-export async function createReview(env: TestWorkflowEnvironment, reviewId: string, taskQueue: string): Promise<void> {
+export async function createReview(env: TestWorkflowEnvironment, reviewId: string, taskQueue: string, sources: DocumentSource[] = []): Promise<void> {
   await env.client.workflow.executeUpdateWithStart(createReviewUpdate, {
-    args: [{ reviewType: 'mortgage_v1', label: null, referenceId: null, metadata: null, createdAt: new Date().toISOString(), files: [], sources: [] }],
+    args: [{ reviewType: 'mortgage_v1', label: null, referenceId: null, metadata: null, createdAt: new Date().toISOString(), files: [], sources }],
     startWorkflowOperation: new WithStartWorkflowOperation<typeof reviewWorkflow>('reviewWorkflow', {
       workflowId: reviewId,
       taskQueue,

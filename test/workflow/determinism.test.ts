@@ -37,6 +37,9 @@ interface Variation {
   workingDocuments: number;
 }
 
+/** A signed source URL as a create may carry (the stub ingest fetches nothing). */
+const SOURCE = { filename: 'cd.pdf', content_type: 'application/pdf', url: 'https://lender.example/cd.pdf' };
+
 const PLAIN: Variation = { held: 0, workingDocuments: 0 };
 
 /** What the varied paths did, so that a test of them shows they were taken. */
@@ -59,6 +62,10 @@ function stubs(rand: () => number, variation: Variation, taken: Taken) {
       await local();
       return stubReview(input.reviewId, 'processing');
     },
+    async createReview(input: { reviewId: string }) {
+      await local();
+      return stubReview(input.reviewId, 'processing');
+    },
     async recordAddedDocuments(input: { reviewId: string }) {
       await local();
       const workingDocuments = rand() < variation.workingDocuments ? [{ objectKey: `working/${input.reviewId}.pdf`, releaseId: randomUUID() }] : [];
@@ -76,13 +83,9 @@ function stubs(rand: () => number, variation: Variation, taken: Taken) {
     async recordState() {
       await local();
     },
-    async reviewPolicy() {
+    async beginPass() {
       await local();
-      return policy();
-    },
-    async acquireAnalysisSlot() {
-      await local();
-      return true;
+      return { policy: policy(), slot: true };
     },
     async releaseAnalysisSlot(): Promise<string[]> {
       await local();
@@ -152,7 +155,9 @@ async function replayAll(t: ExecutionContext, variation: Variation): Promise<voi
     await Promise.all(
       reviews.map(async (reviewId, i) => {
         await sleep(i * 30);
-        await createReview(env(), reviewId, taskQueue);
+        // Half are created as small uploads are (ingested and recorded by one local activity), half with a
+        // source URL (an ingest activity, then the record).
+        await createReview(env(), reviewId, taskQueue, rand() < 0.5 ? [] : [SOURCE]);
         let done = false;
         // An operator approves whatever waits at the gate, at varied times, until the review's runs end.
         const operator = (async () => {

@@ -37,14 +37,15 @@ function stubs(reviewId: string, scenario: Scenario) {
     async createReviewRecord() {
       return stubReview(reviewId, 'processing');
     },
+    async createReview() {
+      return stubReview(reviewId, 'processing');
+    },
     async recordState(input: { internalState: InternalState }) {
       calls.states.push(input.internalState);
     },
-    async reviewPolicy() {
-      return policy;
-    },
-    async acquireAnalysisSlot() {
-      return true;
+    async beginPass(input: { working: InternalState; current: InternalState }) {
+      if (input.working !== input.current) calls.states.push(input.working);
+      return { policy, slot: true };
     },
     async releaseAnalysisSlot(): Promise<string[]> {
       return scenario.granted ?? [];
