@@ -27,7 +27,7 @@ import type { InternalState } from '../src/reviews/states.js';
 export type SubmissionRef = IngestSubmissionResult | IngestedSubmission;
 
 /** A new review as the workflow records it (its documents come with it, one way or the other). */
-type NewReviewRecord = ReviewWorkflowInput &
+export type NewReviewRecord = ReviewWorkflowInput &
   Omit<CreateReviewRequest, 'files' | 'sources'> & {
     status: ReviewStatus;
     internalState: InternalState;

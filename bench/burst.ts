@@ -9,6 +9,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createSql, type Sql } from '../src/db/client.js';
 import { withThrowawayStack } from '../scripts/stack/throwaway.js';
+import { allCompleted } from './reviews-completed.js';
 import { alternate, report, summary } from './side-by-side.js';
 
 const BURST = 20;
@@ -113,15 +114,7 @@ async function main() {
 
 /** Waits until every review is completed and its report is there; one failed, lost or late fails the benchmark. */
 async function completedWithReports(sql: Sql, api: string, key: string, ids: string[]): Promise<void> {
-  const deadline = Date.now() + ROUND_TIMEOUT_MS;
-  for (;;) {
-    const rows = await sql<{ id: string; status: string }[]>`select id, status from reviews where id = any(${ids}::uuid[])`;
-    const stuck = rows.filter((r) => r.status === 'failed' || r.status === 'awaiting_documents');
-    if (stuck.length) throw new Error(`lost: ${stuck.map((r) => `${r.id} ${r.status}`).join(', ')}`);
-    if (rows.length === ids.length && rows.every((r) => r.status === 'completed')) break;
-    if (Date.now() > deadline) throw new Error(`lost: ${ids.length - rows.filter((r) => r.status === 'completed').length} of ${ids.length} not completed in ${ROUND_TIMEOUT_MS / 60_000} min`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await allCompleted(sql, ids, { timeoutMs: ROUND_TIMEOUT_MS, pollMs: 100 });
   for (const id of ids) {
     const res = await fetch(`${api}/reviews/${id}/report`, { headers: { authorization: `Bearer ${key}` } });
     const text = await res.text();

@@ -18,6 +18,7 @@ import { createApiKey } from '../src/db/keys.js';
 import { createOrganization } from '../src/db/organizations.js';
 import { freePort } from '../scripts/stack/ports.js';
 import { withThrowawayStack } from '../scripts/stack/throwaway.js';
+import { allCompleted } from './reviews-completed.js';
 import { alternate, report } from './side-by-side.js';
 
 const BURST = Number(process.argv[2] ?? 200);
@@ -203,15 +204,7 @@ function statusCounts(answers: Answer[]): string {
 async function everyReviewCompleted(sql: Sql, api: string, keys: string[], b: Burst, announced: Set<string>, problems: string[]): Promise<void> {
   const ids = b.answers.flatMap((a) => (a.reviewId ? [a.reviewId] : []));
   for (const id of ids) announced.add(id);
-  const deadline = Date.now() + COMPLETION_TIMEOUT_MS;
-  for (;;) {
-    const rows = await sql<{ id: string; status: string }[]>`select id, status from reviews where id = any(${ids}::uuid[])`;
-    const stuck = rows.filter((r) => r.status === 'failed' || r.status === 'awaiting_documents');
-    if (stuck.length) throw new Error(`lost: ${stuck.map((r) => `${r.id} ${r.status}`).join(', ')}`);
-    if (rows.length === ids.length && rows.every((r) => r.status === 'completed')) break;
-    if (Date.now() > deadline) throw new Error(`lost: ${ids.length - rows.filter((r) => r.status === 'completed').length} of ${ids.length} not completed in time`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  await allCompleted(sql, ids, { timeoutMs: COMPLETION_TIMEOUT_MS, pollMs: 500 });
   const [unannounced] = await sql<{ n: number }[]>`
     select count(*)::int as n from reviews where reference_id like 'burst-%' and not (id = any(${[...announced]}::uuid[]))`;
   if (unannounced!.n > 0) {

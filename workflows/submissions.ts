@@ -7,7 +7,7 @@ import { Mutex } from 'async-mutex';
 import type { AddDocumentsResult, Disposition } from '../src/reviews/add-documents.js';
 import { isRefused, type Refused } from '../src/reviews/pipeline.js';
 import type { Review } from '../src/reviews/review.js';
-import type { CreateReviewRecordInput, SubmissionRef } from '../activities/review-record.js';
+import type { NewReviewRecord } from '../activities/review-record.js';
 import { customerStatus } from '../src/reviews/states.js';
 import { InternalStateKey, REJECTED_CREATE, ReviewStatusKey } from '../src/temporal/search-attribute-keys.js';
 import { ingest, requestWriter } from './activity-options.js';
@@ -102,7 +102,7 @@ export class Submissions {
   }
 
   /** A create too big (or too slow: source URLs) to ingest within a workflow task: an ingest activity first. */
-  private async ingestThenRecord({ files, sources, requestId }: CreateReviewRequest, record: Omit<CreateReviewRecordInput, keyof SubmissionRef>): Promise<Review | Refused> {
+  private async ingestThenRecord({ files, sources, requestId }: CreateReviewRequest, record: NewReviewRecord): Promise<Review | Refused> {
     // The submission's id (a run that ingested before submissions were stored has the list itself here).
     const submission = answered(
       await ingest.ingestSubmission.executeWithOptions({ summary: `Ingest ${files.length} upload(s) and ${sources.length} source URL(s)` }, [
