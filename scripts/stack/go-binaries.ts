@@ -4,8 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { run } from './supervisor.js';
 
 export interface GoBinary {
   name: string;
@@ -41,7 +40,7 @@ export function binaryPath(env: NodeJS.ProcessEnv, b: GoBinary): string {
 }
 
 /** Returns the cached binary, building it first if needed; progress goes to `log`. */
-export async function ensureGoBinary(env: NodeJS.ProcessEnv, b: GoBinary, log: (line: string) => void): Promise<string> {
+export async function ensureGoBinary(env: NodeJS.ProcessEnv, b: GoBinary, log: (line: string) => void, signal?: AbortSignal): Promise<string> {
   const target = binaryPath(env, b);
   if (existsSync(target)) return target;
   const finalDir = join(target, '..');
@@ -50,26 +49,22 @@ export async function ensureGoBinary(env: NodeJS.ProcessEnv, b: GoBinary, log: (
   const buildDir = await mkdtemp(`${finalDir}.building-`);
   const started = Date.now();
   log(`building ${b.name} ${b.label} with go install (first run only; several minutes)`);
-  const child = spawn('go', ['install', `${b.module}@${b.version}`], {
-    env: { ...env, GOBIN: buildDir, GOFLAGS: `${env.GOFLAGS ?? ''} -buildvcs=false`.trim() },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
   let downloads = 0;
-  child.stderr.on('data', (d: Buffer) => {
-    const text = d.toString();
-    output += text;
-    downloads += (text.match(/go: downloading/g) ?? []).length;
-  });
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   const ticker = setInterval(() => {
     const secs = Math.round((Date.now() - started) / 1000);
     log(`  … still building ${b.name} (${secs}s, ${downloads} modules downloaded)`);
   }, 20_000);
-  const [code] = (await once(child, 'close').finally(() => clearInterval(ticker))) as [number | null];
-  if (code !== 0) {
+  try {
+    await run('go', ['install', `${b.module}@${b.version}`], {
+      env: { ...env, GOBIN: buildDir, GOFLAGS: `${env.GOFLAGS ?? ''} -buildvcs=false`.trim() },
+      signal,
+      onOutput: (text) => (downloads += (text.match(/go: downloading/g) ?? []).length),
+    });
+  } catch (err) {
     await rm(buildDir, { recursive: true, force: true });
-    throw new Error(`go install ${b.module}@${b.version} failed (exit ${code}):\n${output.slice(-4000)}`);
+    throw signal?.aborted ? err : new Error(`go install ${b.module}@${b.version} failed: ${(err as Error).message.slice(-4000)}`);
+  } finally {
+    clearInterval(ticker);
   }
   try {
     await rename(buildDir, finalDir);

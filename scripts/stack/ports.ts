@@ -1,16 +1,38 @@
 // Port bookkeeping for the local stack.
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-/** A port the kernel says is free right now on the loopback interface. */
+/**
+ * Where free ports are looked for: below the kernel's ephemeral range. A port the kernel hands out for
+ * `listen(0)` comes from that range, and so does the local port of every outgoing connection: between
+ * choosing such a port and a service binding it, a connection (the worker's to Temporal, a test's to the
+ * API) may take it, and the service then fails with EADDRINUSE. Below the range only a listener takes a
+ * port. Linux says its range in /proc; elsewhere the IANA range (49152 up) is assumed.
+ */
+function searchRange(): [number, number] {
+  let ephemeralLow = 49_152;
+  try {
+    ephemeralLow = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || ephemeralLow;
+  } catch {
+    // Not Linux: the IANA range.
+  }
+  const low = 10_000;
+  return [low, Math.max(low + 1_000, ephemeralLow - 1)];
+}
+
+/** Ports this process has handed out: two callers before either binds never get the same one. */
+const handedOut = new Set<number>();
+
+/** A port free right now on the loopback interface, outside the ephemeral range, not handed out before. */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
+  const [low, high] = searchRange();
+  for (let attempt = 0; attempt < 1_000; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low + 1));
+    if (handedOut.has(port) || !(await isPortFree(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`no free port between ${low} and ${high}`);
 }
 
 export async function isPortFree(port: number): Promise<boolean> {

@@ -33,17 +33,16 @@ function findBinDir(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /** The directory holding initdb and postgres; installs Debian's postgresql when absent and we are root. */
-export async function postgresBinDir(env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<string> {
+export async function postgresBinDir(env: NodeJS.ProcessEnv, log: (line: string) => void, signal?: AbortSignal): Promise<string> {
   const found = findBinDir(env);
   if (found) return found;
   if (process.getuid?.() !== 0) {
     throw new Error('PostgreSQL server binaries (initdb, postgres) not found on PATH or under /usr/lib/postgresql; install them.');
   }
   log('installing PostgreSQL from Debian packages (apt-get)');
-  await run('apt-get', ['update'], { env: { ...env, DEBIAN_FRONTEND: 'noninteractive' } });
-  await run('apt-get', ['install', '-y', '--no-install-recommends', 'postgresql'], {
-    env: { ...env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
+  const aptEnv = { ...env, DEBIAN_FRONTEND: 'noninteractive' };
+  await run('apt-get', ['update'], { env: aptEnv, signal });
+  await run('apt-get', ['install', '-y', '--no-install-recommends', 'postgresql'], { env: aptEnv, signal });
   const installed = findBinDir(env);
   if (!installed) throw new Error('apt-get installed postgresql but initdb is still not found');
   return installed;
@@ -70,7 +69,7 @@ export interface ClusterOptions {
 }
 
 /** initdb once; a cluster that exists is left as it is. */
-export async function initCluster(o: ClusterOptions, log: (line: string) => void): Promise<void> {
+export async function initCluster(o: ClusterOptions, log: (line: string) => void, signal?: AbortSignal): Promise<void> {
   if (existsSync(join(o.dataDir, 'PG_VERSION'))) return;
   log('initialising PostgreSQL cluster');
   await mkdir(o.dataDir, { recursive: true, mode: 0o700 });
@@ -84,7 +83,7 @@ export async function initCluster(o: ClusterOptions, log: (line: string) => void
     await run(
       join(o.binDir, 'initdb'),
       ['-D', o.dataDir, '-U', o.superuser, `--pwfile=${pwfile}`, '--auth=scram-sha-256', '-E', 'UTF8', '--locale=C'],
-      { ...o.user, cwd: '/' },
+      { ...o.user, cwd: '/', signal },
     );
   } finally {
     await rm(pwfile, { force: true });

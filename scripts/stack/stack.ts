@@ -325,13 +325,13 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     };
 
     const [temporalBin, minioBin, pgBin] = await Promise.all([
-      ensureGoBinary(env, TEMPORAL_CLI, log),
-      ensureGoBinary(env, MINIO_SERVER, log),
-      postgresBinDir(env, log),
+      supervisor.step((signal) => ensureGoBinary(env, TEMPORAL_CLI, log, signal)),
+      supervisor.step((signal) => ensureGoBinary(env, MINIO_SERVER, log, signal)),
+      supervisor.step((signal) => postgresBinDir(env, log, signal)),
     ]);
     // Tesseract after PostgreSQL (both may need apt-get, which takes one lock), and while the servers
     // start: only the worker reads with it, so it is awaited before the worker is launched, not before them.
-    const tesseract = ensureTesseract(env, log);
+    const tesseract = supervisor.step((signal) => ensureTesseract(env, log, signal));
     tesseract.catch(() => {});
 
     const serviceEnv = serviceEnvironment(env, { ports: o.ports, secrets, extra: o.serviceEnv });
@@ -354,7 +354,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
       superuser: 'review',
       password: secrets.postgresPassword,
     };
-    await initCluster(cluster, log);
+    await supervisor.step((signal) => initCluster(cluster, log, signal));
     supervisor.start(
       postgresProcess({ ...cluster, port: o.ports.postgres, logFile: join(logDir, 'postgres.log'), durable: o.durable }),
     );

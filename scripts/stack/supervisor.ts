@@ -52,6 +52,10 @@ export class Supervisor {
   private stopping = false;
   /** Set by stopAll: a stack being stopped starts nothing more (a start still under way would orphan it). */
   private closed = false;
+  /** Aborted by stopAll: the one-off commands of a start still under way (probes, installs, builds) are killed. */
+  private readonly stopped = new AbortController();
+  /** The steps of starting under way (see step): stopAll waits for them to end before it returns. */
+  private readonly steps = new Set<Promise<unknown>>();
   /** Called when a child exits while the stack is meant to be running, and is not (or no more) restarted. */
   onUnexpectedExit: (child: Supervised, code: number | null) => void = () => {};
   /** Called when a child is restarted, with why and after how long. */
@@ -150,10 +154,26 @@ export class Supervisor {
     killGroup(child.process, 'SIGKILL');
   }
 
-  /** Stops every child, last started first. */
+  /**
+   * Runs a step of starting that runs commands of its own (a probe, apt-get, go install, initdb): stopAll
+   * aborts its signal, which kills those commands, and waits for the step to end, so that no command of a
+   * stack stopped while starting outlives it.
+   */
+  step<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('not starting a step: the stack is stopping'));
+    const running = work(this.stopped.signal);
+    this.steps.add(running);
+    const forget = () => this.steps.delete(running);
+    running.then(forget, forget);
+    return running;
+  }
+
+  /** Stops every step of starting under way, then every child, last started first. */
   async stopAll(): Promise<void> {
     this.stopping = true;
     this.closed = true;
+    this.stopped.abort(new Error('the stack is stopping'));
+    await Promise.allSettled([...this.steps]);
     for (const child of [...this.children].reverse()) await this.stop(child);
   }
 
@@ -181,23 +201,44 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-/** Runs a command to completion, collecting its output; rejects with that output on failure. */
+/**
+ * Runs a command to completion, collecting its output; rejects with that output on failure. The command
+ * runs in a process group of its own: an abort of `signal` kills the group (go install's compilers and
+ * apt-get's dpkg with their parent) and settles once the command has exited.
+ */
 export async function run(
   command: string,
   args: string[],
-  opts: { env?: Record<string, string>; uid?: number; gid?: number; cwd?: string } = {},
+  opts: { env?: NodeJS.ProcessEnv; uid?: number; gid?: number; cwd?: string; signal?: AbortSignal; onOutput?: (text: string) => void } = {},
 ): Promise<string> {
+  opts.signal?.throwIfAborted();
   const child = spawn(command, args, {
     cwd: opts.cwd,
     env: opts.env ?? process.env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
     ...(opts.uid !== undefined ? { uid: opts.uid } : {}),
     ...(opts.gid !== undefined ? { gid: opts.gid } : {}),
   });
   let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const [code] = (await once(child, 'close')) as [number | null];
-  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}:\n${output.trim()}`);
-  return output;
+  const collect = (d: Buffer) => {
+    const text = d.toString();
+    output += text;
+    opts.onOutput?.(text);
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const abort = () => killGroup(child, 'SIGKILL');
+  opts.signal?.addEventListener('abort', abort, { once: true });
+  // Last resort when we exit without an abort (an uncaught error): the command goes with us.
+  process.once('exit', abort);
+  try {
+    const [code] = (await once(child, 'close')) as [number | null];
+    opts.signal?.throwIfAborted();
+    if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}:\n${output.trim()}`);
+    return output;
+  } finally {
+    opts.signal?.removeEventListener('abort', abort);
+    process.removeListener('exit', abort);
+  }
 }

@@ -7,8 +7,8 @@ import { run } from './supervisor.js';
 export const TESSERACT_PACKAGES = ['tesseract-ocr', 'tesseract-ocr-eng', 'tesseract-ocr-spa'];
 
 /** Installs native tesseract when absent and we are root; otherwise only says what OCR will use. */
-export async function ensureTesseract(env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<void> {
-  const found = await probeNativeTesseract();
+export async function ensureTesseract(env: NodeJS.ProcessEnv, log: (line: string) => void, signal?: AbortSignal): Promise<void> {
+  const found = await probeNativeTesseract(signal);
   if (found.usable) return;
   if (process.getuid?.() !== 0) {
     log(`native tesseract is not usable (${found.reason}) and we are not root to install it: OCR uses tesseract.js; install ${TESSERACT_PACKAGES.join(' ')}`);
@@ -16,8 +16,8 @@ export async function ensureTesseract(env: NodeJS.ProcessEnv, log: (line: string
   }
   log(`installing tesseract from Debian packages (apt-get): ${found.reason}`);
   const aptEnv = { ...env, DEBIAN_FRONTEND: 'noninteractive' };
-  await run('apt-get', ['update'], { env: aptEnv });
-  await run('apt-get', ['install', '-y', '--no-install-recommends', ...TESSERACT_PACKAGES], { env: aptEnv });
-  const installed = await probeNativeTesseract();
+  await run('apt-get', ['update'], { env: aptEnv, signal });
+  await run('apt-get', ['install', '-y', '--no-install-recommends', ...TESSERACT_PACKAGES], { env: aptEnv, signal });
+  const installed = await probeNativeTesseract(signal);
   if (!installed.usable) throw new Error(`apt-get installed ${TESSERACT_PACKAGES.join(' ')} but tesseract is still not usable: ${installed.reason}`);
 }

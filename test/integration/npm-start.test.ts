@@ -8,7 +8,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { currentBuild } from '../../scripts/compile-entry.mjs';
@@ -141,8 +141,16 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 test.serial('SIGTERM while npm start is still starting stops what it started, exits 0 and frees every port', async (t) => {
   t.timeout(300_000);
   const { env, ports } = await userEnv();
+  // A tesseract that hangs: the stack's probe of it (run while the servers start) is surely under way
+  // when the signal comes, and must not outlive the stack.
+  const hanging = join(dataDir, 'hanging-tesseract');
+  await mkdir(hanging, { recursive: true });
+  await writeFile(join(hanging, 'tesseract'), '#!/bin/sh\nexec sleep 120\n', { mode: 0o755 });
+  env.PATH = `${hanging}:${env.PATH}`;
   // As soon as the servers are launched and the stack waits for them: the worker and the API are starting.
   const { npm, output } = await npmStart(env, 'ready (');
+  const running = await Promise.all((await descendants(npm.pid!)).map(commandLine));
+  t.true(running.some((c) => c.startsWith('sleep 120')), `the hanging probe runs:\n${running.join('\n')}`);
   started.push(npm.pid!);
   t.notRegex(output(), /is ready/, 'the signal comes before the stack is ready');
   await stopsCleanly(t, { npm, output, signal: 'SIGTERM', ports, tree: () => descendants(npm.pid!) });

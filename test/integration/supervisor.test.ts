@@ -1,10 +1,11 @@
 // The local stack's supervisor (`npm start`): a process that dies is restarted with backoff, one that keeps
-// dying at once is given up on, and stopping the stack stops a restart that is pending.
+// dying at once is given up on, stopping the stack stops a restart that is pending, and a step of starting
+// (a probe, an install, a build) is killed with whatever it started.
 import test from 'ava';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Supervisor, type RestartPolicy } from '../../scripts/stack/supervisor.js';
+import { run, Supervisor, type RestartPolicy } from '../../scripts/stack/supervisor.js';
 
 // A run counts as a fast failure when it ends within healthyMs of its start: a minute, because a loaded
 // machine can take seconds to start `node -e`, and a crasher counted healthy would be restarted forever.
@@ -67,4 +68,46 @@ test('without a restart policy (tests) an exit is reported at once; stopping the
   await new Promise((r) => setTimeout(r, 700));
   restarted = child.process.pid !== pid || child.running();
   t.false(restarted, 'no process started after the stack was stopped');
+});
+
+/** Whether a process of this pid exists (a zombie counts: its parent has not reaped it). */
+function exists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test('stopping the stack while a step of starting runs a command kills the command and what it started, and waits for them', async (t) => {
+  const supervisor = new Supervisor(POLICY);
+  // A command that starts a grandchild and waits for it, as go install waits for its compilers.
+  const pids = join(dir, 'step.pids');
+  const step = supervisor.step((signal) => run('sh', ['-c', `sleep 60 & echo $$ $! > ${pids}; wait`], { signal }));
+  let started: number[] = [];
+  for (let i = 0; i < 100 && started.length < 2; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    started = (() => {
+      try {
+        return readFileSync(pids, 'utf8').trim().split(' ').map(Number);
+      } catch {
+        return [];
+      }
+    })();
+  }
+  t.is(started.length, 2, 'the command and its child are running');
+  const stoppedAt = Date.now();
+  await supervisor.stopAll();
+  t.true(Date.now() - stoppedAt < 10_000, 'the step was killed, not waited out');
+  await t.throwsAsync(step, { message: /the stack is stopping/ });
+  t.false(exists(started[0]!), 'the command is gone (and reaped) once stopAll returns');
+  // The grandchild was reparented to init by the kill: it is reaped a moment later, not by us.
+  for (let i = 0; i < 40 && exists(started[1]!); i++) await new Promise((r) => setTimeout(r, 50));
+  t.false(exists(started[1]!), 'the command\'s own child is gone too');
+  await t.throwsAsync(supervisor.step(async () => 'never'), { message: /the stack is stopping/ }, 'a stopped stack begins no step');
+});
+
+test('a command run for a step that fails says its exit and output', async (t) => {
+  await t.throwsAsync(run('sh', ['-c', 'echo no such package >&2; exit 100']), { message: /exited with 100:\nno such package/ });
 });

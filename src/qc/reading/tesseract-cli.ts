@@ -54,14 +54,18 @@ export function nativeModels(): string {
 }
 let modelsFolder: string | undefined;
 
-/** Runs `tesseract --version` and `--list-langs`: a 5.x binary that reads our models, or why not. */
-export async function probeNativeTesseract(): Promise<NativeTesseract> {
+/**
+ * Runs `tesseract --version` and `--list-langs`: a 5.x binary that reads our models, or why not. An abort
+ * of `signal` kills the probe and rejects (the launcher stopped while starting).
+ */
+export async function probeNativeTesseract(signal?: AbortSignal): Promise<NativeTesseract> {
   let version: string;
   let languages: string;
   try {
-    version = (await run(['--version'], new Uint8Array(), PROBE_TIMEOUT_MS)).stdout;
-    languages = (await run(['--list-langs', '--tessdata-dir', nativeModels()], new Uint8Array(), PROBE_TIMEOUT_MS)).stdout;
+    version = (await run(['--version'], new Uint8Array(), PROBE_TIMEOUT_MS, signal)).stdout;
+    languages = (await run(['--list-langs', '--tessdata-dir', nativeModels()], new Uint8Array(), PROBE_TIMEOUT_MS, signal)).stdout;
   } catch (err) {
+    signal?.throwIfAborted();
     return { usable: false, reason: (err as NodeJS.ErrnoException).code === 'ENOENT' ? `no ${BINARY} binary on PATH` : `${BINARY} did not run (${(err as Error).message})` };
   }
   const number = /tesseract\s+v?(\d+)\.(\d+)\.(\d+)/i.exec(version);
