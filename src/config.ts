@@ -66,6 +66,10 @@ const envSchema = z.object({
   WORKER_ANALYSES: positiveInt.max(64).default(availableParallelism()),
   // Workflow tasks one worker process runs at once (each mostly waits on a short database write).
   WORKER_WORKFLOW_TASKS: positiveInt.max(2_000).default(200),
+  // Threads running workflow code in one worker process. Each call into a workflow's sandbox (several per
+  // activation) starts and joins a watchdog thread of Node's (the SDK's execution timeout): on a busy
+  // machine a join waits for the scheduler, and one thread spends that waiting where four overlap it.
+  WORKER_WORKFLOW_THREADS: positiveInt.max(16).default(4),
   // Which task queues this worker process polls (src/temporal/task-queues.ts): `reviews` (workflows,
   // ingest, read-model writes, webhooks), `analysis` (analyses and renders), or both. A process that
   // polls only `analysis` lowers its own scheduling priority (src/runtime/background-priority.ts).
@@ -125,7 +129,7 @@ export interface Config {
     sourceFetchTimeoutMs: number;
   };
   qc: { ocrWorkers: number; ocrEngine: 'auto' | 'native' | 'tesseract.js' };
-  worker: { pollAfterStdinCloses: boolean; analyses: number; workflowTasks: number; queues: WorkerQueue[] };
+  worker: { pollAfterStdinCloses: boolean; analyses: number; workflowTasks: number; workflowThreads: number; queues: WorkerQueue[] };
   testOnlyAllowLoopbackTargets: boolean;
 }
 
@@ -192,7 +196,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       sourceFetchTimeoutMs: e.SOURCE_FETCH_TIMEOUT_MS,
     },
     qc: { ocrWorkers: e.OCR_WORKERS, ocrEngine: e.OCR_ENGINE },
-    worker: { pollAfterStdinCloses: e.WORKER_POLL_AFTER_STDIN_CLOSES, analyses: e.WORKER_ANALYSES, workflowTasks: e.WORKER_WORKFLOW_TASKS, queues: e.WORKER_QUEUES },
+    worker: { pollAfterStdinCloses: e.WORKER_POLL_AFTER_STDIN_CLOSES, analyses: e.WORKER_ANALYSES, workflowTasks: e.WORKER_WORKFLOW_TASKS, workflowThreads: e.WORKER_WORKFLOW_THREADS, queues: e.WORKER_QUEUES },
     testOnlyAllowLoopbackTargets: e.TEST_ONLY_ALLOW_LOOPBACK_TARGETS,
   };
 }

@@ -72,6 +72,7 @@ async function createWorker(bundlePath: string | undefined, activities: ReviewAc
       activities,
       analyses: config.worker.analyses,
       workflowTasks: config.worker.workflowTasks,
+      workflowThreads: config.worker.workflowThreads,
     });
     return { worker, connection };
   } catch (err) {

@@ -20,6 +20,8 @@ export interface ReviewWorkerOptions {
   analyses: number;
   /** Workflow tasks (and local activities) at once on the review queue; the SDK's default when unsaid. */
   workflowTasks?: number;
+  /** Threads running workflow code (src/config.ts WORKER_WORKFLOW_THREADS); the SDK's default when unsaid. */
+  workflowThreads?: number;
 }
 
 export class ReviewWorkers {
@@ -35,7 +37,8 @@ export class ReviewWorkers {
       // slots' bookkeeping) run: reviews waiting for an analysis slot ask again and again, and a new
       // review's first task, which a create waits for, must still find a slot free.
       const slots = o.workflowTasks === undefined ? {} : { maxConcurrentWorkflowTaskExecutions: o.workflowTasks, maxConcurrentLocalActivityExecutions: o.workflowTasks, maxCachedWorkflows: Math.max(o.workflowTasks, 1_000) };
-      workers.push(await Worker.create({ ...common, taskQueue: o.taskQueue, workflowBundle: o.workflowBundle, ...slots }));
+      const threads = o.workflowThreads === undefined ? {} : { workflowThreadPoolSize: o.workflowThreads };
+      workers.push(await Worker.create({ ...common, taskQueue: o.taskQueue, workflowBundle: o.workflowBundle, ...slots, ...threads }));
     }
     if (queues.includes('analysis')) {
       workers.push(await Worker.create({ ...common, taskQueue: analysisTaskQueue(o.taskQueue), maxConcurrentActivityTaskExecutions: o.analyses }));

@@ -134,6 +134,24 @@ function changesSince(content: Pick<ReportContent, 'findings' | 'sheet'>): { kin
   return out;
 }
 
+/**
+ * fontkit, remembering each font it parsed: pdf-lib parses the font file again for every document it
+ * embeds it in, and the glyphs' outlines and metrics with it: some 40% of rendering a report of a few
+ * findings. A parsed font is read-only but for the glyphs it caches; each document takes a subset of its
+ * own (createSubset), holding only the glyphs its text uses.
+ */
+type Fontkit = Parameters<PDFDocument['registerFontkit']>[0];
+const parsedFonts: Fontkit = {
+  create(bytes, postscriptName) {
+    // A font collection's member, named: not ours to remember (the report's faces are single fonts).
+    if (postscriptName !== undefined) return fontkit.create(bytes, postscriptName);
+    let font = parsed.get(bytes);
+    if (!font) parsed.set(bytes, (font = fontkit.create(bytes)));
+    return font;
+  },
+};
+const parsed = new WeakMap<Uint8Array, ReturnType<Fontkit['create']>>();
+
 export async function renderReport(content: ReportContent, secret: string): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const who = content.referenceId ?? content.reviewId;
@@ -146,7 +164,7 @@ export async function renderReport(content: ReportContent, secret: string): Prom
   // The text's fonts are embedded (subsets of DejaVu Sans: any viewer shows the same pages, and names
   // beyond Latin-1 print). The form's fields keep Helvetica, a viewer's own font: whatever a reviewer
   // types is drawn, which a subset lacking those glyphs could not do.
-  doc.registerFontkit(fontkit);
+  doc.registerFontkit(parsedFonts);
   const faces = await dejaVu();
   const fonts = { regular: await doc.embedFont(faces.regular, { subset: true }), bold: await doc.embedFont(faces.bold, { subset: true }) };
   const fieldFont = await doc.embedFont(StandardFonts.Helvetica);

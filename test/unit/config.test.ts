@@ -66,3 +66,9 @@ test('the OCR engine is auto by default (native tesseract where installed), may 
   const err = t.throws(() => loadConfig({ OCR_ENGINE: 'tesseract' }), { instanceOf: ConfigError });
   t.regex(err!.message, /OCR_ENGINE/);
 });
+
+test('a worker runs workflow code on 4 threads unless told otherwise, from 1 to 16', (t) => {
+  t.is(loadConfig({}).worker.workflowThreads, 4);
+  t.is(loadConfig({ WORKER_WORKFLOW_THREADS: '1' }).worker.workflowThreads, 1);
+  for (const bad of ['0', '17', 'two']) t.throws(() => loadConfig({ WORKER_WORKFLOW_THREADS: bad }), { instanceOf: ConfigError, message: /WORKER_WORKFLOW_THREADS/ });
+});

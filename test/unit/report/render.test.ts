@@ -198,6 +198,30 @@ test('the text is set in embedded fonts, so names beyond Latin-1 print as writte
   t.is(String(doc.getForm().getTextField(`finding.${apr.key}.comment`).acroField.getDefaultAppearance()).includes('Helv'), true);
 });
 
+test('reports rendered one after another each embed a subset of their own: the same text, the same font programs, whatever was rendered between', async (t) => {
+  const report = (borrower: string) =>
+    renderReport(content({ sheet: { number: 1, particulars: { ...particulars, glance: [{ label: 'Borrower', value: borrower, document: 'cd.pdf', page: 1 }] }, previous: null, decisions: [], standing: [] } }), secret);
+  // The size of each embedded font program: a subset holds the glyphs of the document's text.
+  const programSizes = async (bytes: Uint8Array) => {
+    const doc = await PDFDocument.load(bytes);
+    return doc.context
+      .enumerateIndirectObjects()
+      .map(([, o]) => o)
+      .filter((o): o is PDFDict => o instanceof PDFDict && o.get(PDFName.of('Type')) === PDFName.of('FontDescriptor'))
+      .map((f) => (f.lookup(PDFName.of('FontFile2')) as PDFRawStream).getContentsSize())
+      .sort((a, b) => a - b);
+  };
+  const first = await report('Ωμέγα Ψυχή');
+  const second = await report('Đặng Thị Hoa');
+  const again = await report('Ωμέγα Ψυχή');
+  t.regex((await pagesText(first))[0]!, /Borrower Ωμέγα Ψυχή cd\.pdf/);
+  t.regex((await pagesText(second))[0]!, /Borrower Đặng Thị Hoa cd\.pdf/);
+  t.regex((await pagesText(again))[0]!, /Borrower Ωμέγα Ψυχή cd\.pdf/);
+  // The same text gives the same subset, whatever was rendered between.
+  t.deepEqual(await programSizes(again), await programSizes(first));
+  t.notDeepEqual(await programSizes(second), await programSizes(first));
+});
+
 // The tagged structure as pdf.js reads it (what a screen reader gets): each page's structure tree, the text
 // of each tagged marked-content sequence by its id, and the text drawn as artifacts or outside any tag.
 interface StructNode {
