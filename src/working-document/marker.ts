@@ -5,6 +5,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { PDFDict, PDFDocument, PDFDropdown, PDFHexString, PDFName, PDFString, PDFTextField } from 'pdf-lib';
 import { storableText } from '../db/text.js';
+import { scanForMarker } from './marker-scan.js';
 
 export interface WorkingDocumentMark {
   reviewId: string;
@@ -16,7 +17,8 @@ export interface InspectedWorkingDocument extends WorkingDocumentMark {
   fieldCount: number;
 }
 
-const MARKER_KEY = PDFName.of('LoanReviewWorkingDocument');
+const MARKER_NAME = 'LoanReviewWorkingDocument';
+const MARKER_KEY = PDFName.of(MARKER_NAME);
 const VERSION = 'wd1';
 
 /** Larger PDFs are not parsed for a marker: a working document is a report of a few pages. */
@@ -49,10 +51,12 @@ export function stampWorkingDocument(doc: PDFDocument, mark: WorkingDocumentMark
 /**
  * Recognises one of our working documents among uploaded PDF bytes: the verified mark and how many form
  * fields it still has. Anything else (no marker, a forged or damaged one, a PDF we cannot parse) is an
- * ordinary document: null.
+ * ordinary document: null. Only a PDF whose bytes or object streams name the marker is parsed
+ * (marker-scan.ts): nearly every upload is told apart without pdf-lib.
  */
 export async function inspectWorkingDocument(bytes: Uint8Array, secret: string): Promise<InspectedWorkingDocument | null> {
   if (bytes.length > WORKING_DOCUMENT_MAX_BYTES) return null;
+  if ((await scanForMarker(bytes, MARKER_NAME)) === 'absent') return null;
   let doc: PDFDocument;
   try {
     doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });

@@ -1,0 +1,94 @@
+// Whether uploaded PDF bytes can hold our working-document marker, found without parsing the PDF. Every
+// PDF of every create and addition is checked for the marker (marker.ts), and parsing each with pdf-lib
+// cost the worker's main thread milliseconds a file (seconds for a crafted one: pdf-lib inflates every
+// object stream without a limit). The marker is an entry of the document information dictionary, named
+// /LoanReviewWorkingDocument: it stands in the file's bytes as written, unless the dictionary was put in
+// an object stream (PDF 1.5; pdf-lib writes them, and so may a viewer that saves a filled form), which
+// is Flate-compressed. So the name is looked for in the bytes and in each object stream, inflated off
+// the main thread (zlib on libuv's pool) within a budget. A PDF whose object streams inflate past the
+// budget is no working document of ours: a report of a few pages holds a few hundred KiB of objects.
+import { promisify } from 'node:util';
+import { constants, inflate } from 'node:zlib';
+
+const inflated = promisify(inflate);
+
+/**
+ * `present`: the name appears, in the bytes or in an object stream; only a parse can say whether it is a
+ * valid marker. `absent`: it does not, or the file cannot be one of ours: its object streams inflate past
+ * the budget, or one cannot be measured (encoded otherwise than by Flate alone, as pdf-lib and viewers
+ * write them; a dictionary not found around its `/ObjStm`), which a parser would decode without a limit. Every object stream is measured before `present` is said, so a
+ * file that names the marker cannot make the parse that follows inflate a bomb.
+ */
+export type MarkerScan = 'absent' | 'present';
+
+/** Bytes all of a file's object streams may inflate to before the file is judged not to be ours. */
+export const OBJECT_STREAMS_MAX_INFLATED_BYTES = 32 * 1024 * 1024;
+/** Object streams looked at before the file is judged not to be ours (pdf-lib puts 50 objects in each). */
+const MAX_OBJECT_STREAMS = 10_000;
+/** How far from `/ObjStm` its object's start and its stream's keyword are looked for: a dictionary is short. */
+const DICTIONARY_WINDOW = 4096;
+
+const latin1 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+export async function scanForMarker(bytes: Uint8Array, name: string, maxInflated = OBJECT_STREAMS_MAX_INFLATED_BYTES): Promise<MarkerScan> {
+  const pdf = latin1(bytes);
+  const needle = `/${name}`;
+  let found = pdf.includes(needle);
+  let budget = maxInflated;
+  let from = 0;
+  for (let count = 0; ; count++) {
+    const at = pdf.indexOf('/ObjStm', from);
+    if (at < 0) break;
+    if (count === MAX_OBJECT_STREAMS) return 'absent';
+    const stream = objectStreamAt(pdf, at);
+    // An object stream this scan cannot measure (encoded otherwise, a dictionary it cannot delimit) is
+    // one a parser might still inflate: no file of ours has one.
+    if (!stream) return 'absent';
+    from = stream.end;
+    let data: Buffer = stream.data;
+    try {
+      for (let n = 0; n < stream.flates; n++) {
+        // One past the budget: a stream that fills it exactly is still within it. A stream cut short
+        // (Z_SYNC_FLUSH) still gives what it holds, as a parser would read it.
+        data = await inflated(data, { maxOutputLength: budget + 1, finishFlush: constants.Z_SYNC_FLUSH });
+        if (data.length > budget) return 'absent';
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return 'absent';
+      // Damaged compressed data: a parser cannot read objects from it either.
+      continue;
+    }
+    budget -= data.length;
+    found ||= data.includes(needle);
+  }
+  return found ? 'present' : 'absent';
+}
+
+/**
+ * The encoded data of the object stream whose dictionary holds `/ObjStm` at `at`, how many times it is
+ * Flate-compressed and where it ends; null when no stream's dictionary can be found around `at` or the
+ * stream is encoded otherwise than by Flate alone.
+ */
+function objectStreamAt(pdf: Buffer, at: number): { data: Buffer; flates: number; end: number } | null {
+  const before = Math.max(0, at - DICTIONARY_WINDOW);
+  const open = pdf.subarray(before, at).lastIndexOf('obj');
+  const keyword = pdf.subarray(at, at + DICTIONARY_WINDOW).indexOf('stream');
+  if (open < 0 || keyword < 0) return null;
+  const dictionary = pdf.toString('latin1', before + open, at + keyword);
+  // The dictionary ends before its stream: anything between (another object) means this was not one.
+  if (dictionary.includes('endobj') || !dictionary.includes('>>')) return null;
+  if (/\/DecodeParms|\/DP\b/.test(dictionary)) return null;
+  const filter = /\/Filter\s*(\[[^\]]*\]|\/[^\s/<>[\]()]+)/.exec(dictionary)?.[1];
+  const filters = filter === undefined ? [] : (filter.match(/\/[^\s/<>[\]()]+/g) ?? []);
+  if (filters.some((f) => f !== '/FlateDecode' && f !== '/Fl')) return null;
+  let start = at + keyword + 'stream'.length;
+  if (pdf[start] === 0x0d) start++;
+  if (pdf[start] === 0x0a) start++;
+  // The stream's length when given directly, else up to `endstream`: an indirect /Length would need the
+  // cross-reference table, and compressed data that runs past its end still inflates to what it holds.
+  const direct = /\/Length\s+(\d+)\b(?!\s+\d+\s+R)/.exec(dictionary);
+  let end = direct ? start + Number(direct[1]) : -1;
+  if (end < start || end > pdf.length) end = pdf.indexOf('endstream', start);
+  if (end < 0) end = pdf.length;
+  return { data: pdf.subarray(start, end), flates: filters.length, end };
+}
