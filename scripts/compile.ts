@@ -2,9 +2,9 @@
 // Dockerfile run these instead of the TypeScript through tsx, whose loader transpiles every module again
 // in each process. esbuild bundles each entry with our own modules (packages stay imports, resolved from
 // node_modules at run time) into .build/, one directory below the repository's root like src/ and
-// worker/, so that a module's `new URL('..', import.meta.url)` still names the root. The pdf.js thread's
-// entry is compiled beside the worker, where src/qc/reading/pdf-thread-entry.ts looks for it when run
-// compiled. A stamp lists what the last build read, with a hash of it: a build whose inputs are unchanged
+// worker/, so that a module's `new URL('..', import.meta.url)` still names the root. The entries of the
+// pdf.js thread and of the working-document parser's thread are compiled beside the worker, where
+// src/runtime/thread-entry.ts looks for them when run compiled. A stamp lists what the last build read, with a hash of it: a build whose inputs are unchanged
 // is reused, one whose inputs changed is made again.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -30,7 +30,7 @@ export interface CompileTarget {
 
 /** The service processes `npm start` and the image run. */
 export const SERVICES: CompileTarget = {
-  entries: { api: 'api/server.ts', worker: 'worker/main.ts', 'pdf-thread': 'src/qc/reading/pdf-thread.ts' },
+  entries: { api: 'api/server.ts', worker: 'worker/main.ts', 'pdf-thread': 'src/qc/reading/pdf-thread.ts', 'marker-thread': 'src/working-document/marker-thread.ts' },
   root: ROOT,
   outDir: BUILD_DIR,
   stamp: 'services.stamp.json',

@@ -6,6 +6,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { PDFDict, PDFDocument, PDFDropdown, PDFHexString, PDFName, PDFString, PDFTextField } from 'pdf-lib';
 import { storableText } from '../db/text.js';
 import { scanForMarker } from './marker-scan.js';
+import { parseInThread } from './marker-parsing.js';
 
 export interface WorkingDocumentMark {
   reviewId: string;
@@ -50,13 +51,31 @@ export function stampWorkingDocument(doc: PDFDocument, mark: WorkingDocumentMark
 
 /**
  * Recognises one of our working documents among uploaded PDF bytes: the verified mark and how many form
- * fields it still has. Anything else (no marker, a forged or damaged one, a PDF we cannot parse) is an
- * ordinary document: null. Only a PDF whose bytes or object streams name the marker is parsed
- * (marker-scan.ts): nearly every upload is told apart without pdf-lib.
+ * fields it still has. Anything else (no marker, a forged or damaged one, a PDF we cannot parse within
+ * the budget of marker-parsing.ts) is an ordinary document: null. Only a PDF whose bytes or object
+ * streams name the marker is parsed (marker-scan.ts), in a thread of its own: nearly every upload is
+ * told apart without pdf-lib, and none holds the worker's event loop.
  */
 export async function inspectWorkingDocument(bytes: Uint8Array, secret: string): Promise<InspectedWorkingDocument | null> {
   if (bytes.length > WORKING_DOCUMENT_MAX_BYTES) return null;
   if ((await scanForMarker(bytes, MARKER_NAME)) === 'absent') return null;
+  const reply = await parseInThread({ kind: 'inspect', bytes, secret });
+  return reply.kind === 'inspect' ? reply.found : null;
+}
+
+/**
+ * The values of a working document's form fields, by name: the chosen option of a dropdown, the text of a
+ * text field (empty when unset). Fields of other kinds are left out; their values are not ours to read.
+ * Parsed in a thread of its own, as inspectWorkingDocument; rejects when the parse fails or overruns.
+ */
+export async function readWorkingDocumentFields(bytes: Uint8Array): Promise<Map<string, string>> {
+  const reply = await parseInThread({ kind: 'fields', bytes });
+  if (reply.kind !== 'fields') throw new Error(`the working document's fields could not be read: ${reply.kind === 'failed' ? reply.reason : reply.kind}`);
+  return new Map(reply.fields);
+}
+
+/** inspectWorkingDocument's parse, run in the parser's thread (marker-thread.ts). */
+export async function parseWorkingDocument(bytes: Uint8Array, secret: string): Promise<InspectedWorkingDocument | null> {
   let doc: PDFDocument;
   try {
     doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
@@ -78,11 +97,8 @@ export async function inspectWorkingDocument(bytes: Uint8Array, secret: string):
   return { ...mark, fieldCount };
 }
 
-/**
- * The values of a working document's form fields, by name: the chosen option of a dropdown, the text of a
- * text field (empty when unset). Fields of other kinds are left out; their values are not ours to read.
- */
-export async function readWorkingDocumentFields(bytes: Uint8Array): Promise<Map<string, string>> {
+/** readWorkingDocumentFields's parse, run in the parser's thread (marker-thread.ts). */
+export async function parseWorkingDocumentFields(bytes: Uint8Array): Promise<Map<string, string>> {
   const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
   const values = new Map<string, string>();
   for (const field of doc.getForm().getFields()) {

@@ -54,8 +54,8 @@ test('a changed lockfile or a missing stamp builds again', async (t) => {
   t.true((await ensureCompiled(target)).built, 'no stamp: built again');
 });
 
-test('the services are the API, the worker and the pdf.js thread, built into .build/ beside the worker', (t) => {
-  // pdf-thread-entry.ts looks for ./pdf-thread.js beside the compiled module that imports it.
-  t.deepEqual(Object.keys(SERVICES.entries).sort(), ['api', 'pdf-thread', 'worker']);
+test('the services are the API, the worker, the pdf.js thread and the working-document parser\'s thread, built into .build/ beside the worker', (t) => {
+  // src/runtime/thread-entry.ts looks for ./<name>.js beside the compiled module that imports it.
+  t.deepEqual(Object.keys(SERVICES.entries).sort(), ['api', 'marker-thread', 'pdf-thread', 'worker']);
   t.is(SERVICES.outDir, join(SERVICES.root, '.build'));
 });

@@ -7,7 +7,7 @@
 import { Worker as Thread } from 'node:worker_threads';
 import { illegiblePage, type PageText } from './page.js';
 import type { PdfReply, PdfRequest } from './pdf-thread.js';
-import { pdfThreadEntry } from './pdf-thread-entry.js';
+import { threadEntry } from '../../runtime/thread-entry.js';
 import type { PdfReading } from './pdf-text.js';
 import type { PagePixels } from './render.js';
 import { ReaderUnavailable } from './unavailable.js';
@@ -24,7 +24,7 @@ export interface PdfThreadSettings {
   renderTimeoutMs: number;
   /**
    * Threads at most, each holding one open PDF; more files wait. An idle thread costs some 50 MiB
-   * (pdf-thread-entry.ts), a reading one up to its heap ceiling below plus the streams it decoded, so
+   * (src/runtime/thread-entry.ts), a reading one up to its heap ceiling below plus the streams it decoded, so
    * the count bounds the worker's memory as much as its speed. Two keep both cores of the target
    * machine busy.
    */
@@ -432,7 +432,7 @@ class PdfThread {
   static async start(gone: (thread: PdfThread) => void): Promise<PdfThread> {
     let worker: Thread;
     try {
-      worker = new Thread(await pdfThreadEntry(), { resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
+      worker = new Thread(await threadEntry('pdf-thread', new URL('./pdf-thread.ts', import.meta.url)), { resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
     } catch (err) {
       throw new ReaderUnavailable(`a pdf.js thread cannot be started: ${errorMessage(err)}`);
     }

@@ -1,12 +1,15 @@
-// The pdf.js thread starts from JavaScript, never through tsx's loader (some 385 MiB a thread at rest):
-// under tsx its entry is compiled into .build/, named by a hash of the compiled code.
+// A thread (the pdf.js reader's, the working-document parser's) starts from JavaScript, never through
+// tsx's loader (some 385 MiB a thread at rest): under tsx its entry is compiled into .build/, named by a
+// hash of the compiled code.
 import test from 'ava';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUILD_DIR } from '../../../../src/build-output.js';
-import { pdfThreadEntry } from '../../../../src/qc/reading/pdf-thread-entry.js';
+import { BUILD_DIR } from '../../../src/build-output.js';
+import { threadEntry } from '../../../src/runtime/thread-entry.js';
+
+const pdfThreadEntry = () => threadEntry('pdf-thread', new URL('../../../src/qc/reading/pdf-thread.ts', import.meta.url));
 
 test('under tsx the entry is compiled JavaScript in .build/, named by its content, and imports no TypeScript', async (t) => {
   const entry = await pdfThreadEntry();
