@@ -4,11 +4,13 @@
 // object stream without a limit). The marker is an entry of the document information dictionary, named
 // /LoanReviewWorkingDocument: it stands in the file's bytes as written, unless the dictionary was put in
 // an object stream (PDF 1.5; pdf-lib writes them, and so may a viewer that saves a filled form), which
-// is Flate-compressed. So the name is looked for in the bytes and in each object stream, inflated off
-// the main thread (zlib on libuv's pool) within a budget. A PDF whose object streams inflate past the
-// budget is no working document of ours: a report of a few pages holds a few hundred KiB of objects.
+// is Flate-compressed. So the name is looked for in the bytes and in each object stream, inflated within
+// a budget: a file's first MiB on the event loop (1.5–3 ms at most; a round trip to libuv's pool for
+// each of a file's small streams is one more turn of a busy event loop for the create waiting on it), the
+// rest on the pool. A PDF whose object streams inflate past the budget is no working document of ours: a
+// report of a few pages holds a few hundred KiB of objects.
 import { promisify } from 'node:util';
-import { constants, inflate } from 'node:zlib';
+import { constants, inflate, inflateSync } from 'node:zlib';
 
 const inflated = promisify(inflate);
 
@@ -16,8 +18,9 @@ const inflated = promisify(inflate);
  * `present`: the name appears, in the bytes or in an object stream; only a parse can say whether it is a
  * valid marker. `absent`: it does not, or the file cannot be one of ours: its object streams inflate past
  * the budget, or one cannot be measured (encoded otherwise than by Flate alone, as pdf-lib and viewers
- * write them; a dictionary not found around its `/ObjStm`), which a parser would decode without a limit. Every object stream is measured before `present` is said, so a
- * file that names the marker cannot make the parse that follows inflate a bomb.
+ * write them; damaged; a dictionary not found around its `/ObjStm`), which a parser would decode without
+ * a limit. Every object stream is measured before `present` is said, so a file that names the marker
+ * cannot make the parse that follows inflate a bomb.
  */
 export type MarkerScan = 'absent' | 'present';
 
@@ -27,6 +30,32 @@ export const OBJECT_STREAMS_MAX_INFLATED_BYTES = 32 * 1024 * 1024;
 const MAX_OBJECT_STREAMS = 10_000;
 /** How far from `/ObjStm` its object's start and its stream's keyword are looked for: a dictionary is short. */
 const DICTIONARY_WINDOW = 4096;
+/** Bytes of a file's object streams inflated on the event loop, the rest on libuv's pool. */
+const ON_LOOP_INFLATED_BYTES = 1024 * 1024;
+/**
+ * One past the limit: a stream that fills it exactly is still within it. Z_SYNC_FLUSH: a stream cut
+ * short still gives what it holds, as a parser would read it.
+ */
+const options = (limit: number) => ({ maxOutputLength: limit + 1, finishFlush: constants.Z_SYNC_FLUSH });
+
+/**
+ * `data` inflated, or null when it inflates past `limit`; on the event loop while `onLoop` bytes allow.
+ * Rejects on damaged data.
+ */
+async function inflateWithin(data: Buffer, limit: number, onLoop: number): Promise<Buffer | null> {
+  const here = Math.min(limit, onLoop);
+  if (here > 0) {
+    try {
+      const out = inflateSync(data, options(here));
+      if (out.length <= here) return out;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ERR_BUFFER_TOO_LARGE') throw err;
+    }
+    if (here === limit) return null;
+  }
+  const out = await inflated(data, options(limit));
+  return out.length > limit ? null : out;
+}
 
 const latin1 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
@@ -35,6 +64,7 @@ export async function scanForMarker(bytes: Uint8Array, name: string, maxInflated
   const needle = `/${name}`;
   let found = pdf.includes(needle);
   let budget = maxInflated;
+  let onLoop = ON_LOOP_INFLATED_BYTES;
   let from = 0;
   for (let count = 0; ; count++) {
     const at = pdf.indexOf('/ObjStm', from);
@@ -45,18 +75,17 @@ export async function scanForMarker(bytes: Uint8Array, name: string, maxInflated
     // one a parser might still inflate: no file of ours has one.
     if (!stream) return 'absent';
     from = stream.end;
-    let data: Buffer = stream.data;
+    let data: Buffer | null = stream.data;
     try {
       for (let n = 0; n < stream.flates; n++) {
-        // One past the budget: a stream that fills it exactly is still within it. A stream cut short
-        // (Z_SYNC_FLUSH) still gives what it holds, as a parser would read it.
-        data = await inflated(data, { maxOutputLength: budget + 1, finishFlush: constants.Z_SYNC_FLUSH });
-        if (data.length > budget) return 'absent';
+        data = await inflateWithin(data, budget, onLoop);
+        if (!data) return 'absent';
+        onLoop = Math.max(0, onLoop - data.length);
       }
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') return 'absent';
-      // Damaged compressed data: a parser cannot read objects from it either.
-      continue;
+    } catch {
+      // Past the budget (ERR_BUFFER_TOO_LARGE), or damaged: what a more lenient decoder would make of
+      // damaged data is not measured, and a stream of ours is never damaged.
+      return 'absent';
     }
     budget -= data.length;
     found ||= data.includes(needle);

@@ -68,10 +68,12 @@ test('a file naming the marker beside an object stream that inflates past the bu
   t.is(await inspectWorkingDocument(small, secret), null, 'a forged marker');
 });
 
-test('an object stream encoded otherwise than by Flate alone cannot be measured, so the file is not ours', async (t) => {
+test('an object stream encoded otherwise than by Flate alone, or damaged, cannot be measured, so the file is not ours', async (t) => {
   const data = deflateSync(Buffer.alloc(1024));
   for (const dictionary of ['/Type /ObjStm /N 1 /First 4 /Filter /LZWDecode', '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /DecodeParms <</Predictor 12 /Columns 4>>']) {
     t.is(await scanForMarker(withObjectStream({ dictionary, data }), NAME), 'absent', dictionary);
   }
+  // Damaged: what a lenient decoder would make of it is not measured.
+  t.is(await scanForMarker(withObjectStream({ dictionary: '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', data: Buffer.from('not deflate data at all') }), NAME), 'absent');
   t.is(await scanForMarker(withObjectStream({ dictionary: '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', data }), NAME), 'present');
 });
