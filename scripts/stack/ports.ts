@@ -3,29 +3,33 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /**
- * Where free ports are looked for: below the kernel's ephemeral range. A port the kernel hands out for
+ * Where free ports are looked for: outside the kernel's ephemeral range. A port the kernel hands out for
  * `listen(0)` comes from that range, and so does the local port of every outgoing connection: between
  * choosing such a port and a service binding it, a connection (the worker's to Temporal, a test's to the
- * API) may take it, and the service then fails with EADDRINUSE. Below the range only a listener takes a
- * port. Linux says its range in /proc; elsewhere the IANA range (49152 up) is assumed.
+ * API) may take it, and the service then fails with EADDRINUSE. Outside the range only a listener takes a
+ * port. Linux says its range in /proc; elsewhere the IANA range (49152–65535) is assumed. Below the range
+ * (from 10,000) where it leaves room, else above it, else anywhere.
  */
-function searchRange(): [number, number] {
-  let ephemeralLow = 49_152;
+export function portSearchRange(): [number, number] {
+  let ephemeral: [number, number] = [49_152, 65_535];
   try {
-    ephemeralLow = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || ephemeralLow;
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (low && high) ephemeral = [low, high];
   } catch {
     // Not Linux: the IANA range.
   }
-  const low = 10_000;
-  return [low, Math.max(low + 1_000, ephemeralLow - 1)];
+  const ROOM = 1_000;
+  if (ephemeral[0] - 1 - 10_000 >= ROOM) return [10_000, ephemeral[0] - 1];
+  if (65_535 - (ephemeral[1] + 1) >= ROOM) return [ephemeral[1] + 1, 65_535];
+  return [10_000, 65_535];
 }
 
 /** Ports this process has handed out: two callers before either binds never get the same one. */
 const handedOut = new Set<number>();
 
-/** A port free right now on the loopback interface, outside the ephemeral range, not handed out before. */
+/** A port free right now on the loopback interface, in portSearchRange(), not handed out before. */
 export async function freePort(): Promise<number> {
-  const [low, high] = searchRange();
+  const [low, high] = portSearchRange();
   for (let attempt = 0; attempt < 1_000; attempt++) {
     const port = low + Math.floor(Math.random() * (high - low + 1));
     if (handedOut.has(port) || !(await isPortFree(port))) continue;
