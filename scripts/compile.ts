@@ -4,8 +4,8 @@
 // node_modules at run time) into .build/, one directory below the repository's root like src/ and
 // worker/, so that a module's `new URL('..', import.meta.url)` still names the root. The entries of the
 // pdf.js thread and of the working-document parser's thread are compiled beside the worker, where
-// src/runtime/thread-entry.ts looks for them when run compiled. A stamp lists what the last build read, with a hash of it: a build whose inputs are unchanged
-// is reused, one whose inputs changed is made again.
+// src/runtime/thread-entry.ts looks for them when run compiled. A stamp lists what the last build read,
+// with a hash of it: a build whose inputs are unchanged is reused, one whose inputs changed is made again.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';

@@ -6,6 +6,7 @@ import { chown, mkdir, rm, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 import { realpathSync } from 'node:fs';
 import postgres from 'postgres';
+import { aptInstall } from './apt.js';
 import { run, type ChildSpec } from './supervisor.js';
 
 export interface PgUser {
@@ -40,9 +41,7 @@ export async function postgresBinDir(env: NodeJS.ProcessEnv, log: (line: string)
     throw new Error('PostgreSQL server binaries (initdb, postgres) not found on PATH or under /usr/lib/postgresql; install them.');
   }
   log('installing PostgreSQL from Debian packages (apt-get)');
-  const aptEnv = { ...env, DEBIAN_FRONTEND: 'noninteractive' };
-  await run('apt-get', ['update'], { env: aptEnv, signal });
-  await run('apt-get', ['install', '-y', '--no-install-recommends', 'postgresql'], { env: aptEnv, signal });
+  await aptInstall(env, ['postgresql'], signal);
   const installed = findBinDir(env);
   if (!installed) throw new Error('apt-get installed postgresql but initdb is still not found');
   return installed;

@@ -2,7 +2,7 @@
 // packages through apt-get when we are root and it is absent. Without root the worker falls back to
 // tesseract.js, about half as fast, and says so in its log.
 import { probeNativeTesseract } from '../../src/qc/reading/tesseract-cli.js';
-import { run } from './supervisor.js';
+import { aptInstall } from './apt.js';
 
 export const TESSERACT_PACKAGES = ['tesseract-ocr', 'tesseract-ocr-eng', 'tesseract-ocr-spa'];
 
@@ -15,9 +15,7 @@ export async function ensureTesseract(env: NodeJS.ProcessEnv, log: (line: string
     return;
   }
   log(`installing tesseract from Debian packages (apt-get): ${found.reason}`);
-  const aptEnv = { ...env, DEBIAN_FRONTEND: 'noninteractive' };
-  await run('apt-get', ['update'], { env: aptEnv, signal });
-  await run('apt-get', ['install', '-y', '--no-install-recommends', ...TESSERACT_PACKAGES], { env: aptEnv, signal });
+  await aptInstall(env, TESSERACT_PACKAGES, signal);
   const installed = await probeNativeTesseract(signal);
   if (!installed.usable) throw new Error(`apt-get installed ${TESSERACT_PACKAGES.join(' ')} but tesseract is still not usable: ${installed.reason}`);
 }

@@ -57,10 +57,11 @@ async function inflateWithin(data: Buffer, limit: number, onLoop: number): Promi
   return out.length > limit ? null : out;
 }
 
-const latin1 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+/** The same bytes as a Buffer (for its indexOf and includes), not a copy. */
+const bufferOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 export async function scanForMarker(bytes: Uint8Array, name: string, maxInflated = OBJECT_STREAMS_MAX_INFLATED_BYTES): Promise<MarkerScan> {
-  const pdf = latin1(bytes);
+  const pdf = bufferOf(bytes);
   const needle = `/${name}`;
   let found = pdf.includes(needle);
   let budget = maxInflated;

@@ -24,8 +24,8 @@ export interface PdfThreadSettings {
   renderTimeoutMs: number;
   /**
    * Threads at most, each holding one open PDF; more files wait. An idle thread costs some 50 MiB
-   * (src/runtime/thread-entry.ts), a reading one up to its heap ceiling below plus the streams it decoded, so
-   * the count bounds the worker's memory as much as its speed. Two keep both cores of the target
+   * (src/runtime/thread-entry.ts), a reading one up to its heap ceiling below plus the streams it
+   * decoded, so the count bounds the worker's memory as much as its speed. Two keep both cores of the target
    * machine busy.
    */
   threads: number;
