@@ -21,7 +21,7 @@ export interface IngestSubmissionInput {
   files: StagedFile[];
   /** Signed URLs to fetch into staging first. */
   sources: DocumentSource[];
-  /** The API request this submission came with (X-Request-Id), for the log; absent in runs from before. */
+  /** The API request this submission came with (X-Request-Id), for the log. */
   requestId?: string;
 }
 

@@ -20,11 +20,6 @@ import { putBuffer, readBuffer, type Storage } from '../src/storage/minio.js';
 /** Of the render activity's time, what drawing the evidence's pages may take. */
 const PICTURES_SHARE_OF_TIMEOUT = 0.35;
 
-/** A release with its findings: what runs started before release drafts pass (LEAN_HISTORY_PATCH, workflows/activity-options.ts). */
-export interface LegacyReleaseInput extends ReleaseRef {
-  findings: Finding[];
-}
-
 export function createReleaseActivities({ sql, storage, config }: { sql: Sql; storage: Storage; config: Config }) {
   /**
    * Pictures of the evidence, cut from the review's files as stored. They take at most a share of the
@@ -94,16 +89,6 @@ export function createReleaseActivities({ sql, storage, config }: { sql: Sql; st
     /** Publishes a drafted release whose PDF `renderRelease` stored under `reportKey`. */
     async publishRelease(input: ReleaseRef & { reportKey: string }): Promise<Review> {
       return publish(input, await drafted(input), input.reportKey);
-    },
-
-    /** Runs started before release drafts: renders a release whose findings come with it. */
-    async renderReleaseReport(input: LegacyReleaseInput): Promise<string> {
-      return renderAndStore(input, releaseContent(input.findings), false);
-    },
-
-    /** Runs started before release drafts: publishes a release whose findings come with it. */
-    async publishReviewRelease(input: LegacyReleaseInput & { reportKey: string }): Promise<Review> {
-      return publish(input, releaseContent(input.findings), input.reportKey);
     },
 
     /** The canned sandbox release (RULES.md): rendered, stored and released like any other. */

@@ -1,7 +1,7 @@
 // Read-model writes for the review workflow: thin adapters over src/db.
 import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
-import { DuplicateReferenceIdError, getReview, insertReview, recordTransition } from '../src/db/reviews.js';
+import { DuplicateReferenceIdError, getReviewRecord, insertReview, recordTransition } from '../src/db/reviews.js';
 import { addDocuments } from '../src/db/documents.js';
 import { recordDispositions, type DecisionSender } from '../src/db/dispositions.js';
 import { currentRelease, getRelease } from '../src/db/releases.js';
@@ -12,7 +12,8 @@ import { readWorkingDocumentFields } from '../src/working-document/marker.js';
 import type { Disposition } from '../src/reviews/add-documents.js';
 import { judgeDispositions } from '../src/working-document/decisions.js';
 import { readBuffer, removeObjects, type Storage } from '../src/storage/minio.js';
-import { isRefused, type Refused } from '../src/reviews/pipeline.js';
+import { isRefused, type PassBegun, type Refused } from '../src/reviews/pipeline.js';
+import { beginPass } from '../src/reviews/pass.js';
 import { refuse } from './refusal.js';
 import { allDocumentsDuplicate, IngestRejection, type RejectionCode } from '../src/ingest/rejection.js';
 import { UPLOADS_PREFIX } from '../src/storage/keys.js';
@@ -38,6 +39,15 @@ export type CreateReviewRecordInput = NewReviewRecord & SubmissionRef;
 /** A create whose uploads are ingested and recorded in one go (workflows/submissions.ts says when). */
 export type CreateReviewInput = NewReviewRecord & { files: StagedFile[] };
 
+/**
+ * A review recorded: the Review the create answers, and its pipeline's first pass begun (null for a
+ * sandbox review, which never enters the pipeline).
+ */
+export interface CreatedReview {
+  review: Review;
+  pass: PassBegun | null;
+}
+
 export interface RecordedSubmission {
   evidenceAdded: number;
   /** Working documents of this submission, by their stored object (their decisions are read next). */
@@ -58,11 +68,19 @@ export function createReviewActivities({ sql, storage, config }: { sql: Sql; sto
 
   const ingested = submissionIngester({ sql, storage, config });
 
-  /** Moves the documents to their final keys, then writes the review and its documents in one transaction. */
-  const recordCreate = async (input: NewReviewRecord, { documents, staged }: IngestedSubmission): Promise<Review | Refused> => {
+  /** A recorded review's first pass of the pipeline, begun in the activity that recorded it. */
+  const firstPass = (input: NewReviewRecord, current: InternalState): Promise<PassBegun | null> =>
+    input.sandbox ? Promise.resolve(null) : beginPass(sql, config.limits, { reviewId: input.reviewId, organizationId: input.organizationId, working: 'analysing', current });
+
+  /**
+   * Moves the documents to their final keys, writes the review and its documents in one transaction, then
+   * begins the review's first pass.
+   */
+  const recordCreate = async (input: NewReviewRecord, { documents, staged }: IngestedSubmission): Promise<CreatedReview | Refused> => {
     const keys = await commitDocuments(storage, input.reviewId, documents);
+    let review: Review;
     try {
-      const review = await insertReview(
+      review = await insertReview(
         sql,
         {
           id: input.reviewId,
@@ -78,8 +96,6 @@ export function createReviewActivities({ sql, storage, config }: { sql: Sql; sto
         },
         documents.map((d, i) => ({ ...d, objectKey: keys[i]! })),
       );
-      await removeObjects(storage, unkept(staged, keys));
-      return review;
     } catch (err) {
       if (err instanceof DuplicateReferenceIdError) {
         // Refused: nothing of it is kept.
@@ -89,21 +105,24 @@ export function createReviewActivities({ sql, storage, config }: { sql: Sql; sto
       }
       throw err;
     }
+    await removeObjects(storage, unkept(staged, keys));
+    return { review, pass: await firstPass(input, input.internalState) };
   };
 
   return {
     /** Records a new review with the submission the ingest activity stored. */
-    async createReviewRecord(input: CreateReviewRecordInput): Promise<Review | Refused> {
+    async createReviewRecord(input: CreateReviewRecordInput): Promise<CreatedReview | Refused> {
       return recordCreate(input, await submissionOf(input.reviewId, input));
     },
 
     /**
      * Ingests a create's uploads and records the review with them, in one activity. A retry once the review
-     * is recorded answers it as recorded, ingesting nothing again.
+     * is recorded answers it as recorded, ingesting nothing again (its first pass is begun from where the
+     * attempt before left it).
      */
-    async createReview({ files, ...input }: CreateReviewInput): Promise<Review | Refused> {
-      const existing = await getReview(sql, input.organizationId, input.reviewId);
-      if (existing) return existing;
+    async createReview({ files, ...input }: CreateReviewInput): Promise<CreatedReview | Refused> {
+      const existing = await getReviewRecord(sql, input.organizationId, input.reviewId);
+      if (existing) return { review: existing.review, pass: await firstPass(input, existing.internalState) };
       const submission = await ingested({ reviewId: input.reviewId, target: { kind: 'create' }, files, sources: [], ...(input.requestId ? { requestId: input.requestId } : {}) });
       return isRefused(submission) ? submission : recordCreate(input, submission);
     },

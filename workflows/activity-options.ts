@@ -2,12 +2,11 @@
 // (recording a transition, the organization's policy, slots, publishing a release, the review's record)
 // runs as local activities: one marker event in the history instead of three events and a workflow task
 // of their own, which keeps a plain review's history under 60 events (test/workflow/pipeline.test.ts).
-import { proxyActivities, proxyLocalActivities, workflowInfo, type ActivityOptions, type LocalActivityOptions } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities, workflowInfo, type LocalActivityOptions } from '@temporalio/workflow';
 import { analysisTaskQueue } from '../src/temporal/task-queues.js';
 import type { ReviewActivities } from '../activities/index.js';
 import { scheduleOrdered } from './local-activity-order.js';
 import { ADD_REJECTIONS, CREATE_REJECTIONS } from './messages.js';
-import { takes } from './patches.js';
 
 /** Refusals of a submission: final, never retried; each is an error code of the interface. */
 export const REJECTIONS: readonly string[] = [...new Set([...CREATE_REJECTIONS, ...ADD_REJECTIONS])];
@@ -18,36 +17,21 @@ export const ingest = proxyActivities<ReviewActivities>({
   retry: { initialInterval: '1 second', maximumAttempts: 5, nonRetryableErrorTypes: [...REJECTIONS] },
 });
 
-/**
- * Patch: the analysis stores its findings as the draft of a release that the render and the publication
- * take by id, and short database work runs as local activities. Runs that passed a point before the
- * change keep its old commands there (the legacy activities, activities scheduled as such).
- */
-export const LEAN_HISTORY_PATCH = 'lean-history';
-
-/** Whether this run takes the lean path from here on (always, for runs started after the change). */
-export function leanHistory(): boolean {
-  return takes(LEAN_HISTORY_PATCH);
-}
-
 // What an integrator's request waits for: bounded, so the request gets an answer, not a hang.
-const requestWriteOptions: LocalActivityOptions & ActivityOptions = {
+const requestWriteOptions: LocalActivityOptions = {
   startToCloseTimeout: '30 seconds',
   scheduleToCloseTimeout: '2 minutes',
   retry: { initialInterval: '250 milliseconds', maximumInterval: '10 seconds', nonRetryableErrorTypes: [...CREATE_REJECTIONS] },
 };
-const requestWrites = proxyActivities<ReviewActivities>(requestWriteOptions);
-const localRequestWrites = scheduleOrdered(proxyLocalActivities<ReviewActivities>(requestWriteOptions));
-export const requestWriter = () => (leanHistory() ? localRequestWrites : requestWrites);
+export const requestWriter = scheduleOrdered(proxyLocalActivities<ReviewActivities>(requestWriteOptions));
 
 // The pipeline's own bookkeeping: retried until the database answers again; nothing is skipped.
-const bookkeepingOptions: LocalActivityOptions & ActivityOptions = {
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '250 milliseconds', maximumInterval: '30 seconds' },
-};
-const bookkeeping = proxyActivities<ReviewActivities>(bookkeepingOptions);
-const localBookkeeping = scheduleOrdered(proxyLocalActivities<ReviewActivities>(bookkeepingOptions));
-export const bookkeeper = () => (leanHistory() ? localBookkeeping : bookkeeping);
+export const bookkeeper = scheduleOrdered(
+  proxyLocalActivities<ReviewActivities>({
+    startToCloseTimeout: '30 seconds',
+    retry: { initialInterval: '250 milliseconds', maximumInterval: '30 seconds' },
+  }),
+);
 
 // The analysis heartbeats while it works, so a worker that dies mid-analysis is noticed in seconds and
 // the analysis runs again elsewhere. It runs on the analysis queue (src/temporal/task-queues.ts).

@@ -34,7 +34,7 @@ export interface CreateReviewRequest {
   files: StagedFile[];
   /** Signed source URLs, fetched by the ingest activity. */
   sources: DocumentSource[];
-  /** The API request's X-Request-Id: a refusal is logged under it (absent in runs from before). */
+  /** The API request's X-Request-Id: a refusal is logged under it. */
   requestId?: string;
 }
 
@@ -44,7 +44,7 @@ export interface AddDocumentsRequest {
   sources: DocumentSource[];
   /** As for a create. */
   requestId?: string;
-  /** The API key that sent them: decisions in a working document are recorded as its (absent in runs from before). */
+  /** The API key that sent them: decisions in a working document are recorded as its. */
   apiKeyId?: string;
 }
 
@@ -86,10 +86,6 @@ export const getStateQuery = defineQuery<ReviewWorkflowState>('getState');
 export const approveUpdate = defineUpdate<string, []>('approve');
 /** Operator: hold the review's next release at the release gate until approved; refused when that cannot apply. */
 export const holdUpdate = defineUpdate<string, []>('hold');
-/** Before the `hold` update: the same, without an answer. Kept for histories and scripts that send it. */
-export const holdReleaseSignal = defineSignal('holdRelease');
-/** Before the `approve` update: the same, without an answer (nothing waiting is silently nothing). */
-export const approveReleaseSignal = defineSignal('approveRelease');
 /** Sent by a review of the same organization that gave back its analysis slot. */
 export const capacityFreedSignal = defineSignal('capacityFreed');
 

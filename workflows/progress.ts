@@ -18,8 +18,7 @@ export class ReviewProgress {
 
   constructor(private readonly input: ReviewWorkflowInput) {
     this.state = input.carried
-      ? // (Runs from before disputes and the gate were shown hand over neither.)
-        { ...input.carried, approved: false, disputes: input.carried.disputes ?? [], gate: input.carried.gate ?? null }
+      ? { ...input.carried, approved: false }
       : {
           reviewId: input.reviewId,
           organizationId: input.organizationId,
@@ -80,7 +79,7 @@ export class ReviewProgress {
     this.show();
     if (!o.recorded) {
       const write = { reviewId: this.input.reviewId, organizationId: this.input.organizationId, internalState: next, status: customerStatus(next), detail: this.state.detail ?? undefined };
-      this.projection = this.tracked(this.projection.then(() => bookkeeper().recordState.executeWithOptions({ summary: `Record ${next}` }, [write])));
+      this.projection = this.tracked(this.projection.then(() => bookkeeper.recordState.executeWithOptions({ summary: `Record ${next}` }, [write])));
     }
     return this.projection;
   }
@@ -101,7 +100,7 @@ export class ReviewProgress {
     const { reviewId, organizationId, sandbox } = this.input;
     const eventId = uuid4();
     const fanOut = async () => {
-      const endpoints = await bookkeeper().webhookTargets({ organizationId, sandbox });
+      const endpoints = await bookkeeper.webhookTargets({ organizationId, sandbox });
       // Best effort (interface, "Events"): an endpoint that fails every attempt changes nothing here.
       await Promise.allSettled(
         endpoints.map((endpointId) =>

@@ -1,7 +1,6 @@
 // The release gate, from the operator's side: approving what waits there and holding the next release
-// (Temporal updates, so that a call that does nothing is refused where the operator sees it; the signals
-// they replace stay for histories and scripts that still send them). The release itself waits in
-// release.ts.
+// (Temporal updates, so that a call that does nothing is refused where the operator sees it). The release
+// itself waits in release.ts.
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { ReviewProgress } from './progress.js';
 
@@ -22,7 +21,8 @@ export class ReleaseGate {
     const { state } = this.progress;
     if (state.internalState === 'release_gate') {
       state.approved = true;
-      return `Approved: release ${state.gate?.releaseId ?? '(of a run from before)'} will be published (${state.gate?.reason ?? 'it waited at the gate'}).`;
+      const waiting = state.gate;
+      return waiting ? `Approved: release ${waiting.releaseId} will be published (${waiting.reason}).` : 'Approved: the release waiting at the gate will be published.';
     }
     state.holdRequested = false;
     return 'The hold is lifted: the next release will be published without waiting.';

@@ -1,41 +1,26 @@
 // Releasing a report: render and store its PDF (retried while it cannot be stored: never released
 // without it), pass the release gate when a release must be approved, publish, announce.
-import { condition, sleep, uuid4 } from '@temporalio/workflow';
+import { condition, sleep } from '@temporalio/workflow';
 import type { ReviewPolicy } from '../src/reviews/pipeline.js';
-import type { Finding } from '../src/qc/finding.js';
 import { bookkeeper, rendering } from './activity-options.js';
 import type { ReviewProgress } from './progress.js';
 import { failureMessage } from './failures.js';
-import { takes } from './patches.js';
-
-/**
- * Patch: a release approved at the release gate is rendered again at approval, so that its time (the
- * Report's generated_at, the PDF's date, the webhook's occurred_at) is when it was released; runs that
- * passed a gate before it published the render made before the gate.
- */
-export const RELEASE_TIME_AT_APPROVAL_PATCH = 'release-time-at-approval';
 
 /** A blocked publication is retried with this backoff. */
 const FIRST_PUBLICATION_RETRY_MS = 5_000;
 const MAX_PUBLICATION_RETRY_MS = 5 * 60_000;
 
-/**
- * The release to make: drafted by the analysis (its findings stored under its id), or, for runs started
- * before release drafts (LEAN_HISTORY_PATCH, workflows/activity-options.ts), with its findings in hand.
- */
-export type ReleaseDraft = { releaseId: string } | { legacyFindings: Finding[] };
+/** The release to make: drafted by the analysis, its findings stored under its id. */
+export interface ReleaseDraft {
+  releaseId: string;
+}
 
 /** Renders, gates, publishes and announces one release; returns without releasing when new documents made it stale. */
 export async function release(progress: ReviewProgress, draft: ReleaseDraft, disputeReason: string | null, policy: ReviewPolicy): Promise<void> {
   const { state } = progress;
-  // (Runs started before release drafts chose the release's id here.)
-  const legacyFindings = 'legacyFindings' in draft ? draft.legacyFindings : undefined;
   // The release's time: its Report's generated_at, its PDF's date and its webhook's occurred_at.
-  const ref = { reviewId: state.reviewId, releaseId: 'releaseId' in draft ? draft.releaseId : uuid4(), generatedAt: new Date().toISOString() };
-  const render = () =>
-    legacyFindings
-      ? rendering().renderReleaseReport.executeWithOptions({ summary: `Render and store the report of release ${ref.releaseId}` }, [{ ...ref, findings: legacyFindings }])
-      : rendering().renderRelease.executeWithOptions({ summary: `Render and store the report of release ${ref.releaseId}` }, [ref]);
+  const ref = { reviewId: state.reviewId, releaseId: draft.releaseId, generatedAt: new Date().toISOString() };
+  const render = () => rendering().renderRelease.executeWithOptions({ summary: `Render and store the report of release ${ref.releaseId}` }, [ref]);
   /** Renders and stores the PDF, retried while it cannot be: never released without it. */
   const renderStored = async (): Promise<string> => {
     let retryIn = FIRST_PUBLICATION_RETRY_MS;
@@ -65,7 +50,7 @@ export async function release(progress: ReviewProgress, draft: ReleaseDraft, dis
     state.approved = false;
     state.holdRequested = false;
     // Approved perhaps hours after its render: the release is made now, and its PDF says so.
-    if (!state.reassessmentPending && takes(RELEASE_TIME_AT_APPROVAL_PATCH)) {
+    if (!state.reassessmentPending) {
       ref.generatedAt = new Date().toISOString();
       reportKey = await renderStored();
     }
@@ -75,9 +60,7 @@ export async function release(progress: ReviewProgress, draft: ReleaseDraft, dis
   if (state.reassessmentPending) return;
   // Every earlier transition is in the read model before the release completes the review.
   await progress.recorded();
-  const summary = { summary: `Publish release ${ref.releaseId}` };
-  if (legacyFindings) await bookkeeper().publishReviewRelease.executeWithOptions(summary, [{ ...ref, findings: legacyFindings, reportKey }]);
-  else await bookkeeper().publishRelease.executeWithOptions(summary, [{ ...ref, reportKey }]);
+  await bookkeeper.publishRelease.executeWithOptions({ summary: `Publish release ${ref.releaseId}` }, [{ ...ref, reportKey }]);
   state.releases += 1;
   await progress.enter('released', { recorded: true });
   progress.announce(state.releases === 1 ? 'review.completed' : 'review.amended', ref.releaseId, ref.generatedAt);

@@ -6,38 +6,22 @@
 import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import {
   addDocumentsUpdate,
-  approveReleaseSignal,
   approveUpdate,
   capacityFreedSignal,
   createReviewUpdate,
   getStateQuery,
-  holdReleaseSignal,
   holdUpdate,
   type ReviewWorkflowInput,
   type ReviewWorkflowState,
 } from './messages.js';
 import { ReleaseGate } from './release-gate.js';
 import { bookkeeper } from './activity-options.js';
-import { decideChangesAtStart, takes } from './patches.js';
 import { Pipeline } from './pipeline.js';
 import { ReviewProgress } from './progress.js';
 import { release } from './release.js';
 import { Submissions } from './submissions.js';
 
-/**
- * Patch: a released review's run completes once nothing is in flight (its handlers, read-model writes and
- * webhooks done, no hold asked for), so the UI's Running list is the work in flight; documents added
- * later start a new run that continues the review (update-with-start, api/review-workflow.ts). Runs that
- * were released before it wait IDLE_CLOSE_MS, a timer their histories hold.
- */
-export const RELEASED_RUN_COMPLETES_PATCH = 'released-run-completes';
-
-/** Before RELEASED_RUN_COMPLETES_PATCH: a released review with nothing happening closed after this. */
-const IDLE_CLOSE_MS = 30 * 24 * 3600 * 1000;
-
-
 export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<ReviewWorkflowState> {
-  decideChangesAtStart();
   const progress = new ReviewProgress(input);
   const { state } = progress;
   const submissions = new Submissions(input, progress);
@@ -56,10 +40,6 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
   setHandler(holdUpdate, () => gate.hold(), {
     validator: () => gate.validateHold(),
     description: "Operator: hold the review's next release at the release gate until approved. Refused for a review not created, failed, already held, or with a release waiting.",
-  });
-  setHandler(holdReleaseSignal, () => void gate.hold(), { description: 'Deprecated: the `hold` update, without an answer.' });
-  setHandler(approveReleaseSignal, () => void gate.approve(), {
-    description: 'Deprecated: the `approve` update, without an answer (nothing waiting is silently ignored).',
   });
   setHandler(capacityFreedSignal, () => pipeline.onCapacityFreed(), {
     description: "Sent by another review of the organization that gave back its analysis slot: ask for one again now.",
@@ -91,8 +71,10 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
 
   const suggested = () => workflowInfo().continueAsNewSuggested;
   /**
-   * A released review rests: its run is done once nothing is in flight, unless documents arrive first or
-   * Temporal asks for a new run. A hold an operator asked for is a standing instruction the run keeps
+   * A released review rests: its run is done once nothing is in flight (its handlers, read-model writes
+   * and webhooks done), so the UI's Running list is the work in flight; documents added later start a
+   * run that continues the review (update-with-start, api/review-workflow.ts). It is done sooner if
+   * documents arrive first or Temporal asks for a new run. A hold an operator asked for is a standing instruction the run keeps
    * (a sandbox review releases nothing more, so it keeps none).
    */
   const rest = async (): Promise<'reassess' | 'done' | 'continue'> => {
@@ -104,7 +86,7 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
 
   const firstRun = !input.resumed && !input.carried;
   if (input.resumed) {
-    state.releases = await bookkeeper().countReleases({ reviewId: input.reviewId });
+    state.releases = await bookkeeper.countReleases({ reviewId: input.reviewId });
     // A run that stopped mid-pipeline (terminated, or its history reset) starts the pipeline again.
     // (An awaiting review analyses again too: that sets its deadline afresh.)
     if (state.internalState !== 'released' && state.internalState !== 'failed') state.reassessmentPending = true;
@@ -117,23 +99,18 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
       if (state.releases > 0) progress.announce('review.completed', undefined, submissions.sandboxReleasedAt);
     }
     // Documents added to a sandbox review are kept; nothing else happens.
-    if (takes(RELEASED_RUN_COMPLETES_PATCH)) return finish((await rest()) === 'continue' ? 'continue' : 'close');
-    const woke = await condition(suggested, IDLE_CLOSE_MS);
-    return finish(woke ? 'continue' : 'close');
+    return finish((await rest()) === 'continue' ? 'continue' : 'close');
   }
 
   for (;;) {
     if (!state.reassessmentPending) {
-      const awaiting = state.internalState === 'awaiting_documents' && state.awaitingDeadline !== null;
-      if (!awaiting && takes(RELEASED_RUN_COMPLETES_PATCH)) {
+      if (state.internalState !== 'awaiting_documents' || state.awaitingDeadline === null) {
         const next = await rest();
         if (next === 'reassess') continue;
         return finish(next === 'done' ? 'close' : 'continue');
       }
-      const timeout = awaiting ? Math.max(0, Date.parse(state.awaitingDeadline!) - Date.now()) : IDLE_CLOSE_MS;
-      const woke = await condition(() => state.reassessmentPending || suggested(), timeout);
+      const woke = await condition(() => state.reassessmentPending || suggested(), Math.max(0, Date.parse(state.awaitingDeadline) - Date.now()));
       if (!woke) {
-        if (!awaiting) return finish('close');
         // DECISIONS 6: at the deadline the review is completed with the missing-document findings.
         state.deadlinePassed = true;
         state.reassessmentPending = true;
@@ -143,7 +120,7 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
       continue;
     }
 
-    const analysed = await pipeline.analyse();
+    const analysed = await pipeline.analyse(submissions.takeFirstPass());
     if (typeof analysed === 'string') {
       // An amendment that cannot be analysed leaves the current release standing.
       if (state.releases > 0) {

@@ -5,14 +5,13 @@
 import { ApplicationFailure, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
 import { Mutex } from 'async-mutex';
 import type { AddDocumentsResult, Disposition } from '../src/reviews/add-documents.js';
-import { isRefused, type Refused } from '../src/reviews/pipeline.js';
+import { isRefused, type PassBegun, type Refused } from '../src/reviews/pipeline.js';
 import type { Review } from '../src/reviews/review.js';
-import type { NewReviewRecord } from '../activities/review-record.js';
+import type { CreatedReview, NewReviewRecord } from '../activities/review-record.js';
 import { customerStatus } from '../src/reviews/states.js';
 import { InternalStateKey, REJECTED_CREATE, ReviewStatusKey } from '../src/temporal/search-attribute-keys.js';
 import { ingest, requestWriter } from './activity-options.js';
 import { rejectionOf } from './failures.js';
-import { takes } from './patches.js';
 import type { AddDocumentsRequest, CreateReviewRequest, ReviewWorkflowInput } from './messages.js';
 import type { ReviewProgress } from './progress.js';
 
@@ -24,9 +23,6 @@ function answered<T extends object>(result: T | Refused): T {
   if (isRefused(result)) throw ApplicationFailure.create({ type: result.refused.code, message: result.refused.message, nonRetryable: true });
   return result;
 }
-
-/** Patch: a refused create marks its run `rejected` and clears its `ReviewStatus` (runs before did not). */
-export const REJECTED_SEARCH_ATTRIBUTES_PATCH = 'rejected-search-attributes';
 
 /**
  * A create whose uploads come to at most this much is ingested and recorded by one local activity, within
@@ -51,6 +47,8 @@ export class Submissions {
   private readonly lock = new Mutex();
   /** The canned sandbox release's time, which its review.completed webhook carries. */
   sandboxReleasedAt: string | undefined;
+  /** The pipeline's first pass, begun by the activity that recorded the review, until the pipeline takes it. */
+  private firstPass: PassBegun | null = null;
 
   constructor(
     private readonly input: ReviewWorkflowInput,
@@ -68,19 +66,20 @@ export class Submissions {
     try {
       const { files, sources, ...fields } = request;
       const record = { ...this.input, ...fields, status: customerStatus(state.internalState), internalState: state.internalState };
-      const review = answered(
+      const { review, pass } = answered(
         ingestsWithinTask(request)
-          ? await requestWriter().createReview.executeWithOptions({ summary: `Ingest ${files.length} upload(s) and record the review` }, [{ ...record, files }])
+          ? await requestWriter.createReview.executeWithOptions({ summary: `Ingest ${files.length} upload(s) and record the review` }, [{ ...record, files }])
           : await this.ingestThenRecord(request, record),
       );
       state.created = true;
       if (!state.sandbox) {
         state.reassessmentPending = true;
+        this.firstPass = pass;
         return review;
       }
       // A sandbox review never enters the pipeline: its canned report is released at once (RULES.md).
       const generatedAt = new Date().toISOString();
-      const released = await requestWriter().releaseSandboxReport.executeWithOptions({ summary: 'Release the canned sandbox report' }, [
+      const released = await requestWriter.releaseSandboxReport.executeWithOptions({ summary: 'Release the canned sandbox report' }, [
         { reviewId: this.input.reviewId, releaseId: uuid4(), generatedAt },
       ]);
       this.sandboxReleasedAt = generatedAt;
@@ -91,25 +90,29 @@ export class Submissions {
       const rejection = rejectionOf(err);
       state.rejection = rejection;
       // Operators search runs by these: a refused create is no review (the API answers 404 for its id).
-      if (takes(REJECTED_SEARCH_ATTRIBUTES_PATCH)) {
-        upsertSearchAttributes([
-          { key: InternalStateKey, value: REJECTED_CREATE },
-          { key: ReviewStatusKey, value: null },
-        ]);
-      }
+      upsertSearchAttributes([
+        { key: InternalStateKey, value: REJECTED_CREATE },
+        { key: ReviewStatusKey, value: null },
+      ]);
       throw ApplicationFailure.create({ type: rejection.code, message: rejection.message, nonRetryable: true });
     }
   }
 
+  /** The first pass the create began, once: later passes are begun by the pipeline. */
+  takeFirstPass(): PassBegun | null {
+    const pass = this.firstPass;
+    this.firstPass = null;
+    return pass;
+  }
+
   /** A create too big (or too slow: source URLs) to ingest within a workflow task: an ingest activity first. */
-  private async ingestThenRecord({ files, sources, requestId }: CreateReviewRequest, record: NewReviewRecord): Promise<Review | Refused> {
-    // The submission's id (a run that ingested before submissions were stored has the list itself here).
+  private async ingestThenRecord({ files, sources, requestId }: CreateReviewRequest, record: NewReviewRecord): Promise<CreatedReview | Refused> {
     const submission = answered(
       await ingest.ingestSubmission.executeWithOptions({ summary: `Ingest ${files.length} upload(s) and ${sources.length} source URL(s)` }, [
         { reviewId: this.input.reviewId, target: { kind: 'create' }, files, sources, ...(requestId ? { requestId } : {}) },
       ]),
     );
-    return requestWriter().createReviewRecord.executeWithOptions({ summary: 'Record the review and its documents' }, [{ ...record, ...submission }]);
+    return requestWriter.createReviewRecord.executeWithOptions({ summary: 'Record the review and its documents' }, [{ ...record, ...submission }]);
   }
 
   validateAdd(): void {
@@ -148,14 +151,14 @@ export class Submissions {
     const reviewId = this.input.reviewId;
     try {
       const recorded = answered(
-        await requestWriter().recordAddedDocuments.executeWithOptions({ summary: 'Record the added documents' }, [
+        await requestWriter.recordAddedDocuments.executeWithOptions({ summary: 'Record the added documents' }, [
           { reviewId, ...submission, ...(requestId ? { requestId } : {}) },
         ]),
       );
       const dispositions: Disposition[] = [];
       for (const wd of recorded.workingDocuments) {
         dispositions.push(
-          ...(await requestWriter().applyWorkingDocument.executeWithOptions({ summary: `Apply the decisions of the working document of release ${wd.releaseId}` }, [
+          ...(await requestWriter.applyWorkingDocument.executeWithOptions({ summary: `Apply the decisions of the working document of release ${wd.releaseId}` }, [
             { reviewId, objectKey: wd.objectKey, releaseId: wd.releaseId, uploaded: recorded.filenames, sentBy: { apiKeyId: apiKeyId ?? null, requestId: requestId ?? null } },
           ])),
         );

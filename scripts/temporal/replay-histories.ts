@@ -1,6 +1,6 @@
 // Replays workflow histories (JSON as `temporal workflow show --output json` writes it, or as
 // test/histories/ holds them) against today's workflow code: the worker's own bundle (worker/workflow-bundle.ts). A history whose commands
-// today's code would not make again (a change not guarded by `patched()`) comes back with its error.
+// today's code would not make again (a change not guarded by a patch) comes back with its error.
 import { readFile } from 'node:fs/promises';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';

@@ -113,9 +113,9 @@ class Submission {
    * Keeps a staged file that is a document as it stands: measured when it was staged, so its object is
    * its temporary one (left to the submission's staged objects to remove, not to this submission's).
    */
-  async keepStaged(file: StagedFile & { content: Measured }, doc: DocumentFacts): Promise<void> {
+  async keepStaged(file: StagedFile & { content: Measured }, doc: DocumentFacts, read?: Buffer): Promise<void> {
     const check = this.workingDocumentCheck(doc);
-    const bytes = check && file.content.size <= check.maxBytes ? await readBuffer(this.storage, file.key) : undefined;
+    const bytes = check && file.content.size <= check.maxBytes ? (read ?? (await readBuffer(this.storage, file.key))) : undefined;
     await this.admit(doc, file.content, file.key, bytes);
   }
 
@@ -184,11 +184,17 @@ export async function unpackSubmission(files: StagedFile[], o: UnpackOptions): P
   }
 }
 
+/** An upload at most this big is read in one request (most single documents are far smaller). */
+const WHOLE_READ_BYTES = 1024 * 1024;
+
 async function unpackFile(file: StagedFile, submission: Submission, o: UnpackOptions): Promise<void> {
   const size = file.content?.size ?? (await objectSize(o.storage, file.key));
   if (size === 0) throw new IngestRejection('document_required', `${file.filename} is empty.`);
   if (size > o.limits.maxFileBytes) throw new IngestRejection('document_too_large', `${file.filename} is larger than the per-file limit.`);
-  const head = await buffer(readObjectRange(o.storage, file.key, 0, Math.min(size, SNIFF_BYTES)));
+  // A small upload is read whole at once: its head to sniff and, a PDF, all of it for the working-document
+  // check, in one request to the store where there would be two.
+  const whole = file.content && size <= WHOLE_READ_BYTES ? await readBuffer(o.storage, file.key) : undefined;
+  const head = whole ? whole.subarray(0, SNIFF_BYTES) : await buffer(readObjectRange(o.storage, file.key, 0, Math.min(size, SNIFF_BYTES)));
   const kind = await sniff(head);
   const base = { filename: file.filename, declaredType: file.declaredType, source: file.source, sourceDetail: null };
   switch (kind.kind) {
@@ -197,7 +203,7 @@ async function unpackFile(file: StagedFile, submission: Submission, o: UnpackOpt
     case 'unsupported':
       throw new IngestRejection('document_unsupported', `${file.filename} is ${kind.what}; send PDF or image documents, or a zip/tar package of them.`);
     case 'document':
-      if (file.content) await submission.keepStaged({ ...file, content: file.content }, { ...base, mime: kind.mime });
+      if (file.content) await submission.keepStaged({ ...file, content: file.content }, { ...base, mime: kind.mime }, whole);
       else await submission.keep(await readObject(o.storage, file.key), { ...base, mime: kind.mime });
       return;
     case 'archive': {

@@ -49,8 +49,8 @@ export interface AnalysisSummary {
   findings: number;
   /** Findings the integrator disputes: such a release goes through the release gate (DECISIONS 12). */
   disputed: number;
-  /** The first of them, for the operator who approves the release (absent in runs from before). */
-  disputes?: Dispute[];
+  /** The first of them, for the operator who approves the release. */
+  disputes: Dispute[];
 }
 
 /** A finding the lender disputes, as the operator at the release gate sees it. */

@@ -1,6 +1,6 @@
 // A run that waits long (for documents, at the gate, on a hold) continues as new when Temporal suggests it,
 // handing its state to the next run. Shown on a dev server of its own (TestWorkflowEnvironment with the
-// temporal binary the stack built) told to suggest continue-as-new after 20 events, with a worker in
+// temporal binary the stack built) told to suggest continue-as-new after 10 events, with a worker in
 // this process over the suite's Postgres and MinIO.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
@@ -53,7 +53,7 @@ test('a review waiting for its documents continues as new when suggested, and th
     server: {
       executable: { type: 'existing-path', path: binaryPath(process.env, TEMPORAL_CLI) },
       searchAttributes: [...REVIEW_SEARCH_ATTRIBUTES],
-      extraArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=20'],
+      extraArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=10'],
     },
   });
   const taskQueue = `can-${randomUUID()}`;
@@ -81,7 +81,7 @@ test('a review waiting for its documents continues as new when suggested, and th
     // The run the update started: the hand-over may already have happened by the time the status is seen.
     const firstRun = (await client.workflow.getHandle(reviewId).describe()).raw.workflowExecutionInfo?.firstRunId ?? '';
 
-    // Past 20 events the wait for documents sees the suggestion and hands over.
+    // Past 10 events the wait for documents sees the suggestion and hands over.
     const handle = client.workflow.getHandle(reviewId);
     const deadline = Date.now() + 30_000;
     while ((await handle.describe()).runId === firstRun) {
@@ -90,7 +90,7 @@ test('a review waiting for its documents continues as new when suggested, and th
     }
     const before = await client.workflow.getHandle(reviewId, firstRun).describe();
     t.is(before.status.name, 'CONTINUED_AS_NEW');
-    t.true(before.historyLength > 20, `${before.historyLength} events before the hand-over`);
+    t.true(before.historyLength > 10, `${before.historyLength} events before the hand-over`);
     const handed = await handle.query(getStateQuery);
     t.like(handed, { reviewId, created: true, internalState: 'awaiting_documents', releases: 0, reassessmentPending: false });
     t.truthy(handed.awaitingDeadline);

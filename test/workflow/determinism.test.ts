@@ -60,11 +60,11 @@ function stubs(rand: () => number, variation: Variation, taken: Taken) {
     },
     async createReviewRecord(input: { reviewId: string }) {
       await local();
-      return stubReview(input.reviewId, 'processing');
+      return { review: stubReview(input.reviewId, 'processing'), pass: { policy: policy(), slot: true } };
     },
     async createReview(input: { reviewId: string }) {
       await local();
-      return stubReview(input.reviewId, 'processing');
+      return { review: stubReview(input.reviewId, 'processing'), pass: { policy: policy(), slot: true } };
     },
     async recordAddedDocuments(input: { reviewId: string }) {
       await local();
@@ -94,7 +94,7 @@ function stubs(rand: () => number, variation: Variation, taken: Taken) {
     async analyseToDraft(input: { releaseId: string }): Promise<AnalysisSummary> {
       await remote();
       // Now and then no primary document: the review waits for one (a second) before completing.
-      return { releaseId: input.releaseId, documents: 1, unreadable: 0, primaryPresent: rand() < 0.8, nothingReadable: false, findings: 2, disputed: 0 };
+      return { releaseId: input.releaseId, documents: 1, unreadable: 0, primaryPresent: rand() < 0.8, nothingReadable: false, findings: 2, disputed: 0, disputes: [] };
     },
     async renderRelease(input: { reviewId: string; releaseId: string }) {
       await remote();

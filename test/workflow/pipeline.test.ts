@@ -9,7 +9,7 @@ import { ReviewWorkers } from '../../worker/review-workers.js';
 import type { ReviewActivities } from '../../activities/index.js';
 import type { AnalysisSummary, ReviewPolicy } from '../../src/reviews/pipeline.js';
 import type { InternalState } from '../../src/reviews/states.js';
-import { approveReleaseSignal, type ReviewWorkflowState } from '../../workflows/messages.js';
+import { approveUpdate, type ReviewWorkflowState } from '../../workflows/messages.js';
 import { queryState } from '../support/history-outline.js';
 import { createReview, stubReview, workflowBundle, workflowServer } from '../support/workflow-server.js';
 
@@ -30,15 +30,20 @@ function stubs(reviewId: string, scenario: Scenario) {
   const calls = { states: [] as InternalState[], analyses: 0, renders: 0, published: [] as { releaseId: string; at: number }[], events: [] as string[] };
   const policy: ReviewPolicy = { maxConcurrentAnalyses: 4, releasePolicy: 'auto', awaitingDocumentsSeconds: 3_600, ...scenario.policy };
   const analyses = scenario.analyses ?? [{}];
+  // The review recorded with its first pass begun, as the create's activity does.
+  const created = async () => {
+    calls.states.push('analysing');
+    return { review: stubReview(reviewId, 'processing'), pass: { policy, slot: true } };
+  };
   const activities = {
     async ingestSubmission() {
       return { submissionId: '00000000-0000-4000-8000-000000000001' };
     },
     async createReviewRecord() {
-      return stubReview(reviewId, 'processing');
+      return created();
     },
     async createReview() {
-      return stubReview(reviewId, 'processing');
+      return created();
     },
     async recordState(input: { internalState: InternalState }) {
       calls.states.push(input.internalState);
@@ -52,7 +57,7 @@ function stubs(reviewId: string, scenario: Scenario) {
     },
     async analyseToDraft(input: { releaseId: string }): Promise<AnalysisSummary> {
       const found = analyses[Math.min(calls.analyses++, analyses.length - 1)];
-      return { releaseId: input.releaseId, documents: 1, unreadable: 0, primaryPresent: true, nothingReadable: false, findings: 2, disputed: 0, ...found };
+      return { releaseId: input.releaseId, documents: 1, unreadable: 0, primaryPresent: true, nothingReadable: false, findings: 2, disputed: 0, disputes: [], ...found };
     },
     async renderRelease(input: { releaseId: string }) {
       if (calls.renders++ < (scenario.failedRenders ?? 0)) throw ApplicationFailure.nonRetryable('MinIO is not answering');
@@ -94,12 +99,12 @@ async function withReview(scenario: Scenario, check: (r: { reviewId: string; cal
   });
 }
 
-test('an organization that holds releases: the release waits at release_gate, published only after approveRelease', async (t) => {
+test('an organization that holds releases: the release waits at release_gate, published only after approve', async (t) => {
   await withReview({ policy: { releasePolicy: 'hold' } }, async ({ reviewId, calls, until }) => {
     await until((s) => s.internalState === 'release_gate');
     await new Promise((r) => setTimeout(r, 1_000));
     t.deepEqual(calls.published, [], 'nothing is published while it waits');
-    await env().client.workflow.getHandle(reviewId).signal(approveReleaseSignal);
+    await env().client.workflow.getHandle(reviewId).executeUpdate(approveUpdate);
     await until((s) => s.internalState === 'released' && s.releases === 1);
     t.is(calls.published.length, 1);
     t.deepEqual(calls.states, ['analysing', 'rendering', 'release_gate']);

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { replayHistories } from '../../scripts/temporal/replay-histories.js';
-import { DECIDED_AT_START_PATCH, ONE_LOCAL_ACTIVITY_PATCH } from '../../workflows/patches.js';
 
 // Only problems from the replay worker; its lifecycle lines would drown the suite's output.
 Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -64,12 +63,12 @@ const localActivities = (h: HistoryJson) =>
     return [(JSON.parse(Buffer.from(data, 'base64').toString('utf8')) as { activity_type: string }).activity_type];
   });
 
-test('the recorded paths are the ones named: a small create is one local activity, released runs complete, the amendment continues a completed run and is rendered again when approved', async (t) => {
+test('the recorded paths are the ones named: a small create is one local activity that also begins its first pass, released runs complete, the amendment continues a completed run and is rendered again when approved', async (t) => {
   for (const name of REQUIRED) {
     const history = await historyOf(name);
     t.is(lastEventType(history), 'workflowExecutionCompletedEventAttributes', name);
-    // A run decides every change at its start: its patch markers come first, and only there.
-    t.deepEqual(patchMarkers(history), [DECIDED_AT_START_PATCH, ONE_LOCAL_ACTIVITY_PATCH], name);
+    // One version of the workflow: no run asks which code to take.
+    t.deepEqual(patchMarkers(history), [], name);
   }
   // The recorded creates are small uploads: ingested and recorded by one local activity, no ingest task.
   for (const name of ['create-completed', 'failure', 'sandbox']) {
@@ -77,6 +76,9 @@ test('the recorded paths are the ones named: a small create is one local activit
     t.false(activityTasks(history).includes('ingestSubmission'), name);
     t.is(localActivities(history).filter((a) => a === 'createReview').length, 1, name);
   }
+  // The first pass is begun by the create's local activity; a later pass (the amendment's) by beginPass.
+  t.false(localActivities(await historyOf('create-completed')).includes('beginPass'));
+  t.true(localActivities(await historyOf('amendment')).includes('beginPass'));
   // Approved at the gate, the amendment is rendered again at approval.
   const amendment = await historyOf('amendment');
   t.is(activityTasks(amendment).filter((a) => a === 'renderRelease').length, 2);
