@@ -54,6 +54,7 @@ export function submissionIngester({ sql, storage, config }: { sql: Sql; storage
         storage,
         reviewId: input.reviewId,
         maxFileBytes: config.limits.maxFileBytes,
+        maxReviewBytes: config.limits.maxReviewBytes,
         timeoutMs: config.limits.sourceFetchTimeoutMs,
         allowLoopback: config.testOnlyAllowLoopbackTargets,
       });

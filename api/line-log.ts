@@ -1,4 +1,7 @@
-// The API's log: one line per request (api/request-id.ts) and per failure. Written to stderr in one write
+import { oneLine } from '../src/runtime/log-line.js';
+
+// The API's log: one line per request (api/request-id.ts) and per failure, each kept to one line
+// (src/runtime/log-line.ts). Written to stderr in one write
 // per turn of the event loop rather than one per line: under load a synchronous write per request (stderr
 // to a file or pipe is synchronous in Node) was a tenth of a read's cost. Lines still waiting when the
 // process exits, however it exits short of being killed, are written then.
@@ -14,6 +17,6 @@ export function lineLog(prefix: string, write: (text: string) => void = (text) =
   process.once('exit', flush);
   return (line) => {
     if (pending.length === 0) setImmediate(flush);
-    pending.push(`${prefix}${line}\n`);
+    pending.push(`${prefix}${oneLine(line)}\n`);
   };
 }

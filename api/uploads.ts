@@ -1,11 +1,12 @@
 // Multipart uploads streamed straight to MinIO uploads/ as they arrive (a multer storage engine): each
-// part is counted and hashed on the way (putStream) and cut off past the per-file limit. The API never
-// holds a file.
+// part is counted and hashed on the way (putStream) and cut off past the per-file limit, and the parts
+// of a request together past the per-review limit. The API never holds a file.
 import type { Request } from 'express';
 import multer, { MulterError, type StorageEngine } from 'multer';
 import { FileNameSchema } from '../src/reviews/review.js';
 import { uploadKey } from '../src/storage/keys.js';
 import { putStream, removeObjects, type Storage } from '../src/storage/minio.js';
+import { ByteBudget } from '../src/streams/byte-budget.js';
 import { caller } from './auth.js';
 import { ApiError } from './errors.js';
 
@@ -16,16 +17,30 @@ export interface StagedPart {
 }
 
 class StagingStorage implements StorageEngine {
+  /** Each request's parts together, counted against the per-review limit as they arrive. */
+  private readonly totals = new WeakMap<Request, ByteBudget>();
+
   constructor(
     private readonly storage: Storage,
     private readonly maxFileBytes: number,
+    private readonly maxReviewBytes: number,
   ) {}
+
+  private totalOf(req: Request): ByteBudget {
+    let total = this.totals.get(req);
+    if (!total) {
+      const limit = this.maxReviewBytes;
+      total = new ByteBudget(limit, () => ApiError.of('documents_too_large', `The documents come to more than the per-review limit of ${limit} bytes.`));
+      this.totals.set(req, total);
+    }
+    return total;
+  }
 
   _handleFile(req: Request, file: Express.Multer.File, cb: (error?: unknown, info?: Partial<Express.Multer.File>) => void): void {
     // Under the organization, so an operator can tell whose uploads are in flight.
     const key = uploadKey(caller(req.res!).organizationId);
     const tooLarge = () => ApiError.of('document_too_large', `${file.originalname} is larger than the per-file limit.`);
-    putStream(this.storage, key, file.stream, 'application/octet-stream', { maxBytes: this.maxFileBytes, tooLarge }).then(
+    putStream(this.storage, key, file.stream, 'application/octet-stream', { maxBytes: this.maxFileBytes, tooLarge, shared: this.totalOf(req) }).then(
       ({ size, sha256 }) => cb(null, { key, size, sha256 } as Partial<Express.Multer.File>),
       async (err: unknown) => {
         // A part cut off mid-way may have left an object (or an incomplete multipart upload) behind.
@@ -45,9 +60,9 @@ class StagingStorage implements StorageEngine {
 }
 
 /** Parses a multipart body: file parts under `documents`, text fields as given. */
-export function multipartDocuments(storage: Storage, limits: { maxFileBytes: number; maxReviewDocuments: number }) {
+export function multipartDocuments(storage: Storage, limits: { maxFileBytes: number; maxReviewDocuments: number; maxReviewBytes: number }) {
   const parse = multer({
-    storage: new StagingStorage(storage, limits.maxFileBytes),
+    storage: new StagingStorage(storage, limits.maxFileBytes, limits.maxReviewBytes),
     // A plain filename="…" parameter is UTF-8, as every client sends it (RFC 7578 §4.2); busboy's default,
     // Latin-1, turned "résumé.pdf" into "rÃ©sumÃ©.pdf". `filename*=UTF-8''…` is decoded as it says.
     defParamCharset: 'utf8',

@@ -7,6 +7,8 @@ const MiB = 1024 * 1024;
 
 // Local development and tests run on these; production must set its own (checked below).
 const DEV_SERVER_SECRET = 'dev-only-server-secret-change-me-in-production-0000';
+/** MinIO's own default access key and secret. */
+const DEV_MINIO_CREDENTIAL = 'minioadmin';
 const DEV_WEBHOOK_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 
 const port = z.coerce.number().int().min(1).max(65535);
@@ -35,8 +37,8 @@ const envSchema = z.object({
   // Presigned report URLs must name the host integrators can reach, which is not always the internal one.
   MINIO_PUBLIC_ENDPOINT: httpUrl.optional(),
   MINIO_REGION: z.string().min(1).default('us-east-1'),
-  MINIO_ACCESS_KEY: z.string().min(3).default('minioadmin'),
-  MINIO_SECRET_KEY: z.string().min(8).default('minioadmin'),
+  MINIO_ACCESS_KEY: z.string().min(3).default(DEV_MINIO_CREDENTIAL),
+  MINIO_SECRET_KEY: z.string().min(8).default(DEV_MINIO_CREDENTIAL),
   MINIO_BUCKET: z
     .string()
     .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid S3 bucket name')
@@ -56,6 +58,9 @@ const envSchema = z.object({
   MAX_REVIEW_DOCUMENTS: positiveInt.default(300),
   MAX_REVIEW_BYTES: positiveInt.default(500 * MiB),
   RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
+  // Webhook endpoints one organization may register in each mode: every event goes to each of them, so
+  // endpoints without bound would make every create a fan-out of deliveries on the shared workers.
+  MAX_WEBHOOK_ENDPOINTS: positiveInt.max(1_000).default(10),
   // How long an API process trusts a key it looked up (0: look up every request). Changes to keys are
   // announced to every process at once; this bounds a missed announcement (docs/operations.md).
   API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(1),
@@ -121,6 +126,8 @@ export interface Config {
     maxReviewDocuments: number;
     maxReviewBytes: number;
     rateLimitPerMinute: number;
+    /** Webhook endpoints per organization and mode. */
+    maxWebhookEndpoints: number;
     /** How long a looked-up key is trusted without looking it up again, in milliseconds. */
     apiKeyCacheMs: number;
     maxConcurrentAnalyses: number;
@@ -141,6 +148,13 @@ export class ConfigError extends Error {
 }
 
 /** Parses the environment into a Config; throws ConfigError naming every invalid variable. */
+/** Plain http:// to a host other than this machine's loopback. */
+function cleartextToAnotherHost(url: URL): boolean {
+  if (url.protocol !== 'http:') return false;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return !(host === 'localhost' || host === '::1' || /^127\./.test(host));
+}
+
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   // Empty strings mean "unset" so that `FOO= npm start` falls back to the default.
   const cleaned = Object.fromEntries(
@@ -157,12 +171,19 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       e.SERVER_SECRET === DEV_SERVER_SECRET && 'SERVER_SECRET',
       e.WEBHOOK_SECRET_KEY === DEV_WEBHOOK_SECRET_KEY && 'WEBHOOK_SECRET_KEY',
       e.TEST_ONLY_ALLOW_LOOPBACK_TARGETS && 'TEST_ONLY_ALLOW_LOOPBACK_TARGETS',
+      // MinIO's well-known default credentials: anyone who reads this README could use them.
+      e.MINIO_ACCESS_KEY === DEV_MINIO_CREDENTIAL && 'MINIO_ACCESS_KEY',
+      e.MINIO_SECRET_KEY === DEV_MINIO_CREDENTIAL && 'MINIO_SECRET_KEY',
     ].filter(Boolean);
-    if (unsafe.length > 0) {
-      throw new ConfigError(
-        `Invalid configuration:\n${unsafe.map((n) => `  ${n}: must be set to a production value when NODE_ENV=production`).join('\n')}`,
-      );
-    }
+    // What callers are given (the API's address, presigned report URLs, which are the store's public
+    // endpoint or else its own) goes over TLS, except to this machine.
+    const given = { PUBLIC_BASE_URL: e.PUBLIC_BASE_URL, MINIO_PUBLIC_ENDPOINT: e.MINIO_PUBLIC_ENDPOINT ?? e.MINIO_ENDPOINT };
+    const plain = Object.entries(given).flatMap(([n, value]) => (value !== undefined && cleartextToAnotherHost(new URL(value)) ? [n] : []));
+    const problems = [
+      ...unsafe.map((n) => `  ${n}: must be set to a production value when NODE_ENV=production`),
+      ...plain.map((n) => `  ${n}: must be an https:// URL (http:// only for localhost) when NODE_ENV=production`),
+    ];
+    if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
   const minioEndpoint = new URL(e.MINIO_ENDPOINT);
   return {
@@ -189,6 +210,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxReviewDocuments: e.MAX_REVIEW_DOCUMENTS,
       maxReviewBytes: e.MAX_REVIEW_BYTES,
       rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+      maxWebhookEndpoints: e.MAX_WEBHOOK_ENDPOINTS,
       apiKeyCacheMs: e.API_KEY_CACHE_SECONDS * 1000,
       maxConcurrentAnalyses: e.MAX_CONCURRENT_ANALYSES,
       awaitingDocumentsDays: e.AWAITING_DOCUMENTS_DAYS,
@@ -202,6 +224,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
 }
 
 /** For process entry points: load the config or print the problem and exit 1 (no stack trace). */
+/**
+ * What a service says at its start when NODE_ENV is not set: it then runs as development, with the public
+ * development secrets, which a deployment must never do silently. (The local stack says development.)
+ */
+export function implicitDevelopmentNotice(source: Record<string, string | undefined> = process.env): string | undefined {
+  if (source.NODE_ENV) return undefined;
+  return 'NODE_ENV is not set: running as development, with the development secrets and defaults; a deployment sets NODE_ENV=production';
+}
+
 export function loadConfigOrExit(source: Record<string, string | undefined> = process.env): Config {
   try {
     return loadConfig(source);

@@ -98,9 +98,19 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
         throw invalidRequest(parsed.error);
       }
       const { documents, ...fields } = parsed.data;
-      return { fields, files: [], sources: documents, fingerprinted: documents };
+      return { fields, files: [], sources: countedSources(documents), fingerprinted: documents };
     }
     throw new ApiError('invalid_request', 400, 'Send the review as application/json or multipart/form-data.');
+  }
+
+  /**
+   * Source URLs within the per-review document limit: refused before any is fetched, as multipart refuses
+   * a part past the limit (each URL would otherwise be fetched, up to the per-file limit, then refused).
+   */
+  function countedSources(sources: DocumentSource[]): DocumentSource[] {
+    const max = config.limits.maxReviewDocuments;
+    if (sources.length > max) throw ApiError.of('too_many_documents', `At most ${max} documents a review; ${sources.length} source URLs were given.`);
+    return sources;
   }
 
   /** Multipart parts streamed to staging, as the workflow's staged files. */
@@ -142,7 +152,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
         if (onlyDocumentsMissing(req.body, parsed.error)) throw ApiError.of('document_required', 'Supply at least one document.');
         throw invalidRequest(parsed.error);
       }
-      return { files: [], sources: parsed.data.documents };
+      return { files: [], sources: countedSources(parsed.data.documents) };
     }
     throw new ApiError('invalid_request', 400, 'Send the documents as application/json or multipart/form-data.');
   }

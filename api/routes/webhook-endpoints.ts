@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Config } from '../../src/config.js';
 import type { Sql } from '../../src/db/client.js';
 import { endpointDeliveries } from '../../src/db/webhook-deliveries.js';
-import { deleteEndpoint, insertEndpoint, listEndpoints } from '../../src/db/webhook-endpoints.js';
+import { deleteEndpoint, EndpointLimitError, insertEndpoint, listEndpoints } from '../../src/db/webhook-endpoints.js';
 import { checkTarget, UnsafeTargetError } from '../../src/outbound/address-guard.js';
 import { WebhookDeliveryListQuerySchema } from '../../src/webhooks/delivery-log.js';
 import { RegisterWebhookEndpointSchema } from '../../src/webhooks/endpoint.js';
@@ -41,12 +41,20 @@ export function webhookEndpointRoutes({ config, sql }: { config: Config; sql: Sq
         throw err;
       }
       const secret = generateSigningSecret();
-      const endpoint = await insertEndpoint(sql, who, {
-        url: parsed.data.url,
-        description: parsed.data.description ?? '',
-        secretCiphertext: encryptSecret(secret, config.secrets.webhookKey),
-        secretHint: secretHint(secret),
-      });
+      let endpoint;
+      try {
+        endpoint = await insertEndpoint(
+          sql,
+          who,
+          { url: parsed.data.url, description: parsed.data.description ?? '', secretCiphertext: encryptSecret(secret, config.secrets.webhookKey), secretHint: secretHint(secret) },
+          config.limits.maxWebhookEndpoints,
+        );
+      } catch (err) {
+        if (err instanceof EndpointLimitError) {
+          throw new ApiError('invalid_request', 422, `Invalid request: at most ${err.max} webhook endpoints per organization and mode (${who.sandbox ? 'sandbox' : 'live'}); delete one before registering another.`);
+        }
+        throw err;
+      }
       res.status(201).json({ ...endpoint, signing_secret: secret });
     })
     .get(async (_req, res) => {

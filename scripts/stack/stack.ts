@@ -238,6 +238,8 @@ export function serviceEnvironment(
     Object.entries(base).filter((e): e is [string, string] => e[1] !== undefined),
   );
   return {
+    // The local stack is development unless told otherwise (a service without NODE_ENV says so at its start).
+    NODE_ENV: 'development',
     ...inherited,
     HOST: '127.0.0.1',
     PORT: String(o.ports.api),

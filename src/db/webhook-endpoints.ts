@@ -37,17 +37,36 @@ export interface Owner {
   sandbox: boolean;
 }
 
+/** The organization already has as many endpoints in this mode as it may. */
+export class EndpointLimitError extends Error {
+  constructor(readonly max: number) {
+    super(`at most ${max} webhook endpoints per organization and mode`);
+  }
+}
+
+/**
+ * Registers an endpoint unless the owner has `max` already (counted under a lock of the owner's, so two
+ * registrations at once cannot both take the last place).
+ */
 export async function insertEndpoint(
   sql: Sql,
   owner: Owner,
   e: { url: string; description: string; secretCiphertext: Buffer; secretHint: string },
+  max: number,
 ): Promise<WebhookEndpoint> {
-  const [row] = await sql<EndpointRow[]>`
-    insert into webhook_endpoints (id, organization_id, sandbox, url, description, secret_ciphertext, secret_hint)
-    values (${randomUUID()}, ${owner.organizationId}, ${owner.sandbox}, ${e.url}, ${e.description},
-            ${e.secretCiphertext}, ${e.secretHint})
-    returning *`;
-  return toEndpoint(row!);
+  return sql.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(hashtextextended(${`webhook-endpoints:${owner.organizationId}:${owner.sandbox}`}, 0))`;
+    const [held] = await tx<{ n: number }[]>`
+      select count(*)::int as n from webhook_endpoints
+       where organization_id = ${owner.organizationId} and sandbox = ${owner.sandbox} and deleted_at is null`;
+    if (held!.n >= max) throw new EndpointLimitError(max);
+    const [row] = await tx<EndpointRow[]>`
+      insert into webhook_endpoints (id, organization_id, sandbox, url, description, secret_ciphertext, secret_hint)
+      values (${randomUUID()}, ${owner.organizationId}, ${owner.sandbox}, ${e.url}, ${e.description},
+              ${e.secretCiphertext}, ${e.secretHint})
+      returning *`;
+    return toEndpoint(row!);
+  });
 }
 
 export async function listEndpoints(sql: Sql, owner: Owner): Promise<WebhookEndpoint[]> {

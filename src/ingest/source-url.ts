@@ -3,6 +3,7 @@
 // checked addresses; redirects are refused; one total timeout covers connect, headers and body; the
 // per-file limit is enforced while the body streams. A problem with a source is a refusal naming
 // `documents[i].url`; a storage problem is thrown as is, for the activity to retry.
+import { ByteBudget } from '../streams/byte-budget.js';
 import { checkTarget, UnsafeTargetError, type CheckedTarget } from '../outbound/address-guard.js';
 import { pinnedRequest } from '../outbound/pinned-https.js';
 import { fetchedSourceKey } from '../storage/keys.js';
@@ -15,6 +16,8 @@ export interface SourceFetchOptions {
   storage: Storage;
   reviewId: string;
   maxFileBytes: number;
+  /** The review's aggregate limit: the sources of one submission together are cut off past it. */
+  maxReviewBytes: number;
   timeoutMs: number;
   /** Test-only: lets sources on this machine through the address guard. */
   allowLoopback: boolean;
@@ -26,6 +29,8 @@ const CONCURRENCY = 4;
 /** Fetches every source into staging, in order; on any refusal removes what it fetched and throws it. */
 export async function fetchSources(sources: DocumentSource[], o: SourceFetchOptions): Promise<StagedFile[]> {
   const stop = new AbortController();
+  // Counted as the bytes arrive, over every source at once: past the limit the fetches stop.
+  const total = new ByteBudget(o.maxReviewBytes, () => new IngestRejection('documents_too_large', `The documents' sources come to more than the per-review limit of ${o.maxReviewBytes} bytes.`));
   const staged: StagedFile[] = new Array<StagedFile>(sources.length);
   const keys: string[] = [];
   let next = 0;
@@ -36,7 +41,7 @@ export async function fetchSources(sources: DocumentSource[], o: SourceFetchOpti
       const key = fetchedSourceKey(o.reviewId);
       keys.push(key);
       try {
-        staged[index] = await fetchSource(sources[index]!, index, key, o, stop.signal);
+        staged[index] = await fetchSource(sources[index]!, index, key, o, stop.signal, total);
       } catch (err) {
         // Fetches cut short because another source failed are not failures of their own.
         if (stop.signal.aborted) return;
@@ -59,6 +64,7 @@ async function fetchSource(
   key: string,
   o: SourceFetchOptions,
   stop: AbortSignal,
+  total: ByteBudget,
 ): Promise<StagedFile> {
   const field = `documents[${index}].url`;
   const refuse = (why: string) => new IngestRejection('invalid_request', `Invalid request: ${field}: ${why}.`);
@@ -100,7 +106,7 @@ async function fetchSource(
   response.once('error', (err) => (sourceError ??= err));
   let content;
   try {
-    content = await putStream(o.storage, key, response, 'application/octet-stream', { maxBytes: o.maxFileBytes, tooLarge });
+    content = await putStream(o.storage, key, response, 'application/octet-stream', { maxBytes: o.maxFileBytes, tooLarge, shared: total });
   } catch (err) {
     await removeObjects(o.storage, [key]).catch(() => {});
     if (err instanceof IngestRejection) throw err;

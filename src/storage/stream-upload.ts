@@ -7,6 +7,7 @@
 // as UNSIGNED-PAYLOAD (no SHA-256 for signing, no Content-MD5: what minio-js does over HTTPS anyway), two
 // at a time while the next one fills. A small stream (most documents) needs none of this: it is held as
 // it came, then sent in one PUT and hashed on the spot (SMALL_BYTES).
+import type { ByteBudget } from '../streams/byte-budget.js';
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Client } from 'minio';
@@ -42,6 +43,8 @@ export interface StoredStream {
 export interface StreamLimit {
   maxBytes: number;
   tooLarge: () => Error;
+  /** A budget this stream shares with the other files of its request (the review's aggregate limit). */
+  shared?: ByteBudget;
 }
 
 /** The client the stream uploads go through; signs payloads as UNSIGNED-PAYLOAD (see above). */
@@ -118,6 +121,7 @@ export async function uploadStream(client: Client, bucket: string, key: string, 
       size += bytes.length;
       // Counted as it arrives, before anything of it is stored: the limit stops the stream mid-way.
       if (limit && size > limit.maxBytes) throw limit.tooLarge();
+      limit?.shared?.take(bytes.length);
       if (small && size <= SMALL_BYTES) {
         small.push(bytes);
         continue;

@@ -30,6 +30,17 @@ test('the deployment has postgres, minio, temporal with its UI, setup, api, and 
   t.is(compose.services.api!.depends_on?.setup?.condition, 'service_completed_successfully');
 });
 
+test('only the API and the S3 endpoint are published beyond this host; the Temporal UI and the MinIO console are not', (t) => {
+  const published = Object.entries(compose.services).flatMap(([name, service]) =>
+    ((service as { ports?: string[] }).ports ?? []).map((p) => ({ name, public: !p.startsWith('127.0.0.1:'), container: p.split(':').at(-1) })),
+  );
+  t.deepEqual(
+    published.filter((p) => p.public).map((p) => `${p.name}:${p.container}`).sort(),
+    ['api:8080', 'minio:9000'],
+  );
+  t.deepEqual(published.filter((p) => !p.public).map((p) => `${p.name}:${p.container}`).sort(), ['minio:9001', 'temporal-ui:8080']);
+});
+
 test('MinIO is pinned to the release the local stack builds', (t) => {
   t.is(compose.services.minio!.image, `minio/minio:${MINIO_SERVER.label}`);
 });

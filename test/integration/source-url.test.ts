@@ -22,7 +22,7 @@ test.after.always(async () => {
 });
 
 function options(extra: Partial<SourceFetchOptions> = {}): SourceFetchOptions {
-  return { storage, reviewId: randomUUID(), maxFileBytes: 1024 * 1024, timeoutMs: 2000, allowLoopback: true, ...extra };
+  return { storage, reviewId: randomUUID(), maxFileBytes: 1024 * 1024, maxReviewBytes: 4 * 1024 * 1024, timeoutMs: 2000, allowLoopback: true, ...extra };
 }
 
 const source = (url: string, filename = 'cd.pdf') => ({ filename, content_type: 'application/pdf', url });
@@ -135,6 +135,19 @@ test('the per-file limit is enforced on the declared length and while streaming'
     t.is(err.code, 'document_too_large');
     t.regex(err.message, /documents\[0\]\.url: cd\.pdf is larger than the per-file limit of 1000 bytes/);
   }
+});
+
+test('the sources together are cut off while streaming once they pass the per-review limit: documents_too_large, nothing kept', async (t) => {
+  // Three files each within the per-file limit, 12 KiB together against a review limit of 10,000 bytes.
+  const urls = ['a', 'b', 'c'].map((n) =>
+    server.handle(`/${n}-undeclared.pdf`, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      res.end(Buffer.alloc(4096, 0x41));
+    }),
+  );
+  const err = await refusal(t, options({ maxFileBytes: 8192, maxReviewBytes: 10_000 }), urls);
+  t.is(err.code, 'documents_too_large');
+  t.regex(err.message, /more than the per-review limit of 10000 bytes/);
 });
 
 test('the connection goes to the checked address, whatever the host name resolves to now', async (t) => {

@@ -51,6 +51,23 @@ test('description is optional (default "") and at most 500 characters', async (t
   t.regex((long.body as { error: { message: string } }).error.message, /description/);
 });
 
+test('an organization registers at most 10 endpoints in each mode: the 11th is 422 invalid_request, also when registered at once', async (t) => {
+  const org = await newOrganization();
+  const register = (key: string) => api('POST', '/webhook-endpoints', { key, json: { url: PUBLIC_URL } });
+  // Twelve at once: ten places, counted under the organization's lock, so exactly two are refused.
+  const live = await Promise.all(Array.from({ length: 12 }, () => register(org.liveKey)));
+  t.deepEqual(live.map((r) => r.status).sort(), [...Array<number>(10).fill(201), 422, 422]);
+  const refused = live.find((r) => r.status === 422)!;
+  t.is(errorCode(refused), 'invalid_request');
+  t.regex(refused.text, /at most 10 webhook endpoints per organization and mode \(live\)/);
+  // The sandbox mode has places of its own; deleting a live endpoint frees one.
+  t.is((await register(org.sandboxKey)).status, 201);
+  const { endpoints } = WebhookEndpointListSchema.parse((await api('GET', '/webhook-endpoints', { key: org.liveKey })).body);
+  t.is(endpoints.length, 10);
+  t.is((await api('DELETE', `/webhook-endpoints/${endpoints[0]!.id}`, { key: org.liveKey })).status, 204);
+  t.is((await register(org.liveKey)).status, 201);
+});
+
 test('non-public or non-HTTPS URLs are 400 invalid_request naming url', async (t) => {
   const org = await newOrganization();
   for (const url of [

@@ -316,6 +316,31 @@ test('BMP variants decode to the same grey pixels: 1, 8 (top-down), 24, 32-bit b
   t.deepEqual(decodeBmp(bmpRle8(grey, width, height)), expected, 'RLE8');
 });
 
+test('an RLE8 run past the end of its row is cut there: the next row starts only at the end-of-line code', (t) => {
+  const palette = Buffer.alloc(256 * 4);
+  for (let i = 0; i < 256; i++) palette.fill(i, i * 4, i * 4 + 3);
+  // Bottom row: a run of 200 black pixels in a row of 3; top row: 3 white ones.
+  const pixels = Buffer.from([200, 0, 0, 0, 3, 255, 0, 0, 0, 1]);
+  const decoded = decodeBmp(bmpFile(infoHeader(40, 3, 2, 8, 1, pixels.length), palette, pixels));
+  t.deepEqual(decoded, { width: 3, height: 2, grey: Uint8Array.from([255, 255, 255, 0, 0, 0]) });
+});
+
+test('RLE runs that declare far more pixels than a row holds cost one step per run, not per pixel declared', (t) => {
+  // 16 MiB of runs of 255 pixels each in a 4×4 bitmap: two billion pixels declared, 16 to draw. Stepping
+  // through every declared pixel takes seconds of CPU; a step per run, milliseconds.
+  const palette = Buffer.alloc(256 * 4);
+  for (const [bits, compression] of [[8, 1], [4, 2]] as const) {
+    const runs = Buffer.alloc(16 * 1024 * 1024);
+    for (let i = 0; i < runs.length; i += 2) runs[i] = 255;
+    const file = bmpFile(infoHeader(40, 4, 4, bits, compression, runs.length), palette.subarray(0, (1 << bits) * 4), runs);
+    const before = process.cpuUsage();
+    const decoded = decodeBmp(file);
+    const { user, system } = process.cpuUsage(before);
+    t.is(decoded.grey.length, 16);
+    t.true(user + system < 500_000, `RLE${bits}: ${Math.round((user + system) / 1000)} ms of CPU for 8 million runs`);
+  }
+});
+
 // ---------------------------------------------------------------------------------------------------
 // Encoders for the test images sharp cannot write, and headers that lie about their size.
 

@@ -28,20 +28,41 @@ test('an invalid variable is named in the error', (t) => {
   t.regex(err!.message, /DATABASE_URL: must be a postgres:\/\/ URL/);
 });
 
-test('production refuses the development secrets and the test-only switch', (t) => {
+test("production refuses the development secrets, MinIO's default credentials and the test-only switch", (t) => {
   const err = t.throws(() => loadConfig({ NODE_ENV: 'production', TEST_ONLY_ALLOW_LOOPBACK_TARGETS: 'true' }), {
     instanceOf: ConfigError,
   });
   t.regex(err!.message, /SERVER_SECRET/);
   t.regex(err!.message, /WEBHOOK_SECRET_KEY/);
   t.regex(err!.message, /TEST_ONLY_ALLOW_LOOPBACK_TARGETS/);
-  t.notThrows(() =>
-    loadConfig({
-      NODE_ENV: 'production',
-      SERVER_SECRET: 'x'.repeat(40),
-      WEBHOOK_SECRET_KEY: Buffer.alloc(32, 1).toString('base64'),
-    }),
-  );
+  t.regex(err!.message, /MINIO_ACCESS_KEY: must be set to a production value/);
+  t.regex(err!.message, /MINIO_SECRET_KEY: must be set to a production value/);
+  t.notThrows(() => loadConfig(production()));
+});
+
+/** A production configuration with its own secrets and credentials, and `extra` over it. */
+const production = (extra: Record<string, string> = {}) => ({
+  NODE_ENV: 'production',
+  SERVER_SECRET: 'x'.repeat(40),
+  WEBHOOK_SECRET_KEY: Buffer.alloc(32, 1).toString('base64'),
+  MINIO_ACCESS_KEY: 'loan-review-service',
+  MINIO_SECRET_KEY: 'a-secret-of-its-own',
+  ...extra,
+});
+
+test('production gives callers https:// addresses: plain http:// only to this machine', (t) => {
+  const err = t.throws(() => loadConfig(production({ PUBLIC_BASE_URL: 'http://reviews.example.com/v1', MINIO_PUBLIC_ENDPOINT: 'http://files.example.com' })), {
+    instanceOf: ConfigError,
+  });
+  t.regex(err!.message, /PUBLIC_BASE_URL: must be an https:\/\/ URL/);
+  t.regex(err!.message, /MINIO_PUBLIC_ENDPOINT: must be an https:\/\/ URL/);
+  // Without a public endpoint, report links are the store's own address: judged the same.
+  const internal = t.throws(() => loadConfig(production({ MINIO_ENDPOINT: 'http://minio:9000' })), { instanceOf: ConfigError });
+  t.regex(internal!.message, /MINIO_PUBLIC_ENDPOINT: must be an https:\/\/ URL/);
+  t.notThrows(() => loadConfig(production({ PUBLIC_BASE_URL: 'https://reviews.example.com/v1', MINIO_ENDPOINT: 'http://minio:9000', MINIO_PUBLIC_ENDPOINT: 'https://files.example.com' })));
+  t.notThrows(() => loadConfig(production({ PUBLIC_BASE_URL: 'http://localhost:8080/v1', MINIO_PUBLIC_ENDPOINT: 'http://127.0.0.1:9000' })));
+  // Development takes whatever it is given.
+  t.notThrows(() => loadConfig({ PUBLIC_BASE_URL: 'http://reviews.example.com/v1', MINIO_PUBLIC_ENDPOINT: 'http://files.example.com' }));
 });
 
 test('a webhook key that is not 32 bytes is rejected', (t) => {

@@ -295,22 +295,30 @@ function decodeBmpPixels(bytes: Uint8Array, bmp: BmpHeader): GreyBitmap {
   return { width, height, grey };
 }
 
-/** RLE8 / RLE4 (always bottom-up): runs, literal runs, end of line, delta, end of bitmap. */
+/**
+ * RLE8 / RLE4 (always bottom-up): runs, literal runs, end of line, delta, end of bitmap. A run that goes
+ * past the row's end is cut there (what lies beyond is not drawn, as other decoders do), so the work is
+ * at most one step per pixel and per byte of the file, however long the runs it declares: a file of
+ * runs far past its rows cannot keep a reader busy.
+ */
 function decodeRle(bytes: Uint8Array, bmp: BmpHeader, grey: Uint8Array): void {
   const { width, height, palette } = bmp;
   const four = bmp.compression === BI_RLE4;
   let at = bmp.dataOffset;
   let x = 0;
   let y = 0; // counted from the bottom row
-  const put = (index: number): void => {
-    if (x < width && y < height) grey[(height - 1 - y) * width + x] = palette[index] ?? 255;
-    x++;
+  /** Draws `count` pixels from x on: index(i) is the i-th one's palette index. */
+  const draw = (count: number, index: (i: number) => number): void => {
+    const drawn = y < height ? Math.max(0, Math.min(count, width - x)) : 0;
+    const row = (height - 1 - y) * width + x;
+    for (let i = 0; i < drawn; i++) grey[row + i] = palette[index(i)] ?? 255;
+    x += count;
   };
   while (at + 1 < bytes.length && y < height) {
     const count = bytes[at++] ?? 0;
     const value = bytes[at++] ?? 0;
     if (count > 0) {
-      for (let i = 0; i < count; i++) put(four ? (i & 1 ? value & 0xf : value >> 4) : value);
+      draw(count, four ? (i) => (i & 1 ? value & 0xf : value >> 4) : () => value);
     } else if (value === 0) {
       x = 0;
       y++;
@@ -320,11 +328,12 @@ function decodeRle(bytes: Uint8Array, bmp: BmpHeader, grey: Uint8Array): void {
       x += bytes[at++] ?? 0;
       y += bytes[at++] ?? 0;
     } else {
+      const start = at;
+      draw(value, (i) => {
+        const byte = bytes[start + (four ? i >> 1 : i)] ?? 0;
+        return four ? (i & 1 ? byte & 0xf : byte >> 4) : byte;
+      });
       const length = four ? Math.ceil(value / 2) : value;
-      for (let i = 0; i < value; i++) {
-        const byte = bytes[at + (four ? i >> 1 : i)] ?? 0;
-        put(four ? (i & 1 ? byte & 0xf : byte >> 4) : byte);
-      }
       at += length + (length & 1); // literal runs are padded to a 16-bit boundary
     }
   }
