@@ -1,5 +1,7 @@
 # One image for the API, the worker and the one-shot setup; docker-compose.yml picks the command.
-FROM node:20.19-bookworm-slim
+# Node 24, a long-term-support line (Node 20's support ended in April 2026); the code and its native
+# modules also run on Node 20.19 and later, as the local stack may (package.json "engines").
+FROM node:24.21-bookworm-slim
 # Native tesseract reads scans about twice as fast as tesseract.js (docs/reading.md), which stays the fallback.
 RUN apt-get update \
   && apt-get install -y --no-install-recommends tesseract-ocr tesseract-ocr-eng tesseract-ocr-spa \

@@ -41,6 +41,12 @@ test('only the API and the S3 endpoint are published beyond this host; the Tempo
   t.deepEqual(published.filter((p) => !p.public).map((p) => `${p.name}:${p.container}`).sort(), ['minio:9001', 'temporal-ui:8080']);
 });
 
+test('the image runs a Node.js release line still supported (24, LTS until April 2028)', (t) => {
+  const from = /^FROM node:(\d+)\.(\d+)-bookworm-slim$/m.exec(readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8'));
+  t.truthy(from, 'the Dockerfile starts from a pinned node:<major>.<minor>-bookworm-slim');
+  t.is(Number(from![1]), 24);
+});
+
 test('MinIO is pinned to the release the local stack builds', (t) => {
   t.is(compose.services.minio!.image, `minio/minio:${MINIO_SERVER.label}`);
 });

@@ -3,7 +3,9 @@
 // that expands, crowds, escapes or lies is refused with its code within seconds of the upload; a PDF or
 // image that loops, nests, lies or promises billions of pixels is accepted and the review settles (a
 // report, awaiting the documents it lacks, or failed when nothing in it could be read), never a crash,
-// a hang or a runaway heap.
+// a hang, a runaway heap or a worker whose event loop stops answering (the worker logs each time its
+// loop was held a second or more; the longest is checked case by case).
+import { readFile } from 'node:fs/promises';
 import test from 'ava';
 import { gzipSync } from 'node:zlib';
 import { ReviewSchema } from '../../src/reviews/review.js';
@@ -41,6 +43,8 @@ interface HostileCase {
 
 /** Peak resident memory either process may reach over the whole corpus (the worker's is issue 13's budget). */
 const PEAK_MIB = { api: 512, worker: 1536 };
+/** The longest the worker's event loop may be held by one case, on a free machine. */
+const LOOP_BLOCK_MS = 1_000;
 
 const refused = (status: number, code: string, seconds = 5) => ({ outcome: { refused: status, code }, seconds });
 const settles = (status: Settled, seconds = 90) => ({ outcome: { settles: status }, seconds });
@@ -100,6 +104,7 @@ const cases: HostileCase[] = [
   { name: 'a PDF page a million points square', filename: 'huge-page.pdf', file: () => hostilePdfs.hugePage(), ...settles('awaiting_documents') },
   { name: 'a PDF image of 50,000 × 50,000 pixels', filename: 'huge-image.pdf', file: () => hostilePdfs.hugeImage(), ...settles('awaiting_documents') },
   { name: 'a PDF content stream inflating to 512 MiB', filename: 'flate-bomb.pdf', file: () => hostilePdfs.flateBomb(), ...settles('awaiting_documents') },
+  { name: 'an object stream naming the working-document marker, then inflating to 256 MiB', filename: 'objstm-bomb.pdf', file: () => hostilePdfs.objectStreamBomb(256), ...settles('awaiting_documents') },
   { name: 'a PDF whose xref claims a billion objects', filename: 'billion.pdf', file: () => hostilePdfs.billionObjects(), ...settles('awaiting_documents') },
   { name: 'a PDF locked with a user password', filename: 'locked.pdf', file: () => hostilePdfs.passwordProtected(), ...settles('failed') },
   { name: 'a PDF with JavaScript and a launch action', filename: 'scripted.pdf', file: () => hostilePdfs.scripted(), ...settles('completed') },
@@ -114,6 +119,7 @@ const cases: HostileCase[] = [
   { name: 'a TIFF claiming 1,000,000 × 1,000,000 pixels', filename: 'huge.tif', file: () => hostileImages.tiffHuge(), ...settles('failed') },
   { name: 'a GIF of 65,535 × 65,535', filename: 'bomb.gif', file: () => hostileImages.gifBomb(), ...settles('failed') },
   { name: 'a BMP claiming 50,000 × 50,000 at 32 bits', filename: 'bomb.bmp', file: () => hostileImages.bmpBomb(), ...settles('failed') },
+  { name: 'an RLE BMP whose 8 MiB of runs declare a billion pixels for a row of 2,000', filename: 'runs.bmp', file: () => hostileImages.bmpRleRuns(), ...settles('awaiting_documents') },
 ];
 
 const SETTLED = new Set<string>(['completed', 'awaiting_documents', 'failed']);
@@ -121,6 +127,7 @@ const SETTLED = new Set<string>(['completed', 'awaiting_documents', 'failed']);
 const services = new TestServices();
 let api: { url: string; pid: number };
 let workerPid: number;
+let workerLog: string;
 let liveKey: string;
 test.before(async () => {
   // Processes of their own, so their peak memory is this corpus's alone.
@@ -129,6 +136,7 @@ test.before(async () => {
   const started = await services.api(env);
   api = { url: started.url, pid: started.child.process.pid! };
   workerPid = worker.process.pid!;
+  workerLog = worker.spec.logFile;
   liveKey = (await newOrganization()).liveKey;
 });
 test.after.always(async () => {
@@ -143,6 +151,7 @@ test('the corpus holds at least 40 cases', (t) => {
 for (const c of cases) {
   test.serial(c.name, async (t) => {
     const data = await c.file();
+    const loggedBefore = (await readFile(workerLog, 'utf8')).length;
     const started = Date.now();
     const res = await call(api.url, 'POST', '/reviews', { key: liveKey, form: form([{ name: c.filename, data }]) });
     const answeredMs = Date.now() - started;
@@ -161,5 +170,10 @@ for (const c of cases) {
     t.log(`${(data.length / MiB).toFixed(2)} MiB sent; answered in ${answeredMs} ms; peak RSS api ${peak.api.toFixed(0)} MiB, worker ${peak.worker.toFixed(0)} MiB`);
     t.true(peak.api <= PEAK_MIB.api, `API peak ${peak.api.toFixed(0)} MiB`);
     t.true(peak.worker <= PEAK_MIB.worker, `worker peak ${peak.worker.toFixed(0)} MiB`);
+    // The worker logs each block of its loop of a second or more (src/runtime/event-loop-stalls.ts).
+    const blocks = [...(await readFile(workerLog, 'utf8')).slice(loggedBefore).matchAll(/event loop was blocked for ([\d.]+) s/g)].map((m) => Number(m[1]) * 1000);
+    const longest = Math.max(0, ...blocks);
+    if (blocks.length > 0) t.log(`worker event loop held ${blocks.length} time(s), longest ${longest} ms`);
+    t.true(longest <= onThisMachine(LOOP_BLOCK_MS), `the worker's event loop was held ${longest} ms`);
   });
 }

@@ -32,24 +32,31 @@ function stream(dict: string, data: Buffer): Buffer {
 
 const catalog = '<< /Type /Catalog /Pages 2 0 R >>';
 /**
- * Deflated drawing operators, `mib` MiB of them once inflated (about a thousandth of that packed). Made
- * without holding them: one fully flushed block for a MiB, repeated (it refers to nothing before it),
- * then an empty final block and the checksum.
+ * `prefix` then `count` copies of `chunk`, deflated (zlib), made without holding what they inflate to: the
+ * prefix and one chunk are each a fully flushed block (a block refers to nothing before it), the chunk's
+ * block repeated, then an empty final block and the checksum.
  */
-function drawingBomb(mib: number): Buffer {
-  const chunk = Buffer.alloc(MiB, '0 0 m 1 1 l S\n');
-  const block = deflateRawSync(chunk, { finishFlush: constants.Z_FULL_FLUSH });
+function deflatedRepeats(prefix: Buffer, chunk: Buffer, count: number): Buffer {
+  const flushed = (bytes: Buffer) => deflateRawSync(bytes, { finishFlush: constants.Z_FULL_FLUSH });
   let a = 1;
   let b = 0;
-  for (let i = 0; i < mib; i++) {
-    for (const byte of chunk) {
+  const sum = (bytes: Buffer) => {
+    for (const byte of bytes) {
       a = (a + byte) % 65521;
       b = (b + a) % 65521;
     }
-  }
+  };
+  sum(prefix);
+  for (let i = 0; i < count; i++) sum(chunk);
   const adler = Buffer.alloc(4);
   adler.writeUInt32BE(((b << 16) | a) >>> 0);
-  return Buffer.concat([Buffer.from([0x78, 0x9c]), ...Array<Buffer>(mib).fill(block), Buffer.from([0x03, 0x00]), adler]);
+  const block = flushed(chunk);
+  return Buffer.concat([Buffer.from([0x78, 0x9c]), ...(prefix.length > 0 ? [flushed(prefix)] : []), ...Array<Buffer>(count).fill(block), Buffer.from([0x03, 0x00]), adler]);
+}
+
+/** Deflated drawing operators, `mib` MiB of them once inflated (about a thousandth of that packed). */
+function drawingBomb(mib: number): Buffer {
+  return deflatedRepeats(Buffer.alloc(0), Buffer.alloc(MiB, '0 0 m 1 1 l S\n'), mib);
 }
 const onePage = '<< /Type /Pages /Kids [3 0 R] /Count 1 >>';
 const text = (s: string) => stream('', Buffer.from(`BT /F1 12 Tf 72 700 Td (${s}) Tj ET`));
@@ -114,6 +121,17 @@ export const hostilePdfs = {
       text('Loan Estimate last page: Interest Rate 3.875%'),
       font,
     ]);
+  },
+  /**
+   * A one-page PDF with text, beside an object stream that names the working document's marker first
+   * and then inflates to `mib` MiB: a reader that decodes object streams without a budget (looking for
+   * the marker, or parsing the file whole) holds all of it.
+   */
+  objectStreamBomb(mib = 256): Buffer {
+    const header = '9 0 ';
+    const objects = `${header}<< /LoanReviewWorkingDocument (v1) >>\n`;
+    const packed = deflatedRepeats(Buffer.from(objects, 'latin1'), Buffer.alloc(MiB, ' '), mib);
+    return rawPdf([catalog, onePage, page(), text('Appraisal Report'), font, stream(`/Type /ObjStm /N 1 /First ${header.length} /Filter /FlateDecode`, packed)]);
   },
   /** An xref table that claims a billion objects. */
   billionObjects(): Buffer {
@@ -233,6 +251,28 @@ export const hostileImages = {
     const screen = Buffer.from([0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00]);
     const image = Buffer.from([0x2c, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3b]);
     return Buffer.concat([header, screen, image]);
+  },
+  /**
+   * An RLE8 BMP of 2,000 × 2,000 pixels whose 8 MiB of runs declare 255 pixels each, all on its first row:
+   * a billion pixels declared for a row of 2,000.
+   */
+  bmpRleRuns(): Buffer {
+    const runs = Buffer.alloc(8 * MiB);
+    for (let i = 0; i < runs.length; i += 2) runs[i] = 255;
+    const palette = Buffer.alloc(256 * 4);
+    for (let i = 0; i < 256; i++) palette.fill(i, i * 4, i * 4 + 3);
+    const header = Buffer.alloc(54, 0);
+    header.write('BM', 0, 'ascii');
+    header.writeUInt32LE(54 + palette.length + runs.length, 2);
+    header.writeUInt32LE(54 + palette.length, 10);
+    header.writeUInt32LE(40, 14);
+    header.writeInt32LE(2_000, 18);
+    header.writeInt32LE(2_000, 22);
+    header.writeUInt16LE(1, 26);
+    header.writeUInt16LE(8, 28);
+    header.writeUInt32LE(1, 30); // BI_RLE8
+    header.writeUInt32LE(runs.length, 34);
+    return Buffer.concat([header, palette, runs]);
   },
   /** A BMP whose header claims 50,000 × 50,000 at 32 bits and carries four bytes. */
   bmpBomb(): Buffer {
