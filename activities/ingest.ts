@@ -43,7 +43,7 @@ export function submissionIngester({ sql, storage, config }: { sql: Sql; storage
         storage,
         reviewId: input.reviewId,
         limits: config.limits,
-        workingDocuments: workingDocumentCheck(config.secrets.server, input.target),
+        workingDocuments: workingDocumentCheck(config.secrets.serverAccepted, input.target),
       };
       if (input.target.kind === 'add') {
         const held = await documentInventory(sql, input.reviewId);

@@ -68,7 +68,7 @@ export function createWebhookActivities({ sql, config }: { sql: Sql; config: Con
       const { delivered } = await deliverWithRetries(
         {
           url: target.endpoint.url,
-          secret: decryptSecret(target.secretCiphertext, config.secrets.webhookKey),
+          secret: decryptSecret(target.secretCiphertext, config.secrets.webhookKeysAccepted),
           body,
           allowLoopback: config.testOnlyAllowLoopbackTargets,
         },

@@ -1,5 +1,6 @@
-// `npm run admin -- <command>`: organizations and API keys. A key is printed once, at creation; only its
-// SHA-256 is stored. Against the local stack it finds the database by itself; elsewhere set DATABASE_URL.
+// `npm run admin -- <command>`: organizations, API keys, operator holds, and webhook secrets after a key
+// rotation. A key is printed once, at creation; only its SHA-256 is stored. Against the local stack it
+// finds the database by itself; elsewhere set DATABASE_URL.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -8,6 +9,8 @@ import { loadConfigOrExit } from '../src/config.js';
 import { createSql } from '../src/db/client.js';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../src/db/keys.js';
 import { findReviewRecord } from '../src/db/reviews.js';
+import { resealSecrets } from '../src/db/webhook-endpoints.js';
+import { decryptSecret, encryptSecret } from '../src/webhooks/secret.js';
 import { createTemporalClient } from '../src/temporal/connection.js';
 import { ReviewWorkflows } from '../api/review-workflow.js';
 import { createOrganization, getOrganization, listOrganizations, updateOrganizationPolicy } from '../src/db/organizations.js';
@@ -23,7 +26,9 @@ const USAGE = `usage: npm run admin -- <command> [options] [--json]
   key list [--org <id>]                             list keys (prefix, mode, state; never the key)
   key revoke <key id | key prefix>                  revoke a key at once
   review hold <review id>                           hold the review's next release at the release gate
-                                                    (for a review whose run has completed: released)`;
+                                                    (for a review whose run has completed: released)
+  webhook-secrets reseal [--org <id>]               seal every stored webhook signing secret (or one
+                                                    organization's) with the current WEBHOOK_SECRET_KEY`;
 
 class UsageError extends Error {}
 
@@ -154,6 +159,10 @@ async function main(argv: string[]): Promise<void> {
       } finally {
         await temporal.connection.close();
       }
+    } else if (noun === 'webhook-secrets' && verb === 'reseal') {
+      const { webhookKey, webhookKeysAccepted } = config.secrets;
+      const count = await resealSecrets(sql, (sealed) => encryptSecret(decryptSecret(sealed, webhookKeysAccepted), webhookKey), values.org);
+      print(`${count} webhook signing secret(s) sealed with the current WEBHOOK_SECRET_KEY`, { resealed: count });
     } else {
       throw new UsageError(`unknown command: ${positionals.join(' ')}`);
     }

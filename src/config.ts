@@ -19,6 +19,15 @@ const flag = z
   .transform((v) => v === 'true' || v === '1');
 const httpUrl = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
 
+/** A comma-separated list of values each `item` accepts (empty when unset). */
+function commaList(item: z.ZodType<string, string>) {
+  return z
+    .string()
+    .transform((v) => v.split(',').map((x) => x.trim()).filter((x) => x.length > 0))
+    .pipe(z.array(item))
+    .default([]);
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
@@ -53,6 +62,10 @@ const envSchema = z.object({
     .string()
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64 encoded')
     .default(DEV_WEBHOOK_SECRET_KEY),
+  // Secrets these replaced, comma-separated: still accepted (cursors and working documents signed, webhook
+  // secrets sealed before the rotation), never used for anything new (docs/operations.md, "Rotating secrets").
+  SERVER_SECRET_PREVIOUS: commaList(z.string().min(32, 'each must be at least 32 characters')),
+  WEBHOOK_SECRET_KEY_PREVIOUS: commaList(z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'each must be 32 bytes, base64 encoded')),
 
   MAX_FILE_BYTES: positiveInt.default(100 * MiB),
   MAX_REVIEW_DOCUMENTS: positiveInt.default(300),
@@ -120,7 +133,16 @@ export interface Config {
     bucket: string;
   };
   temporal: { address: string; namespace: string; taskQueue: string };
-  secrets: { server: string; webhookKey: Buffer };
+  secrets: {
+    /** Signs listing cursors and working documents. */
+    server: string;
+    /** What is accepted as signed by us: `server` first, then the secrets it replaced. */
+    serverAccepted: string[];
+    /** Seals webhook signing secrets at rest. */
+    webhookKey: Buffer;
+    /** What sealed secrets are opened with: `webhookKey` first, then the keys it replaced. */
+    webhookKeysAccepted: Buffer[];
+  };
   limits: {
     maxFileBytes: number;
     maxReviewDocuments: number;
@@ -204,7 +226,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       bucket: e.MINIO_BUCKET,
     },
     temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE },
-    secrets: { server: e.SERVER_SECRET, webhookKey: Buffer.from(e.WEBHOOK_SECRET_KEY, 'base64') },
+    secrets: {
+      server: e.SERVER_SECRET,
+      serverAccepted: [e.SERVER_SECRET, ...e.SERVER_SECRET_PREVIOUS],
+      webhookKey: Buffer.from(e.WEBHOOK_SECRET_KEY, 'base64'),
+      webhookKeysAccepted: [e.WEBHOOK_SECRET_KEY, ...e.WEBHOOK_SECRET_KEY_PREVIOUS].map((k) => Buffer.from(k, 'base64')),
+    },
     limits: {
       maxFileBytes: e.MAX_FILE_BYTES,
       maxReviewDocuments: e.MAX_REVIEW_DOCUMENTS,

@@ -220,7 +220,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
       let after;
       if (query.data.cursor !== undefined) {
         try {
-          after = decodeCursor(query.data.cursor, who.organizationId, config.secrets.server);
+          after = decodeCursor(query.data.cursor, who.organizationId, config.secrets.serverAccepted);
         } catch (err) {
           if (err instanceof InvalidCursorError) throw new ApiError('invalid_request', 422, 'Invalid request: cursor: not a cursor this API issued; pass next_cursor back verbatim.');
           throw err;

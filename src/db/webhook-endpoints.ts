@@ -103,3 +103,21 @@ export async function endpointForDelivery(sql: Sql, id: string): Promise<StoredE
     select * from webhook_endpoints where id = ${id} and deleted_at is null and enabled`;
   return row && { endpoint: toEndpoint(row), secretCiphertext: row.secret_ciphertext };
 }
+
+/**
+ * Seals every stored signing secret (deleted endpoints' too; one organization's when given) again with
+ * `reseal`, in one transaction; returns how many. Run after a key rotation, so that the keys replaced can
+ * be retired.
+ */
+export async function resealSecrets(sql: Sql, reseal: (sealed: Buffer) => Buffer, organizationId?: string): Promise<number> {
+  return sql.begin(async (tx) => {
+    const rows = await tx<{ id: string; secret_ciphertext: Buffer }[]>`
+      select id, secret_ciphertext from webhook_endpoints
+       where ${organizationId === undefined ? tx`true` : tx`organization_id = ${organizationId}`}
+       for update`;
+    for (const row of rows) {
+      await tx`update webhook_endpoints set secret_ciphertext = ${reseal(row.secret_ciphertext)} where id = ${row.id}`;
+    }
+    return rows.length;
+  });
+}

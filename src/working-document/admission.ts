@@ -1,12 +1,13 @@
 // Where a working document may be submitted (DECISIONS 13): never to create a review (it answers an
 // existing one); to add documents only for its own review, and only while it still has its fields.
+import type { SecretRing } from '../secrets/ring.js';
 import type { WorkingDocumentCheck } from '../ingest/package.js';
 import { IngestRejection } from '../ingest/rejection.js';
 import { inspectWorkingDocument, WORKING_DOCUMENT_MAX_BYTES } from './marker.js';
 
 export type SubmissionTarget = { kind: 'create' } | { kind: 'add'; reviewId: string };
 
-export function workingDocumentCheck(secret: string, target: SubmissionTarget): WorkingDocumentCheck {
+export function workingDocumentCheck(secret: SecretRing<string>, target: SubmissionTarget): WorkingDocumentCheck {
   return {
     maxBytes: WORKING_DOCUMENT_MAX_BYTES,
     inspect: (pdf) => inspectWorkingDocument(pdf, secret),

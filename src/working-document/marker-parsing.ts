@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { threadEntry } from '../runtime/thread-entry.js';
 import type { InspectedWorkingDocument } from './marker.js';
 
-export type ParseRequest = { kind: 'inspect'; bytes: Uint8Array; secret: string } | { kind: 'fields'; bytes: Uint8Array };
+export type ParseRequest = { kind: 'inspect'; bytes: Uint8Array; secrets: string[] } | { kind: 'fields'; bytes: Uint8Array };
 
 export type ParseReply =
   | { kind: 'inspect'; found: InspectedWorkingDocument | null }

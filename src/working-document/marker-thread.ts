@@ -9,7 +9,7 @@ if (!port) throw new Error('marker-thread.ts runs as a worker thread (see marker
 port.once('message', (request: ParseRequest) => {
   const reply: Promise<ParseReply> =
     request.kind === 'inspect'
-      ? parseWorkingDocument(request.bytes, request.secret).then((found) => ({ kind: 'inspect', found }))
+      ? parseWorkingDocument(request.bytes, request.secrets).then((found) => ({ kind: 'inspect', found }))
       : parseWorkingDocumentFields(request.bytes).then((fields) => ({ kind: 'fields', fields: [...fields] }));
   void reply.then(
     (r) => port.postMessage(r),

@@ -2,6 +2,7 @@
 // (DECISIONS 10) so that an upload can be recognised as ours when renamed and cannot be forged. The marker
 // is a custom entry of the PDF's document information dictionary holding the review id, the release id and
 // an HMAC of both keyed by the server secret; viewers keep it when a filled form is saved.
+import { secretsOf, type SecretRing } from '../secrets/ring.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { PDFDict, PDFDocument, PDFDropdown, PDFHexString, PDFName, PDFString, PDFTextField } from 'pdf-lib';
 import { storableText } from '../db/text.js';
@@ -33,14 +34,17 @@ export function markerValue(mark: WorkingDocumentMark, secret: string): string {
   return `${VERSION}.${mark.reviewId}.${mark.releaseId}.${signature(mark, secret).toString('base64url')}`;
 }
 
-/** The mark a marker value carries, or null when it is malformed or not signed with our secret. */
-export function verifyMarker(value: string, secret: string): WorkingDocumentMark | null {
+/** The mark a marker value carries, or null when it is malformed or signed with none of our secrets. */
+export function verifyMarker(value: string, secret: SecretRing<string>): WorkingDocumentMark | null {
   const m = /^wd1\.([0-9a-f-]{36})\.([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/.exec(value);
   if (!m) return null;
   const mark = { reviewId: m[1]!, releaseId: m[2]! };
   const given = Buffer.from(m[3]!, 'base64url');
-  const expected = signature(mark, secret);
-  return given.length === expected.length && timingSafeEqual(given, expected) ? mark : null;
+  const signedWith = (s: string) => {
+    const expected = signature(mark, s);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+  return secretsOf(secret).some(signedWith) ? mark : null;
 }
 
 /** Stamps a report PDF being rendered as the working document of a release. */
@@ -56,10 +60,10 @@ export function stampWorkingDocument(doc: PDFDocument, mark: WorkingDocumentMark
  * streams name the marker is parsed (marker-scan.ts), in a thread of its own: nearly every upload is
  * told apart without pdf-lib, and none holds the worker's event loop.
  */
-export async function inspectWorkingDocument(bytes: Uint8Array, secret: string): Promise<InspectedWorkingDocument | null> {
+export async function inspectWorkingDocument(bytes: Uint8Array, secret: SecretRing<string>): Promise<InspectedWorkingDocument | null> {
   if (bytes.length > WORKING_DOCUMENT_MAX_BYTES) return null;
   if ((await scanForMarker(bytes, MARKER_NAME)) === 'absent') return null;
-  const reply = await parseInThread({ kind: 'inspect', bytes, secret });
+  const reply = await parseInThread({ kind: 'inspect', bytes, secrets: [...secretsOf(secret)] });
   return reply.kind === 'inspect' ? reply.found : null;
 }
 
@@ -75,7 +79,7 @@ export async function readWorkingDocumentFields(bytes: Uint8Array): Promise<Map<
 }
 
 /** inspectWorkingDocument's parse, run in the parser's thread (marker-thread.ts). */
-export async function parseWorkingDocument(bytes: Uint8Array, secret: string): Promise<InspectedWorkingDocument | null> {
+export async function parseWorkingDocument(bytes: Uint8Array, secret: SecretRing<string>): Promise<InspectedWorkingDocument | null> {
   let doc: PDFDocument;
   try {
     doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });

@@ -65,6 +65,19 @@ test('production gives callers https:// addresses: plain http:// only to this ma
   t.notThrows(() => loadConfig({ PUBLIC_BASE_URL: 'http://reviews.example.com/v1', MINIO_PUBLIC_ENDPOINT: 'http://files.example.com' }));
 });
 
+test('secrets replaced by a rotation are accepted after the current one; each is checked like it', (t) => {
+  const current = Buffer.alloc(32, 1).toString('base64');
+  const older = [Buffer.alloc(32, 2).toString('base64'), Buffer.alloc(32, 3).toString('base64')];
+  const c = loadConfig({ SERVER_SECRET: 'n'.repeat(40), SERVER_SECRET_PREVIOUS: `${'o'.repeat(40)}, ${'p'.repeat(40)}`, WEBHOOK_SECRET_KEY: current, WEBHOOK_SECRET_KEY_PREVIOUS: older.join(',') });
+  t.deepEqual(c.secrets.serverAccepted, ['n'.repeat(40), 'o'.repeat(40), 'p'.repeat(40)]);
+  t.is(c.secrets.server, 'n'.repeat(40));
+  t.deepEqual(c.secrets.webhookKeysAccepted.map((k) => k.toString('base64')), [current, ...older]);
+  t.deepEqual(loadConfig({}).secrets.serverAccepted, [loadConfig({}).secrets.server]);
+  const err = t.throws(() => loadConfig({ SERVER_SECRET_PREVIOUS: 'short', WEBHOOK_SECRET_KEY_PREVIOUS: 'AAAA' }), { instanceOf: ConfigError });
+  t.regex(err!.message, /SERVER_SECRET_PREVIOUS.*at least 32 characters/);
+  t.regex(err!.message, /WEBHOOK_SECRET_KEY_PREVIOUS.*32 bytes/);
+});
+
 test('a webhook key that is not 32 bytes is rejected', (t) => {
   const err = t.throws(() => loadConfig({ WEBHOOK_SECRET_KEY: Buffer.alloc(16).toString('base64') }));
   t.regex(err!.message, /WEBHOOK_SECRET_KEY: must be 32 bytes/);

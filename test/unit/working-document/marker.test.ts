@@ -18,6 +18,13 @@ test('a marker verifies under the secret that made it, and under no other', (t) 
   t.is(verifyMarker('wd1.garbage', secret), null);
 });
 
+test('after a rotation, a marker made with the secret replaced verifies under the ring that keeps it, and a new one under the new secret', (t) => {
+  const rotated = `${secret}-rotated`;
+  t.deepEqual(verifyMarker(markerValue(mark, secret), [rotated, secret]), mark);
+  t.deepEqual(verifyMarker(markerValue(mark, rotated), [rotated, secret]), mark);
+  t.is(verifyMarker(markerValue(mark, secret), [rotated]), null, 'retired, the old secret is not accepted');
+});
+
 test('a working document is recognised with its review, release and fields', async (t) => {
   const found = await inspectWorkingDocument(await workingDocument({ ...mark, secret, findings: ['APR-001', 'DOC-011'] }), secret);
   // Three fields per finding: decision, comment, cure document.
