@@ -10,6 +10,7 @@ import { requestDeadline } from './deadline.js';
 import { errorHandler, notFound } from './errors.js';
 import { bodyStalls, urlLength } from './http-layer.js';
 import { organizationRateLimit } from './rate-limit.js';
+import { FailureWindows } from '../src/rate-limit/failure-windows.js';
 import { requestId } from './request-id.js';
 import { docsRoutes, openApiRoute } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
@@ -27,6 +28,8 @@ export interface AppDeps {
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  // Who the client is, behind the proxies an operator trusts (TRUST_PROXY): failed keys count per client.
+  app.set('trust proxy', deps.config.http.trustProxy);
   // First: every answer, health and docs included, carries the request's id.
   app.use(requestId(deps.log));
   // Before anything reads the body or waits on a server: refusals of the request's shape and pace.
@@ -40,7 +43,7 @@ export function createApp(deps: AppDeps): express.Express {
   // The deadline before anything that waits on a server (api/deadline.ts).
   v1.use(requestDeadline(deps.log));
   // Authentication first: an unauthenticated caller learns nothing, not even that its body is malformed.
-  v1.use(authenticate(cachedKeyLookup(deps.sql, deps.config.limits.apiKeyCacheMs, deps.log)));
+  v1.use(authenticate(cachedKeyLookup(deps.sql, deps.config.limits.apiKeyCacheMs, deps.log), new FailureWindows(deps.config.limits.authFailuresPerMinute)));
   v1.use(organizationRateLimit(deps.sql, deps.config.limits.rateLimitPerMinute));
   v1.use(express.json({ limit: '1mb' }));
   v1.use(reviewRoutes(deps));

@@ -6,6 +6,7 @@ import { KeyCache } from '../src/auth/key-cache.js';
 import type { Sql } from '../src/db/client.js';
 import { listenForKeyChanges } from '../src/db/key-changes.js';
 import { findApiKeyByHash, type AuthenticatedKey } from '../src/db/keys.js';
+import type { FailureWindows } from '../src/rate-limit/failure-windows.js';
 import { ApiError } from './errors.js';
 
 export interface Caller {
@@ -37,17 +38,24 @@ function presentedKey(authorization: string | undefined, xApiKey: string | undef
 /** Looks keys up in Postgres, or in what this process remembers of them (src/auth/key-cache.ts). */
 export interface KeyLookup {
   find(hash: Buffer): Promise<AuthenticatedKey | undefined>;
+  /** The key as this process remembers it, without a lookup; undefined when it does not. */
+  remembered(hash: Buffer): AuthenticatedKey | undefined;
 }
 
 const LISTEN_RETRY_MS = 5_000;
+/** Unknown keys remembered at most (then forgotten all at once): a bound on the memory they take. */
+const MAX_UNKNOWN_REMEMBERED = 10_000;
 
 /**
  * Key lookups remembered for `ttlMs`, but only while this process hears the announcements of changed keys:
  * until its listener is connected (and again from scratch after each reconnect) every request looks its
  * key up, so a revocation reaches a request at once, or, when a notice was missed, within `ttlMs`.
+ * A key no one has is remembered as such for `ttlMs` too: the same wrong key sent again and again is
+ * looked up once in that time. (No notice is needed: a key created later is random, never one sent before.)
  */
 export function cachedKeyLookup(sql: Sql, ttlMs: number, log: (line: string) => void): KeyLookup {
   const cache = new KeyCache(ttlMs);
+  const unknown = new Map<string, number>();
   let listening = false;
   const listen = () => {
     listenForKeyChanges(
@@ -68,29 +76,49 @@ export function cachedKeyLookup(sql: Sql, ttlMs: number, log: (line: string) => 
   };
   if (ttlMs > 0) listen();
   return {
+    remembered: (hash) => (listening ? cache.get(hash) : undefined),
     async find(hash) {
       const remembered = listening ? cache.get(hash) : undefined;
       if (remembered) return remembered;
+      const hex = hash.toString('hex');
+      if ((unknown.get(hex) ?? 0) > Date.now()) return undefined;
       const mark = cache.mark();
       const record = await findApiKeyByHash(sql, hash);
       if (record && listening) cache.remember(hash, record, mark);
+      if (!record && ttlMs > 0) {
+        if (unknown.size >= MAX_UNKNOWN_REMEMBERED) unknown.clear();
+        unknown.set(hex, Date.now() + ttlMs);
+      }
       return record;
     },
   };
 }
 
-export function authenticate(keys: KeyLookup): RequestHandler {
+/**
+ * Authenticates every request. A client address whose keys failed `failures`' limit this minute is
+ * refused 429 before its key is looked up, unless this process remembers the key (a key just used with
+ * success is not locked out by another client's failures behind the same address).
+ */
+export function authenticate(keys: KeyLookup, failures: FailureWindows): RequestHandler {
   return async (req, res, next) => {
     try {
       const key = presentedKey(req.header('authorization'), req.header('x-api-key'));
       if (key === undefined) throw ApiError.of('missing_api_key', 'Send your API key as "Authorization: Bearer <key>".');
       const hash = hashApiKey(key);
-      let record;
-      try {
-        record = await keys.find(hash);
-      } catch {
-        // The key store being down is never a pass and never a 500.
-        throw ApiError.of('auth_unavailable', 'Authentication is temporarily unavailable; retry shortly.');
+      const client = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+      let record = keys.remembered(hash);
+      if (!record) {
+        const waitMs = failures.retryAfterMs(client);
+        if (waitMs > 0) {
+          res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
+          throw ApiError.of('rate_limited', 'Too many requests with an invalid API key from this address; retry after the time in Retry-After.');
+        }
+        try {
+          record = await keys.find(hash);
+        } catch {
+          // The key store being down is never a pass and never a 500.
+          throw ApiError.of('auth_unavailable', 'Authentication is temporarily unavailable; retry shortly.');
+        }
       }
       const now = Date.now();
       if (
@@ -99,9 +127,11 @@ export function authenticate(keys: KeyLookup): RequestHandler {
         record.revokedAt !== null ||
         (record.expiresAt !== null && record.expiresAt.getTime() <= now)
       ) {
+        failures.fail(client, hash.toString('hex'));
         throw ApiError.of('invalid_api_key', 'The API key is invalid, revoked or expired.');
       }
       if (record.organizationId === null) {
+        failures.fail(client, hash.toString('hex'));
         throw ApiError.of('org_unbound', 'The API key is not bound to an organization.');
       }
       res.locals.caller = {

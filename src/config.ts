@@ -35,6 +35,16 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(8080),
   PUBLIC_BASE_URL: httpUrl.optional(),
+  // Which proxies in front of the API are trusted to say who the client is (X-Forwarded-For), as Express's
+  // "trust proxy": false (none: the address connecting is the client), a number of hops, or addresses and
+  // subnets (comma-separated; loopback, linklocal, uniquelocal). Decides the address failures count for.
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v): boolean | number | string => (v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v)),
+  // Requests with an unknown, revoked or expired key one client address may make a minute (per API
+  // process) before it is refused 429 without its key being looked up.
+  AUTH_FAILURES_PER_MINUTE: positiveInt.max(100_000).default(100),
 
   DATABASE_URL: z
     .string()
@@ -122,7 +132,7 @@ export type Env = z.input<typeof envSchema>;
 export interface Config {
   env: 'development' | 'test' | 'production';
   logLevel: 'debug' | 'info' | 'warn' | 'error';
-  http: { host: string; port: number; publicBaseUrl: string };
+  http: { host: string; port: number; publicBaseUrl: string; trustProxy: boolean | number | string };
   database: { url: string; poolMax: number };
   minio: {
     endpoint: URL;
@@ -150,6 +160,8 @@ export interface Config {
     rateLimitPerMinute: number;
     /** Webhook endpoints per organization and mode. */
     maxWebhookEndpoints: number;
+    /** Failed authentications one client address may make a minute, per API process. */
+    authFailuresPerMinute: number;
     /** How long a looked-up key is trusted without looking it up again, in milliseconds. */
     apiKeyCacheMs: number;
     maxConcurrentAnalyses: number;
@@ -215,6 +227,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       host: e.HOST,
       port: e.PORT,
       publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://${e.HOST}:${e.PORT}/v1`,
+      trustProxy: e.TRUST_PROXY,
     },
     database: { url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX },
     minio: {
@@ -238,6 +251,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxReviewBytes: e.MAX_REVIEW_BYTES,
       rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
       maxWebhookEndpoints: e.MAX_WEBHOOK_ENDPOINTS,
+      authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
       apiKeyCacheMs: e.API_KEY_CACHE_SECONDS * 1000,
       maxConcurrentAnalyses: e.MAX_CONCURRENT_ANALYSES,
       awaitingDocumentsDays: e.AWAITING_DOCUMENTS_DAYS,

@@ -137,3 +137,22 @@ test('a revoked key is refused by every API process within API_KEY_CACHE_SECONDS
     for (const b of burners) b.kill();
   }
 });
+
+test('an address that tried more distinct unknown keys than AUTH_FAILURES_PER_MINUTE is refused 429 before its keys are looked up; a key the process remembers still works', async (t) => {
+  // An API of its own: its limit is 3 distinct keys a minute, and it remembers keys for a minute.
+  const { url } = await services.api({ AUTH_FAILURES_PER_MINUTE: '3', API_KEY_CACHE_SECONDS: '60' });
+  const org = await newOrganization();
+  const fresh = await newOrganization();
+  const at = (key: string) => call(url, 'GET', path, { headers: { authorization: `Bearer ${key}` } });
+  t.is((await at(org.liveKey)).status, 404, 'a valid key, used before any failure');
+  // A client retrying one wrong key is not locked out by its retries.
+  for (let i = 0; i < 5; i++) t.is(errorCode(await at('rk_live_wrong-and-retried')), 'invalid_api_key');
+  for (const key of ['rk_live_guess-1', 'rk_live_guess-2']) t.is(errorCode(await at(key)), 'invalid_api_key');
+  const refused = await at('rk_live_guess-3');
+  t.is(refused.status, 429, refused.text);
+  t.is(errorCode(refused), 'rate_limited');
+  const retryAfter = Number(refused.headers.get('retry-after'));
+  t.true(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+  t.is((await at(org.liveKey)).status, 404, 'the key it remembers is not locked out');
+  t.is((await at(fresh.liveKey)).status, 429, 'a key it would have to look up waits with the rest of the address');
+});
