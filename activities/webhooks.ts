@@ -68,7 +68,7 @@ export function createWebhookActivities({ sql, config }: { sql: Sql; config: Con
       const { delivered } = await deliverWithRetries(
         {
           url: target.endpoint.url,
-          secret: decryptSecret(target.secretCiphertext, config.secrets.webhookKeysAccepted),
+          secret: decryptSecret(target.secretCiphertext, config.secrets.webhookKeysAccepted, target.endpoint.id),
           body,
           allowLoopback: config.testOnlyAllowLoopbackTargets,
         },

@@ -226,7 +226,7 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     responses: {
       '201': { ...json(RegisteredEndpoint, 'Registered; `signing_secret` is shown this once.'), headers: rateLimitHeaders },
       '400': error('`invalid_request`: the URL is not HTTPS or does not resolve only to public addresses, or the body is not JSON.'),
-      '422': error('`invalid_request`: another field fails validation, or the organization has as many endpoints in this mode as it may (10 by default).'),
+      '422': error('`invalid_request`: another field fails validation, the URL is registered already in this mode, or the organization has as many endpoints in this mode as it may (10 by default).'),
       ...common,
     },
   });

@@ -1,5 +1,5 @@
 // The API process: builds the clients, serves HTTP, and drains in-flight requests on SIGTERM/SIGINT.
-import { implicitDevelopmentNotice, loadConfigOrExit } from '../src/config.js';
+import { loadServiceConfigOrExit } from '../src/config.js';
 import { createSql } from '../src/db/client.js';
 import { createStorage } from '../src/storage/minio.js';
 import { watchEventLoopStalls } from '../src/runtime/event-loop-stalls.js';
@@ -9,14 +9,12 @@ import { createApp } from './app.js';
 import { answerClientErrors, MAX_HEADER_BYTES } from './http-layer.js';
 import { lineLog } from './line-log.js';
 
-const config = loadConfigOrExit();
+const config = loadServiceConfigOrExit();
 const sql = createSql(config);
 const storage = createStorage(config);
 const temporal = createTemporalClient(config);
 const log = lineLog('api: ');
 watchEventLoopStalls(log);
-const notice = implicitDevelopmentNotice();
-if (notice) log(notice);
 
 // No limit on the time a whole request takes (Node's default is 300 s): a large upload on a slow link
 // needs longer, and a body that stalls is refused by the API itself (http-layer.ts's bodyStalls).

@@ -161,7 +161,7 @@ async function main(argv: string[]): Promise<void> {
       }
     } else if (noun === 'webhook-secrets' && verb === 'reseal') {
       const { webhookKey, webhookKeysAccepted } = config.secrets;
-      const count = await resealSecrets(sql, (sealed) => encryptSecret(decryptSecret(sealed, webhookKeysAccepted), webhookKey), values.org);
+      const count = await resealSecrets(sql, (sealed, id) => encryptSecret(decryptSecret(sealed, webhookKeysAccepted, id), webhookKey, id), values.org);
       print(`${count} webhook signing secret(s) sealed with the current WEBHOOK_SECRET_KEY`, { resealed: count });
     } else {
       throw new UsageError(`unknown command: ${positionals.join(' ')}`);

@@ -266,12 +266,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
 
 /** For process entry points: load the config or print the problem and exit 1 (no stack trace). */
 /**
- * What a service says at its start when NODE_ENV is not set: it then runs as development, with the public
- * development secrets, which a deployment must never do silently. (The local stack says development.)
+ * The configuration of a service (the API, a worker): as loadConfigOrExit, and NODE_ENV must be said. A
+ * service that took an unset NODE_ENV for development would run a deployment with the public development
+ * secrets; the local stack says development, the image production, the tests test.
  */
-export function implicitDevelopmentNotice(source: Record<string, string | undefined> = process.env): string | undefined {
-  if (source.NODE_ENV) return undefined;
-  return 'NODE_ENV is not set: running as development, with the development secrets and defaults; a deployment sets NODE_ENV=production';
+export function loadServiceConfigOrExit(source: Record<string, string | undefined> = process.env): Config {
+  if (!source.NODE_ENV) {
+    console.error('Invalid configuration:\n  NODE_ENV: must be set: production for a deployment, development or test otherwise');
+    process.exit(1);
+  }
+  return loadConfigOrExit(source);
 }
 
 export function loadConfigOrExit(source: Record<string, string | undefined> = process.env): Config {

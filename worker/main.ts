@@ -8,7 +8,7 @@
 import { Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { lazyActivities } from '../activities/lazy.js';
-import { loadConfigOrExit, implicitDevelopmentNotice } from '../src/config.js';
+import { loadServiceConfigOrExit } from '../src/config.js';
 import { createSql } from '../src/db/client.js';
 import type { ReviewActivities } from '../activities/index.js';
 import { watchEventLoopStalls } from '../src/runtime/event-loop-stalls.js';
@@ -18,12 +18,10 @@ import { ReviewWorkers } from './review-workers.js';
 import { analysisTaskQueue } from '../src/temporal/task-queues.js';
 import { lowerThisProcessPriority } from '../src/runtime/background-priority.js';
 
-const config = loadConfigOrExit();
+const config = loadServiceConfigOrExit();
 const log = (line: string) => console.log(`worker: ${line}`);
 // Workflow tasks wait while an activity holds the loop: a create's answer waits for its first one.
 watchEventLoopStalls(log);
-const notice = implicitDevelopmentNotice();
-if (notice) log(notice);
 
 async function registerSearchAttributes(): Promise<void> {
   const operator = await Connection.connect({ address: config.temporal.address });

@@ -2,11 +2,12 @@
 // endpoint's recent delivery attempts. Endpoints belong to the organization and the mode (live or
 // sandbox) of the key that registered them.
 import { Router } from 'express';
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Config } from '../../src/config.js';
 import type { Sql } from '../../src/db/client.js';
 import { endpointDeliveries } from '../../src/db/webhook-deliveries.js';
-import { deleteEndpoint, EndpointLimitError, insertEndpoint, listEndpoints } from '../../src/db/webhook-endpoints.js';
+import { deleteEndpoint, DuplicateEndpointError, EndpointLimitError, insertEndpoint, listEndpoints } from '../../src/db/webhook-endpoints.js';
 import { checkTarget, UnsafeTargetError } from '../../src/outbound/address-guard.js';
 import { WebhookDeliveryListQuerySchema } from '../../src/webhooks/delivery-log.js';
 import { RegisterWebhookEndpointSchema } from '../../src/webhooks/endpoint.js';
@@ -41,15 +42,20 @@ export function webhookEndpointRoutes({ config, sql }: { config: Config; sql: Sq
         throw err;
       }
       const secret = generateSigningSecret();
+      // Chosen here: the sealed secret is bound to the endpoint's id.
+      const id = randomUUID();
       let endpoint;
       try {
         endpoint = await insertEndpoint(
           sql,
           who,
-          { url: parsed.data.url, description: parsed.data.description ?? '', secretCiphertext: encryptSecret(secret, config.secrets.webhookKey), secretHint: secretHint(secret) },
+          { id, url: parsed.data.url, description: parsed.data.description ?? '', secretCiphertext: encryptSecret(secret, config.secrets.webhookKey, id), secretHint: secretHint(secret) },
           config.limits.maxWebhookEndpoints,
         );
       } catch (err) {
+        if (err instanceof DuplicateEndpointError) {
+          throw new ApiError('invalid_request', 422, `Invalid request: url: already registered as endpoint ${err.existingId}; every event would be delivered to it twice.`);
+        }
         if (err instanceof EndpointLimitError) {
           throw new ApiError('invalid_request', 422, `Invalid request: at most ${err.max} webhook endpoints per organization and mode (${who.sandbox ? 'sandbox' : 'live'}); delete one before registering another.`);
         }

@@ -238,7 +238,7 @@ export function serviceEnvironment(
     Object.entries(base).filter((e): e is [string, string] => e[1] !== undefined),
   );
   return {
-    // The local stack is development unless told otherwise (a service without NODE_ENV says so at its start).
+    // The local stack is development unless told otherwise (a service refuses to start without NODE_ENV).
     NODE_ENV: 'development',
     ...inherited,
     HOST: '127.0.0.1',

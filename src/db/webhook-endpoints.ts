@@ -1,6 +1,5 @@
 // Webhook endpoints, owned by an organization and a mode (live or sandbox). Deleting keeps the row
 // (deliveries reference it) but hides it everywhere.
-import { randomUUID } from 'node:crypto';
 import type { Sql } from './client.js';
 import type { WebhookEndpoint } from '../webhooks/endpoint.js';
 
@@ -44,14 +43,21 @@ export class EndpointLimitError extends Error {
   }
 }
 
+/** The owner has an endpoint with this URL already: each event would go to it twice. */
+export class DuplicateEndpointError extends Error {
+  constructor(readonly existingId: string) {
+    super(`already registered as endpoint ${existingId}`);
+  }
+}
+
 /**
- * Registers an endpoint unless the owner has `max` already (counted under a lock of the owner's, so two
- * registrations at once cannot both take the last place).
+ * Registers an endpoint unless the owner has `max` already or one with the same URL (both decided under
+ * a lock of the owner's, so two registrations at once cannot both take the last place, or the same URL).
  */
 export async function insertEndpoint(
   sql: Sql,
   owner: Owner,
-  e: { url: string; description: string; secretCiphertext: Buffer; secretHint: string },
+  e: { id: string; url: string; description: string; secretCiphertext: Buffer; secretHint: string },
   max: number,
 ): Promise<WebhookEndpoint> {
   return sql.begin(async (tx) => {
@@ -60,9 +66,13 @@ export async function insertEndpoint(
       select count(*)::int as n from webhook_endpoints
        where organization_id = ${owner.organizationId} and sandbox = ${owner.sandbox} and deleted_at is null`;
     if (held!.n >= max) throw new EndpointLimitError(max);
+    const [same] = await tx<{ id: string }[]>`
+      select id from webhook_endpoints
+       where organization_id = ${owner.organizationId} and sandbox = ${owner.sandbox} and url = ${e.url} and deleted_at is null`;
+    if (same) throw new DuplicateEndpointError(same.id);
     const [row] = await tx<EndpointRow[]>`
       insert into webhook_endpoints (id, organization_id, sandbox, url, description, secret_ciphertext, secret_hint)
-      values (${randomUUID()}, ${owner.organizationId}, ${owner.sandbox}, ${e.url}, ${e.description},
+      values (${e.id}, ${owner.organizationId}, ${owner.sandbox}, ${e.url}, ${e.description},
               ${e.secretCiphertext}, ${e.secretHint})
       returning *`;
     return toEndpoint(row!);
@@ -109,14 +119,14 @@ export async function endpointForDelivery(sql: Sql, id: string): Promise<StoredE
  * `reseal`, in one transaction; returns how many. Run after a key rotation, so that the keys replaced can
  * be retired.
  */
-export async function resealSecrets(sql: Sql, reseal: (sealed: Buffer) => Buffer, organizationId?: string): Promise<number> {
+export async function resealSecrets(sql: Sql, reseal: (sealed: Buffer, endpointId: string) => Buffer, organizationId?: string): Promise<number> {
   return sql.begin(async (tx) => {
     const rows = await tx<{ id: string; secret_ciphertext: Buffer }[]>`
       select id, secret_ciphertext from webhook_endpoints
        where ${organizationId === undefined ? tx`true` : tx`organization_id = ${organizationId}`}
        for update`;
     for (const row of rows) {
-      await tx`update webhook_endpoints set secret_ciphertext = ${reseal(row.secret_ciphertext)} where id = ${row.id}`;
+      await tx`update webhook_endpoints set secret_ciphertext = ${reseal(row.secret_ciphertext, row.id)} where id = ${row.id}`;
     }
     return rows.length;
   });

@@ -50,16 +50,16 @@ test('webhook-secrets reseal seals every stored signing secret with the new key:
   t.is(registered.status, 201, registered.text);
   const { id, signing_secret: secret } = registered.body as { id: string; signing_secret: string };
   const sealed = async () => (await db()`select secret_ciphertext from webhook_endpoints where id = ${id}`)[0]!.secret_ciphertext as Buffer;
-  t.is(decryptSecret(await sealed(), config.secrets.webhookKey), secret);
+  t.is(decryptSecret(await sealed(), config.secrets.webhookKey, id), secret);
 
   // This organization's only: the suite's other endpoints stay sealed with the key the suite's worker has.
   const run = await runAdmin(['webhook-secrets', 'reseal', '--org', org.id, '--json'], rotated);
   t.is(run.code, 0, run.stderr);
   t.deepEqual(JSON.parse(run.stdout), { resealed: 1 });
   const newKey = Buffer.from(rotated.WEBHOOK_SECRET_KEY, 'base64');
-  t.is(decryptSecret(await sealed(), newKey), secret);
+  t.is(decryptSecret(await sealed(), newKey, id), secret);
   const resealed = await sealed();
-  t.throws(() => decryptSecret(resealed, config.secrets.webhookKey), undefined, 'the replaced key opens it no more');
+  t.throws(() => decryptSecret(resealed, config.secrets.webhookKey, id), undefined, 'the replaced key opens it no more');
   // Sealed with either, the ring opens it.
-  t.is(decryptSecret(resealed, [newKey, config.secrets.webhookKey]), secret);
+  t.is(decryptSecret(resealed, [newKey, config.secrets.webhookKey], id), secret);
 });

@@ -30,7 +30,7 @@ test('registration returns 201 with the signing secret once; it is stored encryp
   const [row] = await db()`select secret_ciphertext from webhook_endpoints where id = ${endpoint.id}`;
   const sealed = row!.secret_ciphertext as Buffer;
   t.false(sealed.includes(Buffer.from(endpoint.signing_secret)));
-  t.is(decryptSecret(sealed, config.secrets.webhookKey), endpoint.signing_secret);
+  t.is(decryptSecret(sealed, config.secrets.webhookKey, endpoint.id), endpoint.signing_secret);
 
   const list = await api('GET', '/webhook-endpoints', { key: org.liveKey });
   t.is(list.status, 200);
@@ -53,7 +53,8 @@ test('description is optional (default "") and at most 500 characters', async (t
 
 test('an organization registers at most 10 endpoints in each mode: the 11th is 422 invalid_request, also when registered at once', async (t) => {
   const org = await newOrganization();
-  const register = (key: string) => api('POST', '/webhook-endpoints', { key, json: { url: PUBLIC_URL } });
+  let n = 0;
+  const register = (key: string) => api('POST', '/webhook-endpoints', { key, json: { url: `${PUBLIC_URL}/${++n}` } });
   // Twelve at once: ten places, counted under the organization's lock, so exactly two are refused.
   const live = await Promise.all(Array.from({ length: 12 }, () => register(org.liveKey)));
   t.deepEqual(live.map((r) => r.status).sort(), [...Array<number>(10).fill(201), 422, 422]);
@@ -66,6 +67,20 @@ test('an organization registers at most 10 endpoints in each mode: the 11th is 4
   t.is(endpoints.length, 10);
   t.is((await api('DELETE', `/webhook-endpoints/${endpoints[0]!.id}`, { key: org.liveKey })).status, 204);
   t.is((await register(org.liveKey)).status, 201);
+});
+
+test('a URL registered already in the same mode is 422 invalid_request naming the endpoint; in the other mode, or once deleted, it may be registered', async (t) => {
+  const org = await newOrganization();
+  const register = (key: string) => api('POST', '/webhook-endpoints', { key, json: { url: PUBLIC_URL } });
+  const first = await register(org.liveKey);
+  t.is(first.status, 201);
+  const again = await register(org.liveKey);
+  t.is(again.status, 422);
+  t.is(errorCode(again), 'invalid_request');
+  t.true(again.text.includes(`already registered as endpoint ${(first.body as { id: string }).id}`), again.text);
+  t.is((await register(org.sandboxKey)).status, 201, 'the sandbox mode has endpoints of its own');
+  t.is((await api('DELETE', `/webhook-endpoints/${(first.body as { id: string }).id}`, { key: org.liveKey })).status, 204);
+  t.is((await register(org.liveKey)).status, 201, 'once deleted, the URL may be registered again');
 });
 
 test('non-public or non-HTTPS URLs are 400 invalid_request naming url', async (t) => {

@@ -1,5 +1,8 @@
 // Configuration is read from the environment once, validated, and explains itself when wrong.
 import test from 'ava';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { availableParallelism } from 'node:os';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
@@ -105,4 +108,16 @@ test('a worker runs workflow code on 4 threads unless told otherwise, from 1 to 
   t.is(loadConfig({}).worker.workflowThreads, 4);
   t.is(loadConfig({ WORKER_WORKFLOW_THREADS: '1' }).worker.workflowThreads, 1);
   for (const bad of ['0', '17', 'two']) t.throws(() => loadConfig({ WORKER_WORKFLOW_THREADS: bad }), { instanceOf: ConfigError, message: /WORKER_WORKFLOW_THREADS/ });
+});
+
+test('the API and the worker refuse to start without NODE_ENV, naming it', async (t) => {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  for (const entry of ['api/server.ts', 'worker/main.ts']) {
+    const run = await promisify(execFile)(process.execPath, ['--import', 'tsx', entry], { cwd: root, env: { PATH: process.env.PATH ?? '' } }).then(
+      () => ({ code: 0, stderr: '' }),
+      (err: { code?: number; stderr?: string }) => ({ code: err.code, stderr: err.stderr ?? '' }),
+    );
+    t.is(run.code, 1, entry);
+    t.regex(run.stderr, /NODE_ENV: must be set/, entry);
+  }
 });

@@ -1,6 +1,6 @@
 // Signing secrets are random, shown once, hinted, and stored encrypted.
 import test from 'ava';
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, randomBytes, randomUUID } from 'node:crypto';
 import { decryptSecret, encryptSecret, generateSigningSecret, secretHint } from '../../../src/webhooks/secret.js';
 
 test('secrets look like whsec_ and 32 random characters; the hint reveals only the last four', (t) => {
@@ -12,13 +12,39 @@ test('secrets look like whsec_ and 32 random characters; the hint reveals only t
 
 test('encryption round-trips, hides the secret, and detects tampering or the wrong key', (t) => {
   const key = randomBytes(32);
+  const endpoint = randomUUID();
   const s = generateSigningSecret();
-  const sealed = encryptSecret(s, key);
+  const sealed = encryptSecret(s, key, endpoint);
   t.false(sealed.includes(Buffer.from(s)));
-  t.is(decryptSecret(sealed, key), s);
-  t.notDeepEqual(encryptSecret(s, key), sealed);
+  t.is(decryptSecret(sealed, key, endpoint), s);
+  t.notDeepEqual(encryptSecret(s, key, endpoint), sealed);
   const tampered = Buffer.from(sealed);
   tampered[tampered.length - 1]! ^= 1;
-  t.throws(() => decryptSecret(tampered, key));
-  t.throws(() => decryptSecret(sealed, randomBytes(32)));
+  t.throws(() => decryptSecret(tampered, key, endpoint));
+  t.throws(() => decryptSecret(sealed, randomBytes(32), endpoint));
+});
+
+test("a sealed secret is bound to its endpoint: copied onto another endpoint's row it does not open", (t) => {
+  const key = randomBytes(32);
+  const sealed = encryptSecret(generateSigningSecret(), key, randomUUID());
+  t.throws(() => decryptSecret(sealed, key, randomUUID()));
+});
+
+test('a sealed secret names its key: after a rotation the ring opens it with that key, whichever comes first', (t) => {
+  const [older, newer] = [randomBytes(32), randomBytes(32)];
+  const endpoint = randomUUID();
+  const s = generateSigningSecret();
+  t.is(decryptSecret(encryptSecret(s, older, endpoint), [newer, older], endpoint), s);
+  t.is(decryptSecret(encryptSecret(s, newer, endpoint), [newer, older], endpoint), s);
+  t.throws(() => decryptSecret(encryptSecret(s, older, endpoint), [newer], endpoint));
+});
+
+test('a secret sealed before secrets named their key (iv, tag, ciphertext) still opens, with any key of the ring', (t) => {
+  const key = randomBytes(32);
+  const s = generateSigningSecret();
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const body = Buffer.concat([cipher.update(s, 'utf8'), cipher.final()]);
+  const legacy = Buffer.concat([iv, cipher.getAuthTag(), body]);
+  t.is(decryptSecret(legacy, [randomBytes(32), key], randomUUID()), s);
 });
