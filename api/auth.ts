@@ -96,8 +96,8 @@ export function cachedKeyLookup(sql: Sql, ttlMs: number, log: (line: string) => 
 
 /**
  * Authenticates every request. A client address whose keys failed `failures`' limit this minute is
- * refused 429 before its key is looked up, unless this process remembers the key (a key just used with
- * success is not locked out by another client's failures behind the same address).
+ * refused 429 before its key is looked up, unless the key authenticated in this process within the
+ * minute (another client's failures behind the same address do not lock it out; it is looked up as ever).
  */
 export function authenticate(keys: KeyLookup, failures: FailureWindows): RequestHandler {
   return async (req, res, next) => {
@@ -106,9 +106,10 @@ export function authenticate(keys: KeyLookup, failures: FailureWindows): Request
       if (key === undefined) throw ApiError.of('missing_api_key', 'Send your API key as "Authorization: Bearer <key>".');
       const hash = hashApiKey(key);
       const client = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+      const keyId = hash.toString('hex');
       let record = keys.remembered(hash);
       if (!record) {
-        const waitMs = failures.retryAfterMs(client);
+        const waitMs = failures.retryAfterMs(client, keyId);
         if (waitMs > 0) {
           res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
           throw ApiError.of('rate_limited', 'Too many requests with an invalid API key from this address; retry after the time in Retry-After.');
@@ -127,13 +128,14 @@ export function authenticate(keys: KeyLookup, failures: FailureWindows): Request
         record.revokedAt !== null ||
         (record.expiresAt !== null && record.expiresAt.getTime() <= now)
       ) {
-        failures.fail(client, hash.toString('hex'));
+        failures.fail(client, keyId);
         throw ApiError.of('invalid_api_key', 'The API key is invalid, revoked or expired.');
       }
       if (record.organizationId === null) {
-        failures.fail(client, hash.toString('hex'));
+        failures.fail(client, keyId);
         throw ApiError.of('org_unbound', 'The API key is not bound to an organization.');
       }
+      failures.succeed(keyId);
       res.locals.caller = {
         organizationId: record.organizationId,
         sandbox: record.sandbox,
