@@ -81,6 +81,5 @@ export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; s
       await saveReleaseDraft(sql, { id: input.releaseId, reviewId: input.reviewId, findings, particulars });
       return { releaseId: input.releaseId, ...counts, findings: findings.length };
     },
-
   };
 }

@@ -75,11 +75,12 @@ export function cachedKeyLookup(sql: Sql, ttlMs: number, log: (line: string) => 
     });
   };
   if (ttlMs > 0) listen();
+  const remembered = (hash: Buffer) => (listening ? cache.get(hash) : undefined);
   return {
-    remembered: (hash) => (listening ? cache.get(hash) : undefined),
+    remembered,
     async find(hash) {
-      const remembered = listening ? cache.get(hash) : undefined;
-      if (remembered) return remembered;
+      const known = remembered(hash);
+      if (known) return known;
       const hex = hash.toString('hex');
       if ((unknown.get(hex) ?? 0) > Date.now()) return undefined;
       const mark = cache.mark();

@@ -18,6 +18,8 @@ const flag = z
   .default('false')
   .transform((v) => v === 'true' || v === '1');
 const httpUrl = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
+/** An AES-256 key, base64 encoded. */
+const base64Key32 = (message: string) => z.string().refine((v) => Buffer.from(v, 'base64').length === 32, message);
 
 /** A comma-separated list of values each `item` accepts (empty when unset). */
 function commaList(item: z.ZodType<string, string>) {
@@ -68,14 +70,11 @@ const envSchema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('reviews'),
 
   SERVER_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SERVER_SECRET),
-  WEBHOOK_SECRET_KEY: z
-    .string()
-    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64 encoded')
-    .default(DEV_WEBHOOK_SECRET_KEY),
+  WEBHOOK_SECRET_KEY: base64Key32('must be 32 bytes, base64 encoded').default(DEV_WEBHOOK_SECRET_KEY),
   // Secrets these replaced, comma-separated: still accepted (cursors and working documents signed, webhook
   // secrets sealed before the rotation), never used for anything new (docs/operations.md, "Rotating secrets").
   SERVER_SECRET_PREVIOUS: commaList(z.string().min(32, 'each must be at least 32 characters')),
-  WEBHOOK_SECRET_KEY_PREVIOUS: commaList(z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'each must be 32 bytes, base64 encoded')),
+  WEBHOOK_SECRET_KEY_PREVIOUS: commaList(base64Key32('each must be 32 bytes, base64 encoded')),
 
   MAX_FILE_BYTES: positiveInt.default(100 * MiB),
   MAX_REVIEW_DOCUMENTS: positiveInt.default(300),

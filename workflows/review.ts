@@ -73,9 +73,9 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
   /**
    * A released review rests: its run is done once nothing is in flight (its handlers, read-model writes
    * and webhooks done), so the UI's Running list is the work in flight; documents added later start a
-   * run that continues the review (update-with-start, api/review-workflow.ts). It is done sooner if
-   * documents arrive first or Temporal asks for a new run. A hold an operator asked for is a standing instruction the run keeps
-   * (a sandbox review releases nothing more, so it keeps none).
+   * run that continues the review (update-with-start, api/review-workflow.ts). It rests no longer when
+   * documents arrive (they are analysed) or Temporal asks for a new run. A hold an operator asked for is a
+   * standing instruction the run keeps (a sandbox review releases nothing more, so it keeps none).
    */
   const rest = async (): Promise<'reassess' | 'done' | 'continue'> => {
     const done = () => (state.sandbox || !state.holdRequested) && allHandlersFinished() && progress.settledNow;

@@ -62,14 +62,11 @@ export async function insertEndpoint(
 ): Promise<WebhookEndpoint> {
   return sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(hashtextextended(${`webhook-endpoints:${owner.organizationId}:${owner.sandbox}`}, 0))`;
-    const [held] = await tx<{ n: number }[]>`
-      select count(*)::int as n from webhook_endpoints
+    const [held] = await tx<{ n: number; same: string | null }[]>`
+      select count(*)::int as n, (array_agg(id) filter (where url = ${e.url}))[1] as same from webhook_endpoints
        where organization_id = ${owner.organizationId} and sandbox = ${owner.sandbox} and deleted_at is null`;
     if (held!.n >= max) throw new EndpointLimitError(max);
-    const [same] = await tx<{ id: string }[]>`
-      select id from webhook_endpoints
-       where organization_id = ${owner.organizationId} and sandbox = ${owner.sandbox} and url = ${e.url} and deleted_at is null`;
-    if (same) throw new DuplicateEndpointError(same.id);
+    if (held!.same) throw new DuplicateEndpointError(held!.same);
     const [row] = await tx<EndpointRow[]>`
       insert into webhook_endpoints (id, organization_id, sandbox, url, description, secret_ciphertext, secret_hint)
       values (${e.id}, ${owner.organizationId}, ${owner.sandbox}, ${e.url}, ${e.description},

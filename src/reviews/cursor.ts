@@ -1,7 +1,7 @@
 // Opaque, tamper-evident listing cursors: the position (created_at, id) of the last review on a page and
 // the organization it belongs to, signed with the server secret. Integrators pass them back verbatim.
-import { secretsOf, type SecretRing } from '../secrets/ring.js';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { signedByAny, type SecretRing } from '../secrets/ring.js';
+import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 
 export interface ListPosition {
@@ -28,12 +28,7 @@ export function encodeCursor(organizationId: string, position: ListPosition, sec
 export function decodeCursor(cursor: string, organizationId: string, secret: SecretRing<string>): ListPosition {
   const [payload, signature, ...rest] = cursor.split('.');
   if (!payload || !signature || rest.length > 0) throw new InvalidCursorError('malformed cursor');
-  const given = Buffer.from(signature, 'base64url');
-  const signedWith = (s: string) => {
-    const expected = sign(payload, s);
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  };
-  if (!secretsOf(secret).some(signedWith)) throw new InvalidCursorError('cursor signature mismatch');
+  if (!signedByAny(Buffer.from(signature, 'base64url'), secret, (s) => sign(payload, s))) throw new InvalidCursorError('cursor signature mismatch');
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));

@@ -2,8 +2,8 @@
 // (DECISIONS 10) so that an upload can be recognised as ours when renamed and cannot be forged. The marker
 // is a custom entry of the PDF's document information dictionary holding the review id, the release id and
 // an HMAC of both keyed by the server secret; viewers keep it when a filled form is saved.
-import { secretsOf, type SecretRing } from '../secrets/ring.js';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { secretsOf, signedByAny, type SecretRing } from '../secrets/ring.js';
+import { createHmac } from 'node:crypto';
 import { PDFDict, PDFDocument, PDFDropdown, PDFHexString, PDFName, PDFString, PDFTextField } from 'pdf-lib';
 import { storableText } from '../db/text.js';
 import { scanForMarker } from './marker-scan.js';
@@ -39,12 +39,7 @@ export function verifyMarker(value: string, secret: SecretRing<string>): Working
   const m = /^wd1\.([0-9a-f-]{36})\.([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/.exec(value);
   if (!m) return null;
   const mark = { reviewId: m[1]!, releaseId: m[2]! };
-  const given = Buffer.from(m[3]!, 'base64url');
-  const signedWith = (s: string) => {
-    const expected = signature(mark, s);
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  };
-  return secretsOf(secret).some(signedWith) ? mark : null;
+  return signedByAny(Buffer.from(m[3]!, 'base64url'), secret, (s) => signature(mark, s)) ? mark : null;
 }
 
 /** Stamps a report PDF being rendered as the working document of a release. */
