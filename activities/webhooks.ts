@@ -12,6 +12,8 @@ import { deliverWithRetries } from '../src/webhooks/delivery.js';
 import { eventIdOf } from '../src/webhooks/event-id.js';
 import { WebhookPayloadSchema, type WebhookEvent } from '../src/webhooks/payload.js';
 import { decryptSecret } from '../src/webhooks/secret.js';
+import { takeDeliverySlot } from '../src/db/webhook-host-pacing.js';
+import { oneLine } from '../src/runtime/log-line.js';
 
 export interface WebhookDeliveryInput {
   endpointId: string;
@@ -26,7 +28,18 @@ export interface WebhookDeliveryInput {
   eventId?: string;
   /** The release the event announces (null for review.failed); absent likewise, then read here. */
   releaseId?: string | null;
+  /** A delivery continued once its host's pace allowed: what the call before made and the slot it took. */
+  paced?: DeliveryPaced;
 }
+
+/** A delivery held back by its host's pace: attempts made so far, and the slot taken for the next one. */
+export interface DeliveryPaced {
+  attemptsMade: number;
+  slotAt: string;
+}
+
+/** Waits for a host's pace up to this long are slept here; longer ones are the workflow's (a timer). */
+const PACE_WAIT_IN_ACTIVITY_MS = 1_000;
 
 /** DECISIONS 20: completed and amended carry `completed`; failed carries `failed`. */
 const EVENT_STATUS: Record<WebhookEvent, 'completed' | 'failed'> = {
@@ -43,7 +56,7 @@ export function createWebhookActivities({ sql, config }: { sql: Sql; config: Con
     },
 
     /** Up to 3 attempts, 0.5 s then 1 s apart; all failing is an answer (best effort), not an error. */
-    async deliverWebhook(input: WebhookDeliveryInput): Promise<'delivered' | 'not_delivered' | 'endpoint_gone'> {
+    async deliverWebhook(input: WebhookDeliveryInput): Promise<'delivered' | 'not_delivered' | 'endpoint_gone' | { paced: DeliveryPaced }> {
       const target = await endpointForDelivery(sql, input.endpointId);
       // Deleted or disabled since the event: nothing is sent.
       if (!target) return 'endpoint_gone';
@@ -64,8 +77,28 @@ export function createWebhookActivities({ sql, config }: { sql: Sql; config: Con
         }),
       );
       const ctx = Context.current();
-      const attemptsDone = typeof ctx.info.heartbeatDetails === 'number' ? ctx.info.heartbeatDetails : 0;
-      const { delivered } = await deliverWithRetries(
+      const heartbeatAttempts = typeof ctx.info.heartbeatDetails === 'number' ? ctx.info.heartbeatDetails : 0;
+      const attemptsDone = Math.max(heartbeatAttempts, input.paced?.attemptsMade ?? 0);
+      const host = new URL(target.endpoint.url).hostname.toLowerCase();
+      // The slot a paced delivery took before the workflow slept until it is this one's first.
+      let held = input.paced && heartbeatAttempts <= input.paced.attemptsMade ? new Date(input.paced.slotAt) : undefined;
+      const pace = async (): Promise<'go' | { until: Date }> => {
+        let wait: number;
+        let at: Date;
+        if (held) {
+          at = held;
+          wait = held.getTime() - Date.now();
+          held = undefined;
+        } else {
+          const slot = await takeDeliverySlot(sql, host, config.limits.webhookHostDeliveriesPerSecond);
+          at = slot.at;
+          wait = slot.at.getTime() - slot.now.getTime();
+        }
+        if (wait > PACE_WAIT_IN_ACTIVITY_MS) return { until: at };
+        if (wait > 0) await ctx.sleep(wait);
+        return 'go';
+      };
+      const result = await deliverWithRetries(
         {
           url: target.endpoint.url,
           secret: decryptSecret(target.secretCiphertext, config.secrets.webhookKeysAccepted, target.endpoint.id),
@@ -74,6 +107,8 @@ export function createWebhookActivities({ sql, config }: { sql: Sql; config: Con
         },
         {
           firstAttempt: attemptsDone + 1,
+          pausedAlready: input.paced !== undefined && attemptsDone === input.paced.attemptsMade,
+          pace,
           record: async (attempt, outcome) => {
             await recordDeliveryAttempt(sql, {
               endpointId: input.endpointId,
@@ -86,11 +121,16 @@ export function createWebhookActivities({ sql, config }: { sql: Sql; config: Con
               error: outcome.error,
               durationMs: outcome.durationMs,
             });
+            // The owner's list shows a generic reason; operators see the failure itself.
+            if (outcome.detail !== outcome.error) {
+              console.log(oneLine(`worker: webhook ${input.event} of review ${input.reviewId} to endpoint ${input.endpointId}, attempt ${attempt}: ${outcome.detail}`));
+            }
             ctx.heartbeat(attempt);
           },
         },
       );
-      return delivered ? 'delivered' : 'not_delivered';
+      if (result.pacedUntil) return { paced: { attemptsMade: result.attempts, slotAt: result.pacedUntil.toISOString() } };
+      return result.delivered ? 'delivered' : 'not_delivered';
     },
   };
 }

@@ -83,6 +83,9 @@ const envSchema = z.object({
   // Webhook endpoints one organization may register in each mode: every event goes to each of them, so
   // endpoints without bound would make every create a fan-out of deliveries on the shared workers.
   MAX_WEBHOOK_ENDPOINTS: positiveInt.max(1_000).default(10),
+  // Delivery attempts to one host a second, across every worker (src/db/webhook-host-pacing.ts): however
+  // many organizations and endpoints name a host, the service never floods it.
+  WEBHOOK_HOST_DELIVERIES_PER_SECOND: positiveInt.max(1_000).default(10),
   // How long an API process trusts a key it looked up (0: look up every request). Changes to keys are
   // announced to every process at once; this bounds a missed announcement (docs/operations.md).
   API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(1),
@@ -159,6 +162,7 @@ export interface Config {
     rateLimitPerMinute: number;
     /** Webhook endpoints per organization and mode. */
     maxWebhookEndpoints: number;
+    webhookHostDeliveriesPerSecond: number;
     /** Failed authentications one client address may make a minute, per API process. */
     authFailuresPerMinute: number;
     /** How long a looked-up key is trusted without looking it up again, in milliseconds. */
@@ -250,6 +254,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       maxReviewBytes: e.MAX_REVIEW_BYTES,
       rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
       maxWebhookEndpoints: e.MAX_WEBHOOK_ENDPOINTS,
+      webhookHostDeliveriesPerSecond: e.WEBHOOK_HOST_DELIVERIES_PER_SECOND,
       authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
       apiKeyCacheMs: e.API_KEY_CACHE_SECONDS * 1000,
       maxConcurrentAnalyses: e.MAX_CONCURRENT_ANALYSES,

@@ -1,7 +1,8 @@
 // A review's state inside its workflow and everything that follows a transition: the read model in
 // Postgres (written in the order of the transitions), the search attributes, the Temporal UI's current
 // details, and the webhooks a transition announces.
-import { setCurrentDetails, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
+import { setCurrentDetails, sleep, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
+import type { DeliveryPaced } from '../activities/webhooks.js';
 import { customerStatus, type InternalState } from '../src/reviews/states.js';
 import type { WebhookEvent } from '../src/webhooks/payload.js';
 import { bookkeeper, webhooks } from './activity-options.js';
@@ -103,9 +104,18 @@ export class ReviewProgress {
       const endpoints = await bookkeeper.webhookTargets({ organizationId, sandbox });
       // Best effort (interface, "Events"): an endpoint that fails every attempt changes nothing here.
       await Promise.allSettled(
-        endpoints.map((endpointId) =>
-          webhooks.deliverWebhook.executeWithOptions({ summary: `Deliver ${event} to endpoint ${endpointId}` }, [{ endpointId, reviewId, event, occurredAt, eventId, ...(releaseId !== undefined ? { releaseId } : {}) }]),
-        ),
+        endpoints.map(async (endpointId) => {
+          let paced: DeliveryPaced | undefined;
+          for (;;) {
+            const delivered = await webhooks.deliverWebhook.executeWithOptions({ summary: `Deliver ${event} to endpoint ${endpointId}${paced ? ' (paced)' : ''}` }, [
+              { endpointId, reviewId, event, occurredAt, eventId, ...(releaseId !== undefined ? { releaseId } : {}), ...(paced ? { paced } : {}) },
+            ]);
+            if (typeof delivered === 'string') return;
+            // Its host takes deliveries at a pace: wait for the slot the delivery took, holding no worker.
+            paced = delivered.paced;
+            await sleep(Math.max(0, Date.parse(paced.slotAt) - Date.now()));
+          }
+        }),
       );
     };
     this.announcements.push(this.tracked(fanOut().catch(() => undefined)));

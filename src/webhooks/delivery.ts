@@ -23,12 +23,21 @@ export interface DeliveryOutcome {
   delivered: boolean;
   /** The receiver's status, when it answered. */
   statusCode: number | null;
-  /** Why it was not delivered, in words for operators. */
+  /**
+   * Why it was not delivered, as the endpoint's deliveries list shows its owner: the receiver's status, a
+   * timeout, or one generic "no HTTP response" for every connection and TLS failure, so the list cannot
+   * be used to tell a closed port of a public host from one that speaks something other than HTTPS.
+   */
   error: string | null;
+  /** The failure as it was (the system's error code and message), for operators' logs only. */
+  detail: string | null;
   durationMs: number;
   /** True when trying again cannot help (the target is not one we may call). */
   final: boolean;
 }
+
+/** Every failure to get an HTTP answer other than a timeout, as the endpoint's owner reads it. */
+export const NO_HTTP_RESPONSE = 'no HTTP response: the connection or TLS handshake failed';
 
 export async function deliverOnce(r: DeliveryRequest): Promise<DeliveryOutcome> {
   const started = performance.now();
@@ -53,12 +62,20 @@ export async function deliverOnce(r: DeliveryRequest): Promise<DeliveryOutcome> 
     for await (const _chunk of res) void _chunk;
     const status = res.statusCode ?? 0;
     const delivered = status >= 200 && status < 300;
-    return done({ delivered, statusCode: status, error: delivered ? null : `answered HTTP ${status}`, final: false });
+    const error = delivered ? null : `answered HTTP ${status}`;
+    return done({ delivered, statusCode: status, error, detail: error, final: false });
   } catch (err) {
-    if (err instanceof UnsafeTargetError) return done({ delivered: false, statusCode: null, error: `refused: the URL ${err.message}`, final: true });
-    if (signal.aborted) return done({ delivered: false, statusCode: null, error: `timed out after ${timeoutMs} ms`, final: false });
+    if (err instanceof UnsafeTargetError) {
+      const refused = `refused: the URL ${err.message}`;
+      return done({ delivered: false, statusCode: null, error: refused, detail: refused, final: true });
+    }
+    if (signal.aborted) {
+      const late = `timed out after ${timeoutMs} ms`;
+      return done({ delivered: false, statusCode: null, error: late, detail: late, final: false });
+    }
     const code = (err as { code?: unknown }).code;
-    return done({ delivered: false, statusCode: null, error: `transport error${typeof code === 'string' ? ` ${code}` : ''}: ${(err as Error).message}`, final: false });
+    const detail = `transport error${typeof code === 'string' ? ` ${code}` : ''}: ${(err as Error).message}`;
+    return done({ delivered: false, statusCode: null, error: NO_HTTP_RESPONSE, detail, final: false });
   }
 }
 
@@ -67,19 +84,43 @@ export const DELIVERY_ATTEMPTS = 3;
 export const DELIVERY_BACKOFF_MS = [500, 1_000] as const;
 
 /**
+ * Before an attempt: go now, or not before `until`. Deliveries to one host are paced (the worker's
+ * takeDeliverySlot); a wait longer than a moment is the workflow's to sleep, not a worker slot's.
+ */
+export type Pacing = (attempt: number) => Promise<'go' | { until: Date }>;
+
+export interface DeliveryResult {
+  delivered: boolean;
+  /** Attempts made so far, those of earlier calls included. */
+  attempts: number;
+  /** Set when the next attempt must wait for the host's pace: continue then with `firstAttempt` = attempts + 1. */
+  pacedUntil?: Date;
+}
+
+/**
  * Delivers with the interface's retries: up to 3 attempts, 0.5 s then 1 s apart, each signed afresh.
  * The pauses are kept here rather than in a Temporal retry policy: the server fires retry timers up to a
  * second late, which measured 1.06 s and 1.04 s for 0.5 s and 1 s. `firstAttempt` > 1 continues a
- * delivery that a crashed worker had begun; `record` sees every attempt.
+ * delivery that a crashed worker had begun, or that waited for its host's pace; `record` sees every attempt.
  */
 export async function deliverWithRetries(
   r: DeliveryRequest,
-  o: { firstAttempt?: number; record: (attempt: number, outcome: DeliveryOutcome) => Promise<void>; sleep?: (ms: number) => Promise<void> },
-): Promise<{ delivered: boolean; attempts: number }> {
+  o: {
+    firstAttempt?: number;
+    /** The first attempt's pause was had before its host's pace held it back. */
+    pausedAlready?: boolean;
+    record: (attempt: number, outcome: DeliveryOutcome) => Promise<void>;
+    sleep?: (ms: number) => Promise<void>;
+    pace?: Pacing;
+  },
+): Promise<DeliveryResult> {
   const pause = o.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  let attempt = o.firstAttempt ?? 1;
+  const first = o.firstAttempt ?? 1;
+  let attempt = first;
   for (; attempt <= DELIVERY_ATTEMPTS; attempt++) {
-    if (attempt > 1) await pause(DELIVERY_BACKOFF_MS[Math.min(attempt - 2, DELIVERY_BACKOFF_MS.length - 1)]!);
+    if (attempt > 1 && !(attempt === first && o.pausedAlready)) await pause(DELIVERY_BACKOFF_MS[Math.min(attempt - 2, DELIVERY_BACKOFF_MS.length - 1)]!);
+    const paced = o.pace ? await o.pace(attempt) : 'go';
+    if (paced !== 'go') return { delivered: false, attempts: attempt - 1, pacedUntil: paced.until };
     const outcome = await deliverOnce(r);
     await o.record(attempt, outcome);
     if (outcome.delivered) return { delivered: true, attempts: attempt };

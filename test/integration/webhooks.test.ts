@@ -4,16 +4,24 @@
 import test from 'ava';
 import Stripe from 'stripe';
 import { ReviewSchema } from '../../src/reviews/review.js';
-import { deliverOnce, deliverWithRetries } from '../../src/webhooks/delivery.js';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { takeDeliverySlot } from '../../src/db/webhook-host-pacing.js';
+import { deliverOnce, deliverWithRetries, NO_HTTP_RESPONSE } from '../../src/webhooks/delivery.js';
 import { SIGNATURE_HEADER } from '../../src/webhooks/signature.js';
 import { pdf } from '../support/fixtures.js';
 import { call, form } from '../support/http.js';
 import { deliveryRows, registerEndpoint, waitForReview } from '../support/reviews.js';
-import { closeShared, db, newOrganization, stack, type TestOrganization } from '../support/stack.js';
+import { closeShared, db, newOrganization, stack, temporalClient, type TestOrganization } from '../support/stack.js';
+import { TestServices } from '../support/services.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { onThisMachine } from '../support/machine-load.js';
 
-test.after.always(closeShared);
+const services = new TestServices();
+test.after.always(async () => {
+  await services.stopAll();
+  await closeShared();
+});
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -21,8 +29,8 @@ const verifier = new Stripe('sk_test_only_used_for_its_webhook_verifier').webhoo
 if (!verifier) throw new Error("this stripe package has no webhook signature verifier");
 
 /** A sandbox create: its review.completed goes out at once, to the sandbox endpoints. */
-async function sandboxReview(org: TestOrganization): Promise<string> {
-  const res = await call(stack.apiUrl, 'POST', '/reviews', { key: org.sandboxKey, form: form([{ name: 'cd.pdf', data: await pdf() }], { reference_id: 'SBX-HOOK' }) });
+async function sandboxReview(org: TestOrganization, apiUrl = stack.apiUrl): Promise<string> {
+  const res = await call(apiUrl, 'POST', '/reviews', { key: org.sandboxKey, form: form([{ name: 'cd.pdf', data: await pdf() }], { reference_id: 'SBX-HOOK' }) });
   if (res.status !== 201) throw new Error(`create: ${res.status} ${res.text}`);
   return ReviewSchema.parse(res.body).review_id;
 }
@@ -185,4 +193,89 @@ test("an endpoint's deliveries list its latest attempts, newest first, with the 
   t.is((await list(org.sandboxKey)).status, 404);
   await receiver.close();
   await second.close();
+});
+
+test("a connection or TLS failure is listed to the endpoint's owner in the same words, whatever the port held; the worker's log keeps the failure itself", async (t) => {
+  // A closed port, and a port whose server speaks something other than TLS.
+  const closed = createTcpServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const closedPort = (closed.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  const notTls = createTcpServer((socket) => socket.end('SSH-2.0-OpenSSH_9.6\r\n'));
+  await new Promise<void>((resolve) => notTls.listen(0, '127.0.0.1', resolve));
+  const notTlsPort = (notTls.address() as AddressInfo).port;
+
+  const refused = await deliverOnce({ url: `https://127.0.0.1:${closedPort}/hook`, secret: 'whsec_test', body: '{}', allowLoopback: true });
+  const garbled = await deliverOnce({ url: `https://127.0.0.1:${notTlsPort}/hook`, secret: 'whsec_test', body: '{}', allowLoopback: true });
+  for (const outcome of [refused, garbled]) t.like(outcome, { delivered: false, statusCode: null, error: NO_HTTP_RESPONSE, final: false });
+  t.regex(refused.detail ?? '', /ECONNREFUSED/);
+  t.notRegex(garbled.detail ?? '', /ECONNREFUSED/);
+  t.notDeepEqual(refused.detail, garbled.detail, 'operators still tell them apart');
+  notTls.close();
+});
+
+test('delivery slots of one host are given once each, one second\'s worth at once and then 1 / rate apart, however many take them at the same time', async (t) => {
+  const host = `pace-${randomUUID()}.example`;
+  const slots = await Promise.all(Array.from({ length: 20 }, () => takeDeliverySlot(db(), host, 5)));
+  const at = slots.map((s) => s.at.getTime()).sort((a, b) => a - b);
+  t.is(new Set(at).size, 20, 'no slot given twice');
+  // A host idle until now: its first 6 (one second at 5 a second, and the one due now) go at once.
+  const immediate = slots.filter((s) => s.at.getTime() <= s.now.getTime()).length;
+  t.is(immediate, 6);
+  for (let i = 6; i < at.length; i++) t.is(at[i]! - at[i - 1]!, 200, `slot ${i}`);
+  // Another host has its own schedule.
+  const other = await takeDeliverySlot(db(), `pace-${randomUUID()}.example`, 5);
+  t.true(other.at.getTime() <= other.now.getTime());
+});
+
+test('a delivery its host\'s pace holds back stops before the attempt and says until when; continued, it skips the pause it had', async (t) => {
+  const receiver = (await WebhookReceiver.start()).script([], 500);
+  const until = new Date(Date.now() + 5_000);
+  const pauses: number[] = [];
+  const attempts: number[] = [];
+  const request = { url: receiver.url, secret: 'whsec_test', body: '{}', allowLoopback: true };
+  const record = async (attempt: number) => void attempts.push(attempt);
+  const sleep = async (ms: number) => void pauses.push(ms);
+  const held = await deliverWithRetries(request, { record, sleep, pace: async (attempt) => (attempt === 2 ? { until } : 'go') });
+  t.deepEqual(held, { delivered: false, attempts: 1, pacedUntil: until });
+  t.deepEqual(attempts, [1]);
+  t.deepEqual(pauses, [500], 'the pause before attempt 2 was had before the pace held it');
+  const continued = await deliverWithRetries(request, { firstAttempt: 2, pausedAlready: true, record, sleep, pace: async () => 'go' });
+  t.deepEqual(continued, { delivered: false, attempts: 3 });
+  t.deepEqual(attempts, [1, 2, 3]);
+  t.deepEqual(pauses, [500, 1_000]);
+  await receiver.close();
+});
+
+test('deliveries to one host are paced fleet-wide: six endpoints on one host at 1 a second are each delivered once, a second apart after the burst, and the workflow waits for the later ones', async (t) => {
+  t.timeout(120_000);
+  const queue = { TEMPORAL_TASK_QUEUE: `paced-${randomUUID()}`, WEBHOOK_HOST_DELIVERIES_PER_SECOND: '1' };
+  const org = await newOrganization();
+  // Its own host (::1), so no other test's deliveries share its schedule.
+  const receiver = await WebhookReceiver.start('::1');
+  for (let i = 0; i < 6; i++) await registerEndpoint(org.sandboxKey, `${receiver.url}?endpoint=${i}`);
+  await services.worker(queue);
+  const api = await services.api(queue);
+  const reviewId = await sandboxReview(org, api.url);
+
+  const received = (await receiver.waitFor(6, 60_000)).map((d) => d.at).sort((a, b) => a - b);
+  const offsets = received.map((at) => Math.round(at - received[0]!));
+  t.log(`arrivals after the first: ${offsets.join(', ')} ms`);
+  // One second's worth and the one due now go at once; each later one has a slot of its own a second on.
+  for (let i = 2; i < 6; i++) t.true(offsets[i]! >= (i - 1) * 1_000 - 100, `delivery ${i + 1} came ${offsets[i]} ms after the first`);
+  await new Promise((r) => setTimeout(r, 1_000));
+  t.is(receiver.received.length, 6, 'each endpoint once');
+  let rows = await deliveryRows(reviewId);
+  for (let i = 0; i < 50 && rows.length < 6; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    rows = await deliveryRows(reviewId);
+  }
+  t.deepEqual(rows.map((r) => [r.attempt, r.statusCode, r.error]), Array.from({ length: 6 }, () => [1, 200, null]));
+  // The deliveries whose slot was more than a moment away went back to the workflow, which slept until it.
+  const history = await (await temporalClient()).workflow.getHandle(reviewId).fetchHistory();
+  const events = history.events ?? [];
+  const scheduled = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverWebhook').length;
+  const timers = events.filter((e) => e.timerStartedEventAttributes).length;
+  t.true(scheduled > 6 && timers >= 1, `${scheduled} delivery activities, ${timers} timers`);
+  await receiver.close();
 });

@@ -38,15 +38,20 @@ export class WebhookReceiver {
     });
   }
 
-  static async start(): Promise<WebhookReceiver> {
+  /**
+   * On 127.0.0.1, the host of the suite's receivers, or on `::1`: a host of its own, for a test that
+   * watches deliveries to one host being paced (the test certificate names both).
+   */
+  static async start(address: '127.0.0.1' | '::1' = '127.0.0.1'): Promise<WebhookReceiver> {
     const server = createServer({ cert: readFileSync(stack.tls.certFile), key: readFileSync(stack.tls.keyFile) });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(0, address, resolve));
     server.unref();
     return new WebhookReceiver(server);
   }
 
   get url(): string {
-    return `https://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks/loan-review`;
+    const { address, port } = this.server.address() as AddressInfo;
+    return `https://${address.includes(':') ? `[${address}]` : address}:${port}/hooks/loan-review`;
   }
 
   /** The next requests are answered with these, in order; after them, with `then`. */
