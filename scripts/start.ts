@@ -17,6 +17,7 @@ const settingsSchema = z.object({
   TEMPORAL_UI_PORT: port.default(8233),
   TEMPORAL_HTTP_PORT: port.default(7243),
   TEMPORAL_METRICS_PORT: port.default(7244),
+  CODEC_SERVER_PORT: port.default(8234),
 });
 
 const started = Date.now();
@@ -40,6 +41,7 @@ async function main() {
     temporalUi: s.TEMPORAL_UI_PORT,
     temporalHttp: s.TEMPORAL_HTTP_PORT,
     temporalMetrics: s.TEMPORAL_METRICS_PORT,
+    codec: s.CODEC_SERVER_PORT,
   };
   const names: Record<keyof StackPorts, string> = {
     api: 'PORT',
@@ -50,6 +52,7 @@ async function main() {
     temporalUi: 'TEMPORAL_UI_PORT',
     temporalHttp: 'TEMPORAL_HTTP_PORT',
     temporalMetrics: 'TEMPORAL_METRICS_PORT',
+    codec: 'CODEC_SERVER_PORT',
   };
   const busy = [];
   for (const [key, value] of Object.entries(ports) as [keyof StackPorts, number][]) {
@@ -95,7 +98,7 @@ async function main() {
   Health         http://127.0.0.1:${ports.api}/healthz   readiness: http://127.0.0.1:${ports.api}/readyz
   OpenAPI        ${stack.urls.api}/openapi.json
   API docs       http://127.0.0.1:${ports.api}/docs/
-  Temporal UI    ${stack.urls.temporalUi}
+  Temporal UI    ${stack.urls.temporalUi}   payloads opened by the codec server ${stack.urls.codec}
   MinIO console  ${stack.urls.minioConsole}
 ${
   keys

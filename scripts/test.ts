@@ -85,6 +85,7 @@ async function main(): Promise<number> {
     temporalUi: await freePort(),
     temporalHttp: await freePort(),
     temporalMetrics: await freePort(),
+    codec: await freePort(),
   };
   const tally: Tally = { passed: 0, failed: 0, skipped: 0, todo: 0 };
   let stack: Stack | undefined;

@@ -10,6 +10,7 @@ const DEV_SERVER_SECRET = 'dev-only-server-secret-change-me-in-production-0000';
 /** MinIO's own default access key and secret. */
 const DEV_MINIO_CREDENTIAL = 'minioadmin';
 const DEV_WEBHOOK_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
+const DEV_TEMPORAL_PAYLOAD_KEY = Buffer.alloc(32, 9).toString('base64');
 
 const port = z.coerce.number().int().min(1).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -68,6 +69,19 @@ const envSchema = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('reviews'),
+  // Seals every payload handed to Temporal (src/temporal/payload-codec.ts); the keys it replaced, comma-
+  // separated, still open what they sealed (docs/operations.md, "Rotating secrets").
+  TEMPORAL_PAYLOAD_KEY: base64Key32('must be 32 bytes, base64 encoded').default(DEV_TEMPORAL_PAYLOAD_KEY),
+  TEMPORAL_PAYLOAD_KEY_PREVIOUS: commaList(base64Key32('each must be 32 bytes, base64 encoded')),
+  // The codec server the Temporal UI decodes payloads with (npm run codec-server): where it listens, and
+  // the UI origins a browser may call it from.
+  CODEC_SERVER_HOST: z.string().min(1).default('127.0.0.1'),
+  CODEC_SERVER_PORT: port.default(8234),
+  CODEC_SERVER_ALLOWED_ORIGINS: z
+    .string()
+    .default('http://127.0.0.1:8233,http://localhost:8233')
+    .transform((v) => v.split(',').map((x) => x.trim()).filter((x) => x.length > 0))
+    .pipe(z.array(httpUrl)),
 
   SERVER_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SERVER_SECRET),
   WEBHOOK_SECRET_KEY: base64Key32('must be 32 bytes, base64 encoded').default(DEV_WEBHOOK_SECRET_KEY),
@@ -144,7 +158,14 @@ export interface Config {
     secretKey: string;
     bucket: string;
   };
-  temporal: { address: string; namespace: string; taskQueue: string };
+  temporal: {
+    address: string;
+    namespace: string;
+    taskQueue: string;
+    /** Seals payloads: the current key first, then the keys it replaced. */
+    payloadKeys: Buffer[];
+    codecServer: { host: string; port: number; allowedOrigins: string[] };
+  };
   secrets: {
     /** Signs listing cursors and working documents. */
     server: string;
@@ -207,6 +228,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     const unsafe = [
       e.SERVER_SECRET === DEV_SERVER_SECRET && 'SERVER_SECRET',
       e.WEBHOOK_SECRET_KEY === DEV_WEBHOOK_SECRET_KEY && 'WEBHOOK_SECRET_KEY',
+      e.TEMPORAL_PAYLOAD_KEY === DEV_TEMPORAL_PAYLOAD_KEY && 'TEMPORAL_PAYLOAD_KEY',
       e.TEST_ONLY_ALLOW_LOOPBACK_TARGETS && 'TEST_ONLY_ALLOW_LOOPBACK_TARGETS',
       // MinIO's well-known default credentials: anyone who reads this README could use them.
       e.MINIO_ACCESS_KEY === DEV_MINIO_CREDENTIAL && 'MINIO_ACCESS_KEY',
@@ -241,7 +263,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       secretKey: e.MINIO_SECRET_KEY,
       bucket: e.MINIO_BUCKET,
     },
-    temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE },
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      taskQueue: e.TEMPORAL_TASK_QUEUE,
+      payloadKeys: [e.TEMPORAL_PAYLOAD_KEY, ...e.TEMPORAL_PAYLOAD_KEY_PREVIOUS].map((k) => Buffer.from(k, 'base64')),
+      codecServer: { host: e.CODEC_SERVER_HOST, port: e.CODEC_SERVER_PORT, allowedOrigins: e.CODEC_SERVER_ALLOWED_ORIGINS },
+    },
     secrets: {
       server: e.SERVER_SECRET,
       serverAccepted: [e.SERVER_SECRET, ...e.SERVER_SECRET_PREVIOUS],

@@ -13,6 +13,7 @@ import { createSql } from '../src/db/client.js';
 import type { ReviewActivities } from '../activities/index.js';
 import { watchEventLoopStalls } from '../src/runtime/event-loop-stalls.js';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes.js';
+import { temporalDataConverter } from '../src/temporal/connection.js';
 import { ensureWorkflowBundle } from './workflow-bundle.js';
 import { ReviewWorkers } from './review-workers.js';
 import { analysisTaskQueue } from '../src/temporal/task-queues.js';
@@ -73,6 +74,7 @@ async function createWorker(bundlePath: string | undefined, activities: ReviewAc
       analyses: config.worker.analyses,
       workflowTasks: config.worker.workflowTasks,
       workflowThreads: config.worker.workflowThreads,
+      dataConverter: temporalDataConverter(config),
     });
     return { worker, connection };
   } catch (err) {

@@ -22,6 +22,8 @@ export interface ReviewWorkerOptions {
   workflowTasks?: number;
   /** Threads running workflow code (src/config.ts WORKER_WORKFLOW_THREADS); the SDK's default when unsaid. */
   workflowThreads?: number;
+  /** How payloads are sealed and opened (src/temporal/connection.ts); plain when unsaid (workflow tests). */
+  dataConverter?: WorkerOptions['dataConverter'];
 }
 
 export class ReviewWorkers {
@@ -29,7 +31,7 @@ export class ReviewWorkers {
 
   static async create(o: ReviewWorkerOptions): Promise<ReviewWorkers> {
     const queues = o.queues ?? ['reviews', 'analysis'];
-    const common = { connection: o.connection, ...(o.namespace ? { namespace: o.namespace } : {}), activities: o.activities };
+    const common = { connection: o.connection, ...(o.namespace ? { namespace: o.namespace } : {}), ...(o.dataConverter ? { dataConverter: o.dataConverter } : {}), activities: o.activities };
     const workers: Worker[] = [];
     if (queues.includes('reviews')) {
       if (!o.workflowBundle) throw new Error('a worker that polls the review queue needs the workflow bundle');

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 // What talks to the servers (MinIO's client, the migrations and queries) is imported where it is used, not
 // here: loading it then overlaps the servers' start instead of delaying their launch. Temporal's client and
@@ -31,6 +32,8 @@ export interface StackPorts {
   temporalUi: number;
   temporalHttp: number;
   temporalMetrics: number;
+  /** The codec server the Temporal UI shows sealed payloads with (src/temporal/codec-server.ts). */
+  codec: number;
 }
 
 /** Generated once per data directory and kept there, so a restarted stack finds its own data. */
@@ -72,7 +75,7 @@ export interface Stack {
   /** The environment the API and worker run with; tests start more of them with it. */
   serviceEnv: Record<string, string>;
   config: Config;
-  urls: { api: string; temporalUi: string; minioConsole: string };
+  urls: { api: string; temporalUi: string; minioConsole: string; codec: string };
   /** The worker of the review queue (workflows, ingest, bookkeeping, webhooks). */
   worker: Supervised;
   /** The worker of the analysis queue (analyses and renders). */
@@ -145,7 +148,7 @@ export function minioProcess(o: {
 export function temporalProcess(o: {
   bin: string;
   dbFile: string;
-  ports: Pick<StackPorts, 'temporal' | 'temporalUi' | 'temporalHttp' | 'temporalMetrics'>;
+  ports: Pick<StackPorts, 'temporal' | 'temporalUi' | 'temporalHttp' | 'temporalMetrics' | 'codec'>;
   namespace: string;
   env: Record<string, string>;
   logFile: string;
@@ -170,6 +173,9 @@ export function temporalProcess(o: {
       String(o.ports.temporalHttp),
       '--metrics-port',
       String(o.ports.temporalMetrics),
+      // The UI opens the service's sealed payloads with the codec server the stack serves beside it.
+      '--ui-codec-endpoint',
+      `http://127.0.0.1:${o.ports.codec}`,
       '--namespace',
       o.namespace,
       '--log-level',
@@ -248,6 +254,7 @@ export function serviceEnvironment(
     MINIO_ACCESS_KEY: o.secrets.minioAccessKey,
     MINIO_SECRET_KEY: o.secrets.minioSecretKey,
     TEMPORAL_ADDRESS: `127.0.0.1:${o.ports.temporal}`,
+    CODEC_SERVER_PORT: String(o.ports.codec),
     SERVER_SECRET: o.secrets.serverSecret,
     WEBHOOK_SECRET_KEY: o.secrets.webhookSecretKey,
     ...o.extra,
@@ -317,7 +324,11 @@ export async function startStack(o: StackOptions): Promise<Stack> {
   await mkdir(logDir, { recursive: true });
   const secrets = await loadSecrets(o.dataDir);
   const supervisor = o.supervisor ?? new Supervisor(o.restart);
-  const stop = () => supervisor.stopAll();
+  let codecServer: Server | undefined;
+  const stop = async () => {
+    codecServer?.close();
+    await supervisor.stopAll();
+  };
   try {
     const timed = async <T>(what: string, step: () => Promise<T>): Promise<T> => {
       const t0 = Date.now();
@@ -444,6 +455,16 @@ export async function startStack(o: StackOptions): Promise<Stack> {
       })(),
       // Its URL is printed with the others: it must answer too (the same process as Temporal).
       waitFor('Temporal UI', 60_000, () => httpOk(`http://127.0.0.1:${o.ports.temporalUi}/`)),
+      (async () => {
+        // Loaded once the servers answer: Temporal's protobufs cost the launcher some CPU.
+        const [{ createCodecServer }, { PayloadEncryptionCodec }] = await Promise.all([
+          import('../../src/temporal/codec-server.js'),
+          import('../../src/temporal/payload-codec.js'),
+        ]);
+        const ui = o.ports.temporalUi;
+        codecServer = createCodecServer(new PayloadEncryptionCodec(config.temporal.payloadKeys), [`http://127.0.0.1:${ui}`, `http://localhost:${ui}`]);
+        await new Promise<void>((resolve, reject) => codecServer!.once('error', reject).listen(o.ports.codec, '127.0.0.1', resolve));
+      })(),
     ]);
 
     return {
@@ -454,6 +475,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
         api: `${apiRoot}/v1`,
         temporalUi: `http://127.0.0.1:${o.ports.temporalUi}`,
         minioConsole: `http://127.0.0.1:${o.ports.minioConsole}`,
+        codec: `http://127.0.0.1:${o.ports.codec}`,
       },
       worker,
       analysis,

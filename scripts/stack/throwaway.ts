@@ -43,7 +43,7 @@ export async function withThrowawayStack<T>(
   await chmod(dir, 0o755);
   const ports = Object.fromEntries(
     await Promise.all(
-      ['api', 'postgres', 'minio', 'minioConsole', 'temporal', 'temporalUi', 'temporalHttp', 'temporalMetrics'].map(async (k) => [k, await freePort()]),
+      ['api', 'postgres', 'minio', 'minioConsole', 'temporal', 'temporalUi', 'temporalHttp', 'temporalMetrics', 'codec'].map(async (k) => [k, await freePort()]),
     ),
   ) as unknown as StackPorts;
   const stack = await startStack({

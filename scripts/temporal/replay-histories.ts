@@ -5,6 +5,8 @@ import { readFile } from 'node:fs/promises';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { ensureWorkflowBundle } from '../../worker/workflow-bundle.js';
+import { loadConfig } from '../../src/config.js';
+import { temporalDataConverter } from '../../src/temporal/connection.js';
 
 /** Each history file's result: 'ok', or the replay error's name and message. */
 export async function replayHistories(files: readonly URL[]): Promise<Map<URL, string>> {
@@ -13,7 +15,9 @@ export async function replayHistories(files: readonly URL[]): Promise<Map<URL, s
   );
   const workflowBundle = { codePath: (await ensureWorkflowBundle()).path };
   const results = new Map<URL, string>();
-  for await (const result of Worker.runReplayHistories({ workflowBundle }, histories)) {
+  // Histories exported from a deployment hold sealed payloads: opened with the keys of this environment.
+  const dataConverter = temporalDataConverter(loadConfig(process.env));
+  for await (const result of Worker.runReplayHistories({ workflowBundle, dataConverter }, histories)) {
     const file = files.find((f) => f.href === result.workflowId)!;
     results.set(file, result.error ? `${result.error.name}: ${result.error.message}` : 'ok');
   }

@@ -9,7 +9,9 @@ import { approveUpdate } from '../../workflows/messages.js';
 import { corruptPdf, fillWorkingDocument, pdf } from '../support/fixtures.js';
 import { call, form } from '../support/http.js';
 import { registerEndpoint, waitForInternalState, waitForReview } from '../support/reviews.js';
-import { closeShared, newOrganization, stack, temporalClient, type TestOrganization } from '../support/stack.js';
+import { closeShared, config, newOrganization, stack, temporalClient, type TestOrganization } from '../support/stack.js';
+import { ENCRYPTED_ENCODING, PayloadEncryptionCodec } from '../../src/temporal/payload-codec.js';
+import { payloadFromJson, payloadToJson } from '../../src/temporal/codec-server.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 const receiver = await WebhookReceiver.start();
@@ -26,11 +28,27 @@ async function add(org: TestOrganization, reviewId: string, files: { name: strin
   if (res.status !== 200) throw new Error(`add: ${res.status} ${res.text}`);
 }
 
+const codec = new PayloadEncryptionCodec(config.temporal.payloadKeys);
+
+/** The history's JSON with every sealed payload opened: the files are read by people, and replay either way. */
+async function opened(json: unknown): Promise<unknown> {
+  if (Array.isArray(json)) return Promise.all(json.map(opened));
+  if (typeof json !== 'object' || json === null) return json;
+  const record = json as Record<string, unknown>;
+  const encoding = (record.metadata as Record<string, unknown> | undefined)?.encoding;
+  if (typeof encoding === 'string' && Buffer.from(encoding, 'base64').toString() === ENCRYPTED_ENCODING) {
+    const [payload] = await codec.decode([payloadFromJson(record as Parameters<typeof payloadFromJson>[0])]);
+    return payloadToJson(payload!);
+  }
+  return Object.fromEntries(await Promise.all(Object.entries(record).map(async ([k, v]) => [k, await opened(v)] as const)));
+}
+
 /** Waits until the review's latest run has completed (its webhooks delivered), then writes its history. */
 async function save(name: string, reviewId: string): Promise<void> {
   const handle = client.workflow.getHandle(reviewId);
   await handle.result();
-  await writeFile(new URL(`./${name}.json`, import.meta.url), `${historyToJSON(await handle.fetchHistory())}\n`);
+  const history = await opened(JSON.parse(historyToJSON(await handle.fetchHistory())));
+  await writeFile(new URL(`./${name}.json`, import.meta.url), `${JSON.stringify(history, null, 2)}\n`);
   console.log(`recorded ${name}`);
 }
 

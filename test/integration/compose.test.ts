@@ -21,7 +21,7 @@ const compose = parse(readFileSync(new URL('../../docker-compose.yml', import.me
 };
 
 test('the deployment has postgres, minio, temporal with its UI, setup, api, and a worker for each task queue', (t) => {
-  t.deepEqual(Object.keys(compose.services).sort(), ['analysis', 'api', 'minio', 'postgres', 'setup', 'temporal', 'temporal-ui', 'worker']);
+  t.deepEqual(Object.keys(compose.services).sort(), ['analysis', 'api', 'codec', 'minio', 'postgres', 'setup', 'temporal', 'temporal-ui', 'worker']);
   t.is(compose.services.worker!.environment?.WORKER_QUEUES, 'reviews');
   t.is(compose.services.analysis!.environment?.WORKER_QUEUES, 'analysis');
   t.is(compose.services.analysis!.depends_on?.setup?.condition, 'service_completed_successfully');
@@ -30,7 +30,7 @@ test('the deployment has postgres, minio, temporal with its UI, setup, api, and 
   t.is(compose.services.api!.depends_on?.setup?.condition, 'service_completed_successfully');
 });
 
-test('only the API and the S3 endpoint are published beyond this host; the Temporal UI and the MinIO console are not', (t) => {
+test('only the API and the S3 endpoint are published beyond this host; the Temporal UI, its codec server and the MinIO console are not', (t) => {
   const published = Object.entries(compose.services).flatMap(([name, service]) =>
     ((service as { ports?: string[] }).ports ?? []).map((p) => ({ name, public: !p.startsWith('127.0.0.1:'), container: p.split(':').at(-1) })),
   );
@@ -38,7 +38,11 @@ test('only the API and the S3 endpoint are published beyond this host; the Tempo
     published.filter((p) => p.public).map((p) => `${p.name}:${p.container}`).sort(),
     ['api:8080', 'minio:9000'],
   );
-  t.deepEqual(published.filter((p) => !p.public).map((p) => `${p.name}:${p.container}`).sort(), ['minio:9001', 'temporal-ui:8080']);
+  t.deepEqual(published.filter((p) => !p.public).map((p) => `${p.name}:${p.container}`).sort(), ['codec:8234', 'minio:9001', 'temporal-ui:8080']);
+  // The UI's browser calls the codec server at the address this host publishes it on, and it answers that origin.
+  const ui = compose.services['temporal-ui']!.environment ?? {};
+  t.is(ui.TEMPORAL_CODEC_ENDPOINT, 'http://127.0.0.1:8234');
+  t.regex(String(compose.services.codec!.environment?.CODEC_SERVER_ALLOWED_ORIGINS), /(^|,)http:\/\/127\.0\.0\.1:8233(,|$)/);
 });
 
 test('the image runs a Node.js release line still supported (24, LTS until April 2028)', (t) => {
@@ -52,14 +56,14 @@ test('MinIO is pinned to the release the local stack builds', (t) => {
 });
 
 test('the api and worker environment passes config validation in production mode', (t) => {
-  for (const name of ['api', 'worker', 'analysis', 'setup']) {
+  for (const name of ['api', 'worker', 'analysis', 'setup', 'codec']) {
     const env = Object.fromEntries(
       Object.entries(compose.services[name]!.environment ?? {}).map(([k, v]) => [
         k,
         // Substitute ${VAR:?…} / ${VAR:-default} the way compose would with these values set.
         String(v).replace(/\$\{(\w+)(?::[?-]([^}]*))?\}/g, (_m, variable: string, fallback?: string) =>
-          variable === 'WEBHOOK_SECRET_KEY'
-            ? Buffer.alloc(32, 9).toString('base64')
+          variable === 'WEBHOOK_SECRET_KEY' || variable === 'TEMPORAL_PAYLOAD_KEY'
+            ? Buffer.alloc(32, variable.length).toString('base64')
             : variable === 'SERVER_SECRET'
               ? 's'.repeat(40)
               : variable.endsWith('_URL') || variable.endsWith('_ENDPOINT')

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createSql, type Sql } from '../../src/db/client.js';
+import { temporalDataConverter } from '../../src/temporal/connection.js';
 import { createApiKey } from '../../src/db/keys.js';
 import { createOrganization, updateOrganizationPolicy, type Organization } from '../../src/db/organizations.js';
 
@@ -42,7 +43,7 @@ export function db(): Sql {
 let sharedTemporal: Promise<Client> | undefined;
 export function temporalClient(): Promise<Client> {
   sharedTemporal ??= Connection.connect({ address: config.temporal.address }).then(
-    (connection) => new Client({ connection, namespace: config.temporal.namespace }),
+    (connection) => new Client({ connection, namespace: config.temporal.namespace, dataConverter: temporalDataConverter(config) }),
   );
   return sharedTemporal;
 }

@@ -37,6 +37,7 @@ test("production refuses the development secrets, MinIO's default credentials an
   });
   t.regex(err!.message, /SERVER_SECRET/);
   t.regex(err!.message, /WEBHOOK_SECRET_KEY/);
+  t.regex(err!.message, /TEMPORAL_PAYLOAD_KEY: must be set to a production value/);
   t.regex(err!.message, /TEST_ONLY_ALLOW_LOOPBACK_TARGETS/);
   t.regex(err!.message, /MINIO_ACCESS_KEY: must be set to a production value/);
   t.regex(err!.message, /MINIO_SECRET_KEY: must be set to a production value/);
@@ -48,6 +49,7 @@ const production = (extra: Record<string, string> = {}) => ({
   NODE_ENV: 'production',
   SERVER_SECRET: 'x'.repeat(40),
   WEBHOOK_SECRET_KEY: Buffer.alloc(32, 1).toString('base64'),
+  TEMPORAL_PAYLOAD_KEY: Buffer.alloc(32, 2).toString('base64'),
   MINIO_ACCESS_KEY: 'loan-review-service',
   MINIO_SECRET_KEY: 'a-secret-of-its-own',
   ...extra,
@@ -71,14 +73,23 @@ test('production gives callers https:// addresses: plain http:// only to this ma
 test('secrets replaced by a rotation are accepted after the current one; each is checked like it', (t) => {
   const current = Buffer.alloc(32, 1).toString('base64');
   const older = [Buffer.alloc(32, 2).toString('base64'), Buffer.alloc(32, 3).toString('base64')];
-  const c = loadConfig({ SERVER_SECRET: 'n'.repeat(40), SERVER_SECRET_PREVIOUS: `${'o'.repeat(40)}, ${'p'.repeat(40)}`, WEBHOOK_SECRET_KEY: current, WEBHOOK_SECRET_KEY_PREVIOUS: older.join(',') });
+  const c = loadConfig({
+    SERVER_SECRET: 'n'.repeat(40),
+    SERVER_SECRET_PREVIOUS: `${'o'.repeat(40)}, ${'p'.repeat(40)}`,
+    WEBHOOK_SECRET_KEY: current,
+    WEBHOOK_SECRET_KEY_PREVIOUS: older.join(','),
+    TEMPORAL_PAYLOAD_KEY: current,
+    TEMPORAL_PAYLOAD_KEY_PREVIOUS: older.join(','),
+  });
   t.deepEqual(c.secrets.serverAccepted, ['n'.repeat(40), 'o'.repeat(40), 'p'.repeat(40)]);
   t.is(c.secrets.server, 'n'.repeat(40));
   t.deepEqual(c.secrets.webhookKeysAccepted.map((k) => k.toString('base64')), [current, ...older]);
+  t.deepEqual(c.temporal.payloadKeys.map((k) => k.toString('base64')), [current, ...older]);
   t.deepEqual(loadConfig({}).secrets.serverAccepted, [loadConfig({}).secrets.server]);
-  const err = t.throws(() => loadConfig({ SERVER_SECRET_PREVIOUS: 'short', WEBHOOK_SECRET_KEY_PREVIOUS: 'AAAA' }), { instanceOf: ConfigError });
+  const err = t.throws(() => loadConfig({ SERVER_SECRET_PREVIOUS: 'short', WEBHOOK_SECRET_KEY_PREVIOUS: 'AAAA', TEMPORAL_PAYLOAD_KEY_PREVIOUS: 'AAAA' }), { instanceOf: ConfigError });
   t.regex(err!.message, /SERVER_SECRET_PREVIOUS.*at least 32 characters/);
   t.regex(err!.message, /WEBHOOK_SECRET_KEY_PREVIOUS.*32 bytes/);
+  t.regex(err!.message, /TEMPORAL_PAYLOAD_KEY_PREVIOUS.*32 bytes/);
 });
 
 test('a webhook key that is not 32 bytes is rejected', (t) => {
