@@ -15,6 +15,7 @@ import { createTemporalClient } from '../src/temporal/connection.js';
 import { ReviewWorkflows } from '../api/review-workflow.js';
 import { createOrganization, getOrganization, listOrganizations, updateOrganizationPolicy } from '../src/db/organizations.js';
 import { REPO_ROOT } from './stack/stack.js';
+import { rolePolicy, SERVICE_USERS, STORAGE_ROLES } from '../src/storage/service-users.js';
 
 const USAGE = `usage: npm run admin -- <command> [options] [--json]
   org create --name <name>                          create an organization
@@ -28,7 +29,9 @@ const USAGE = `usage: npm run admin -- <command> [options] [--json]
   review hold <review id>                           hold the review's next release at the release gate
                                                     (for a review whose run has completed: released)
   webhook-secrets reseal [--org <id>]               seal every stored webhook signing secret (or one
-                                                    organization's) with the current WEBHOOK_SECRET_KEY`;
+                                                    organization's) with the current WEBHOOK_SECRET_KEY
+  storage policies                                  the IAM policy of each object-store user of the service
+                                                    (api, worker, reports) for MINIO_BUCKET, for S3 and its IAM`;
 
 class UsageError extends Error {}
 
@@ -94,6 +97,12 @@ async function main(argv: string[]): Promise<void> {
   if (mode !== 'live' && mode !== 'sandbox') throw new UsageError('--mode is live or sandbox');
 
   const config = loadConfigOrExit(environment());
+  if (noun === 'storage' && verb === 'policies') {
+    // Needs no database: what to give the users an operator makes in the store's own IAM.
+    const policies = Object.fromEntries(STORAGE_ROLES.map((role) => [SERVICE_USERS[role], rolePolicy(role, config.minio.bucket)]));
+    print(JSON.stringify(policies, null, 2), policies);
+    return;
+  }
   const sql = createSql(config, { max: 1 });
   try {
     if (noun === 'org' && verb === 'create') {

@@ -126,7 +126,7 @@ async function main(): Promise<number> {
     const descriptor = join(dataDir, 'test-stack.json');
     await writeFile(
       descriptor,
-      JSON.stringify({ apiUrl: stack.urls.api, dataDir, logDir: join(dataDir, 'logs'), serviceEnv: stack.serviceEnv, tls }),
+      JSON.stringify({ apiUrl: stack.urls.api, dataDir, logDir: join(dataDir, 'logs'), serviceEnv: stack.serviceEnv, apiServiceEnv: stack.apiServiceEnv, tls }),
       { mode: 0o600 },
     );
     const args = process.argv.slice(2);

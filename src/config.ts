@@ -61,6 +61,15 @@ const envSchema = z.object({
   MINIO_REGION: z.string().min(1).default('us-east-1'),
   MINIO_ACCESS_KEY: z.string().min(3).default(DEV_MINIO_CREDENTIAL),
   MINIO_SECRET_KEY: z.string().min(8).default(DEV_MINIO_CREDENTIAL),
+  // The user that signs report links, when it is not MINIO_ACCESS_KEY: a link shows its access key id, so
+  // a user allowed to read reports and nothing else (src/storage/service-users.ts).
+  MINIO_PRESIGN_ACCESS_KEY: z.string().min(3).optional(),
+  MINIO_PRESIGN_SECRET_KEY: z.string().min(8).optional(),
+  // Setup only (npm run migrate, with the store's admin as MINIO_ACCESS_KEY): the secrets of the service's
+  // own users to make or update, one per role; a role left unset is not touched.
+  MINIO_API_SECRET_KEY: z.string().min(8).optional(),
+  MINIO_WORKER_SECRET_KEY: z.string().min(8).optional(),
+  MINIO_REPORTS_SECRET_KEY: z.string().min(8).optional(),
   MINIO_BUCKET: z
     .string()
     .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid S3 bucket name')
@@ -157,6 +166,10 @@ export interface Config {
     accessKey: string;
     secretKey: string;
     bucket: string;
+    /** Who signs report links, when not the credentials above. */
+    presign?: { accessKey: string; secretKey: string };
+    /** Setup: the service users to make, by role. */
+    provision: { api?: string; worker?: string; reports?: string };
   };
   temporal: {
     address: string;
@@ -262,6 +275,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       accessKey: e.MINIO_ACCESS_KEY,
       secretKey: e.MINIO_SECRET_KEY,
       bucket: e.MINIO_BUCKET,
+      ...(e.MINIO_PRESIGN_ACCESS_KEY && e.MINIO_PRESIGN_SECRET_KEY ? { presign: { accessKey: e.MINIO_PRESIGN_ACCESS_KEY, secretKey: e.MINIO_PRESIGN_SECRET_KEY } } : {}),
+      provision: {
+        ...(e.MINIO_API_SECRET_KEY ? { api: e.MINIO_API_SECRET_KEY } : {}),
+        ...(e.MINIO_WORKER_SECRET_KEY ? { worker: e.MINIO_WORKER_SECRET_KEY } : {}),
+        ...(e.MINIO_REPORTS_SECRET_KEY ? { reports: e.MINIO_REPORTS_SECRET_KEY } : {}),
+      },
     },
     temporal: {
       address: e.TEMPORAL_ADDRESS,

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type { Connection } from '@temporalio/client';
 import { loadConfig, type Config, type WorkerQueue } from '../../src/config.js';
 import { analysisTaskQueue } from '../../src/temporal/task-queues.js';
+import { SERVICE_USERS } from '../../src/storage/service-users.js';
 import { ensureWorkflowBundle } from '../../worker/workflow-bundle.js';
 import { ensureCompiled, SERVICES, type Compiled } from '../compile.js';
 import { ensureGoBinary, MINIO_SERVER, TEMPORAL_CLI } from './go-binaries.js';
@@ -39,8 +40,13 @@ export interface StackPorts {
 /** Generated once per data directory and kept there, so a restarted stack finds its own data. */
 export interface StackSecrets {
   postgresPassword: string;
+  /** MinIO's root user: only the launcher uses it, to make the bucket and the service's users. */
   minioAccessKey: string;
   minioSecretKey: string;
+  /** The secrets of the service's own MinIO users (src/storage/service-users.ts). */
+  minioApiSecret: string;
+  minioWorkerSecret: string;
+  minioReportsSecret: string;
   serverSecret: string;
   webhookSecretKey: string;
 }
@@ -72,8 +78,13 @@ export interface StackOptions {
 
 export interface Stack {
   supervisor: Supervisor;
-  /** The environment the API and worker run with; tests start more of them with it. */
+  /**
+   * The environment the worker runs with (as the worker's MinIO user); tests start more workers, and run
+   * the admin CLI, with it.
+   */
   serviceEnv: Record<string, string>;
+  /** The API's: serviceEnv with the API's MinIO user and the presign user of report links. */
+  apiServiceEnv: Record<string, string>;
   config: Config;
   urls: { api: string; temporalUi: string; minioConsole: string; codec: string };
   /** The worker of the review queue (workflows, ingest, bookkeeping, webhooks). */
@@ -86,16 +97,21 @@ export interface Stack {
 
 async function loadSecrets(dataDir: string): Promise<StackSecrets> {
   const file = join(dataDir, 'secrets.json');
-  if (existsSync(file)) return JSON.parse(await readFile(file, 'utf8')) as StackSecrets;
+  const kept = existsSync(file) ? (JSON.parse(await readFile(file, 'utf8')) as Partial<StackSecrets>) : {};
   const token = (n: number) => randomBytes(n).toString('base64url');
+  // A data directory made before a secret existed gets it now, and keeps every one it had.
   const secrets: StackSecrets = {
     postgresPassword: token(18),
     minioAccessKey: `review-${token(6)}`,
     minioSecretKey: token(24),
+    minioApiSecret: token(24),
+    minioWorkerSecret: token(24),
+    minioReportsSecret: token(24),
     serverSecret: token(36),
     webhookSecretKey: randomBytes(32).toString('base64'),
+    ...kept,
   };
-  await writeFile(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  if (Object.keys(kept).length < Object.keys(secrets).length) await writeFile(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
 }
 
@@ -236,6 +252,17 @@ export async function workerPolls(httpPort: number, config: Config, queue: Worke
   return (body.pollers ?? []).length > 0;
 }
 
+/** The API's environment: its own MinIO user, and the presign user that signs report links. */
+export function apiEnvironment(serviceEnv: Record<string, string>, secrets: StackSecrets): Record<string, string> {
+  return {
+    ...serviceEnv,
+    MINIO_ACCESS_KEY: SERVICE_USERS.api,
+    MINIO_SECRET_KEY: secrets.minioApiSecret,
+    MINIO_PRESIGN_ACCESS_KEY: SERVICE_USERS.reports,
+    MINIO_PRESIGN_SECRET_KEY: secrets.minioReportsSecret,
+  };
+}
+
 export function serviceEnvironment(
   base: NodeJS.ProcessEnv,
   o: { ports: StackPorts; secrets: StackSecrets; extra?: Record<string, string> },
@@ -251,8 +278,9 @@ export function serviceEnvironment(
     PORT: String(o.ports.api),
     DATABASE_URL: `postgres://review:${encodeURIComponent(o.secrets.postgresPassword)}@127.0.0.1:${o.ports.postgres}/review`,
     MINIO_ENDPOINT: `http://127.0.0.1:${o.ports.minio}`,
-    MINIO_ACCESS_KEY: o.secrets.minioAccessKey,
-    MINIO_SECRET_KEY: o.secrets.minioSecretKey,
+    // Never the root user: the worker's own (the launcher makes it), and the API's below.
+    MINIO_ACCESS_KEY: SERVICE_USERS.worker,
+    MINIO_SECRET_KEY: o.secrets.minioWorkerSecret,
     TEMPORAL_ADDRESS: `127.0.0.1:${o.ports.temporal}`,
     CODEC_SERVER_PORT: String(o.ports.codec),
     SERVER_SECRET: o.secrets.serverSecret,
@@ -415,7 +443,8 @@ export async function startStack(o: StackOptions): Promise<Stack> {
       compiled: compiled?.files,
       stdinOpenUntil: gate,
     });
-    const api = startService(supervisor, 'api', serviceEnv, logDir, o.echoServices, 'api', { compiled: compiled?.files });
+    const apiServiceEnv = apiEnvironment(serviceEnv, secrets);
+    const api = startService(supervisor, 'api', apiServiceEnv, logDir, o.echoServices, 'api', { compiled: compiled?.files });
     const apiRoot = `http://127.0.0.1:${o.ports.api}`;
 
     const databaseUrl = new URL(config.database.url);
@@ -432,11 +461,19 @@ export async function startStack(o: StackOptions): Promise<Stack> {
         await migrate(config, log);
       }),
       timed('MinIO ready', async () => {
-        const [{ createStorage, ensureBucket }] = await Promise.all([
+        const [{ createStorage, ensureBucket }, { adminTargetOf, provisionServiceUsers }] = await Promise.all([
           import('../../src/storage/minio.js'),
+          import('../../src/storage/service-users.js'),
           waitFor('MinIO', 60_000, () => minioAnswers(o.ports.minio)),
         ]);
-        await ensureBucket(createStorage(config), config.minio.region);
+        // As MinIO's root user, the launcher's alone: the bucket, then the service's users.
+        const root = loadConfig({ ...serviceEnv, MINIO_ACCESS_KEY: secrets.minioAccessKey, MINIO_SECRET_KEY: secrets.minioSecretKey });
+        await ensureBucket(createStorage(root), root.minio.region);
+        await provisionServiceUsers(adminTargetOf(root), root.minio.bucket, {
+          api: secrets.minioApiSecret,
+          worker: secrets.minioWorkerSecret,
+          reports: secrets.minioReportsSecret,
+        });
       }),
     ]);
     serversReady.then(() => serversAnswer(), serversFail);
@@ -470,6 +507,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     return {
       supervisor,
       serviceEnv,
+      apiServiceEnv,
       config,
       urls: {
         api: `${apiRoot}/v1`,

@@ -1,19 +1,20 @@
 // MinIO clients: one for the service's own traffic, one that signs URLs for the public endpoint
-// integrators download reports from (presigned URLs are bound to the host they were signed for).
+// integrators download reports from (presigned URLs are bound to the host they were signed for), as the
+// presign user when one is configured.
 import { PassThrough, type Readable } from 'node:stream';
 import { Client, CopyConditions, type LifecycleRule, type Tag } from 'minio';
 import { STAGING_PREFIX, TRANSIENT_TAG } from './keys.js';
 import { unsignedPayloads, uploadStream, type StoredStream, type StreamLimit } from './stream-upload.js';
 import type { Config } from '../config.js';
 
-function clientFor(endpoint: URL, config: Config['minio']): Client {
+function clientFor(endpoint: URL, config: Config['minio'], credentials: { accessKey: string; secretKey: string } = config): Client {
   const useSSL = endpoint.protocol === 'https:';
   return new Client({
     endPoint: endpoint.hostname,
     port: endpoint.port ? Number(endpoint.port) : useSSL ? 443 : 80,
     useSSL,
-    accessKey: config.accessKey,
-    secretKey: config.secretKey,
+    accessKey: credentials.accessKey,
+    secretKey: credentials.secretKey,
     // An explicit region keeps presigning offline: no bucket-location lookup against a host we may not reach.
     region: config.region,
   });
@@ -31,7 +32,8 @@ export function createStorage(config: Pick<Config, 'minio'>): Storage {
   return {
     client: clientFor(config.minio.endpoint, config.minio),
     uploader: unsignedPayloads(clientFor(config.minio.endpoint, config.minio)),
-    publicClient: clientFor(config.minio.publicEndpoint, config.minio),
+    // Report links name their signer's access key id: the presign user's, allowed to read reports only.
+    publicClient: clientFor(config.minio.publicEndpoint, config.minio, config.minio.presign),
     bucket: config.minio.bucket,
   };
 }

@@ -5,6 +5,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { loadConfig } from '../../src/config.js';
+import { SERVICE_USERS } from '../../src/storage/service-users.js';
 import { MINIO_SERVER } from '../../scripts/stack/go-binaries.js';
 
 interface Service {
@@ -43,6 +44,16 @@ test('only the API and the S3 endpoint are published beyond this host; the Tempo
   const ui = compose.services['temporal-ui']!.environment ?? {};
   t.is(ui.TEMPORAL_CODEC_ENDPOINT, 'http://127.0.0.1:8234');
   t.regex(String(compose.services.codec!.environment?.CODEC_SERVER_ALLOWED_ORIGINS), /(^|,)http:\/\/127\.0\.0\.1:8233(,|$)/);
+});
+
+test("only setup holds MinIO's root credentials; the API, the workers and report links each have a user of their own", (t) => {
+  const env = (name: string) => compose.services[name]!.environment ?? {};
+  const holdsRoot = Object.keys(compose.services).filter((name) => Object.values(env(name)).some((v) => /MINIO_ROOT_(USER|PASSWORD)/.test(String(v))));
+  t.deepEqual(holdsRoot.sort(), ['minio', 'setup']);
+  t.like(env('api'), { MINIO_ACCESS_KEY: SERVICE_USERS.api, MINIO_PRESIGN_ACCESS_KEY: SERVICE_USERS.reports });
+  for (const name of ['worker', 'analysis']) t.is(env(name).MINIO_ACCESS_KEY, SERVICE_USERS.worker, name);
+  // Setup makes every one of them.
+  for (const variable of ['MINIO_API_SECRET_KEY', 'MINIO_WORKER_SECRET_KEY', 'MINIO_REPORTS_SECRET_KEY']) t.truthy(env('setup')[variable], variable);
 });
 
 test('the image runs a Node.js release line still supported (24, LTS until April 2028)', (t) => {

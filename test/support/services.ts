@@ -10,13 +10,19 @@ export class TestServices {
   readonly supervisor = new Supervisor();
   private count = 0;
 
+  /** A worker's environment (its MinIO user), with `overrides`. */
   env(overrides: Record<string, string>): Record<string, string> {
     return { ...stack.serviceEnv, ...overrides };
   }
 
+  /** An API's environment (its MinIO user and the presign user), with `overrides`. */
+  apiEnv(overrides: Record<string, string>): Record<string, string> {
+    return { ...stack.apiServiceEnv, ...overrides };
+  }
+
   async api(overrides: Record<string, string> = {}, opts: { waitReady?: boolean } = {}): Promise<{ child: Supervised; root: string; url: string }> {
     const port = await freePort();
-    const env = this.env({ ...overrides, PORT: String(port) });
+    const env = this.apiEnv({ ...overrides, PORT: String(port) });
     const child = startService(this.supervisor, 'api', env, stack.logDir, false, `api-test-${process.pid}-${++this.count}`);
     const root = `http://127.0.0.1:${port}`;
     if (opts.waitReady ?? true) await waitForApi(root);

@@ -14,6 +14,7 @@ const DescriptorSchema = z.object({
   dataDir: z.string(),
   logDir: z.string(),
   serviceEnv: z.record(z.string(), z.string()),
+  apiServiceEnv: z.record(z.string(), z.string()),
   tls: z.object({
     caFile: z.string(),
     certFile: z.string(),

@@ -1,0 +1,105 @@
+// The few calls of MinIO's admin API that give the service its own users (service-users.ts), made with
+// the root (or an admin) credentials by setup only: a canned policy, a user, the policy attached to it.
+// Requests are signed with AWS Signature V4 as every MinIO request is; a user's secret travels sealed as
+// MinIO's admin client seals it (madmin EncryptData: PBKDF2-SHA256 from the caller's secret key, then
+// one sio stream of AES-256-GCM), never in the clear, even over plain HTTP.
+import { createCipheriv, createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
+
+export interface MinioAdminTarget {
+  endpoint: URL;
+  region: string;
+  accessKey: string;
+  secretKey: string;
+}
+
+const ADMIN_PREFIX = '/minio/admin/v3';
+
+/** madmin's algorithm id for PBKDF2-SHA256 and AES-256-GCM, and its PBKDF2 cost. */
+const PBKDF2_AES_GCM = 0x02;
+const PBKDF2_COST = 8192;
+/** sio's fragment size: a message shorter than this is one final fragment. */
+const SIO_BUFFER = 1 << 14;
+
+/**
+ * salt (32) ‖ algorithm id (1) ‖ nonce (8) ‖ sio stream. For a message within one fragment the stream is
+ * one AES-GCM seal with nonce ‖ LE32(1), whose associated data is 0x80 (final) ‖ the tag of an empty seal
+ * with nonce ‖ LE32(0): what sio-go's EncWriter writes.
+ */
+export function sealForMinioAdmin(password: string, plaintext: Buffer): Buffer {
+  if (plaintext.length >= SIO_BUFFER) throw new Error('an admin request body is at most one sio fragment');
+  const salt = randomBytes(32);
+  const key = pbkdf2Sync(password, salt, PBKDF2_COST, 32, 'sha256');
+  const nonce = randomBytes(8);
+  const nonceFor = (seq: number) => {
+    const n = Buffer.alloc(12);
+    nonce.copy(n);
+    n.writeUInt32LE(seq, 8);
+    return n;
+  };
+  const header = createCipheriv('aes-256-gcm', key, nonceFor(0));
+  header.final();
+  const associatedData = Buffer.concat([Buffer.from([0x80]), header.getAuthTag()]);
+  const cipher = createCipheriv('aes-256-gcm', key, nonceFor(1));
+  cipher.setAAD(associatedData);
+  const body = Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
+  return Buffer.concat([salt, Buffer.from([PBKDF2_AES_GCM]), nonce, body]);
+}
+
+const sha256Hex = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data).digest();
+/** RFC 3986 encoding, as Signature V4 canonicalises query strings. */
+const encode = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/** The headers of a Signature V4 request for service s3. */
+export function signV4(
+  target: MinioAdminTarget,
+  method: string,
+  path: string,
+  query: Record<string, string>,
+  body: Buffer,
+  now = new Date(),
+): Record<string, string> {
+  const amzDate = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  const day = amzDate.slice(0, 8);
+  const payloadHash = sha256Hex(body);
+  const headers: Record<string, string> = { host: target.endpoint.host, 'x-amz-content-sha256': payloadHash, 'x-amz-date': amzDate };
+  const signed = Object.keys(headers).sort();
+  const canonicalQuery = Object.keys(query)
+    .sort()
+    .map((k) => `${encode(k)}=${encode(query[k]!)}`)
+    .join('&');
+  const canonical = [method, path, canonicalQuery, ...signed.map((h) => `${h}:${headers[h]}`), '', signed.join(';'), payloadHash].join('\n');
+  const scope = `${day}/${target.region}/s3/aws4_request`;
+  const toSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonical)].join('\n');
+  const key = hmac(hmac(hmac(hmac(`AWS4${target.secretKey}`, day), target.region), 's3'), 'aws4_request');
+  const signature = createHmac('sha256', key).update(toSign).digest('hex');
+  return {
+    ...headers,
+    authorization: `AWS4-HMAC-SHA256 Credential=${target.accessKey}/${scope}, SignedHeaders=${signed.join(';')}, Signature=${signature}`,
+  };
+}
+
+async function adminCall(target: MinioAdminTarget, method: 'PUT' | 'GET', operation: string, query: Record<string, string>, body: Buffer = Buffer.alloc(0)): Promise<void> {
+  const path = `${ADMIN_PREFIX}/${operation}`;
+  const url = new URL(path, target.endpoint);
+  for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+  const res = await fetch(url, { method, headers: signV4(target, method, path, query, body), ...(body.length > 0 ? { body: new Uint8Array(body) } : {}), signal: AbortSignal.timeout(30_000) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`MinIO admin ${operation} answered ${res.status}: ${text.slice(0, 500)}`);
+}
+
+/** Creates or replaces the canned policy `name`. */
+export function putCannedPolicy(target: MinioAdminTarget, name: string, policy: object): Promise<void> {
+  return adminCall(target, 'PUT', 'add-canned-policy', { name }, Buffer.from(JSON.stringify(policy)));
+}
+
+/** Creates the user, or sets its secret (and enables it) when it exists. */
+export function putUser(target: MinioAdminTarget, accessKey: string, secretKey: string): Promise<void> {
+  const body = sealForMinioAdmin(target.secretKey, Buffer.from(JSON.stringify({ secretKey, status: 'enabled' })));
+  return adminCall(target, 'PUT', 'add-user', { accessKey }, body);
+}
+
+/** Makes `policy` the user's one policy. */
+export function setUserPolicy(target: MinioAdminTarget, accessKey: string, policy: string): Promise<void> {
+  return adminCall(target, 'PUT', 'set-user-or-group-policy', { policyName: policy, userOrGroup: accessKey, isGroup: 'false' });
+}
