@@ -4,7 +4,8 @@
 // image that loops, nests, lies or promises billions of pixels is accepted and the review settles (a
 // report, awaiting the documents it lacks, or failed when nothing in it could be read), never a crash,
 // a hang, a runaway heap or a worker whose event loop stops answering (the worker logs each time its
-// loop was held a second or more; the longest is checked case by case).
+// loop was held a second or more; the longest is checked case by case). While each accepted one is
+// read, another organization's plain review sent beside it on the same API and worker completes.
 import { readFile } from 'node:fs/promises';
 import test from 'ava';
 import { gzipSync } from 'node:zlib';
@@ -45,6 +46,12 @@ interface HostileCase {
 const PEAK_MIB = { api: 512, worker: 1536 };
 /** The longest the worker's event loop may be held by one case, on a free machine. */
 const LOOP_BLOCK_MS = 1_000;
+/**
+ * How soon another organization's plain review, sent right after a hostile file, completes on the same
+ * API and worker, on a free machine (alone it takes a few seconds): the hostile file slows it, never
+ * stops it.
+ */
+const NEIGHBOUR_COMPLETES_MS = 60_000;
 
 const refused = (status: number, code: string, seconds = 5) => ({ outcome: { refused: status, code }, seconds });
 const settles = (status: Settled, seconds = 90) => ({ outcome: { settles: status }, seconds });
@@ -129,6 +136,7 @@ let api: { url: string; pid: number };
 let workerPid: number;
 let workerLog: string;
 let liveKey: string;
+let neighbourKey: string;
 test.before(async () => {
   // Processes of their own, so their peak memory is this corpus's alone.
   const env = { TEMPORAL_TASK_QUEUE: `hostile-${process.pid}`, RATE_LIMIT_PER_MINUTE: '1000' };
@@ -138,6 +146,7 @@ test.before(async () => {
   workerPid = worker.process.pid!;
   workerLog = worker.spec.logFile;
   liveKey = (await newOrganization()).liveKey;
+  neighbourKey = (await newOrganization()).liveKey;
 });
 test.after.always(async () => {
   await services.stopAll();
@@ -162,9 +171,20 @@ for (const c of cases) {
     } else {
       t.is(res.status, 201, res.text);
       const { review_id } = ReviewSchema.parse(res.body);
+      // Meanwhile another organization's Closing Disclosure goes through the same API and worker.
+      const neighbourSent = Date.now();
+      const neighbour = await call(api.url, 'POST', '/reviews', { key: neighbourKey, form: form([{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }]) });
+      t.is(neighbour.status, 201, `the neighbour's create: ${neighbour.text}`);
+      const neighbourDone = waitForReview(neighbourKey, ReviewSchema.parse(neighbour.body).review_id, (r) => SETTLED.has(r.status), onThisMachine(NEIGHBOUR_COMPLETES_MS), api.url).then((r) => ({
+        status: r.status,
+        ms: Date.now() - neighbourSent,
+      }));
       const settled = await waitForReview(liveKey, review_id, (r) => SETTLED.has(r.status), c.seconds * 1000, api.url);
       t.log(`settled ${settled.status} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
       t.is(settled.status, c.outcome.settles);
+      const other = await neighbourDone;
+      t.log(`another organization's review completed ${(other.ms / 1000).toFixed(1)} s after its create`);
+      t.is(other.status, 'completed');
     }
     const peak = { api: await memoryMiB(api.pid, 'VmHWM'), worker: await memoryMiB(workerPid, 'VmHWM') };
     t.log(`${(data.length / MiB).toFixed(2)} MiB sent; answered in ${answeredMs} ms; peak RSS api ${peak.api.toFixed(0)} MiB, worker ${peak.worker.toFixed(0)} MiB`);
