@@ -104,12 +104,17 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
   }
 
   /**
-   * Source URLs within the per-review document limit: refused before any is fetched, as multipart refuses
-   * a part past the limit (each URL would otherwise be fetched, up to the per-file limit, then refused).
+   * Source URLs within the documents the review may still take (`held`: what it holds already): refused
+   * before any is fetched, as multipart refuses a part past the limit (each URL would otherwise be
+   * fetched, up to the per-file limit, then refused).
    */
-  function countedSources(sources: DocumentSource[]): DocumentSource[] {
+  function countedSources(sources: DocumentSource[], held = 0): DocumentSource[] {
     const max = config.limits.maxReviewDocuments;
-    if (sources.length > max) throw ApiError.of('too_many_documents', `At most ${max} documents a review; ${sources.length} source URLs were given.`);
+    const room = Math.max(0, max - held);
+    if (sources.length > room) {
+      const holds = held > 0 ? `; this review holds ${held}, so it takes ${room} more` : '';
+      throw ApiError.of('too_many_documents', `At most ${max} documents a review${holds}; ${sources.length} source URLs were given.`);
+    }
     return sources;
   }
 
@@ -132,8 +137,8 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
     return { parts, files };
   }
 
-  /** The add-documents body: only `documents`, as file parts or as signed source URLs. */
-  async function addInput(req: Request, res: Response): Promise<{ files: StagedFile[]; sources: DocumentSource[] }> {
+  /** The add-documents body: only `documents`, as file parts or as signed source URLs (`held`: documents the review holds). */
+  async function addInput(req: Request, res: Response, held: number): Promise<{ files: StagedFile[]; sources: DocumentSource[] }> {
     if (req.is('multipart/form-data')) {
       const { files } = await uploadedFiles(req, res);
       try {
@@ -152,7 +157,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
         if (onlyDocumentsMissing(req.body, parsed.error)) throw ApiError.of('document_required', 'Supply at least one document.');
         throw invalidRequest(parsed.error);
       }
-      return { files: [], sources: countedSources(parsed.data.documents) };
+      return { files: [], sources: countedSources(parsed.data.documents, held) };
     }
     throw new ApiError('invalid_request', 400, 'Send the documents as application/json or multipart/form-data.');
   }
@@ -286,7 +291,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
       // DECISIONS 24: a sandbox key never changes a live review, nor a live key a sandbox one.
       if (!record || record.review.sandbox !== who.sandbox) throw ApiError.of('review_not_found', 'No such review.');
       if (record.review.status === 'failed') throw ApiError.of('review_failed', 'The review failed; documents can no longer be added.');
-      const { files, sources } = await addInput(req, res);
+      const { files, sources } = await addInput(req, res, record.review.document_count ?? 0);
       // From here the workflow owns the uploads, to keep or remove, whatever becomes of this request.
       const result = await workflows.addDocuments({ who, requestId: requestIdOf(res), record, files, sources, awaitIngest: (update) => offTheClock(res, () => update.result()) });
       answer(res, 200, JSON.stringify(result));

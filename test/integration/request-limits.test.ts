@@ -33,7 +33,7 @@ test.after.always(async () => {
 
 const source = (i: number) => ({ filename: `doc-${i}.pdf`, content_type: 'application/pdf', url: `https://documents.example.com/doc-${i}.pdf` });
 
-test('more source URLs than a review may hold: 422 too_many_documents before any is fetched, for a create and for added documents', async (t) => {
+test('more source URLs than a review may still take: 422 too_many_documents before any is fetched, for a create and for added documents', async (t) => {
   const org = await newOrganization();
   const documents = Array.from({ length: 6 }, (_, i) => source(i));
   const started = Date.now();
@@ -56,6 +56,12 @@ test('more source URLs than a review may hold: 422 too_many_documents before any
   const added = await call(api, 'POST', `/reviews/${review.review_id}/documents`, { key: org.liveKey, json: { documents } });
   t.is(added.status, 422, added.text);
   t.is(errorCode(added), 'too_many_documents');
+  // A review holding 3 of its 5 takes 2 more: 3 source URLs are already too many.
+  await db()`update reviews set document_count = 3 where id = ${review.review_id}`;
+  const fuller = await call(api, 'POST', `/reviews/${review.review_id}/documents`, { key: org.liveKey, json: { documents: documents.slice(0, 3) } });
+  t.is(fuller.status, 422, fuller.text);
+  t.is(errorCode(fuller), 'too_many_documents');
+  t.regex(fuller.text, /this review holds 3, so it takes 2 more; 3 source URLs were given/);
   t.true(Date.now() - started < 9_000, 'answered by the API, not after a workflow task that never comes');
 });
 
