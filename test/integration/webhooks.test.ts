@@ -261,8 +261,14 @@ test('deliveries to one host are paced fleet-wide: six endpoints on one host at 
   const received = (await receiver.waitFor(6, 60_000)).map((d) => d.at).sort((a, b) => a - b);
   const offsets = received.map((at) => Math.round(at - received[0]!));
   t.log(`arrivals after the first: ${offsets.join(', ')} ms`);
-  // One second's worth and the one due now go at once; each later one has a slot of its own a second on.
-  for (let i = 2; i < 6; i++) t.true(offsets[i]! >= (i - 1) * 1_000 - 100, `delivery ${i + 1} came ${offsets[i]} ms after the first`);
+  // One second's worth and the one due now go at once; each later one has a slot of its own a second on
+  // (measured between paced ones: each arrival also carries its own connection's time, a first TLS
+  // handshake included, which the slot does not).
+  t.true(offsets[1]! < onThisMachine(1_000), 'the first two go at once');
+  for (let i = 3; i < 6; i++) {
+    const after = received[i]! - received[2]!;
+    t.true(after >= (i - 2) * 1_000 - 250, `delivery ${i + 1} came ${Math.round(after)} ms after the third`);
+  }
   await new Promise((r) => setTimeout(r, 1_000));
   t.is(receiver.received.length, 6, 'each endpoint once');
   let rows = await deliveryRows(reviewId);
