@@ -3,7 +3,7 @@ import { loadServiceConfigOrExit } from '../src/config.js';
 import { createSql } from '../src/db/client.js';
 import { createStorage } from '../src/storage/minio.js';
 import { watchEventLoopStalls } from '../src/runtime/event-loop-stalls.js';
-import { createTemporalClient } from '../src/temporal/connection.js';
+import { createTemporalClient, describeTemporalConnection } from '../src/temporal/connection.js';
 import { createServer } from 'node:http';
 import { createApp } from './app.js';
 import { answerClientErrors, MAX_HEADER_BYTES } from './http-layer.js';
@@ -23,6 +23,12 @@ answerClientErrors(server, log);
 server.listen(config.http.port, config.http.host, () => {
   console.log(`api: listening on http://${config.http.host}:${config.http.port} (public ${config.http.publicBaseUrl})`);
 });
+// The client connects lazily (the API starts before Temporal may answer); a connection Temporal refuses
+// (a missing or wrong client certificate, a bad API key) is said at once, not only as /readyz 503s.
+temporal.connection.ensureConnected().then(
+  () => console.log(`api: connected to Temporal at ${describeTemporalConnection(config)}`),
+  (err: unknown) => log(`Temporal at ${describeTemporalConnection(config)} is not reachable yet or refused the connection: ${(err as Error).message}; /readyz answers 503 until it can be used`),
+);
 
 // Idle keep-alive connections outlive those of clients and proxies (60 s is the usual load-balancer idle
 // timeout; Node's own default is 5 s): a server that closes first races a client reusing the socket for

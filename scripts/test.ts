@@ -1,7 +1,8 @@
 // `npm test`: starts the whole stack on free ports in a throw-away directory, runs the ava suite against
 // it, stops everything whatever happened, and ends with the line `N passed, N failed[, N skipped]`.
 // Arguments after `--` go to ava (e.g. `npm test -- test/integration/auth.test.ts`). `--run <script>` runs one
-// script against the same throw-away stack instead of the suite (`npm run histories:record`).
+// script against the same throw-away stack instead of the suite (`npm run histories:record`). `--cluster`
+// first puts a secured Temporal cluster in the stack in place of the dev server (`npm run test:cluster`).
 import { spawn } from 'node:child_process';
 import { chmod, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -73,6 +74,8 @@ async function runScript(env: Record<string, string>, script: string, args: stri
 }
 
 async function main(): Promise<number> {
+  const temporalCluster = process.argv[2] === '--cluster';
+  const args = process.argv.slice(temporalCluster ? 3 : 2);
   const dataDir = await mkdtemp(join(tmpdir(), 'loan-review-test-'));
   // The postgres system user (when we are root) must be able to reach its cluster below this directory.
   await chmod(dataDir, 0o755);
@@ -110,6 +113,7 @@ async function main(): Promise<number> {
       ports,
       durable: false,
       echoServices: false,
+      temporalCluster,
       serviceEnv: {
         NODE_ENV: 'test',
         TEST_ONLY_ALLOW_LOOPBACK_TARGETS: 'true',
@@ -126,10 +130,9 @@ async function main(): Promise<number> {
     const descriptor = join(dataDir, 'test-stack.json');
     await writeFile(
       descriptor,
-      JSON.stringify({ apiUrl: stack.urls.api, dataDir, logDir: join(dataDir, 'logs'), serviceEnv: stack.serviceEnv, apiServiceEnv: stack.apiServiceEnv, tls }),
+      JSON.stringify({ apiUrl: stack.urls.api, dataDir, logDir: join(dataDir, 'logs'), serviceEnv: stack.serviceEnv, apiServiceEnv: stack.apiServiceEnv, tls, temporalCluster }),
       { mode: 0o600 },
     );
-    const args = process.argv.slice(2);
     if (args[0] === '--run' && args[1]) {
       const code = await runScript({ ...stack.serviceEnv, TEST_STACK_FILE: descriptor }, args[1], args.slice(2));
       tally.passed = code === 0 ? 1 : 0;

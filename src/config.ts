@@ -1,5 +1,6 @@
 // The service's configuration: every setting comes from the environment, is validated once here, and is
 // passed down as a typed object. No other module reads process.env.
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
@@ -78,6 +79,15 @@ const envSchema = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('reviews'),
+  // A secured cluster or Temporal Cloud (src/temporal/connection.ts): TLS, with the server's CA (PEM file)
+  // when it is not a public one, a client certificate and key for mTLS, the name the server's certificate
+  // carries when it is not the address's host, an API key (sent as authorization metadata, over TLS).
+  TEMPORAL_TLS: flag,
+  TEMPORAL_TLS_CA: z.string().min(1).optional(),
+  TEMPORAL_TLS_CERT: z.string().min(1).optional(),
+  TEMPORAL_TLS_KEY: z.string().min(1).optional(),
+  TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
+  TEMPORAL_API_KEY: z.string().min(1).optional(),
   // Seals every payload handed to Temporal (src/temporal/payload-codec.ts); the keys it replaced, comma-
   // separated, still open what they sealed (docs/operations.md, "Rotating secrets").
   TEMPORAL_PAYLOAD_KEY: base64Key32('must be 32 bytes, base64 encoded').default(DEV_TEMPORAL_PAYLOAD_KEY),
@@ -177,6 +187,9 @@ export interface Config {
     taskQueue: string;
     /** Seals payloads: the current key first, then the keys it replaced. */
     payloadKeys: Buffer[];
+    /** TLS to the frontend, when on: PEM contents read at start, not paths. */
+    tls?: { ca?: Buffer; cert?: Buffer; key?: Buffer; serverName?: string };
+    apiKey?: string;
     codecServer: { host: string; port: number; allowedOrigins: string[] };
   };
   secrets: {
@@ -224,6 +237,33 @@ function cleartextToAnotherHost(url: URL): boolean {
   if (url.protocol !== 'http:') return false;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   return !(host === 'localhost' || host === '::1' || /^127\./.test(host));
+}
+
+/**
+ * TLS to Temporal: on when asked for, or implied by any of its files or by an API key (Temporal Cloud
+ * takes API keys over TLS only). Files are read here, once: a path that cannot be read is a configuration
+ * error at start, named, not a handshake failure later.
+ */
+function temporalTls(e: z.infer<typeof envSchema>): { tls?: NonNullable<Config['temporal']['tls']> } {
+  const on = e.TEMPORAL_TLS || e.TEMPORAL_TLS_CA || e.TEMPORAL_TLS_CERT || e.TEMPORAL_TLS_KEY || e.TEMPORAL_TLS_SERVER_NAME || e.TEMPORAL_API_KEY;
+  if (!on) return {};
+  const problems: string[] = [];
+  if (Boolean(e.TEMPORAL_TLS_CERT) !== Boolean(e.TEMPORAL_TLS_KEY)) problems.push('  TEMPORAL_TLS_CERT, TEMPORAL_TLS_KEY: a client certificate needs its key, and a key its certificate');
+  const read = (name: 'TEMPORAL_TLS_CA' | 'TEMPORAL_TLS_CERT' | 'TEMPORAL_TLS_KEY'): Buffer | undefined => {
+    const path = e[name];
+    if (!path) return undefined;
+    try {
+      return readFileSync(path);
+    } catch (err) {
+      problems.push(`  ${name}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      return undefined;
+    }
+  };
+  const ca = read('TEMPORAL_TLS_CA');
+  const cert = read('TEMPORAL_TLS_CERT');
+  const key = read('TEMPORAL_TLS_KEY');
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return { tls: { ...(ca ? { ca } : {}), ...(cert ? { cert } : {}), ...(key ? { key } : {}), ...(e.TEMPORAL_TLS_SERVER_NAME ? { serverName: e.TEMPORAL_TLS_SERVER_NAME } : {}) } };
 }
 
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
@@ -287,6 +327,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       namespace: e.TEMPORAL_NAMESPACE,
       taskQueue: e.TEMPORAL_TASK_QUEUE,
       payloadKeys: [e.TEMPORAL_PAYLOAD_KEY, ...e.TEMPORAL_PAYLOAD_KEY_PREVIOUS].map((k) => Buffer.from(k, 'base64')),
+      ...temporalTls(e),
+      ...(e.TEMPORAL_API_KEY ? { apiKey: e.TEMPORAL_API_KEY } : {}),
       codecServer: { host: e.CODEC_SERVER_HOST, port: e.CODEC_SERVER_PORT, allowedOrigins: e.CODEC_SERVER_ALLOWED_ORIGINS },
     },
     secrets: {

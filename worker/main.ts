@@ -5,15 +5,14 @@
 // SIGTERM/SIGINT (Temporal's runtime handles them). Launched by the local stack beside its servers, it
 // polls once the database and the bucket are ready (WORKER_POLL_AFTER_STDIN_CLOSES); Temporal it waits
 // for itself.
-import { Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { lazyActivities } from '../activities/lazy.js';
 import { loadServiceConfigOrExit } from '../src/config.js';
 import { createSql } from '../src/db/client.js';
 import type { ReviewActivities } from '../activities/index.js';
 import { watchEventLoopStalls } from '../src/runtime/event-loop-stalls.js';
-import { ensureSearchAttributes } from '../src/temporal/search-attributes.js';
-import { temporalDataConverter } from '../src/temporal/connection.js';
+import { ensureSearchAttributes, MissingSearchAttributesError } from '../src/temporal/search-attributes.js';
+import { connectTemporal, describeTemporalConnection, temporalConnectionOptions, temporalDataConverter } from '../src/temporal/connection.js';
 import { ensureWorkflowBundle } from './workflow-bundle.js';
 import { ReviewWorkers } from './review-workers.js';
 import { analysisTaskQueue } from '../src/temporal/task-queues.js';
@@ -25,7 +24,7 @@ const log = (line: string) => console.log(`worker: ${line}`);
 watchEventLoopStalls(log);
 
 async function registerSearchAttributes(): Promise<void> {
-  const operator = await Connection.connect({ address: config.temporal.address });
+  const operator = await connectTemporal(config);
   try {
     const added = await ensureSearchAttributes(operator, config.temporal.namespace);
     if (added.length > 0) log(`registered search attributes ${added.join(', ')}`);
@@ -44,6 +43,8 @@ async function onceTemporalAnswers<T>(attempt: () => Promise<T>): Promise<T> {
     try {
       return await attempt();
     } catch (err) {
+      // Not a server still starting: nothing waiting changes.
+      if (err instanceof MissingSearchAttributesError) throw err;
       if (!config.worker.pollAfterStdinCloses || Date.now() > deadline) throw err;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -62,7 +63,12 @@ function stdinClosed(): Promise<void> {
  * polling yet.
  */
 async function createWorker(bundlePath: string | undefined, activities: ReviewActivities): Promise<{ worker: ReviewWorkers; connection: NativeConnection }> {
-  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  let connection: NativeConnection;
+  try {
+    connection = await NativeConnection.connect(temporalConnectionOptions(config));
+  } catch (err) {
+    throw new Error(`cannot connect to Temporal at ${describeTemporalConnection(config)}: ${(err as Error).message}`, { cause: err });
+  }
   try {
     const worker = await ReviewWorkers.create({
       connection,
@@ -118,7 +124,7 @@ async function main() {
       process.stdin.destroy();
     }
     const polled = config.worker.queues.map((q) => (q === 'reviews' ? config.temporal.taskQueue : `${analysisTaskQueue(config.temporal.taskQueue)} (${config.worker.analyses} at once)`));
-    log(`polling task queue${polled.length > 1 ? 's' : ''} ${polled.join(' and ')} on ${config.temporal.address}`);
+    log(`polling task queue${polled.length > 1 ? 's' : ''} ${polled.join(' and ')} on ${describeTemporalConnection(config)}`);
     const running = worker.run();
     // The readers warm once the worker polls, not before: they are most of the CPU a start costs (some
     // 1.7 s with two OCR workers), which on a machine of two cores delayed readiness by as much. Started
@@ -155,7 +161,9 @@ async function main() {
 main().then(
   () => process.exit(0),
   (err) => {
-    console.error('worker: failed', err);
+    // What an operator must do, in its words, rather than a stack trace.
+    if (err instanceof MissingSearchAttributesError) console.error(`worker: cannot start: ${err.message}`);
+    else console.error('worker: failed', err);
     process.exit(1);
   },
 );

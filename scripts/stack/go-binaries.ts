@@ -1,4 +1,4 @@
-// The two servers we build from source with `go install`, pinned, into a per-user cache outside the
+// The servers we build from source with `go install`, pinned, into a per-user cache outside the
 // repository so that every clone (and CI on the same machine) builds them once.
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
@@ -30,6 +30,19 @@ export const MINIO_SERVER: GoBinary = {
   module: 'github.com/minio/minio',
   version: 'v0.0.0-20250907161309-07c3a429bfed',
 };
+
+// The Temporal server itself and its SQL schema tool, from the server module of the same release the CLI
+// embeds (v1.29.1): `npm run test:cluster` runs the service against it, with PostgreSQL persistence and
+// mutual TLS, as a secured self-hosted cluster runs. (`go install` names each binary after its package.)
+const TEMPORAL_SERVER_RELEASE = 'v1.29.1';
+const fromServerModule = (name: string, pkg: string): GoBinary => ({
+  name,
+  label: TEMPORAL_SERVER_RELEASE,
+  module: `go.temporal.io/server/${pkg}`,
+  version: TEMPORAL_SERVER_RELEASE,
+});
+export const TEMPORAL_SERVER = fromServerModule('server', 'cmd/server');
+export const TEMPORAL_SQL_TOOL = fromServerModule('sql', 'cmd/tools/sql');
 
 export function cacheDir(env: NodeJS.ProcessEnv): string {
   return env.LOAN_REVIEW_CACHE_DIR ?? join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'loan-review');

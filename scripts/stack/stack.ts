@@ -17,7 +17,10 @@ import { analysisTaskQueue } from '../../src/temporal/task-queues.js';
 import { SERVICE_USERS } from '../../src/storage/service-users.js';
 import { ensureWorkflowBundle } from '../../worker/workflow-bundle.js';
 import { ensureCompiled, SERVICES, type Compiled } from '../compile.js';
-import { ensureGoBinary, MINIO_SERVER, TEMPORAL_CLI } from './go-binaries.js';
+import { ensureGoBinary, MINIO_SERVER, TEMPORAL_CLI, TEMPORAL_SERVER, TEMPORAL_SQL_TOOL } from './go-binaries.js';
+import { ensureClusterNamespace, setUpClusterSchemas, temporalClusterProcess } from './temporal-cluster.js';
+import { CLUSTER_SERVER_NAME, createClusterCertificates } from './test-certificates.js';
+import { freePort } from './ports.js';
 import { ensureDatabase, initCluster, postgresBinDir, postgresProcess, postgresUser } from './postgres.js';
 import { Supervisor, type ChildSpec, type RestartPolicy, type Supervised } from './supervisor.js';
 import { ensureTesseract } from './tesseract.js';
@@ -66,6 +69,12 @@ export interface StackOptions {
   compiled?: boolean;
   /** Extra service environment (limits, test-only switches). */
   serviceEnv?: Record<string, string>;
+  /**
+   * Temporal as a secured self-hosted cluster (temporal-cluster.ts: the server built from its module,
+   * PostgreSQL persistence, mutual TLS) instead of the CLI's dev server; it has no Web UI. For
+   * `npm run test:cluster`.
+   */
+  temporalCluster?: boolean;
   /** Restart a process that exits (supervisor.ts RestartPolicy); off for tests, which kill on purpose. */
   restart?: RestartPolicy;
   /**
@@ -321,18 +330,23 @@ export function startService(
 }
 
 /** Resolves once a worker polls the task queue (its workflow bundle is built and it is ready). */
-export async function waitForWorker(config: Config, timeoutMs = 120_000): Promise<void> {
-  const [{ Client, Connection }, { default: proto }] = await Promise.all([import('@temporalio/client'), import('@temporalio/proto')]);
+export async function waitForWorker(config: Config, timeoutMs = 120_000, queue: WorkerQueue = 'reviews'): Promise<void> {
+  const [{ Client }, { default: proto }, { connectTemporal }] = await Promise.all([
+    import('@temporalio/client'),
+    import('@temporalio/proto'),
+    import('../../src/temporal/connection.js'),
+  ]);
   // A CommonJS module: its namespaces are properties of the default export under ESM.
   const { temporal } = proto;
-  const connection = await Connection.connect({ address: config.temporal.address });
+  const connection = await connectTemporal(config);
   try {
     const client = new Client({ connection, namespace: config.temporal.namespace });
-    await waitFor('the worker', timeoutMs, async () => {
+    await waitFor(queue === 'reviews' ? 'the worker' : 'the analysis worker', timeoutMs, async () => {
       const res = await client.workflowService.describeTaskQueue({
         namespace: config.temporal.namespace,
-        taskQueue: { name: config.temporal.taskQueue },
-        taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+        taskQueue: { name: queue === 'reviews' ? config.temporal.taskQueue : analysisTaskQueue(config.temporal.taskQueue) },
+        // The analysis queue has activities only.
+        taskQueueType: queue === 'reviews' ? temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW : temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
       });
       return (res.pollers ?? []).length > 0;
     });
@@ -365,17 +379,28 @@ export async function startStack(o: StackOptions): Promise<Stack> {
       return result;
     };
 
-    const [temporalBin, minioBin, pgBin] = await Promise.all([
-      supervisor.step((signal) => ensureGoBinary(env, TEMPORAL_CLI, log, signal)),
+    const [temporalBin, minioBin, pgBin, sqlToolBin] = await Promise.all([
+      supervisor.step((signal) => ensureGoBinary(env, o.temporalCluster ? TEMPORAL_SERVER : TEMPORAL_CLI, log, signal)),
       supervisor.step((signal) => ensureGoBinary(env, MINIO_SERVER, log, signal)),
       supervisor.step((signal) => postgresBinDir(env, log, signal)),
+      o.temporalCluster ? supervisor.step((signal) => ensureGoBinary(env, TEMPORAL_SQL_TOOL, log, signal)) : undefined,
     ]);
     // Tesseract after PostgreSQL (both may need apt-get, which takes one lock), and while the servers
     // start: only the worker reads with it, so it is awaited before the worker is launched, not before them.
     const tesseract = supervisor.step((signal) => ensureTesseract(env, log, signal));
     tesseract.catch(() => {});
 
-    const serviceEnv = serviceEnvironment(env, { ports: o.ports, secrets, extra: o.serviceEnv });
+    // A secured cluster's certificates; the services reach it as they would any: TEMPORAL_TLS_*.
+    const clusterCerts = o.temporalCluster ? await createClusterCertificates(join(o.dataDir, 'tls-cluster')) : undefined;
+    const clusterEnv: Record<string, string> = clusterCerts
+      ? {
+          TEMPORAL_TLS_CA: clusterCerts.caFile,
+          TEMPORAL_TLS_CERT: clusterCerts.clientCertFile,
+          TEMPORAL_TLS_KEY: clusterCerts.clientKeyFile,
+          TEMPORAL_TLS_SERVER_NAME: CLUSTER_SERVER_NAME,
+        }
+      : {};
+    const serviceEnv = serviceEnvironment(env, { ports: o.ports, secrets, extra: { ...clusterEnv, ...o.serviceEnv } });
     const config = loadConfig(serviceEnv);
 
     // Checked (some 15 ms) or built while the servers are launched: the worker and the API start from it.
@@ -406,7 +431,32 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     );
 
     await mkdir(join(o.dataDir, 'temporal'), { recursive: true });
-    supervisor.start(
+    const databaseUrl = new URL(config.database.url);
+    // The cluster starts once PostgreSQL holds its schemas, and the services once it serves the namespace
+    // (a worker waits a minute at most for Temporal, which a cluster setting up its schemas can outlast).
+    const clusterReady = clusterCerts
+      ? timed('Temporal cluster ready (PostgreSQL persistence, mutual TLS)', async () => {
+          await ensureDatabase(databaseUrl, 60_000);
+          await supervisor.step((signal) =>
+            setUpClusterSchemas(sqlToolBin!, { host: '127.0.0.1', port: o.ports.postgres, user: 'review', password: secrets.postgresPassword }, signal),
+          );
+          const [history, historyMembership, matching, matchingMembership, worker, workerMembership, frontendMembership] = await Promise.all(
+            Array.from({ length: 7 }, () => freePort()),
+          );
+          supervisor.start(
+            await temporalClusterProcess({
+              bin: temporalBin,
+              dir: join(o.dataDir, 'temporal'),
+              ports: { frontend: o.ports.temporal, frontendMembership: frontendMembership!, history: history!, historyMembership: historyMembership!, matching: matching!, matchingMembership: matchingMembership!, worker: worker!, workerMembership: workerMembership! },
+              certs: clusterCerts,
+              db: { host: '127.0.0.1', port: o.ports.postgres, user: 'review', password: secrets.postgresPassword },
+              logFile: join(logDir, 'temporal.log'),
+            }),
+          );
+          await ensureClusterNamespace(config, 120_000);
+        })
+      : undefined;
+    if (!clusterReady) supervisor.start(
       temporalProcess({
         bin: temporalBin,
         dbFile: join(o.dataDir, 'temporal', 'temporal.db'),
@@ -425,6 +475,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     // taken and processed.
     const [compiled] = await compiling;
     await tesseract;
+    await clusterReady;
     let serversAnswer: () => void = () => {};
     let serversFail: (err: unknown) => void = () => {};
     const gate = new Promise<void>((resolve, reject) => {
@@ -447,13 +498,12 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     const api = startService(supervisor, 'api', apiServiceEnv, logDir, o.echoServices, 'api', { compiled: compiled?.files });
     const apiRoot = `http://127.0.0.1:${o.ports.api}`;
 
-    const databaseUrl = new URL(config.database.url);
     // What the worker needs before it polls, besides Temporal (which it waits for itself): PostgreSQL
     // migrated and MinIO with its bucket. Each probe begins at once; the modules of what follows it load
     // meanwhile. Temporal is asked too, for its line in the log and a plain error if it never answers.
-    const temporalReady = timed('Temporal ready', () =>
-      waitFor('Temporal', 90_000, () => temporalHttpAnswers(o.ports.temporalHttp, config.temporal.namespace)),
-    );
+    const temporalReady = clusterReady
+      ? Promise.resolve()
+      : timed('Temporal ready', () => waitFor('Temporal', 90_000, () => temporalHttpAnswers(o.ports.temporalHttp, config.temporal.namespace)));
     temporalReady.catch(() => {});
     const serversReady = Promise.all([
       timed('PostgreSQL ready', async () => {
@@ -483,15 +533,18 @@ export async function startStack(o: StackOptions): Promise<Stack> {
       // line of its log on the console (and a round of checks for the servers while they are busiest).
       (async () => {
         await timed('workers polling', () =>
-          Promise.all([
-            waitFor('the worker', 120_000, () => workerPolls(o.ports.temporalHttp, config, 'reviews')),
-            waitFor('the analysis worker', 120_000, () => workerPolls(o.ports.temporalHttp, config, 'analysis')),
-          ]),
+          clusterReady
+            ? // The cluster's HTTP API asks for a client certificate too: asked over gRPC, as the services do.
+              Promise.all([waitForWorker(config, 120_000, 'reviews'), waitForWorker(config, 120_000, 'analysis')])
+            : Promise.all([
+                waitFor('the worker', 120_000, () => workerPolls(o.ports.temporalHttp, config, 'reviews')),
+                waitFor('the analysis worker', 120_000, () => workerPolls(o.ports.temporalHttp, config, 'analysis')),
+              ]),
         );
         await timed('API ready', () => waitForApi(apiRoot));
       })(),
-      // Its URL is printed with the others: it must answer too (the same process as Temporal).
-      waitFor('Temporal UI', 60_000, () => httpOk(`http://127.0.0.1:${o.ports.temporalUi}/`)),
+      // Its URL is printed with the others: it must answer too (the same process as Temporal; a cluster has none).
+      clusterReady ? undefined : waitFor('Temporal UI', 60_000, () => httpOk(`http://127.0.0.1:${o.ports.temporalUi}/`)),
       (async () => {
         // Loaded once the servers answer: Temporal's protobufs cost the launcher some CPU.
         const [{ createCodecServer }, { PayloadEncryptionCodec }] = await Promise.all([

@@ -5,10 +5,11 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { ReviewSchema } from '../../src/reviews/review.js';
 import { createCodecServer } from '../../src/temporal/codec-server.js';
+import { connectTemporal } from '../../src/temporal/connection.js';
 import { ENCRYPTED_ENCODING, PayloadEncryptionCodec } from '../../src/temporal/payload-codec.js';
 import { pdf } from '../support/fixtures.js';
 import { call } from '../support/http.js';
@@ -51,7 +52,7 @@ test("a review's history, read without the key, holds none of the integrator's v
   await waitForReview(org.liveKey, review_id, (r) => r.status === 'completed');
 
   // A client without the codec: what the server stores and exports.
-  const connection = await Connection.connect({ address: config.temporal.address });
+  const connection = await connectTemporal(config);
   const plain = new Client({ connection, namespace: config.temporal.namespace });
   const json = JSON.parse(historyToJSON(await plain.workflow.getHandle(review_id).fetchHistory())) as unknown;
   await connection.close();

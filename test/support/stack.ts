@@ -2,10 +2,10 @@
 // more API or worker processes), and helpers to make organizations and keys directly in Postgres.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createSql, type Sql } from '../../src/db/client.js';
-import { temporalDataConverter } from '../../src/temporal/connection.js';
+import { connectTemporal, temporalDataConverter } from '../../src/temporal/connection.js';
 import { createApiKey } from '../../src/db/keys.js';
 import { createOrganization, updateOrganizationPolicy, type Organization } from '../../src/db/organizations.js';
 
@@ -15,6 +15,8 @@ const DescriptorSchema = z.object({
   logDir: z.string(),
   serviceEnv: z.record(z.string(), z.string()),
   apiServiceEnv: z.record(z.string(), z.string()),
+  /** The stack's Temporal is a secured cluster (npm run test:cluster), not the dev server. */
+  temporalCluster: z.boolean().default(false),
   tls: z.object({
     caFile: z.string(),
     certFile: z.string(),
@@ -43,7 +45,7 @@ export function db(): Sql {
 
 let sharedTemporal: Promise<Client> | undefined;
 export function temporalClient(): Promise<Client> {
-  sharedTemporal ??= Connection.connect({ address: config.temporal.address }).then(
+  sharedTemporal ??= connectTemporal(config).then(
     (connection) => new Client({ connection, namespace: config.temporal.namespace, dataConverter: temporalDataConverter(config) }),
   );
   return sharedTemporal;

@@ -3,8 +3,11 @@ import test from 'ava';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { describeTemporalConnection, temporalConnectionOptions } from '../../src/temporal/connection.js';
 
 test('defaults give a working local configuration', (t) => {
   const c = loadConfig({});
@@ -131,4 +134,31 @@ test('the API and the worker refuse to start without NODE_ENV, naming it', async
     t.is(run.code, 1, entry);
     t.regex(run.stderr, /NODE_ENV: must be set/, entry);
   }
+});
+
+test('Temporal over TLS: files are read at start and named when they cannot be; a certificate needs its key; an API key means TLS', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'temporal-tls-'));
+  writeFileSync(join(dir, 'ca.pem'), 'CA PEM');
+  writeFileSync(join(dir, 'client.pem'), 'CERT PEM');
+  writeFileSync(join(dir, 'client.key'), 'KEY PEM');
+  const mtls = loadConfig({ TEMPORAL_TLS_CA: join(dir, 'ca.pem'), TEMPORAL_TLS_CERT: join(dir, 'client.pem'), TEMPORAL_TLS_KEY: join(dir, 'client.key'), TEMPORAL_TLS_SERVER_NAME: 'temporal.internal' });
+  t.is(mtls.temporal.tls?.ca?.toString(), 'CA PEM');
+  t.deepEqual(temporalConnectionOptions(mtls), {
+    address: '127.0.0.1:7233',
+    tls: { serverNameOverride: 'temporal.internal', serverRootCACertificate: Buffer.from('CA PEM'), clientCertPair: { crt: Buffer.from('CERT PEM'), key: Buffer.from('KEY PEM') } },
+  });
+  t.regex(describeTemporalConnection(mtls), /^127\.0\.0\.1:7233 \(namespace default, mTLS\)$/);
+
+  // Temporal Cloud with an API key: TLS with the system's roots.
+  const cloud = loadConfig({ TEMPORAL_ADDRESS: 'loans.a1b2c.tmprl.cloud:7233', TEMPORAL_API_KEY: 'key-123' });
+  t.deepEqual(temporalConnectionOptions(cloud), { address: 'loans.a1b2c.tmprl.cloud:7233', tls: true, apiKey: 'key-123' });
+  t.regex(describeTemporalConnection(cloud), /TLS \+ API key/);
+  // Nothing asked: plaintext, as the local stack's dev server.
+  t.deepEqual(temporalConnectionOptions(loadConfig({})), { address: '127.0.0.1:7233' });
+
+  const missing = t.throws(() => loadConfig({ TEMPORAL_TLS_CA: join(dir, 'nope.pem') }), { instanceOf: ConfigError });
+  t.regex(missing!.message, /TEMPORAL_TLS_CA: cannot read .*nope\.pem \(ENOENT\)/);
+  const half = t.throws(() => loadConfig({ TEMPORAL_TLS_CERT: join(dir, 'client.pem') }), { instanceOf: ConfigError });
+  t.regex(half!.message, /a client certificate needs its key/);
+  rmSync(dir, { recursive: true });
 });
