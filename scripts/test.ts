@@ -114,6 +114,8 @@ async function main(): Promise<number> {
       durable: false,
       echoServices: false,
       temporalCluster,
+      // PostgreSQL offers TLS with the suite's certificate: database-tls.test.ts connects with verify-full.
+      postgresTls: { certFile: tls.certFile, keyFile: tls.keyFile },
       serviceEnv: {
         NODE_ENV: 'test',
         TEST_ONLY_ALLOW_LOOPBACK_TARGETS: 'true',

@@ -168,7 +168,15 @@ export interface Config {
   env: 'development' | 'test' | 'production';
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   http: { host: string; port: number; publicBaseUrl: string; trustProxy: boolean | number | string };
-  database: { url: string; poolMax: number };
+  database: {
+    url: string;
+    poolMax: number;
+    /**
+     * TLS as DATABASE_URL's `sslmode` asks (libpq's meanings), with the files its `sslrootcert`,
+     * `sslcert` and `sslkey` name, read at start: postgres.js itself reads neither.
+     */
+    tls?: { mode: 'require' | 'verify-ca' | 'verify-full'; ca?: Buffer; cert?: Buffer; key?: Buffer };
+  };
   minio: {
     endpoint: URL;
     publicEndpoint: URL;
@@ -239,6 +247,36 @@ function cleartextToAnotherHost(url: URL): boolean {
   return !(host === 'localhost' || host === '::1' || /^127\./.test(host));
 }
 
+/** The modes of libpq's `sslmode` that mean TLS; `disable`, `allow` and `prefer` are postgres.js's own. */
+const DATABASE_TLS_MODES = ['require', 'verify-ca', 'verify-full'] as const;
+
+/**
+ * TLS to PostgreSQL from DATABASE_URL's libpq parameters (`sslmode=verify-full&sslrootcert=/etc/ca.pem`,
+ * as managed databases document them): the files are read here, once, and named when they cannot be.
+ */
+function databaseTls(url: string): { tls?: NonNullable<Config['database']['tls']> } {
+  const params = new URL(url).searchParams;
+  const mode = params.get('sslmode');
+  const files = { ca: params.get('sslrootcert'), cert: params.get('sslcert'), key: params.get('sslkey') };
+  if (!mode || !(DATABASE_TLS_MODES as readonly string[]).includes(mode)) {
+    if (files.ca || files.cert || files.key) throw new ConfigError('Invalid configuration:\n  DATABASE_URL: sslrootcert, sslcert and sslkey need sslmode=require, verify-ca or verify-full');
+    return {};
+  }
+  const read = (name: string, path: string | null): Buffer | undefined => {
+    // libpq's "system": the machine's own roots, which Node uses when no CA is given.
+    if (!path || path === 'system') return undefined;
+    try {
+      return readFileSync(path);
+    } catch (err) {
+      throw new ConfigError(`Invalid configuration:\n  DATABASE_URL: ${name}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+  };
+  const ca = read('sslrootcert', files.ca);
+  const cert = read('sslcert', files.cert);
+  const key = read('sslkey', files.key);
+  return { tls: { mode: mode as (typeof DATABASE_TLS_MODES)[number], ...(ca ? { ca } : {}), ...(cert ? { cert } : {}), ...(key ? { key } : {}) } };
+}
+
 /**
  * TLS to Temporal: on when asked for, or implied by any of its files or by an API key (Temporal Cloud
  * takes API keys over TLS only). Files are read here, once: a path that cannot be read is a configuration
@@ -307,7 +345,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://${e.HOST}:${e.PORT}/v1`,
       trustProxy: e.TRUST_PROXY,
     },
-    database: { url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX },
+    database: { url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX, ...databaseTls(e.DATABASE_URL) },
     minio: {
       endpoint: minioEndpoint,
       publicEndpoint: e.MINIO_PUBLIC_ENDPOINT ? new URL(e.MINIO_PUBLIC_ENDPOINT) : minioEndpoint,

@@ -2,7 +2,7 @@
 // as root they run as the `postgres` system user (set as the child's uid/gid rather than through runuser,
 // whose supervisor SIGKILLs its child two seconds after a SIGTERM — too soon for a clean shutdown).
 import { existsSync, readdirSync } from 'node:fs';
-import { chown, mkdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 import { realpathSync } from 'node:fs';
 import postgres from 'postgres';
@@ -90,7 +90,7 @@ export async function initCluster(o: ClusterOptions, log: (line: string) => void
 }
 
 export function postgresProcess(
-  o: ClusterOptions & { port: number; logFile: string; durable: boolean },
+  o: ClusterOptions & { port: number; logFile: string; durable: boolean; tls?: { certFile: string; keyFile: string } },
 ): ChildSpec {
   const settings = [
     'listen_addresses=127.0.0.1',
@@ -100,6 +100,8 @@ export function postgresProcess(
     'max_connections=200',
     // A throw-away test cluster trades durability for speed; the development cluster keeps it.
     ...(o.durable ? [] : ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off']),
+    // TLS offered (not required): clients that ask for it, and verify the server, get it.
+    ...(o.tls ? ['ssl=on', `ssl_cert_file=${o.tls.certFile}`, `ssl_key_file=${o.tls.keyFile}`] : []),
   ];
   return {
     name: 'postgres',
@@ -133,4 +135,21 @@ export async function ensureDatabase(url: URL, timeoutMs: number): Promise<void>
       await sql.end({ timeout: 1 });
     }
   }
+}
+
+/**
+ * The server's certificate and key copied where the server's user may read them and nobody else (the
+ * server refuses a key others can read), beside its data directory.
+ */
+export async function serverTlsFiles(o: ClusterOptions, from: { certFile: string; keyFile: string }): Promise<{ certFile: string; keyFile: string }> {
+  const dir = join(o.dataDir, '..', 'postgres-tls');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const files = { certFile: join(dir, 'server.pem'), keyFile: join(dir, 'server.key') };
+  await copyFile(from.certFile, files.certFile);
+  await copyFile(from.keyFile, files.keyFile);
+  await chmod(files.keyFile, 0o600);
+  if (o.user.uid !== undefined) {
+    for (const path of [dir, files.certFile, files.keyFile]) await chown(path, o.user.uid, o.user.gid ?? o.user.uid);
+  }
+  return files;
 }

@@ -21,7 +21,7 @@ import { ensureGoBinary, MINIO_SERVER, TEMPORAL_CLI, TEMPORAL_SERVER, TEMPORAL_S
 import { ensureClusterNamespace, setUpClusterSchemas, temporalClusterProcess } from './temporal-cluster.js';
 import { CLUSTER_SERVER_NAME, createClusterCertificates } from './test-certificates.js';
 import { freePort } from './ports.js';
-import { ensureDatabase, initCluster, postgresBinDir, postgresProcess, postgresUser } from './postgres.js';
+import { ensureDatabase, initCluster, postgresBinDir, postgresProcess, postgresUser, serverTlsFiles } from './postgres.js';
 import { Supervisor, type ChildSpec, type RestartPolicy, type Supervised } from './supervisor.js';
 import { ensureTesseract } from './tesseract.js';
 
@@ -75,6 +75,8 @@ export interface StackOptions {
    * `npm run test:cluster`.
    */
   temporalCluster?: boolean;
+  /** PostgreSQL offers TLS with this certificate (the test suite's, whose CA it trusts). */
+  postgresTls?: { certFile: string; keyFile: string };
   /** Restart a process that exits (supervisor.ts RestartPolicy); off for tests, which kill on purpose. */
   restart?: RestartPolicy;
   /**
@@ -421,8 +423,9 @@ export async function startStack(o: StackOptions): Promise<Stack> {
       password: secrets.postgresPassword,
     };
     await supervisor.step((signal) => initCluster(cluster, log, signal));
+    const postgresTls = o.postgresTls ? await serverTlsFiles(cluster, o.postgresTls) : undefined;
     supervisor.start(
-      postgresProcess({ ...cluster, port: o.ports.postgres, logFile: join(logDir, 'postgres.log'), durable: o.durable }),
+      postgresProcess({ ...cluster, port: o.ports.postgres, logFile: join(logDir, 'postgres.log'), durable: o.durable, ...(postgresTls ? { tls: postgresTls } : {}) }),
     );
 
     await mkdir(join(o.dataDir, 'minio'), { recursive: true });
