@@ -30,6 +30,12 @@ const takesSlot = (q: Queryable) => q`
   holding and case when granted_at is null then since > now() - ${HOLD_LEASE}::interval
                    else granted_at > now() - ${WAIT_LEASE}::interval end`;
 
+/** How many of the organization's slots are taken now, on every worker (holders and live grants). */
+export async function slotsInUse(q: Queryable, organizationId: string): Promise<number> {
+  const [row] = await q<{ n: number }[]>`select count(*)::int as n from analysis_slots where organization_id = ${organizationId} and ${takesSlot(q)}`;
+  return row!.n;
+}
+
 /** A row waiting for a slot whose review still asks. */
 const liveWaiter = (q: Queryable) => q`not holding and seen_at > now() - ${WAIT_LEASE}::interval`;
 
@@ -77,9 +83,7 @@ export async function releaseAnalysisSlot(sql: Sql, r: SlotRequest): Promise<str
   return sql.begin(async (tx) => {
     await lockOrganization(tx, r.organizationId);
     await tx`delete from analysis_slots where review_id = ${r.reviewId}`;
-    const [taken] = await tx<{ n: number }[]>`
-      select count(*)::int as n from analysis_slots where organization_id = ${r.organizationId} and ${takesSlot(tx)}`;
-    const free = r.limit - taken!.n;
+    const free = r.limit - (await slotsInUse(tx, r.organizationId));
     if (free <= 0) return [];
     const granted = await tx<{ review_id: string }[]>`
       with granted as (

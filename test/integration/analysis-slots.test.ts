@@ -4,7 +4,7 @@
 // organization for good.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { acquireAnalysisSlot, releaseAnalysisSlot } from '../../src/db/analysis-slots.js';
+import { acquireAnalysisSlot, releaseAnalysisSlot, slotsInUse } from '../../src/db/analysis-slots.js';
 import { insertReview } from '../../src/db/reviews.js';
 import { ReviewSchema, type Review } from '../../src/reviews/review.js';
 import { capacityFreedSignal } from '../../workflows/messages.js';
@@ -28,15 +28,6 @@ async function reviews(organizationId: string, n: number): Promise<string[]> {
   return ids;
 }
 
-/** How many rows take one of the organization's slots, by the module's own rule (holders and live grants). */
-async function taken(organizationId: string): Promise<number> {
-  const [row] = await db()<{ n: number }[]>`
-    select count(*)::int as n from analysis_slots
-     where organization_id = ${organizationId} and holding
-       and case when granted_at is null then since > now() - interval '2 hours' else granted_at > now() - interval '2 minutes' end`;
-  return row!.n;
-}
-
 test('at most the limit hold slots; a slot given back goes to the oldest waiter, and a newcomer does not jump it', async (t) => {
   const org = await newOrganization();
   const [a, b, c, d] = await reviews(org.id, 4);
@@ -53,7 +44,7 @@ test('at most the limit hold slots; a slot given back goes to the oldest waiter,
   t.true(await ask(c!), 'and keeps it');
   t.deepEqual(await giveBack(b!), [d!]);
   t.true(await ask(d!));
-  t.is(await taken(org.id), 2);
+  t.is(await slotsInUse(db(), org.id), 2);
   t.deepEqual(await giveBack(c!), [], 'nobody waits');
   t.true(await ask(a!), 'a free slot with nobody waiting is taken at once');
 });
@@ -68,12 +59,12 @@ test('two slots freed at once are granted to the two oldest waiters together, bo
   // b's workflow vanished hours ago; a gives back its slot: both slots are free now.
   await db()`update analysis_slots set since = now() - interval '3 hours' where review_id = ${b!}`;
   t.deepEqual(await releaseAnalysisSlot(db(), { reviewId: a!, organizationId: org.id, limit: 2 }), [c!, d!], 'oldest first, as many as are free');
-  t.is(await taken(org.id), 2);
+  t.is(await slotsInUse(db(), org.id), 2);
   t.false(await ask(f!), 'a newcomer waits');
   t.false(await ask(e!), 'the third waiter waits');
   t.true(await ask(d!));
   t.true(await ask(c!));
-  t.is(await taken(org.id), 2);
+  t.is(await slotsInUse(db(), org.id), 2);
 });
 
 test('reviews giving back slots together grant distinct waiters, oldest first, and never more than the limit', async (t) => {
@@ -92,7 +83,7 @@ test('reviews giving back slots together grant distinct waiters, oldest first, a
       Promise.all(active.map((reviewId) => releaseAnalysisSlot(db(), { reviewId, organizationId: org.id, limit }))),
       Promise.all(waiting.map((reviewId) => ask(reviewId))),
     ]);
-    t.true((await taken(org.id)) <= limit, 'the limit holds');
+    t.true((await slotsInUse(db(), org.id)) <= limit, 'the limit holds');
     const granted = released.flat();
     t.is(new Set(granted).size, granted.length, 'no waiter is granted twice');
     // Whoever was granted (or took a slot free when it asked) claims it now.
@@ -100,7 +91,7 @@ test('reviews giving back slots together grant distinct waiters, oldest first, a
     for (const id of waiting) if (await ask(id)) claimed.push(id);
     t.true(granted.every((g) => claimed.includes(g)), 'each granted waiter finds its slot');
     t.deepEqual(claimed, waiting.slice(0, Math.min(limit, waiting.length)), 'the oldest waiters, as many as slots');
-    t.true((await taken(org.id)) <= limit);
+    t.true((await slotsInUse(db(), org.id)) <= limit);
     waiting = waiting.filter((w) => !claimed.includes(w));
     active = claimed;
   }
@@ -135,7 +126,7 @@ test('a grant its waiter never claims lapses after the waiters\' lease: the slot
   t.false(await ask(next!), 'the grant holds the slot while it may still be claimed');
   // Its workflow was terminated before it asked again: two minutes on, the grant has lapsed.
   await db()`update analysis_slots set granted_at = now() - interval '3 minutes', seen_at = now() - interval '3 minutes' where review_id = ${vanished!}`;
-  t.is(await taken(org.id), 0, 'a lapsed grant takes no slot');
+  t.is(await slotsInUse(db(), org.id), 0, 'a lapsed grant takes no slot');
   t.true(await ask(next!), 'the next waiter takes the slot');
   t.false(await ask(vanished!), 'asking after its grant lapsed, the review waits again');
   t.false(await ask(later!));
@@ -153,7 +144,7 @@ test('a lapsed grant is handed on with the next slot given back', async (t) => {
   t.deepEqual(await releaseAnalysisSlot(db(), { reviewId: a!, organizationId: org.id, limit: 2 }), [vanished!]);
   await db()`update analysis_slots set granted_at = now() - interval '3 minutes', seen_at = now() - interval '3 minutes' where review_id = ${vanished!}`;
   t.deepEqual(await releaseAnalysisSlot(db(), { reviewId: b!, organizationId: org.id, limit: 2 }), [c!, d!], 'the slot of the lapsed grant and b\'s');
-  t.is(await taken(org.id), 2);
+  t.is(await slotsInUse(db(), org.id), 2);
 });
 
 const api = (method: string, path: string, opts: Parameters<typeof call>[3] = {}) => call(stack.apiUrl, method, path, opts);
@@ -194,5 +185,5 @@ test('waiting reviews are granted the slots freed together and go on being told;
   const third = await client.workflow.getHandle(waiting[2]!).fetchHistory();
   const told = (third.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === capacityFreedSignal.name);
   t.true(told.length >= 1, 'the third review was told by a review that gave back its slot');
-  t.is(await taken(org.id), 0, 'every slot was given back');
+  t.is(await slotsInUse(db(), org.id), 0, 'every slot was given back');
 });

@@ -5,6 +5,7 @@
 // across the processes, not per process.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
+import { slotsInUse } from '../../src/db/analysis-slots.js';
 import { ReviewSchema } from '../../src/reviews/review.js';
 import { pdf } from '../support/fixtures.js';
 import { call, form, whileUnavailable, type ApiResponse } from '../support/http.js';
@@ -22,15 +23,6 @@ test.after.always(async () => {
 const CREATES = 40;
 const MAX_ANALYSES = 2;
 
-/** Rows holding one of the organization's analysis slots now (holders and live grants). */
-async function slotsTaken(organizationId: string): Promise<number> {
-  const [row] = await db()<{ n: number }[]>`
-    select count(*)::int as n from analysis_slots
-     where organization_id = ${organizationId} and holding
-       and case when granted_at is null then since > now() - interval '2 hours' else granted_at > now() - interval '2 minutes' end`;
-  return row!.n;
-}
-
 test('40 creates over two APIs and two workers, one worker killed mid-burst: every review completes once, slots and rate limits hold fleet-wide', async (t) => {
   t.timeout(600_000);
   const queue = { TEMPORAL_TASK_QUEUE: `replicas-${randomUUID()}` };
@@ -45,7 +37,7 @@ test('40 creates over two APIs and two workers, one worker killed mid-burst: eve
   let mostSlots = 0;
   const sampler = (async () => {
     while (sampling) {
-      mostSlots = Math.max(mostSlots, await slotsTaken(org.id));
+      mostSlots = Math.max(mostSlots, await slotsInUse(db(), org.id));
       await new Promise((r) => setTimeout(r, 100));
     }
   })();
