@@ -31,7 +31,7 @@ const USAGE = `usage: npm run admin -- <command> [options] [--json]
   webhook-secrets reseal [--org <id>]               seal every stored webhook signing secret (or one
                                                     organization's) with the current WEBHOOK_SECRET_KEY
   storage policies                                  the IAM policy of each object-store user of the service
-                                                    (api, worker, reports) for MINIO_BUCKET, for S3 and its IAM`;
+                                                    (api, worker, reports) for S3_BUCKET, for S3 and its IAM`;
 
 class UsageError extends Error {}
 

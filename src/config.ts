@@ -56,22 +56,27 @@ const envSchema = z.object({
     .default('postgres://review@127.0.0.1:54320/review'),
   DATABASE_POOL_MAX: positiveInt.default(10),
 
-  MINIO_ENDPOINT: httpUrl.default('http://127.0.0.1:9000'),
+  // Object storage: any S3-compatible store (AWS S3, MinIO, …); the MINIO_* names of each are accepted
+  // too (STORAGE_ALIASES).
+  S3_ENDPOINT: httpUrl.default('http://127.0.0.1:9000'),
   // Presigned report URLs must name the host integrators can reach, which is not always the internal one.
-  MINIO_PUBLIC_ENDPOINT: httpUrl.optional(),
-  MINIO_REGION: z.string().min(1).default('us-east-1'),
-  MINIO_ACCESS_KEY: z.string().min(3).default(DEV_MINIO_CREDENTIAL),
-  MINIO_SECRET_KEY: z.string().min(8).default(DEV_MINIO_CREDENTIAL),
-  // The user that signs report links, when it is not MINIO_ACCESS_KEY: a link shows its access key id, so
+  S3_PUBLIC_ENDPOINT: httpUrl.optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY: z.string().min(3).default(DEV_MINIO_CREDENTIAL),
+  S3_SECRET_KEY: z.string().min(8).default(DEV_MINIO_CREDENTIAL),
+  // The user that signs report links, when it is not S3_ACCESS_KEY: a link shows its access key id, so
   // a user allowed to read reports and nothing else (src/storage/service-users.ts).
-  MINIO_PRESIGN_ACCESS_KEY: z.string().min(3).optional(),
-  MINIO_PRESIGN_SECRET_KEY: z.string().min(8).optional(),
-  // Setup only (npm run migrate, with the store's admin as MINIO_ACCESS_KEY): the secrets of the service's
+  S3_PRESIGN_ACCESS_KEY: z.string().min(3).optional(),
+  S3_PRESIGN_SECRET_KEY: z.string().min(8).optional(),
+  // Setup only (npm run migrate, with the store's admin as S3_ACCESS_KEY): the secrets of the service's
   // own users to make or update, one per role; a role left unset is not touched.
   MINIO_API_SECRET_KEY: z.string().min(8).optional(),
   MINIO_WORKER_SECRET_KEY: z.string().min(8).optional(),
   MINIO_REPORTS_SECRET_KEY: z.string().min(8).optional(),
-  MINIO_BUCKET: z
+  // Path-style requests (https://host/bucket/key), which MinIO and most S3-compatible stores take, or
+  // virtual-hosted (https://bucket.host/key); auto: virtual-hosted for AWS S3 endpoints, path-style else.
+  S3_PATH_STYLE: z.enum(['auto', 'true', 'false']).default('auto'),
+  S3_BUCKET: z
     .string()
     .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid S3 bucket name')
     .default('loan-review'),
@@ -184,6 +189,8 @@ export interface Config {
     accessKey: string;
     secretKey: string;
     bucket: string;
+    /** Virtual-hosted requests (bucket in the host name) where the store wants them; path-style else. */
+    virtualHosted: boolean;
     /** Who signs report links, when not the credentials above. */
     presign?: { accessKey: string; secretKey: string };
     /** Setup: the service users to make, by role. */
@@ -240,11 +247,10 @@ export class ConfigError extends Error {
 }
 
 /** Parses the environment into a Config; throws ConfigError naming every invalid variable. */
-/** Plain http:// to a host other than this machine's loopback. */
-function cleartextToAnotherHost(url: URL): boolean {
-  if (url.protocol !== 'http:') return false;
+/** A URL on this machine's loopback (or every interface of it). */
+function isLoopback(url: URL): boolean {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  return !(host === 'localhost' || host === '::1' || /^127\./.test(host));
+  return host === 'localhost' || host === '::1' || host === '0.0.0.0' || /^127\./.test(host);
 }
 
 /** The modes of libpq's `sslmode` that mean TLS; `disable`, `allow` and `prefer` are postgres.js's own. */
@@ -304,7 +310,25 @@ function temporalTls(e: z.infer<typeof envSchema>): { tls?: NonNullable<Config['
   return { tls: { ...(ca ? { ca } : {}), ...(cert ? { cert } : {}), ...(key ? { key } : {}), ...(e.TEMPORAL_TLS_SERVER_NAME ? { serverName: e.TEMPORAL_TLS_SERVER_NAME } : {}) } };
 }
 
-export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+/** The object-storage settings' older names, taken when the S3_* name is not given. */
+const STORAGE_ALIASES = ['ENDPOINT', 'PUBLIC_ENDPOINT', 'REGION', 'ACCESS_KEY', 'SECRET_KEY', 'BUCKET', 'PRESIGN_ACCESS_KEY', 'PRESIGN_SECRET_KEY'].map((n) => [`S3_${n}`, `MINIO_${n}`] as const);
+
+/** The environment with each MINIO_* name read as its S3_* one; both given and different is an error. */
+function withStorageAliases(source: Record<string, string | undefined>): Record<string, string | undefined> {
+  const given = (v: string | undefined) => v !== undefined && v !== '';
+  const out = { ...source };
+  const clashes: string[] = [];
+  for (const [name, alias] of STORAGE_ALIASES) {
+    if (!given(source[alias])) continue;
+    if (!given(source[name])) out[name] = source[alias];
+    else if (source[name] !== source[alias]) clashes.push(`  ${name}, ${alias}: the same setting, given two values`);
+  }
+  if (clashes.length > 0) throw new ConfigError(`Invalid configuration:\n${clashes.join('\n')}`);
+  return out;
+}
+
+export function loadConfig(given: Record<string, string | undefined> = process.env): Config {
+  const source = withStorageAliases(given);
   // Empty strings mean "unset" so that `FOO= npm start` falls back to the default.
   const cleaned = Object.fromEntries(
     Object.entries(source).filter(([k, v]) => k in envSchema.shape && v !== undefined && v !== ''),
@@ -322,20 +346,23 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       e.TEMPORAL_PAYLOAD_KEY === DEV_TEMPORAL_PAYLOAD_KEY && 'TEMPORAL_PAYLOAD_KEY',
       e.TEST_ONLY_ALLOW_LOOPBACK_TARGETS && 'TEST_ONLY_ALLOW_LOOPBACK_TARGETS',
       // MinIO's well-known default credentials: anyone who reads this README could use them.
-      e.MINIO_ACCESS_KEY === DEV_MINIO_CREDENTIAL && 'MINIO_ACCESS_KEY',
-      e.MINIO_SECRET_KEY === DEV_MINIO_CREDENTIAL && 'MINIO_SECRET_KEY',
+      e.S3_ACCESS_KEY === DEV_MINIO_CREDENTIAL && 'S3_ACCESS_KEY',
+      e.S3_SECRET_KEY === DEV_MINIO_CREDENTIAL && 'S3_SECRET_KEY',
     ].filter(Boolean);
     // What callers are given (the API's address, presigned report URLs, which are the store's public
-    // endpoint or else its own) goes over TLS, except to this machine.
-    const given = { PUBLIC_BASE_URL: e.PUBLIC_BASE_URL, MINIO_PUBLIC_ENDPOINT: e.MINIO_PUBLIC_ENDPOINT ?? e.MINIO_ENDPOINT };
-    const plain = Object.entries(given).flatMap(([n, value]) => (value !== undefined && cleartextToAnotherHost(new URL(value)) ? [n] : []));
+    // endpoint or else its own) is an address they can reach, over TLS: neither plain http:// nor this
+    // machine (a link to localhost reaches the integrator's own machine).
+    const given = { PUBLIC_BASE_URL: e.PUBLIC_BASE_URL ?? `http://${e.HOST}:${e.PORT}/v1`, S3_PUBLIC_ENDPOINT: e.S3_PUBLIC_ENDPOINT ?? e.S3_ENDPOINT };
+    const unreachable = Object.entries(given).flatMap(([n, value]) => (isLoopback(new URL(value)) ? [n] : []));
+    const plain = Object.entries(given).flatMap(([n, value]) => (!unreachable.includes(n) && new URL(value).protocol === 'http:' ? [n] : []));
     const problems = [
       ...unsafe.map((n) => `  ${n}: must be set to a production value when NODE_ENV=production`),
-      ...plain.map((n) => `  ${n}: must be an https:// URL (http:// only for localhost) when NODE_ENV=production`),
+      ...unreachable.map((n) => `  ${n}: must be the https:// address callers reach, not this machine (localhost), when NODE_ENV=production`),
+      ...plain.map((n) => `  ${n}: must be an https:// URL when NODE_ENV=production`),
     ];
     if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
-  const minioEndpoint = new URL(e.MINIO_ENDPOINT);
+  const minioEndpoint = new URL(e.S3_ENDPOINT);
   return {
     env: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,
@@ -348,12 +375,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     database: { url: e.DATABASE_URL, poolMax: e.DATABASE_POOL_MAX, ...databaseTls(e.DATABASE_URL) },
     minio: {
       endpoint: minioEndpoint,
-      publicEndpoint: e.MINIO_PUBLIC_ENDPOINT ? new URL(e.MINIO_PUBLIC_ENDPOINT) : minioEndpoint,
-      region: e.MINIO_REGION,
-      accessKey: e.MINIO_ACCESS_KEY,
-      secretKey: e.MINIO_SECRET_KEY,
-      bucket: e.MINIO_BUCKET,
-      ...(e.MINIO_PRESIGN_ACCESS_KEY && e.MINIO_PRESIGN_SECRET_KEY ? { presign: { accessKey: e.MINIO_PRESIGN_ACCESS_KEY, secretKey: e.MINIO_PRESIGN_SECRET_KEY } } : {}),
+      publicEndpoint: e.S3_PUBLIC_ENDPOINT ? new URL(e.S3_PUBLIC_ENDPOINT) : minioEndpoint,
+      region: e.S3_REGION,
+      accessKey: e.S3_ACCESS_KEY,
+      secretKey: e.S3_SECRET_KEY,
+      bucket: e.S3_BUCKET,
+      virtualHosted: e.S3_PATH_STYLE === 'false',
+      ...(e.S3_PRESIGN_ACCESS_KEY && e.S3_PRESIGN_SECRET_KEY ? { presign: { accessKey: e.S3_PRESIGN_ACCESS_KEY, secretKey: e.S3_PRESIGN_SECRET_KEY } } : {}),
       provision: {
         ...(e.MINIO_API_SECRET_KEY ? { api: e.MINIO_API_SECRET_KEY } : {}),
         ...(e.MINIO_WORKER_SECRET_KEY ? { worker: e.MINIO_WORKER_SECRET_KEY } : {}),

@@ -13,15 +13,15 @@ const env = z
   .object({
     DATABASE_URL: z.string().url(),
     PORT: z.coerce.number().int().positive(),
-    MINIO_ENDPOINT: z.string().url(),
-    MINIO_ACCESS_KEY: z.string(),
-    MINIO_SECRET_KEY: z.string(),
-    MINIO_BUCKET: z.string(),
+    S3_ENDPOINT: z.string().url(),
+    S3_ACCESS_KEY: z.string(),
+    S3_SECRET_KEY: z.string(),
+    S3_BUCKET: z.string(),
   })
   .parse(process.env);
 const sql = postgres(env.DATABASE_URL, { max: 10 });
-const endpoint = new URL(env.MINIO_ENDPOINT);
-const minio = new Client({ endPoint: endpoint.hostname, port: Number(endpoint.port), useSSL: false, accessKey: env.MINIO_ACCESS_KEY, secretKey: env.MINIO_SECRET_KEY, region: 'us-east-1' });
+const endpoint = new URL(env.S3_ENDPOINT);
+const minio = new Client({ endPoint: endpoint.hostname, port: Number(endpoint.port), useSSL: false, accessKey: env.S3_ACCESS_KEY, secretKey: env.S3_SECRET_KEY, region: 'us-east-1' });
 
 await sql`create table if not exists plain_creates (id uuid primary key, keys text[] not null, created_at timestamptz not null default now())`;
 
@@ -34,7 +34,7 @@ app.post('/v1/reviews', upload, async (req, res) => {
   const keys = await Promise.all(
     files.map(async (f) => {
       const key = `plain/${id}/${randomUUID()}`;
-      await minio.putObject(env.MINIO_BUCKET, key, f.buffer, f.size, { 'Content-Type': f.mimetype });
+      await minio.putObject(env.S3_BUCKET, key, f.buffer, f.size, { 'Content-Type': f.mimetype });
       return key;
     }),
   );

@@ -267,10 +267,10 @@ export async function workerPolls(httpPort: number, config: Config, queue: Worke
 export function apiEnvironment(serviceEnv: Record<string, string>, secrets: StackSecrets): Record<string, string> {
   return {
     ...serviceEnv,
-    MINIO_ACCESS_KEY: SERVICE_USERS.api,
-    MINIO_SECRET_KEY: secrets.minioApiSecret,
-    MINIO_PRESIGN_ACCESS_KEY: SERVICE_USERS.reports,
-    MINIO_PRESIGN_SECRET_KEY: secrets.minioReportsSecret,
+    S3_ACCESS_KEY: SERVICE_USERS.api,
+    S3_SECRET_KEY: secrets.minioApiSecret,
+    S3_PRESIGN_ACCESS_KEY: SERVICE_USERS.reports,
+    S3_PRESIGN_SECRET_KEY: secrets.minioReportsSecret,
   };
 }
 
@@ -288,10 +288,10 @@ export function serviceEnvironment(
     HOST: '127.0.0.1',
     PORT: String(o.ports.api),
     DATABASE_URL: `postgres://review:${encodeURIComponent(o.secrets.postgresPassword)}@127.0.0.1:${o.ports.postgres}/review`,
-    MINIO_ENDPOINT: `http://127.0.0.1:${o.ports.minio}`,
+    S3_ENDPOINT: `http://127.0.0.1:${o.ports.minio}`,
     // Never the root user: the worker's own (the launcher makes it), and the API's below.
-    MINIO_ACCESS_KEY: SERVICE_USERS.worker,
-    MINIO_SECRET_KEY: o.secrets.minioWorkerSecret,
+    S3_ACCESS_KEY: SERVICE_USERS.worker,
+    S3_SECRET_KEY: o.secrets.minioWorkerSecret,
     TEMPORAL_ADDRESS: `127.0.0.1:${o.ports.temporal}`,
     CODEC_SERVER_PORT: String(o.ports.codec),
     SERVER_SECRET: o.secrets.serverSecret,
@@ -520,7 +520,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
           waitFor('MinIO', 60_000, () => minioAnswers(o.ports.minio)),
         ]);
         // As MinIO's root user, the launcher's alone: the bucket, then the service's users.
-        const root = loadConfig({ ...serviceEnv, MINIO_ACCESS_KEY: secrets.minioAccessKey, MINIO_SECRET_KEY: secrets.minioSecretKey });
+        const root = loadConfig({ ...serviceEnv, S3_ACCESS_KEY: secrets.minioAccessKey, S3_SECRET_KEY: secrets.minioSecretKey });
         await ensureBucket(createStorage(root), root.minio.region);
         await provisionServiceUsers(adminTargetOf(root), root.minio.bucket, {
           api: secrets.minioApiSecret,

@@ -17,6 +17,8 @@ function clientFor(endpoint: URL, config: Config['minio'], credentials: { access
     secretKey: credentials.secretKey,
     // An explicit region keeps presigning offline: no bucket-location lookup against a host we may not reach.
     region: config.region,
+    // AWS S3 endpoints get virtual-hosted requests whatever this says (the client knows them).
+    pathStyle: !config.virtualHosted,
   });
 }
 

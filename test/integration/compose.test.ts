@@ -13,6 +13,7 @@ interface Service {
   build?: string;
   command?: string[];
   environment?: Record<string, string>;
+  deploy?: { replicas?: number };
   healthcheck?: unknown;
   depends_on?: Record<string, { condition: string }>;
 }
@@ -50,10 +51,25 @@ test("only setup holds MinIO's root credentials; the API, the workers and report
   const env = (name: string) => compose.services[name]!.environment ?? {};
   const holdsRoot = Object.keys(compose.services).filter((name) => Object.values(env(name)).some((v) => /MINIO_ROOT_(USER|PASSWORD)/.test(String(v))));
   t.deepEqual(holdsRoot.sort(), ['minio', 'setup']);
-  t.like(env('api'), { MINIO_ACCESS_KEY: SERVICE_USERS.api, MINIO_PRESIGN_ACCESS_KEY: SERVICE_USERS.reports });
-  for (const name of ['worker', 'analysis']) t.is(env(name).MINIO_ACCESS_KEY, SERVICE_USERS.worker, name);
+  t.like(env('api'), { S3_ACCESS_KEY: SERVICE_USERS.api, S3_PRESIGN_ACCESS_KEY: SERVICE_USERS.reports });
+  for (const name of ['worker', 'analysis']) t.is(env(name).S3_ACCESS_KEY, SERVICE_USERS.worker, name);
   // Setup makes every one of them.
   for (const variable of ['MINIO_API_SECRET_KEY', 'MINIO_WORKER_SECRET_KEY', 'MINIO_REPORTS_SECRET_KEY']) t.truthy(env('setup')[variable], variable);
+});
+
+test('the API and both workers run as two replicas each, and start only after setup has migrated once', (t) => {
+  for (const name of ['api', 'worker', 'analysis']) {
+    t.true((compose.services[name]!.deploy?.replicas ?? 1) >= 2, `${name} replicas`);
+    t.is(compose.services[name]!.depends_on?.setup?.condition, 'service_completed_successfully', name);
+  }
+  // Replicas of the API each take a host port of their own, for the load balancer in front.
+  t.deepEqual((compose.services.api as { ports?: string[] }).ports, ['8080-8081:8080']);
+});
+
+test('production needs the addresses callers reach: no default puts localhost in a link', (t) => {
+  const env = compose.services.api!.environment ?? {};
+  t.regex(env.PUBLIC_BASE_URL!, /^\$\{PUBLIC_BASE_URL:\?/);
+  t.regex(env.S3_PUBLIC_ENDPOINT!, /^\$\{S3_PUBLIC_ENDPOINT:\?/);
 });
 
 test('the image runs a Node.js release line still supported (24, LTS until April 2028)', (t) => {
@@ -72,13 +88,13 @@ test('the api and worker environment passes config validation in production mode
       Object.entries(compose.services[name]!.environment ?? {}).map(([k, v]) => [
         k,
         // Substitute ${VAR:?…} / ${VAR:-default} the way compose would with these values set.
-        String(v).replace(/\$\{(\w+)(?::[?-]([^}]*))?\}/g, (_m, variable: string, fallback?: string) =>
+        String(v).replace(/\$\{(\w+)(?::([?-])([^}]*))?\}/g, (_m, variable: string, op?: string, text?: string) =>
           variable === 'WEBHOOK_SECRET_KEY' || variable === 'TEMPORAL_PAYLOAD_KEY'
             ? Buffer.alloc(32, variable.length).toString('base64')
             : variable === 'SERVER_SECRET'
               ? 's'.repeat(40)
               : variable.endsWith('_URL') || variable.endsWith('_ENDPOINT')
-                ? (fallback ?? 'http://localhost')
+                ? (op === '-' && text ? text : `https://${variable.toLowerCase().replaceAll('_', '-')}.example.com`)
                 : 'value123',
         ),
       ]),

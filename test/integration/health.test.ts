@@ -29,7 +29,7 @@ test('healthz and readyz answer 200 on the running stack', async (t) => {
 test('readyz is 503 and names the dependency that does not answer', async (t) => {
   const deadPort = await freePort();
   const api = await services.api(
-    { MINIO_ENDPOINT: `http://127.0.0.1:${deadPort}`, TEMPORAL_ADDRESS: `127.0.0.1:${deadPort}` },
+    { S3_ENDPOINT: `http://127.0.0.1:${deadPort}`, TEMPORAL_ADDRESS: `127.0.0.1:${deadPort}` },
     { waitReady: false },
   );
   t.is((await call(api.root, 'GET', '/healthz')).status, 200);
@@ -59,7 +59,7 @@ test('object storage unreachable while an upload is staged is 503 service_unavai
   const org = await newOrganization();
   // Object storage refusing connections while an upload is staged: nothing the client did, and nothing
   // a retry later will not mend.
-  const api = await services.api({ MINIO_ENDPOINT: `http://127.0.0.1:${await freePort()}` }, { waitReady: false });
+  const api = await services.api({ S3_ENDPOINT: `http://127.0.0.1:${await freePort()}` }, { waitReady: false });
   const res = await call(api.url, 'POST', '/reviews', { key: org.liveKey, form: form([{ name: 'id.png', data: png }]) });
   t.is(res.status, 503, res.text);
   t.is(errorCode(res), 'service_unavailable');

@@ -72,7 +72,7 @@ test('an id that could forge or flood a log line is replaced by one the service 
 test("a 5xx is logged, with what failed, under the caller's id it is answered with", async (t) => {
   const org = await newOrganization();
   // Object storage refusing connections while an upload is staged: nothing the client did.
-  const broken = await services.api({ MINIO_ENDPOINT: `http://127.0.0.1:${await freePort()}` }, { waitReady: false });
+  const broken = await services.api({ S3_ENDPOINT: `http://127.0.0.1:${await freePort()}` }, { waitReady: false });
   const mine = `support-case-${randomUUID()}`;
   const res = await call(broken.url, 'POST', '/reviews', { key: org.liveKey, headers: { 'X-Request-Id': mine }, form: form([{ name: 'id.png', data: png }]) });
   t.is(res.status, 503, res.text);

@@ -360,7 +360,7 @@ test('a report that cannot be stored: publication_blocked (processing), retried,
   const proxy = await FaultyProxy.start(config.minio.endpoint);
   proxy.refuse = (req) => req.method === 'PUT' && (req.url ?? '').includes('/reports/');
   const queue = { TEMPORAL_TASK_QUEUE: `blocked-${randomUUID()}` };
-  await services.worker({ ...queue, MINIO_ENDPOINT: proxy.url });
+  await services.worker({ ...queue, S3_ENDPOINT: proxy.url });
   const own = await services.api(queue);
   const org = await newOrganization();
   const created = ReviewSchema.parse((await call(own.url, 'POST', '/reviews', { key: org.liveKey, form: form([{ name: 'cd.pdf', data: await docs.cd() }]) })).body);

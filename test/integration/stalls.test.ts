@@ -111,7 +111,7 @@ test.serial('a Temporal stall: a create answers 503 with Retry-After within 10 s
 
 test.serial('object storage killed mid-upload: the create answers 503 service_unavailable with Retry-After, within the deadline of the upload ending, and makes no review', async (t) => {
   const minio = await proxy(config.minio.endpoint.hostname, Number(config.minio.endpoint.port));
-  const api = await services.api({ MINIO_ENDPOINT: `http://127.0.0.1:${minio.port}` });
+  const api = await services.api({ S3_ENDPOINT: `http://127.0.0.1:${minio.port}` });
   const org = await newOrganization();
   const boundary = 'killed-store-boundary';
   // Large enough that parts are on their way to the store when it dies; under the per-file limit.

@@ -31,7 +31,7 @@ async function refused(t: import('ava').ExecutionContext, what: string, attempt:
  */
 async function notWritten(t: import('ava').ExecutionContext, what: string, as: Client, key: string): Promise<void> {
   await t.throwsAsync(() => as.putObject(config.minio.bucket, key, Buffer.from('%PDF-1.7 forged')), undefined, what);
-  const stat = await t.throwsAsync(() => clientAs(stack.serviceEnv.MINIO_ACCESS_KEY!, stack.serviceEnv.MINIO_SECRET_KEY!).statObject(config.minio.bucket, key));
+  const stat = await t.throwsAsync(() => clientAs(stack.serviceEnv.S3_ACCESS_KEY!, stack.serviceEnv.S3_SECRET_KEY!).statObject(config.minio.bucket, key));
   t.is((stat as { code?: string } | undefined)?.code, 'NotFound', `${what}: nothing was written`);
 }
 
@@ -49,11 +49,11 @@ test('report links are signed by the reports user; each role reaches what it doe
   const [release] = await db()<{ report_object_key: string }[]>`select report_object_key from releases where review_id = ${review_id}`;
   const bucket = config.minio.bucket;
   const api = stack.apiServiceEnv;
-  const reports = clientAs(api.MINIO_PRESIGN_ACCESS_KEY!, api.MINIO_PRESIGN_SECRET_KEY!);
-  const apiUser = clientAs(api.MINIO_ACCESS_KEY!, api.MINIO_SECRET_KEY!);
-  const worker = clientAs(stack.serviceEnv.MINIO_ACCESS_KEY!, stack.serviceEnv.MINIO_SECRET_KEY!);
-  t.is(api.MINIO_ACCESS_KEY, SERVICE_USERS.api);
-  t.is(stack.serviceEnv.MINIO_ACCESS_KEY, SERVICE_USERS.worker);
+  const reports = clientAs(api.S3_PRESIGN_ACCESS_KEY!, api.S3_PRESIGN_SECRET_KEY!);
+  const apiUser = clientAs(api.S3_ACCESS_KEY!, api.S3_SECRET_KEY!);
+  const worker = clientAs(stack.serviceEnv.S3_ACCESS_KEY!, stack.serviceEnv.S3_SECRET_KEY!);
+  t.is(api.S3_ACCESS_KEY, SERVICE_USERS.api);
+  t.is(stack.serviceEnv.S3_ACCESS_KEY, SERVICE_USERS.worker);
 
   // The reports user: reports, read only.
   t.true((await reports.statObject(bucket, release!.report_object_key)).size > 0);

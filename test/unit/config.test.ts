@@ -21,7 +21,7 @@ test('defaults give a working local configuration', (t) => {
 });
 
 test('values from the environment are parsed and typed', (t) => {
-  const c = loadConfig({ PORT: '9999', MAX_FILE_BYTES: '1024', TEST_ONLY_ALLOW_LOOPBACK_TARGETS: 'true', MINIO_PUBLIC_ENDPOINT: 'https://files.example.com/' });
+  const c = loadConfig({ PORT: '9999', MAX_FILE_BYTES: '1024', TEST_ONLY_ALLOW_LOOPBACK_TARGETS: 'true', S3_PUBLIC_ENDPOINT: 'https://files.example.com/' });
   t.is(c.http.port, 9999);
   t.is(c.limits.maxFileBytes, 1024);
   t.true(c.testOnlyAllowLoopbackTargets);
@@ -42,8 +42,8 @@ test("production refuses the development secrets, MinIO's default credentials an
   t.regex(err!.message, /WEBHOOK_SECRET_KEY/);
   t.regex(err!.message, /TEMPORAL_PAYLOAD_KEY: must be set to a production value/);
   t.regex(err!.message, /TEST_ONLY_ALLOW_LOOPBACK_TARGETS/);
-  t.regex(err!.message, /MINIO_ACCESS_KEY: must be set to a production value/);
-  t.regex(err!.message, /MINIO_SECRET_KEY: must be set to a production value/);
+  t.regex(err!.message, /S3_ACCESS_KEY: must be set to a production value/);
+  t.regex(err!.message, /S3_SECRET_KEY: must be set to a production value/);
   t.notThrows(() => loadConfig(production()));
 });
 
@@ -53,24 +53,45 @@ const production = (extra: Record<string, string> = {}) => ({
   SERVER_SECRET: 'x'.repeat(40),
   WEBHOOK_SECRET_KEY: Buffer.alloc(32, 1).toString('base64'),
   TEMPORAL_PAYLOAD_KEY: Buffer.alloc(32, 2).toString('base64'),
-  MINIO_ACCESS_KEY: 'loan-review-service',
-  MINIO_SECRET_KEY: 'a-secret-of-its-own',
+  S3_ACCESS_KEY: 'loan-review-service',
+  S3_SECRET_KEY: 'a-secret-of-its-own',
+  PUBLIC_BASE_URL: 'https://reviews.example.com/v1',
+  S3_ENDPOINT: 'http://minio:9000',
+  S3_PUBLIC_ENDPOINT: 'https://files.example.com',
   ...extra,
 });
 
-test('production gives callers https:// addresses: plain http:// only to this machine', (t) => {
-  const err = t.throws(() => loadConfig(production({ PUBLIC_BASE_URL: 'http://reviews.example.com/v1', MINIO_PUBLIC_ENDPOINT: 'http://files.example.com' })), {
+test('production gives callers https:// addresses they can reach: not plain http://, not this machine', (t) => {
+  const err = t.throws(() => loadConfig(production({ PUBLIC_BASE_URL: 'http://reviews.example.com/v1', S3_PUBLIC_ENDPOINT: 'http://files.example.com' })), {
     instanceOf: ConfigError,
   });
   t.regex(err!.message, /PUBLIC_BASE_URL: must be an https:\/\/ URL/);
-  t.regex(err!.message, /MINIO_PUBLIC_ENDPOINT: must be an https:\/\/ URL/);
+  t.regex(err!.message, /S3_PUBLIC_ENDPOINT: must be an https:\/\/ URL/);
   // Without a public endpoint, report links are the store's own address: judged the same.
-  const internal = t.throws(() => loadConfig(production({ MINIO_ENDPOINT: 'http://minio:9000' })), { instanceOf: ConfigError });
-  t.regex(internal!.message, /MINIO_PUBLIC_ENDPOINT: must be an https:\/\/ URL/);
-  t.notThrows(() => loadConfig(production({ PUBLIC_BASE_URL: 'https://reviews.example.com/v1', MINIO_ENDPOINT: 'http://minio:9000', MINIO_PUBLIC_ENDPOINT: 'https://files.example.com' })));
-  t.notThrows(() => loadConfig(production({ PUBLIC_BASE_URL: 'http://localhost:8080/v1', MINIO_PUBLIC_ENDPOINT: 'http://127.0.0.1:9000' })));
+  const { S3_PUBLIC_ENDPOINT: _unset, ...withoutPublic } = production();
+  const internal = t.throws(() => loadConfig(withoutPublic), { instanceOf: ConfigError });
+  t.regex(internal!.message, /S3_PUBLIC_ENDPOINT: must be an https:\/\/ URL/);
+  // A link to localhost reaches the integrator's own machine: refused, https or not, and so is no base URL.
+  const local = t.throws(() => loadConfig(production({ PUBLIC_BASE_URL: 'https://localhost:8080/v1', S3_PUBLIC_ENDPOINT: 'http://127.0.0.1:9000' })), { instanceOf: ConfigError });
+  t.regex(local!.message, /PUBLIC_BASE_URL: must be the https:\/\/ address callers reach, not this machine/);
+  t.regex(local!.message, /S3_PUBLIC_ENDPOINT: must be the https:\/\/ address callers reach, not this machine/);
+  const { PUBLIC_BASE_URL: _none, ...withoutBase } = production();
+  t.regex(t.throws(() => loadConfig(withoutBase))!.message, /PUBLIC_BASE_URL: must be the https:\/\/ address callers reach/);
+  t.notThrows(() => loadConfig(production()));
   // Development takes whatever it is given.
-  t.notThrows(() => loadConfig({ PUBLIC_BASE_URL: 'http://reviews.example.com/v1', MINIO_PUBLIC_ENDPOINT: 'http://files.example.com' }));
+  t.notThrows(() => loadConfig({ PUBLIC_BASE_URL: 'http://reviews.example.com/v1', S3_PUBLIC_ENDPOINT: 'http://files.example.com' }));
+});
+
+test('object storage is configured by S3_* names; the MINIO_* ones are the same settings, and both given must agree', (t) => {
+  const c = loadConfig({ MINIO_ENDPOINT: 'http://store:9000', MINIO_BUCKET: 'loans', S3_REGION: 'eu-west-1', S3_PATH_STYLE: 'false' });
+  t.is(c.minio.endpoint.host, 'store:9000');
+  t.is(c.minio.bucket, 'loans');
+  t.is(c.minio.region, 'eu-west-1');
+  t.true(c.minio.virtualHosted);
+  t.false(loadConfig({}).minio.virtualHosted);
+  t.notThrows(() => loadConfig({ S3_BUCKET: 'loans', MINIO_BUCKET: 'loans' }));
+  const clash = t.throws(() => loadConfig({ S3_BUCKET: 'loans', MINIO_BUCKET: 'other' }), { instanceOf: ConfigError });
+  t.regex(clash!.message, /S3_BUCKET, MINIO_BUCKET: the same setting, given two values/);
 });
 
 test('secrets replaced by a rotation are accepted after the current one; each is checked like it', (t) => {
