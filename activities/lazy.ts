@@ -1,8 +1,8 @@
 // The activities as the worker registers them: each a stub that loads the activities' modules, and makes
 // what they depend on, at the first call of any of them (or when `load` is called), so that the worker
 // polls without first loading pdf.js, sharp, the canvas, tesseract.js, pdf-lib, MinIO's client and the
-// rest. They were most of the worker's start, and the start is what the service's readiness waits for
-// (issue 17); the worker loads them once it polls.
+// rest. They were most of the worker's start, and the start is what the service's readiness waits for;
+// the worker loads them once it polls.
 import type { ActivityDeps, ReviewActivities } from './index.js';
 
 /** Every activity's name, known without loading a module (test/unit/activities checks it is all of them). */

@@ -41,7 +41,7 @@ export interface DeliveryPaced {
 /** Waits for a host's pace up to this long are slept here; longer ones are the workflow's (a timer). */
 const PACE_WAIT_IN_ACTIVITY_MS = 1_000;
 
-/** DECISIONS 20: completed and amended carry `completed`; failed carries `failed`. */
+/** decisions.md, "Webhook status": completed and amended carry `completed`; failed carries `failed`. */
 const EVENT_STATUS: Record<WebhookEvent, 'completed' | 'failed'> = {
   'review.completed': 'completed',
   'review.amended': 'completed',

@@ -1,4 +1,4 @@
-// `Idempotency-Key` on POST /reviews (DECISIONS 14): remembered 24 hours per organization; a retry of a
+// `Idempotency-Key` on POST /reviews (decisions.md, "Idempotency"): remembered 24 hours per organization; a retry of a
 // successful create gets 200 with the original body byte for byte; the same key with a different request
 // is 422; a concurrent duplicate waits for the first and replays it; failures are not remembered.
 import { createHash } from 'node:crypto';

@@ -136,7 +136,7 @@ export class ReviewWorkflows {
       workflowIdConflictPolicy: conflictPolicy,
       staticSummary: `Review ${o.referenceId ?? o.label ?? input.reviewId}`,
       staticDetails: `Organization \`${input.organizationId}\`${input.sandbox ? ' (sandbox)' : ''}`,
-      // Operators see the integrator's metadata here; the Review object does not carry it (DECISIONS 1).
+      // Operators see the integrator's metadata here; the Review object does not carry it (decisions.md, "Metadata").
       memo: { metadata: o.metadata ?? {} },
       typedSearchAttributes: [
         // A create's review exists only once its submission is accepted: until then it has no status, so

@@ -1,6 +1,6 @@
 // `npm run bench:burst`: 20 simultaneous creates of one 2-document package (a CFPB Loan Estimate and
 // Closing Disclosure) against the ideal schedule of their analyses, 20 × one review's time alone ÷ the
-// organization's analysis slots: the burst should keep every slot busy (issue 17: it completes within
+// organization's analysis slots: the burst should keep every slot busy (the target: it completes within
 // 1.1 × that + 2 s, none lost). Each round measures the lone review first, then the burst. Starts its own
 // stack in a throw-away directory and stops it afterwards; any review lost or figure missing fails the run.
 import { randomUUID } from 'node:crypto';
@@ -95,10 +95,10 @@ async function main() {
         higherIsBetter: false,
         here: sides.here,
         plain: sides.plain,
-        // ratio = ideal ÷ burst ≥ ideal ÷ (1.1 × ideal + 2 s)  ⇔  burst ≤ 1.1 × ideal + 2 s (issue 17).
+        // ratio = ideal ÷ burst ≥ ideal ÷ (1.1 × ideal + 2 s)  ⇔  burst ≤ 1.1 × ideal + 2 s (the target).
         target: Number((ideal / bound).toFixed(2)),
         notes: [
-          `bound (issue 17): burst ≤ 1.1 × ideal + 2 s = ${bound.toFixed(2)} s with the median ideal ${ideal.toFixed(2)} s (${slots} analysis slots); burst median ${summary(sides.here).median.toFixed(2)} s`,
+          `bound (the target): burst ≤ 1.1 × ideal + 2 s = ${bound.toFixed(2)} s with the median ideal ${ideal.toFixed(2)} s (${slots} analysis slots); burst median ${summary(sides.here).median.toFixed(2)} s`,
           `one 2-document review alone, created to completed: ${fmt(lone.map((r) => r.seconds))} s (its analysis ${fmt(lone.flatMap((r) => r.analysing))} s)`,
           `analyses at once over each burst (time analysing ÷ the burst's time): ${fmt(concurrency)}, median ${median(concurrency).toFixed(2)} of ${slots}`,
           // What sharing the machine costs each analysis: the ideal takes it to cost what it does alone.

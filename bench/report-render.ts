@@ -5,7 +5,7 @@
 // Closing Disclosure (200 dpi, turned 1.5°, read by OCR once before timing), so pictures come from 13
 // pages of both kinds. The files are read from disk (the activity reads them from MinIO).
 // Prints the time of each of 7 rounds (pictures + render; the first includes loading pdf.js, the fonts and
-// pdf-lib), the pictures' share, and the size. Targets (issue 16): under 2 s and under 5 MB.
+// pdf-lib), the pictures' share, and the size. Targets: under 2 s and under 5 MB.
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { PDFDocument } from 'pdf-lib';

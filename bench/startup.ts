@@ -1,4 +1,4 @@
-// `npm run bench:startup`: how long `npm start` takes from launch until `/readyz` answers 200 (issue 17:
+// `npm run bench:startup`: how long `npm start` takes from launch until `/readyz` answers 200 (the target:
 // at most twice the servers' own readiness). Here: `npm start` as a user runs it, in a data directory of
 // its own on free ports, started once untimed (initdb, migrations, the builds) and then timed on every
 // later start, each stopped cleanly (SIGTERM, exit 0). Plain: PostgreSQL, MinIO and the Temporal dev

@@ -1,6 +1,6 @@
 // `npm run bench:worker-memory`: the worker's peak resident memory on single inputs at the service's
 // limits, each uploaded through the API to a stack of its own and followed until its review settles.
-// Target (issue 13): at most 1.5 GiB on any of them. Inputs, made here from test/corpus's CFPB forms:
+// Target: at most 1.5 GiB on any of them. Inputs, made here from test/corpus's CFPB forms:
 //   - a scanned package of 99 MiB: one image-only PDF of 300-dpi JPEG pages (every page OCRed);
 //   - 5,000 text pages in one PDF (the most read from one file);
 //   - one 59-megapixel photo of a page (just under the 60-megapixel decoding limit);

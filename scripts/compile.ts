@@ -1,4 +1,4 @@
-// The API and the worker compiled to JavaScript ahead of their start (issue 17): `npm start` and the
+// The API and the worker compiled to JavaScript ahead of their start: `npm start` and the
 // Dockerfile run these instead of the TypeScript through tsx, whose loader transpiles every module again
 // in each process. esbuild bundles each entry with our own modules (packages stay imports, resolved from
 // node_modules at run time) into .build/, one directory below the repository's root like src/ and

@@ -148,7 +148,7 @@ const envSchema = z.object({
     .pipe(z.array(z.enum(['reviews', 'analysis'])).min(1)),
   AWAITING_DOCUMENTS_DAYS: positiveInt.default(7),
   IDEMPOTENCY_TTL_HOURS: positiveInt.default(24),
-  // One total budget per signed source URL: connect, TLS, headers and body (DECISIONS 23).
+  // One total budget per signed source URL: connect, TLS, headers and body (decisions.md, "Signed source URLs").
   SOURCE_FETCH_TIMEOUT_MS: positiveInt.default(30_000),
   // Tesseract workers reading scanned pages at once, a core and about 150 MB each. Two on a two-core
   // machine read a multi-page scan 1.9 times as fast as one; more than the cores only adds memory.

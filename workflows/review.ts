@@ -111,7 +111,7 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
       }
       const woke = await condition(() => state.reassessmentPending || suggested(), Math.max(0, Date.parse(state.awaitingDeadline) - Date.now()));
       if (!woke) {
-        // DECISIONS 6: at the deadline the review is completed with the missing-document findings.
+        // decisions.md, "Awaiting documents": at the deadline the review is completed with the missing-document findings.
         state.deadlinePassed = true;
         state.reassessmentPending = true;
       } else if (!state.reassessmentPending) {

@@ -164,7 +164,7 @@ export class Submissions {
         );
       }
       const count = (outcome: Disposition['outcome']) => dispositions.filter((d) => d.outcome === outcome).length;
-      // A sandbox review is never analysed: its documents are kept, its canned result stands (DECISIONS 8).
+      // A sandbox review is never analysed: its documents are kept, its canned result stands (decisions.md, "Adding documents").
       if (!state.sandbox && (recorded.evidenceAdded > 0 || count('applied') > 0)) {
         state.reassessmentPending = true;
         // The integrator sees the re-assessment start with this answer (interface: "the response carries processing").

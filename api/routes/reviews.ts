@@ -256,7 +256,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
     .route('/reviews/:review_id/report')
     .get(requireReviewId, async (req, res) => {
       const review = await getReview(sql, caller(res).organizationId, String(req.params.review_id));
-      // DECISIONS 24: a key reads the reports of its own mode's reviews only, as of its own organization's.
+      // decisions.md, "Modes": a key reads the reports of its own mode's reviews only, as of its own organization's.
       if (!review || review.sandbox !== caller(res).sandbox) throw ApiError.of('review_not_found', 'No such review.');
       if (review.status === 'failed') throw ApiError.of('review_failed', 'The review failed; no report will ever exist.');
       if (review.status !== 'completed') {
@@ -288,7 +288,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
     .post(requireReviewId, async (req, res) => {
       const who = caller(res);
       const record = await getReviewRecord(sql, who.organizationId, String(req.params.review_id));
-      // DECISIONS 24: a sandbox key never changes a live review, nor a live key a sandbox one.
+      // decisions.md, "Modes": a sandbox key never changes a live review, nor a live key a sandbox one.
       if (!record || record.review.sandbox !== who.sandbox) throw ApiError.of('review_not_found', 'No such review.');
       if (record.review.status === 'failed') throw ApiError.of('review_failed', 'The review failed; documents can no longer be added.');
       const { files, sources } = await addInput(req, res, record.review.document_count ?? 0);

@@ -1,4 +1,4 @@
-// Analysis slots: at most N reviews of an organization analyse at once, across every worker (DECISIONS 5).
+// Analysis slots: at most N reviews of an organization analyse at once, across every worker (decisions.md, "Queued").
 // A review asks for a slot; if none is free it waits its turn (oldest waiter first). A slot given back is
 // handed at once to the oldest waiters, as many as are free (a grant), and they are told to ask again,
 // which claims it; a waiter also asks again after a while unprompted. A holder that vanished (its

@@ -77,7 +77,7 @@ export interface RuleHit {
   regulation?: string | null;
 }
 
-/** Settings the rules read (DECISIONS/RULES thresholds); fixed for mortgage_v1. */
+/** Settings the rules read (the thresholds docs/rules.md states); fixed for mortgage_v1. */
 export interface RuleContext {
   /** OCR mean confidence below which a page without a text layer is illegible (DOC-006). */
   ocrConfidenceThreshold: number;

@@ -20,7 +20,7 @@ export const DOCUMENT_CLASSES = [
 ] as const;
 export type DocumentClass = (typeof DOCUMENT_CLASSES)[number];
 
-/** Documents that make a package a loan package: without one the review waits for documents (DECISIONS 6). */
+/** Documents that make a package a loan package: without one the review waits for documents (decisions.md, "Awaiting documents"). */
 export const PRIMARY_CLASSES: ReadonlySet<DocumentClass> = new Set(['closing_disclosure', 'loan_estimate', 'note']);
 
 export const CLASS_NAMES: Record<DocumentClass, string> = {

@@ -1,4 +1,4 @@
-// Renders a release's report PDF, which is also the working document (DECISIONS 10). Page 1 is the loan
+// Renders a release's report PDF, which is also the working document (decisions.md, "Working document"). Page 1 is the loan
 // at a glance, the outcome, counts by severity, the documents reviewed, what changed since the previous
 // release and how to answer; then a findings table; then one section per finding (summary, regulation,
 // evidence) with its form fields: a decision (cleared, disputed, cure_attached or empty; pre-filled

@@ -47,7 +47,7 @@ export interface AnalysisSummary {
   nothingReadable: boolean;
   /** Findings to release, the integrator's standing decisions applied (cleared ones left out). */
   findings: number;
-  /** Findings the integrator disputes: such a release goes through the release gate (DECISIONS 12). */
+  /** Findings the integrator disputes: such a release goes through the release gate (decisions.md, "Disposition effects"). */
   disputed: number;
   /** The first of them, for the operator who approves the release. */
   disputes: Dispute[];

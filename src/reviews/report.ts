@@ -41,7 +41,7 @@ export const SummarySchema = z.strictObject({
 }).openapi('Summary');
 export type Summary = z.infer<typeof SummarySchema>;
 
-/** DECISIONS 3. */
+/** decisions.md, "Outcome". */
 export const OUTCOMES = ['clear', 'issues_found'] as const;
 
 export const ReportSchema = z.strictObject({
@@ -67,7 +67,7 @@ function summarize(findings: readonly { severity: Severity }[]): Summary {
   return summary;
 }
 
-/** DECISIONS 3: `clear` when no issue is above `info`, else `issues_found`. */
+/** decisions.md, "Outcome": `clear` when no issue is above `info`, else `issues_found`. */
 function outcomeOf(issues: readonly { severity: Severity }[]): (typeof OUTCOMES)[number] {
   return issues.every((i) => i.severity === 'info') ? 'clear' : 'issues_found';
 }

@@ -1,4 +1,4 @@
-// Where a working document may be submitted (DECISIONS 13): never to create a review (it answers an
+// Where a working document may be submitted (decisions.md, "Flattened and misdirected working documents"): never to create a review (it answers an
 // existing one); to add documents only for its own review, and only while it still has its fields.
 import type { SecretRing } from '../secrets/ring.js';
 import type { WorkingDocumentCheck } from '../ingest/package.js';

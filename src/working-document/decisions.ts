@@ -1,5 +1,5 @@
 // Dispositions: the integrator's decisions on findings, read from a returned working document
-// (DECISIONS 10-12). Judging them is pure: which are applied, skipped or failed, and why; the decisions
+// (decisions.md, "Working document", "Dispositions", "Disposition effects"). Judging them is pure: which are applied, skipped or failed, and why; the decisions
 // that stand then shape every later release (cleared findings left out, disputed ones marked).
 import { z } from 'zod';
 import type { Finding } from '../qc/finding.js';
@@ -75,7 +75,7 @@ export function judgeDispositions(input: DispositionInput): JudgedDisposition[] 
       continue;
     }
     const decision = parsed.data;
-    // An empty decision is no decision: it is not listed at all (DECISIONS 11).
+    // An empty decision is no decision: it is not listed at all (decisions.md, "Dispositions").
     if (decision === '') continue;
     if (!finding) {
       out.push(entry(decision, 'failed', `The working document names a finding (${key}) that its release does not have.`));

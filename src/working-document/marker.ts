@@ -1,5 +1,5 @@
 // The working document is the released report PDF itself: fillable, and stamped with a service marker
-// (DECISIONS 10) so that an upload can be recognised as ours when renamed and cannot be forged. The marker
+// (decisions.md, "Working document") so that an upload can be recognised as ours when renamed and cannot be forged. The marker
 // is a custom entry of the PDF's document information dictionary holding the review id, the release id and
 // an HMAC of both keyed by the server secret; viewers keep it when a filled form is saved.
 import { secretsOf, signedByAny, type SecretRing } from '../secrets/ring.js';

@@ -1,6 +1,6 @@
-// Analysis slots on the real Postgres (DECISIONS 5): at most N analyses of an organization at once across
+// Analysis slots on the real Postgres (decisions.md, "Queued"): at most N analyses of an organization at once across
 // every worker, waiters served oldest first, a slot given back handed at once to as many waiters as slots
-// are free (issue 17), and neither a vanished holder, a vanished waiter nor an unclaimed grant blocks the
+// are free, and neither a vanished holder, a vanished waiter nor an unclaimed grant blocks the
 // organization for good.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';

@@ -42,7 +42,7 @@ interface HostileCase {
   seconds: number;
 }
 
-/** Peak resident memory either process may reach over the whole corpus (the worker's is issue 13's budget). */
+/** Peak resident memory either process may reach over the whole corpus (the worker's is its memory budget, docs/operations.md). */
 const PEAK_MIB = { api: 512, worker: 1536 };
 /** The longest the worker's event loop may be held by one case, on a free machine. */
 const LOOP_BLOCK_MS = 1_000;

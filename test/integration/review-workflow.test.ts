@@ -133,7 +133,7 @@ test('no primary document: awaiting_documents, then adding a Closing Disclosure 
   t.is(errorCode(await api('GET', `/reviews/${created.review_id}/report`, { key: org.liveKey })), 'report_not_ready');
   const state = await workflowState(created.review_id);
   t.truthy(state.awaitingDeadline);
-  // The default deadline is 7 days (DECISIONS 6).
+  // The default deadline is 7 days (decisions.md, "Awaiting documents").
   const days = (Date.parse(state.awaitingDeadline!) - Date.now()) / 86_400_000;
   t.true(days > 6.9 && days <= 7, `deadline ${state.awaitingDeadline}`);
 

@@ -88,7 +88,7 @@ test('the sandbox working document goes back to its review; the review stays com
   t.like(after, { status: 'completed', report_available: true, document_count: 2 });
 });
 
-test('a key reads reports of and adds documents to its own mode\'s reviews only; the other mode\'s answer review_not_found (DECISIONS 24)', async (t) => {
+test('a key reads reports of and adds documents to its own mode\'s reviews only; the other mode\'s answer review_not_found', async (t) => {
   const org = await newOrganization();
   const sandbox = ReviewSchema.parse((await call(stack.apiUrl, 'POST', '/reviews', { key: org.sandboxKey, form: form([{ name: 'id.png', data: png }]) })).body);
   const live = ReviewSchema.parse((await call(stack.apiUrl, 'POST', '/reviews', { key: org.liveKey, json: createBody() })).body);

@@ -1,4 +1,4 @@
-// Webhook delivery (interface "Events", DECISIONS 18-20): signed with the endpoint's secret in the Stripe
+// Webhook delivery (interface "Events"; decisions.md, "Webhook secrets" to "Webhook status"): signed with the endpoint's secret in the Stripe
 // scheme (checked with Stripe's own verifier), retried 3 times about 0.5 s then 1 s apart on a non-2xx or a
 // timeout of 10 s, each attempt recorded; all attempts failing changes nothing about the review.
 import test from 'ava';

@@ -8,7 +8,7 @@ import { distinctKeys, RULES } from '../../../src/qc/rules/registry.js';
 
 const rulesMd = readFileSync(new URL('../../../docs/design/RULES.md', import.meta.url), 'utf8');
 
-/** Rules the engine adds to RULES.md's catalog, in its style (issue 12: a stated-income affidavit against the stubs). */
+/** Rules the engine adds to RULES.md's catalog, in its style (a stated-income affidavit against the stubs). */
 const ADDED = ['INC-004'];
 
 test('the catalog has the codes, severities, categories and checks of RULES.md, in its order, and the rules added to it', (t) => {

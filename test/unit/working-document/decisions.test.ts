@@ -1,4 +1,4 @@
-// Judging a working document's decisions (DECISIONS 11-12), as pure logic: what is applied, skipped or
+// Judging a working document's decisions (decisions.md, "Dispositions", "Disposition effects"), as pure logic: what is applied, skipped or
 // failed and why, and how standing decisions shape the next release.
 import test from 'ava';
 import type { Finding } from '../../../src/qc/finding.js';

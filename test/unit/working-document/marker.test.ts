@@ -1,4 +1,4 @@
-// The working-document marker (DECISIONS 10, 13): only the service can stamp it, it survives a filled
+// The working-document marker (decisions.md, "Working document", "Flattened and misdirected working documents"): only the service can stamp it, it survives a filled
 // form being saved again, and a PDF without its fields is recognised as flattened.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
