@@ -120,3 +120,31 @@ export function stagedParts(req: Request): (StagedPart & { filename: string; dec
   const files = (req.files ?? []) as (Express.Multer.File & StagedPart)[];
   return files.map((f) => ({ key: f.key, size: f.size, sha256: f.sha256, filename: f.originalname, declaredType: f.mimetype }));
 }
+
+/**
+ * The uploads one request staged, and who must remove them: the request, when it ends without handing
+ * them to a review's workflow (refused, replayed, failed before the workflow saw them), or the workflow,
+ * once handed over, which keeps them or removes them whatever becomes of the request. The routes settle
+ * it in one place, when the handler ends (`withStagedUploads`).
+ */
+export class StagedUploads {
+  private readonly keys: string[] = [];
+  private handedOver = false;
+
+  constructor(private readonly storage: Storage) {}
+
+  add(keys: readonly string[]): void {
+    this.keys.push(...keys);
+  }
+
+  /** From here the workflow owns them. */
+  handOver(): void {
+    this.handedOver = true;
+  }
+
+  /** Removes them unless handed over; best effort: an upload left behind expires with the bucket's rule for transient ones. */
+  async settle(): Promise<void> {
+    if (this.handedOver || this.keys.length === 0) return;
+    await removeObjects(this.storage, this.keys).catch(() => {});
+  }
+}

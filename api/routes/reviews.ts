@@ -13,13 +13,13 @@ import { AddDocumentsJsonSchema } from '../../src/reviews/add-documents.js';
 import { decodeCursor, encodeCursor, InvalidCursorError } from '../../src/reviews/cursor.js';
 import { REPORT_URL_LIFETIME_SECONDS, type Report } from '../../src/reviews/report.js';
 import { CreateReviewJsonSchema, CreateReviewMultipartFieldsSchema, MetadataSchema, ReferenceIdSchema, type DocumentSource } from '../../src/reviews/review.js';
-import { objectExists, presignDownload, removeObjects, type Storage } from '../../src/storage/minio.js';
+import { objectExists, presignDownload, type Storage } from '../../src/storage/minio.js';
 import type { Client } from '@temporalio/client';
 import { caller } from '../auth.js';
 import { offTheClock } from '../deadline.js';
 import { ApiError } from '../errors.js';
 import { beginIdempotent, fingerprint, idempotencyKey } from '../idempotency.js';
-import { missingFileName, multipartDocuments, stagedParts, refusedFileName } from '../uploads.js';
+import { missingFileName, multipartDocuments, stagedParts, refusedFileName, StagedUploads } from '../uploads.js';
 import { invalidRequest, uuidPathDetail } from '../validation.js';
 import { methodNotAllowed } from './method-not-allowed.js';
 import { ReviewWorkflows, type CreateFields } from '../review-workflow.js';
@@ -67,28 +67,39 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
   const upload = multipartDocuments(storage, config.limits);
   const workflows = new ReviewWorkflows(temporal, config.temporal.taskQueue);
 
+  /**
+   * Runs a route whose request may stage uploads: whatever it staged and did not hand to a workflow is
+   * removed when it ends, however it ends (the one place uploads are cleaned up).
+   */
+  const withStagedUploads =
+    (handler: (req: Request, res: Response, staged: StagedUploads) => Promise<void>): RequestHandler =>
+    async (req, res) => {
+      const staged = new StagedUploads(storage);
+      try {
+        await handler(req, res, staged);
+      } finally {
+        await staged.settle();
+      }
+    };
+
   /** The create request's fields and staged uploads, from either body type; validation errors as the spec says. */
   async function createInput(
     req: Request,
     res: Response,
+    staged: StagedUploads,
   ): Promise<{ fields: CreateFields; files: StagedFile[]; sources: DocumentSource[]; fingerprinted: unknown }> {
     if (req.is('multipart/form-data')) {
-      const { parts, files } = await uploadedFiles(req, res);
-      try {
-        const parsed = CreateReviewMultipartFieldsSchema.safeParse(req.body ?? {});
-        if (!parsed.success) throw invalidRequest(parsed.error);
-        const metadata = parsed.data.metadata === undefined ? undefined : parseMetadata(parsed.data.metadata);
-        if (files.length === 0) throw ApiError.of('document_required', 'Supply at least one document as a "documents" file part.');
-        return {
-          fields: { ...parsed.data, metadata },
-          files,
-          sources: [],
-          fingerprinted: parts.map((p) => ({ filename: p.filename, sha256: p.sha256 })),
-        };
-      } catch (err) {
-        await removeObjects(storage, files.map((f) => f.key));
-        throw err;
-      }
+      const { parts, files } = await uploadedFiles(req, res, staged);
+      const parsed = CreateReviewMultipartFieldsSchema.safeParse(req.body ?? {});
+      if (!parsed.success) throw invalidRequest(parsed.error);
+      const metadata = parsed.data.metadata === undefined ? undefined : parseMetadata(parsed.data.metadata);
+      if (files.length === 0) throw ApiError.of('document_required', 'Supply at least one document as a "documents" file part.');
+      return {
+        fields: { ...parsed.data, metadata },
+        files,
+        sources: [],
+        fingerprinted: parts.map((p) => ({ filename: p.filename, sha256: p.sha256 })),
+      };
     }
     if (req.is('application/json')) {
       const parsed = CreateReviewJsonSchema.safeParse(req.body);
@@ -118,15 +129,13 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
     return sources;
   }
 
-  /** Multipart parts streamed to staging, as the workflow's staged files. */
-  async function uploadedFiles(req: Request, res: Response) {
+  /** Multipart parts streamed to staging, as the workflow's staged files; the request's to remove until handed over. */
+  async function uploadedFiles(req: Request, res: Response, staged: StagedUploads) {
     await offTheClock(res, () => upload(req, res));
     const parts = stagedParts(req);
+    staged.add(parts.map((p) => p.key));
     const refused = refusedFileName(parts) ?? (req.body && typeof req.body === 'object' && 'documents' in req.body ? missingFileName() : undefined);
-    if (refused) {
-      await removeObjects(storage, parts.map((p) => p.key));
-      throw refused;
-    }
+    if (refused) throw refused;
     const files: StagedFile[] = parts.map((p) => ({
       key: p.key,
       filename: p.filename,
@@ -138,18 +147,13 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
   }
 
   /** The add-documents body: only `documents`, as file parts or as signed source URLs (`held`: documents the review holds). */
-  async function addInput(req: Request, res: Response, held: number): Promise<{ files: StagedFile[]; sources: DocumentSource[] }> {
+  async function addInput(req: Request, res: Response, held: number, staged: StagedUploads): Promise<{ files: StagedFile[]; sources: DocumentSource[] }> {
     if (req.is('multipart/form-data')) {
-      const { files } = await uploadedFiles(req, res);
-      try {
-        const fields = z.strictObject({}).safeParse(req.body ?? {});
-        if (!fields.success) throw invalidRequest(fields.error);
-        if (files.length === 0) throw ApiError.of('document_required', 'Supply at least one document as a "documents" file part.');
-        return { files, sources: [] };
-      } catch (err) {
-        await removeObjects(storage, files.map((f) => f.key));
-        throw err;
-      }
+      const { files } = await uploadedFiles(req, res, staged);
+      const fields = z.strictObject({}).safeParse(req.body ?? {});
+      if (!fields.success) throw invalidRequest(fields.error);
+      if (files.length === 0) throw ApiError.of('document_required', 'Supply at least one document as a "documents" file part.');
+      return { files, sources: [] };
     }
     if (req.is('application/json')) {
       const parsed = AddDocumentsJsonSchema.safeParse(req.body);
@@ -164,11 +168,10 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
 
   router
     .route('/reviews')
-    .post(async (req, res) => {
+    .post(withStagedUploads(async (req, res, staged) => {
       const who = caller(res);
-      const { fields, files, sources, fingerprinted } = await createInput(req, res);
+      const { fields, files, sources, fingerprinted } = await createInput(req, res, staged);
       let claimedKey: string | undefined;
-      let started = false;
       try {
         const reviewType = fields.review_type ?? 'mortgage_v1';
         let reviewId: string = randomUUID();
@@ -182,11 +185,7 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
             ttlHours: config.limits.idempotencyTtlHours,
           });
           // An earlier create with this key is the answer: 200 with its body, this request's uploads unused.
-          const replay = async (body: string) => {
-            await removeObjects(storage, files.map((f) => f.key));
-            answer(res, 200, body);
-          };
-          if (outcome.kind === 'replay') return await replay(outcome.body);
+          if (outcome.kind === 'replay') return answer(res, 200, outcome.body);
           claimedKey = key;
           reviewId = outcome.reviewId;
           // The request that claimed this key died before answering: if its create went through, its
@@ -195,10 +194,11 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
           if (existing) {
             const body = JSON.stringify(existing);
             await completeIdempotencyKey(sql, who.organizationId, key, body);
-            return await replay(body);
+            return answer(res, 200, body);
           }
         }
-        started = true;
+        // Once the workflow is asked to start it owns the uploads (it removes them if it refuses the create).
+        staged.handOver();
         const review = await workflows.create({ who, requestId: requestIdOf(res), reviewId, reviewType, fields, files, sources, awaitIngest: (update) => offTheClock(res, () => update.result()) });
         // One serialisation, sent now and stored for replays: byte for byte the same. Stored even when the
         // request's deadline answered 503 meanwhile: a retry with the key then gets the review it made.
@@ -212,12 +212,9 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
           if (err instanceof ApiError && err.status < 500) await releaseIdempotencyKey(sql, who.organizationId, claimedKey);
           else await abandonIdempotencyKey(sql, who.organizationId, claimedKey).catch(() => {});
         }
-        // Once the workflow was asked to start it owns the uploads (it removes them if it refuses the
-        // create); only uploads it never saw are ours to remove.
-        if (!started) await removeObjects(storage, files.map((f) => f.key)).catch(() => {});
         throw err;
       }
-    })
+    }))
     .get(async (req, res) => {
       const who = caller(res);
       const query = ListQuerySchema.safeParse(req.query);
@@ -285,17 +282,18 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
 
   router
     .route('/reviews/:review_id/documents')
-    .post(requireReviewId, async (req, res) => {
+    .post(requireReviewId, withStagedUploads(async (req, res, staged) => {
       const who = caller(res);
       const record = await getReviewRecord(sql, who.organizationId, String(req.params.review_id));
       // decisions.md, "Modes": a sandbox key never changes a live review, nor a live key a sandbox one.
       if (!record || record.review.sandbox !== who.sandbox) throw ApiError.of('review_not_found', 'No such review.');
       if (record.review.status === 'failed') throw ApiError.of('review_failed', 'The review failed; documents can no longer be added.');
-      const { files, sources } = await addInput(req, res, record.review.document_count ?? 0);
+      const { files, sources } = await addInput(req, res, record.review.document_count ?? 0, staged);
       // From here the workflow owns the uploads, to keep or remove, whatever becomes of this request.
+      staged.handOver();
       const result = await workflows.addDocuments({ who, requestId: requestIdOf(res), record, files, sources, awaitIngest: (update) => offTheClock(res, () => update.result()) });
       answer(res, 200, JSON.stringify(result));
-    })
+    }))
     .all(methodNotAllowed(['POST']));
 
   return router;
