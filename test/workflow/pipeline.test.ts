@@ -4,79 +4,13 @@
 // what each test needs and record what the workflow asked of them.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { ApplicationFailure } from '@temporalio/common';
 import { ReviewWorkers } from '../../worker/review-workers.js';
-import type { ReviewActivities } from '../../activities/index.js';
-import type { AnalysisSummary, ReviewPolicy } from '../../src/reviews/pipeline.js';
-import type { InternalState } from '../../src/reviews/states.js';
 import { approveUpdate, type ReviewWorkflowState } from '../../workflows/messages.js';
 import { queryState } from '../support/history-outline.js';
-import { createReview, stubReview, workflowBundle, workflowServer } from '../support/workflow-server.js';
+import { createReview, workflowBundle, workflowServer } from '../support/workflow-server.js';
+import { stubs, type Scenario } from '../support/workflow-stubs.js';
 
 const env = workflowServer(test);
-
-interface Scenario {
-  policy?: Partial<ReviewPolicy>;
-  /** What each analysis finds (the last one repeats). */
-  analyses?: Partial<Omit<AnalysisSummary, 'releaseId'>>[];
-  /** Render attempts that fail before one succeeds. */
-  failedRenders?: number;
-  /** The reviews that giving back the analysis slot grants slots to. */
-  granted?: string[];
-}
-
-/** Stub activities for one review, and what the workflow asked of them. */
-function stubs(reviewId: string, scenario: Scenario) {
-  const calls = { states: [] as InternalState[], analyses: 0, renders: 0, published: [] as { releaseId: string; at: number }[], events: [] as string[] };
-  const policy: ReviewPolicy = { maxConcurrentAnalyses: 4, releasePolicy: 'auto', awaitingDocumentsSeconds: 3_600, ...scenario.policy };
-  const analyses = scenario.analyses ?? [{}];
-  // The review recorded with its first pass begun, as the create's activity does.
-  const created = async () => {
-    calls.states.push('analysing');
-    return { review: stubReview(reviewId, 'processing'), pass: { policy, slot: true } };
-  };
-  const activities = {
-    async ingestSubmission() {
-      return { submissionId: '00000000-0000-4000-8000-000000000001' };
-    },
-    async createReviewRecord() {
-      return created();
-    },
-    async createReview() {
-      return created();
-    },
-    async recordState(input: { internalState: InternalState }) {
-      calls.states.push(input.internalState);
-    },
-    async beginPass(input: { working: InternalState; current: InternalState }) {
-      if (input.working !== input.current) calls.states.push(input.working);
-      return { policy, slot: true };
-    },
-    async releaseAnalysisSlot(): Promise<string[]> {
-      return scenario.granted ?? [];
-    },
-    async analyseToDraft(input: { releaseId: string }): Promise<AnalysisSummary> {
-      const found = analyses[Math.min(calls.analyses++, analyses.length - 1)];
-      return { releaseId: input.releaseId, documents: 1, unreadable: 0, primaryPresent: true, nothingReadable: false, findings: 2, disputed: 0, disputes: [], ...found };
-    },
-    async renderRelease(input: { releaseId: string }) {
-      if (calls.renders++ < (scenario.failedRenders ?? 0)) throw ApplicationFailure.nonRetryable('MinIO is not answering');
-      return `reports/${reviewId}/${input.releaseId}.pdf`;
-    },
-    async publishRelease(input: { releaseId: string }) {
-      calls.published.push({ releaseId: input.releaseId, at: Date.now() });
-      return stubReview(reviewId, 'completed');
-    },
-    async webhookTargets() {
-      return ['endpoint-1'];
-    },
-    async deliverWebhook(input: { event: string }) {
-      calls.events.push(input.event);
-      return 'delivered' as const;
-    },
-  } satisfies Partial<ReviewActivities>;
-  return { activities, calls };
-}
 
 /** Creates a review on a worker with the scenario's stubs and runs `check` while that worker runs. */
 async function withReview(scenario: Scenario, check: (r: { reviewId: string; calls: ReturnType<typeof stubs>['calls']; until: (p: (s: ReviewWorkflowState) => boolean) => Promise<ReviewWorkflowState> }) => Promise<void>) {
