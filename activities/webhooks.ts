@@ -78,10 +78,12 @@ export function createWebhookActivities({ sql, config }: { sql: Sql; config: Con
       );
       const ctx = Context.current();
       const heartbeatAttempts = typeof ctx.info.heartbeatDetails === 'number' ? ctx.info.heartbeatDetails : 0;
-      const attemptsDone = Math.max(heartbeatAttempts, input.paced?.attemptsMade ?? 0);
+      // A delivery continued after its host's pace held it (and no attempt made since, by a crashed try of
+      // this call): its first attempt takes the slot the call before took, its pause already had.
+      const resumed = input.paced && heartbeatAttempts <= input.paced.attemptsMade ? input.paced : undefined;
+      const attemptsDone = resumed ? resumed.attemptsMade : heartbeatAttempts;
       const host = new URL(target.endpoint.url).hostname.toLowerCase();
-      // The slot a paced delivery took before the workflow slept until it is this one's first.
-      let held = input.paced && heartbeatAttempts <= input.paced.attemptsMade ? new Date(input.paced.slotAt) : undefined;
+      let held = resumed ? new Date(resumed.slotAt) : undefined;
       const pace = async (): Promise<'go' | { until: Date }> => {
         let wait: number;
         let at: Date;
@@ -107,7 +109,7 @@ export function createWebhookActivities({ sql, config }: { sql: Sql; config: Con
         },
         {
           firstAttempt: attemptsDone + 1,
-          pausedAlready: input.paced !== undefined && attemptsDone === input.paced.attemptsMade,
+          pausedAlready: resumed !== undefined,
           pace,
           record: async (attempt, outcome) => {
             await recordDeliveryAttempt(sql, {

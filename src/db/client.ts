@@ -19,16 +19,16 @@ export type Queryable = Sql | postgres.TransactionSql;
  */
 export function databaseTarget(config: Pick<Config, 'database'>): { url: string; ssl?: postgres.Options<never>['ssl'] } {
   const url = new URL(config.database.url);
+  const given = url.searchParams.get('sslmode');
   for (const param of ['sslmode', 'sslrootcert', 'sslcert', 'sslkey']) url.searchParams.delete(param);
   const tls = config.database.tls;
-  const given = new URL(config.database.url).searchParams.get('sslmode');
   if (!tls) {
     // postgres.js's own: `prefer` and `allow` try TLS without checking it; `disable` is none.
     if (given === 'prefer' || given === 'allow') return { url: url.toString(), ssl: given };
     return { url: url.toString(), ...(given === 'disable' ? { ssl: false } : {}) };
   }
-  const files = { ...(tls.ca ? { ca: tls.ca } : {}), ...(tls.cert ? { cert: tls.cert } : {}), ...(tls.key ? { key: tls.key } : {}) };
-  const verify = tls.mode !== 'require' || tls.ca !== undefined;
+  const { mode, ...files } = tls;
+  const verify = mode !== 'require' || tls.ca !== undefined;
   return {
     url: url.toString(),
     ssl: {
@@ -37,7 +37,7 @@ export function databaseTarget(config: Pick<Config, 'database'>): { url: string;
       // verify-full checks the name against the URL's host itself: postgres.js sends no server name for
       // an IP address, and Node would then check the certificate against "localhost". verify-ca: the
       // chain is checked, the name is not.
-      checkServerIdentity: tls.mode === 'verify-full' ? (_name: string, cert: PeerCertificate) => checkServerIdentity(url.hostname.replace(/^\[|\]$/g, ''), cert) : () => undefined,
+      checkServerIdentity: mode === 'verify-full' ? (_name: string, cert: PeerCertificate) => checkServerIdentity(url.hostname.replace(/^\[|\]$/g, ''), cert) : () => undefined,
     },
   };
 }

@@ -14,7 +14,7 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
 const JsonPayloadSchema = z.object({ metadata: z.record(z.string(), base64).optional(), data: base64.optional() });
 const CodecRequestSchema = z.object({ payloads: z.array(JsonPayloadSchema) });
-type JsonPayload = z.infer<typeof JsonPayloadSchema>;
+export type JsonPayload = z.infer<typeof JsonPayloadSchema>;
 
 export function payloadFromJson(p: JsonPayload): Payload {
   return {

@@ -12,6 +12,7 @@ import { registerEndpoint, waitForInternalState, waitForReview } from '../suppor
 import { closeShared, config, newOrganization, stack, temporalClient, type TestOrganization } from '../support/stack.js';
 import { ENCRYPTED_ENCODING, PayloadEncryptionCodec } from '../../src/temporal/payload-codec.js';
 import { payloadFromJson, payloadToJson } from '../../src/temporal/codec-server.js';
+import { encodingOf, payloadsIn } from '../support/history-payloads.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 const receiver = await WebhookReceiver.start();
@@ -30,17 +31,14 @@ async function add(org: TestOrganization, reviewId: string, files: { name: strin
 
 const codec = new PayloadEncryptionCodec(config.temporal.payloadKeys);
 
-/** The history's JSON with every sealed payload opened: the files are read by people, and replay either way. */
+/** The history's JSON with every sealed payload opened in place: the files are read by people, and replay either way. */
 async function opened(json: unknown): Promise<unknown> {
-  if (Array.isArray(json)) return Promise.all(json.map(opened));
-  if (typeof json !== 'object' || json === null) return json;
-  const record = json as Record<string, unknown>;
-  const encoding = (record.metadata as Record<string, unknown> | undefined)?.encoding;
-  if (typeof encoding === 'string' && Buffer.from(encoding, 'base64').toString() === ENCRYPTED_ENCODING) {
-    const [payload] = await codec.decode([payloadFromJson(record as Parameters<typeof payloadFromJson>[0])]);
-    return payloadToJson(payload!);
+  for (const { payload } of payloadsIn(json)) {
+    if (encodingOf(payload) !== ENCRYPTED_ENCODING) continue;
+    const [open] = await codec.decode([payloadFromJson(payload)]);
+    Object.assign(payload, payloadToJson(open!));
   }
-  return Object.fromEntries(await Promise.all(Object.entries(record).map(async ([k, v]) => [k, await opened(v)] as const)));
+  return json;
 }
 
 /** Waits until the review's latest run has completed (its webhooks delivered), then writes its history. */

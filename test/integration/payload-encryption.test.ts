@@ -12,28 +12,14 @@ import { createCodecServer } from '../../src/temporal/codec-server.js';
 import { connectTemporal } from '../../src/temporal/connection.js';
 import { ENCRYPTED_ENCODING, PayloadEncryptionCodec } from '../../src/temporal/payload-codec.js';
 import { pdf } from '../support/fixtures.js';
+import { encodingOf, payloadsIn } from '../support/history-payloads.js';
+import type { JsonPayload } from '../../src/temporal/codec-server.js';
 import { call } from '../support/http.js';
 import { waitForReview } from '../support/reviews.js';
 import { closeShared, config, newOrganization, stack } from '../support/stack.js';
 import { sharedSources } from '../support/source-server.js';
 
 test.after.always(closeShared);
-
-interface JsonPayload {
-  metadata?: Record<string, string>;
-  data?: string;
-}
-
-/** Every payload in a history's JSON, with the path it sits at. */
-function payloadsOf(json: unknown, path = ''): { path: string; payload: JsonPayload }[] {
-  if (Array.isArray(json)) return json.flatMap((v, i) => payloadsOf(v, `${path}[${i}]`));
-  if (typeof json !== 'object' || json === null) return [];
-  const record = json as Record<string, unknown>;
-  if (typeof (record.metadata as Record<string, unknown> | undefined)?.encoding === 'string') return [{ path, payload: record as JsonPayload }];
-  return Object.entries(record).flatMap(([k, v]) => payloadsOf(v, `${path}.${k}`));
-}
-
-const encodingOf = (p: JsonPayload) => Buffer.from(p.metadata!.encoding!, 'base64').toString();
 
 test("a review's history, read without the key, holds none of the integrator's values; the codec server opens them for the UI", async (t) => {
   const { server: files } = await sharedSources();
@@ -56,7 +42,7 @@ test("a review's history, read without the key, holds none of the integrator's v
   const plain = new Client({ connection, namespace: config.temporal.namespace });
   const json = JSON.parse(historyToJSON(await plain.workflow.getHandle(review_id).fetchHistory())) as unknown;
   await connection.close();
-  const found = payloadsOf(json);
+  const found = payloadsIn(json);
   // Search attributes are indexed by Temporal, so plain (ids, states and the reference id only); so is
   // the SDK's own bookkeeping of each local activity (its sequence number, type and times), written
   // beside the sealed result in the marker.
