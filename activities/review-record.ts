@@ -1,20 +1,21 @@
 // Read-model writes for the review workflow: thin adapters over src/db.
 import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
-import { DuplicateReferenceIdError, getReviewRecord, insertReview, recordTransition } from '../src/db/reviews.js';
+import { recordTransition } from '../src/db/reviews.js';
 import { addDocuments } from '../src/db/documents.js';
 import { recordDispositions, type DecisionSender } from '../src/db/dispositions.js';
 import { currentRelease, getRelease } from '../src/db/releases.js';
 import { commitDocuments, type StagedFile } from '../src/ingest/package.js';
+import { refuse } from '../src/ingest/submission.js';
+import { reviewCreation, unkept, type RecordedReview } from '../src/reviews/create.js';
 import { ingestedSubmission, type IngestedSubmission } from '../src/db/submissions.js';
-import { submissionIngester, type IngestSubmissionResult } from './ingest.js';
+import type { IngestSubmissionResult } from './ingest.js';
 import { readWorkingDocumentFields } from '../src/working-document/marker.js';
 import type { Disposition } from '../src/reviews/add-documents.js';
 import { judgeDispositions } from '../src/working-document/decisions.js';
 import { readBuffer, removeObjects, type Storage } from '../src/storage/minio.js';
 import { isRefused, type PassBegun, type Refused } from '../src/reviews/pipeline.js';
 import { beginPass } from '../src/reviews/pass.js';
-import { refuse } from './refusal.js';
 import { allDocumentsDuplicate, IngestRejection, type RejectionCode } from '../src/ingest/rejection.js';
 import { UPLOADS_PREFIX } from '../src/storage/keys.js';
 import type { Review, ReviewStatus } from '../src/reviews/review.js';
@@ -56,63 +57,24 @@ export interface RecordedSubmission {
   filenames: string[];
 }
 
-/** The submission's staged files that did not become documents where they lie (packages, duplicates). */
-function unkept(staged: readonly string[], documentKeys: readonly string[]): string[] {
-  const kept = new Set(documentKeys);
-  return staged.filter((key) => !kept.has(key));
-}
-
 export function createReviewActivities({ sql, storage, config }: { sql: Sql; storage: Storage; config: Config }) {
   const submissionOf = (reviewId: string, ref: SubmissionRef): Promise<IngestedSubmission> =>
     'submissionId' in ref ? ingestedSubmission(sql, reviewId, ref.submissionId) : Promise.resolve(ref);
 
-  const ingested = submissionIngester({ sql, storage, config });
+  const creation = reviewCreation({ sql, storage, config, by: 'worker' });
 
   /** A recorded review's first pass of the pipeline, begun in the activity that recorded it. */
   const firstPass = (input: NewReviewRecord, current: InternalState): Promise<PassBegun | null> =>
     input.sandbox ? Promise.resolve(null) : beginPass(sql, config.limits, { reviewId: input.reviewId, organizationId: input.organizationId, working: 'analysing', current });
 
-  /**
-   * Moves the documents to their final keys, writes the review and its documents in one transaction, then
-   * begins the review's first pass.
-   */
-  const recordCreate = async (input: NewReviewRecord, { documents, staged }: IngestedSubmission): Promise<CreatedReview | Refused> => {
-    const keys = await commitDocuments(storage, input.reviewId, documents);
-    let review: Review;
-    try {
-      review = await insertReview(
-        sql,
-        {
-          id: input.reviewId,
-          organizationId: input.organizationId,
-          sandbox: input.sandbox,
-          status: input.status,
-          internalState: input.internalState,
-          reviewType: input.reviewType,
-          label: input.label,
-          referenceId: input.referenceId,
-          metadata: input.metadata,
-          createdAt: new Date(input.createdAt),
-        },
-        documents.map((d, i) => ({ ...d, objectKey: keys[i]! })),
-      );
-    } catch (err) {
-      if (err instanceof DuplicateReferenceIdError) {
-        // Refused: nothing of it is kept.
-        await removeObjects(storage, [...keys, ...staged]).catch(() => {});
-        const message = 'A review with this reference_id already exists in your organization.';
-        return refuse({ requestId: input.requestId, what: 'the create', reviewId: input.reviewId, code: 'duplicate_reference_id', message });
-      }
-      throw err;
-    }
-    await removeObjects(storage, unkept(staged, keys));
-    return { review, pass: await firstPass(input, input.internalState) };
-  };
+  /** The review recorded (the workflow's run records it: it is running) with its first pass begun. */
+  const created = async (input: NewReviewRecord, recorded: RecordedReview | Refused): Promise<CreatedReview | Refused> =>
+    isRefused(recorded) ? recorded : { review: recorded.review, pass: await firstPass(input, recorded.internalState) };
 
   return {
     /** Records a new review with the submission the ingest activity stored. */
     async createReviewRecord(input: CreateReviewRecordInput): Promise<CreatedReview | Refused> {
-      return recordCreate(input, await submissionOf(input.reviewId, input));
+      return created(input, await creation.record(input, await submissionOf(input.reviewId, input), { runPending: false }));
     },
 
     /**
@@ -121,10 +83,7 @@ export function createReviewActivities({ sql, storage, config }: { sql: Sql; sto
      * attempt before left it).
      */
     async createReview({ files, ...input }: CreateReviewInput): Promise<CreatedReview | Refused> {
-      const existing = await getReviewRecord(sql, input.organizationId, input.reviewId);
-      if (existing) return { review: existing.review, pass: await firstPass(input, existing.internalState) };
-      const submission = await ingested({ reviewId: input.reviewId, target: { kind: 'create' }, files, sources: [], ...(input.requestId ? { requestId: input.requestId } : {}) });
-      return isRefused(submission) ? submission : recordCreate(input, submission);
+      return created(input, await creation.fromUploads(input, files, { runPending: false }));
     },
 
     /**
@@ -141,7 +100,7 @@ export function createReviewActivities({ sql, storage, config }: { sql: Sql; sto
       const own = (objectKeys: string[]) => objectKeys.filter((k) => k.startsWith(UPLOADS_PREFIX));
       const refused = async (code: RejectionCode, message: string) => {
         await removeObjects(storage, [...own(keys), ...staged]).catch(() => {});
-        return refuse({ requestId: input.requestId, what: 'adding documents', reviewId: input.reviewId, code, message });
+        return refuse({ by: 'worker', requestId: input.requestId, what: 'adding documents', reviewId: input.reviewId, code, message });
       };
       let added;
       try {

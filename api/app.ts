@@ -15,6 +15,8 @@ import { requestId } from './request-id.js';
 import { docsRoutes, openApiRoute } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { reviewRoutes } from './routes/reviews.js';
+import type { ReviewRuns } from './review-runs.js';
+import type { ReviewWorkflows } from './review-workflow.js';
 import { webhookEndpointRoutes } from './routes/webhook-endpoints.js';
 
 export interface AppDeps {
@@ -22,6 +24,8 @@ export interface AppDeps {
   sql: Sql;
   storage: Storage;
   temporal: Client;
+  workflows: ReviewWorkflows;
+  runs: ReviewRuns;
   log: (line: string) => void;
 }
 

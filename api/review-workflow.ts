@@ -8,6 +8,7 @@ import {
   WorkflowUpdateFailedError,
   WorkflowUpdateStage,
   type Client,
+  type WorkflowStartOptions,
   type WorkflowUpdateHandle,
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
@@ -25,6 +26,9 @@ import { ApiError } from './errors.js';
 
 export type CreateFields = Omit<CreateReviewJson, 'documents'>;
 
+/** How long the start of a recorded review's run may take before it is left to a later sweep. */
+const START_DEADLINE_MS = 10_000;
+
 /**
  * Waits for the result of an update a worker has accepted. The routes pass one that stops the request's
  * deadline (api/deadline.ts): ingest runs under its own limits, which a big package or a slow source may need.
@@ -41,12 +45,12 @@ export class ReviewWorkflows {
   /** Creates the review: its workflow starts and ingests the submission; rejections are the API's errors. */
   async create(o: { who: Caller; requestId: string; reviewId: string; reviewType: string; fields: CreateFields; files: StagedFile[]; sources: DocumentSource[]; awaitIngest: AwaitIngest }): Promise<Review> {
     const input: ReviewWorkflowInput = { reviewId: o.reviewId, organizationId: o.who.organizationId, sandbox: o.who.sandbox };
-    const start = this.start(input, 'FAIL', 'ingesting', {
+    const start = new WithStartWorkflowOperation<typeof reviewWorkflow>('reviewWorkflow', this.startOptions(input, 'FAIL', 'ingesting', {
       reviewType: o.reviewType,
       referenceId: o.fields.reference_id ?? null,
       label: o.fields.label ?? null,
       metadata: o.fields.metadata ?? null,
-    });
+    }));
     try {
       const update = await this.temporal.workflow.startUpdateWithStart(createReviewUpdate, {
         waitForStage: WorkflowUpdateStage.ACCEPTED,
@@ -117,19 +121,44 @@ export class ReviewWorkflows {
   }
 
   /** The start of a run that continues a recorded review, used when none is running. */
-  private continuing(organizationId: string, { review, internalState, metadata }: ReviewRecord) {
+  private continuing(organizationId: string, record: ReviewRecord) {
+    return new WithStartWorkflowOperation<typeof reviewWorkflow>('reviewWorkflow', this.continuingOptions(organizationId, record, 'USE_EXISTING'));
+  }
+
+  /**
+   * Starts the first run of a review the API recorded itself (a small live create, api/review-runs.ts):
+   * it continues the review as recorded. Started once: a run of this review that exists or has existed
+   * (another API process started it, or documents added since did) is left as it is.
+   */
+  async startRecorded(organizationId: string, record: ReviewRecord): Promise<'started' | 'running already'> {
+    try {
+      // Bounded: a start Temporal does not answer (stalled, partitioned) fails, and a later sweep tries again.
+      await this.temporal.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+        this.temporal.workflow.start('reviewWorkflow', {
+          ...this.continuingOptions(organizationId, record, 'FAIL'),
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        }),
+      );
+      return 'started';
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) return 'running already';
+      throw err;
+    }
+  }
+
+  private continuingOptions(organizationId: string, { review, internalState, metadata }: ReviewRecord, conflictPolicy: 'FAIL' | 'USE_EXISTING') {
     const input: ReviewWorkflowInput = { reviewId: review.review_id, organizationId, sandbox: review.sandbox, resumed: { internalState } };
-    return this.start(input, 'USE_EXISTING', internalState, { reviewType: review.review_type, referenceId: review.reference_id, label: review.label, metadata });
+    return this.startOptions(input, conflictPolicy, internalState, { reviewType: review.review_type, referenceId: review.reference_id, label: review.label, metadata });
   }
 
   /** How a review's workflow run starts: a first run and a later one look the same to operators in the UI. */
-  private start(
+  private startOptions(
     input: ReviewWorkflowInput,
     conflictPolicy: 'FAIL' | 'USE_EXISTING',
     internalState: InternalState,
     o: { reviewType: string; referenceId: string | null; label: string | null; metadata: Record<string, string> | null },
   ) {
-    return new WithStartWorkflowOperation<typeof reviewWorkflow>('reviewWorkflow', {
+    return {
       workflowId: input.reviewId,
       taskQueue: this.taskQueue,
       args: [input],
@@ -148,7 +177,7 @@ export class ReviewWorkflows {
         { key: ReviewTypeKey, value: o.reviewType },
         ...(o.referenceId ? [{ key: ReferenceIdKey, value: o.referenceId }] : []),
       ],
-    });
+    } satisfies WorkflowStartOptions<typeof reviewWorkflow>;
   }
 }
 
@@ -157,13 +186,20 @@ function rejectionToApiError(err: unknown): unknown {
   if (err instanceof WorkflowExecutionAlreadyStartedError) {
     return new ApiError('service_unavailable', 503, 'This review is still being created; retry shortly with the same Idempotency-Key.');
   }
-  if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
-    const code = err.cause.type;
-    // Refusals of a field (a source URL that cannot be fetched) are 422s naming the field.
-    if (code === 'invalid_request') return new ApiError('invalid_request', 422, err.cause.message);
-    if (isErrorCode(code) && code !== 'internal_error' && typeof ERROR_CATALOG[code].status === 'number') {
-      return ApiError.of(code as FixedStatusCode, err.cause.message);
-    }
+  if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type) {
+    return refusalToApiError({ code: err.cause.type, message: err.cause.message }, err);
   }
   return err;
+}
+
+/**
+ * A submission's refusal as the API's error: its code's status; a refusal of a field (a source URL that
+ * cannot be fetched) is a 422 naming the field. A code the catalog has no fixed status for is `otherwise`.
+ */
+export function refusalToApiError({ code, message }: { code: string; message: string }, otherwise: unknown = new Error(`${code}: ${message}`)): unknown {
+  if (code === 'invalid_request') return new ApiError('invalid_request', 422, message);
+  if (isErrorCode(code) && code !== 'internal_error' && typeof ERROR_CATALOG[code].status === 'number') {
+    return ApiError.of(code as FixedStatusCode, message);
+  }
+  return otherwise;
 }

@@ -8,6 +8,8 @@ import { createServer } from 'node:http';
 import { createApp } from './app.js';
 import { answerClientErrors, MAX_HEADER_BYTES } from './http-layer.js';
 import { lineLog } from './line-log.js';
+import { ReviewRuns } from './review-runs.js';
+import { ReviewWorkflows } from './review-workflow.js';
 
 const config = loadServiceConfigOrExit();
 const sql = createSql(config);
@@ -18,7 +20,12 @@ watchEventLoopStalls(log);
 
 // No limit on the time a whole request takes (Node's default is 300 s): a large upload on a slow link
 // needs longer, and a body that stalls is refused by the API itself (http-layer.ts's bodyStalls).
-const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 0 }, createApp({ config, sql, storage, temporal, log }));
+const workflows = new ReviewWorkflows(temporal, config.temporal.taskQueue);
+// Reviews this process or another recorded and whose run is not started yet are started by every process.
+const runs = new ReviewRuns(sql, workflows, log);
+runs.sweepEvery();
+
+const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 0 }, createApp({ config, sql, storage, temporal, workflows, runs, log }));
 answerClientErrors(server, log);
 server.listen(config.http.port, config.http.host, () => {
   console.log(`api: listening on http://${config.http.host}:${config.http.port} (public ${config.http.publicBaseUrl})`);
@@ -47,6 +54,7 @@ async function stop(signal: string) {
   const force = setTimeout(() => server.closeAllConnections(), 10_000).unref();
   await new Promise<void>((resolve) => server.once('close', () => resolve()));
   clearTimeout(force);
+  await runs.stop();
   await Promise.allSettled([sql.end({ timeout: 5 }), temporal.connection.close()]);
   process.exit(0);
 }

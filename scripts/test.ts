@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freePort } from './stack/ports.js';
+import { printServiceTrouble } from './stack/service-trouble.js';
 import { REPO_ROOT, startStack, type Stack, type StackPorts } from './stack/stack.js';
 import { createTestCertificates } from './stack/test-certificates.js';
 
@@ -44,28 +45,6 @@ async function runAva(env: Record<string, string>, args: string[], tally: Tally)
     if (child.exitCode !== null) resolve(child.exitCode);
     else child.once('exit', (code) => resolve(code ?? 1));
   });
-}
-
-/** What in the services' logs tells of trouble: unanswered or failed requests, blocked loops, replays that failed. */
-const TROUBLE = /had no answer within|\bfailed\b|event loop was blocked|TMPRL\d+|[Nn]ondeterminism|unhandled/;
-const TROUBLE_LINES = 60;
-
-/**
- * After a failure, the API's and workers' lines that tell of trouble (the last TROUBLE_LINES, each cut at
- * 400 characters) as TAP comments: a CI run keeps only what it printed, and a failed assertion rarely says
- * what the service saw. `.data/last-test-logs` keeps the whole logs of a local run.
- */
-async function printServiceTrouble(logDir: string): Promise<void> {
-  const files = (await readdir(logDir).catch(() => [])).filter((f) => /^(api|worker|analysis)[\w-]*\.log$/.test(f)).sort();
-  const lines: string[] = [];
-  for (const file of files) {
-    for (const line of (await readFile(join(logDir, file), 'utf8')).split('\n')) {
-      if (TROUBLE.test(line)) lines.push(`${file}: ${line.slice(0, 400)}`);
-    }
-  }
-  if (lines.length === 0) return;
-  console.log(`# the services' logs: ${lines.length} line(s) of trouble${lines.length > TROUBLE_LINES ? `, the last ${TROUBLE_LINES}` : ''}`);
-  for (const line of lines.slice(-TROUBLE_LINES)) console.log(`#   ${line}`);
 }
 
 async function runScript(env: Record<string, string>, script: string, args: string[]): Promise<number> {

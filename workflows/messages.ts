@@ -15,8 +15,9 @@ export interface ReviewWorkflowInput {
   organizationId: string;
   sandbox: boolean;
   /**
-   * Set when this run continues a review whose earlier run has closed (update-with-start of add
-   * documents): the review exists, in this state.
+   * Set when this run continues a recorded review: one whose earlier run has closed (update-with-start of
+   * add documents, an operator's hold), or one the API recorded itself (a small live create, its first
+   * run, in `ingesting`). The review exists, in this state.
    */
   resumed?: { internalState: InternalState };
   /** Set by continue-as-new: the state the previous run handed over. */

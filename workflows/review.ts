@@ -86,7 +86,8 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
 
   const firstRun = !input.resumed && !input.carried;
   if (input.resumed) {
-    state.releases = await bookkeeper.countReleases({ reviewId: input.reviewId });
+    // A review still `ingesting` has no release: the API recorded it and this is its first run.
+    if (input.resumed.internalState !== 'ingesting') state.releases = await bookkeeper.countReleases({ reviewId: input.reviewId });
     // A run that stopped mid-pipeline (terminated, or its history reset) starts the pipeline again.
     // (An awaiting review analyses again too: that sets its deadline afresh.)
     if (state.internalState !== 'released' && state.internalState !== 'failed') state.reassessmentPending = true;

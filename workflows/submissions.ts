@@ -10,6 +10,7 @@ import type { Review } from '../src/reviews/review.js';
 import type { CreatedReview, NewReviewRecord } from '../activities/review-record.js';
 import { customerStatus } from '../src/reviews/states.js';
 import { InternalStateKey, REJECTED_CREATE, ReviewStatusKey } from '../src/temporal/search-attribute-keys.js';
+import { isSmallSubmission } from '../src/ingest/small-submission.js';
 import { ingest, requestWriter } from './activity-options.js';
 import { rejectionOf } from './failures.js';
 import type { AddDocumentsRequest, CreateReviewRequest, ReviewWorkflowInput } from './messages.js';
@@ -22,25 +23,6 @@ import type { ReviewProgress } from './progress.js';
 function answered<T extends object>(result: T | Refused): T {
   if (isRefused(result)) throw ApplicationFailure.create({ type: result.refused.code, message: result.refused.message, nonRetryable: true });
   return result;
-}
-
-/**
- * A create whose uploads come to at most this much is ingested and recorded by one local activity, within
- * the workflow task that accepts it: no activity task, no second workflow task, no stored submission in
- * between, which is most of what a create costs Temporal and the worker in a burst of them. A bigger
- * package, or one with source URLs to fetch, takes as long as it takes: its ingest is an activity of its
- * own, whose time does not hold a workflow task open, then the review is recorded.
- */
-export const LOCAL_INGEST_MAX_BYTES = 8 * 1024 * 1024;
-
-function ingestsWithinTask({ files, sources }: CreateReviewRequest): boolean {
-  if (sources.length > 0) return false;
-  let bytes = 0;
-  for (const f of files) {
-    if (!f.content) return false;
-    bytes += f.content.size;
-  }
-  return bytes <= LOCAL_INGEST_MAX_BYTES;
 }
 
 export class Submissions {
@@ -67,7 +49,7 @@ export class Submissions {
       const { files, sources, ...fields } = request;
       const record = { ...this.input, ...fields, status: customerStatus(state.internalState), internalState: state.internalState };
       const { review, pass } = answered(
-        ingestsWithinTask(request)
+        isSmallSubmission(request)
           ? await requestWriter.createReview.executeWithOptions({ summary: `Ingest ${files.length} upload(s) and record the review` }, [{ ...record, files }])
           : await this.ingestThenRecord(request, record),
       );

@@ -12,24 +12,29 @@ import type { StagedFile } from '../../src/ingest/package.js';
 import { AddDocumentsJsonSchema } from '../../src/reviews/add-documents.js';
 import { decodeCursor, encodeCursor, InvalidCursorError } from '../../src/reviews/cursor.js';
 import { REPORT_URL_LIFETIME_SECONDS, type Report } from '../../src/reviews/report.js';
-import { CreateReviewJsonSchema, CreateReviewMultipartFieldsSchema, MetadataSchema, ReferenceIdSchema, type DocumentSource } from '../../src/reviews/review.js';
+import { CreateReviewJsonSchema, CreateReviewMultipartFieldsSchema, MetadataSchema, ReferenceIdSchema, type DocumentSource, type Review } from '../../src/reviews/review.js';
+import { reviewCreation } from '../../src/reviews/create.js';
+import { isRefused } from '../../src/reviews/pipeline.js';
+import { customerStatus } from '../../src/reviews/states.js';
+import { isSmallSubmission } from '../../src/ingest/small-submission.js';
 import { objectExists, presignDownload, type Storage } from '../../src/storage/minio.js';
-import type { Client } from '@temporalio/client';
-import { caller } from '../auth.js';
+import { caller, type Caller } from '../auth.js';
 import { offTheClock } from '../deadline.js';
 import { ApiError } from '../errors.js';
 import { beginIdempotent, fingerprint, idempotencyKey } from '../idempotency.js';
 import { missingFileName, multipartDocuments, stagedParts, refusedFileName, StagedUploads } from '../uploads.js';
 import { invalidRequest, uuidPathDetail } from '../validation.js';
 import { methodNotAllowed } from './method-not-allowed.js';
-import { ReviewWorkflows, type CreateFields } from '../review-workflow.js';
+import { refusalToApiError, type AwaitIngest, type CreateFields, type ReviewWorkflows } from '../review-workflow.js';
+import type { ReviewRuns } from '../review-runs.js';
 import { requestIdOf } from '../request-id.js';
 
 export interface ReviewRoutesDeps {
   config: Config;
   sql: Sql;
   storage: Storage;
-  temporal: Client;
+  workflows: ReviewWorkflows;
+  runs: ReviewRuns;
 }
 
 const ListQuerySchema = z.object({
@@ -62,10 +67,10 @@ function onlyDocumentsMissing(body: unknown, error: z.ZodError): boolean {
   return missing && error.issues.every((i) => i.path.length === 1 && i.path[0] === 'documents');
 }
 
-export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDeps): Router {
+export function reviewRoutes({ config, sql, storage, workflows, runs }: ReviewRoutesDeps): Router {
   const router = Router();
   const upload = multipartDocuments(storage, config.limits);
-  const workflows = new ReviewWorkflows(temporal, config.temporal.taskQueue);
+  const creation = reviewCreation({ sql, storage, config, by: 'api' });
 
   /**
    * Runs a route whose request may stage uploads: whatever it staged and did not hand to a workflow is
@@ -166,6 +171,42 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
     throw new ApiError('invalid_request', 400, 'Send the documents as application/json or multipart/form-data.');
   }
 
+  /**
+   * Creates the review. A small live create (uploads alone, src/ingest/small-submission.ts) is ingested and
+   * recorded here, and its workflow run is started once it is answered (`startRun`): a burst of creates
+   * waits for Postgres and the object store, not for Temporal and the worker. Any other create is ingested
+   * by its workflow (a sandbox review's canned report is released before the create is answered).
+   */
+  async function create(o: { res: Response; who: Caller; reviewId: string; reviewType: string; fields: CreateFields; files: StagedFile[]; sources: DocumentSource[] }): Promise<{ review: Review; startRun?: () => void }> {
+    const { res, who, reviewId, reviewType, fields, files, sources } = o;
+    const requestId = requestIdOf(res);
+    if (who.sandbox || !isSmallSubmission({ files, sources })) {
+      const awaitIngest: AwaitIngest = (update) => offTheClock(res, () => update.result());
+      return { review: await workflows.create({ who, requestId, reviewId, reviewType, fields, files, sources, awaitIngest }) };
+    }
+    const metadata = fields.metadata ?? null;
+    const recorded = await runs.recordingCreate(() => creation.fromUploads(
+      {
+        reviewId,
+        organizationId: who.organizationId,
+        sandbox: false,
+        reviewType,
+        label: fields.label ?? null,
+        referenceId: fields.reference_id ?? null,
+        metadata,
+        createdAt: new Date().toISOString(),
+        requestId,
+        status: customerStatus('ingesting'),
+        internalState: 'ingesting',
+      },
+      files,
+      { runPending: true },
+    ));
+    if (isRefused(recorded)) throw refusalToApiError(recorded.refused);
+    const { review, internalState } = recorded;
+    return { review, startRun: () => runs.startSoon(who.organizationId, { review, internalState, metadata }) };
+  }
+
   router
     .route('/reviews')
     .post(withStagedUploads(async (req, res, staged) => {
@@ -197,14 +238,15 @@ export function reviewRoutes({ config, sql, storage, temporal }: ReviewRoutesDep
             return answer(res, 200, body);
           }
         }
-        // Once the workflow is asked to start it owns the uploads (it removes them if it refuses the create).
+        // From here the create owns the uploads (it removes them if it refuses the create).
         staged.handOver();
-        const review = await workflows.create({ who, requestId: requestIdOf(res), reviewId, reviewType, fields, files, sources, awaitIngest: (update) => offTheClock(res, () => update.result()) });
+        const { review, startRun } = await create({ res, who, reviewId, reviewType, fields, files, sources });
         // One serialisation, sent now and stored for replays: byte for byte the same. Stored even when the
         // request's deadline answered 503 meanwhile: a retry with the key then gets the review it made.
         const body = JSON.stringify(review);
         if (claimedKey !== undefined) await completeIdempotencyKey(sql, who.organizationId, claimedKey, body);
         answer(res, 201, body);
+        startRun?.();
       } catch (err) {
         if (claimedKey !== undefined) {
           // A refusal is final and not remembered. Any other failure may have left a review started: the

@@ -8,6 +8,7 @@ import { createSql } from '../../src/db/client.js';
 import { createApiKey } from '../../src/db/keys.js';
 import { createOrganization } from '../../src/db/organizations.js';
 import { freePort } from './ports.js';
+import { printServiceTrouble } from './service-trouble.js';
 import { startStack, type Stack, type StackPorts } from './stack.js';
 import type { RestartPolicy } from './supervisor.js';
 
@@ -64,6 +65,7 @@ export async function withThrowawayStack<T>(
     return await work({ stack, api: stack.urls.api, key, dir, pids: { api: stack.api.process.pid!, worker: stack.worker.process.pid!, analysis: stack.analysis.process.pid! } });
   } finally {
     await stack.stop();
+    await printServiceTrouble(join(dir, 'logs'));
     await rm(dir, { recursive: true, force: true });
   }
 }

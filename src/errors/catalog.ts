@@ -24,8 +24,9 @@ export const ERROR_CATALOG = {
   service_unavailable: {
     status: 503,
     when:
-      'a server behind the API (Postgres, Temporal, or no worker taking the create) did not answer within 9 s (receiving an upload does not count; nor does ingesting a package of more than 8 MiB, or one with source URLs, once a worker has taken it: uploads up to 8 MiB are ingested within the 9 s); ' +
-      'honour `Retry-After`; logged under the `X-Request-Id` it carries. A create answered so may still have started its review: retry it with the same `Idempotency-Key`',
+      'a server behind the API (Postgres, the object store, Temporal, or no worker taking the create) did not answer within 9 s (receiving an upload does not count; nor does ingesting a package of more than 8 MiB, or one with source URLs, once a worker has taken it: uploads up to 8 MiB are ingested within the 9 s). ' +
+      "A live key's create of uploads up to 8 MiB needs only Postgres and the object store: it is taken while Temporal is down, and analysed once it is back. " +
+      'Honour `Retry-After`; logged under the `X-Request-Id` it carries. A create answered so may still have started its review: retry it with the same `Idempotency-Key`',
   },
   review_not_found: {
     status: 404,

@@ -130,21 +130,27 @@ test('a duplicate reference_id returns 409 duplicate_reference_id and leaves no 
 test('the workflow of a rejected create ends at once, marked rejected, with no ReviewStatus an operator could mistake for a review', async (t) => {
   const org = await newOrganization();
   assertStatus(t, await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'LN-once' }) }), 201);
-  const requestIds = { duplicate: `dup-${randomUUID()}`, nested: `nested-${randomUUID()}` };
+  const requestIds = { duplicate: `dup-${randomUUID()}`, nested: `nested-${randomUUID()}`, small: `small-${randomUUID()}` };
   const duplicate = await api('POST', '/reviews', { key: org.liveKey, headers: { 'X-Request-Id': requestIds.duplicate }, json: createBody({ reference_id: 'LN-once' }) });
   t.is(errorCode(duplicate), 'duplicate_reference_id');
-  // Refused by ingest, inside the workflow: a zip inside a zip.
-  const nested = await api('POST', '/reviews', {
-    key: org.liveKey,
-    headers: { 'X-Request-Id': requestIds.nested },
-    form: form([{ name: 'nested.zip', data: await zip([{ name: 'inner.zip', data: await zip([{ name: 'a.pdf', data: await pdf() }]) }]) }]),
-  });
+  // Refused by ingest, inside the workflow (a sandbox key's create is ingested there): a zip inside a zip.
+  const nestedZip = await zip([{ name: 'inner.zip', data: await zip([{ name: 'a.pdf', data: await pdf() }]) }]);
+  const nested = await api('POST', '/reviews', { key: org.sandboxKey, headers: { 'X-Request-Id': requestIds.nested }, form: form([{ name: 'nested.zip', data: nestedZip }]) });
   t.is(errorCode(nested), 'document_unsupported', nested.text);
-  // A refusal is an answer: one line in the worker's log under the request's id, no failure and no stack trace.
+  // A live key's small create is ingested by the API: refused there, it starts no workflow at all.
+  const small = await api('POST', '/reviews', { key: org.liveKey, headers: { 'X-Request-Id': requestIds.small }, form: form([{ name: 'nested.zip', data: nestedZip }]) });
+  t.is(errorCode(small), 'document_unsupported', small.text);
+  // A refusal is an answer: one line in the log of the process that refused it, under the request's id,
+  // no failure and no stack trace.
   const workerLog = join(stack.logDir, 'worker.log');
-  for (const [id, code] of [[requestIds.duplicate, 'duplicate_reference_id'], [requestIds.nested, 'document_unsupported']] as const) {
-    const line = new RegExp(`^worker: \\[${id}\\] the create of review [0-9a-f-]{36} refused: ${code}: .+$`, 'm');
-    t.regex(await logOnceItHolds(workerLog, line), line);
+  const refusals = [
+    ['worker', requestIds.duplicate, 'duplicate_reference_id'],
+    ['worker', requestIds.nested, 'document_unsupported'],
+    ['api', requestIds.small, 'document_unsupported'],
+  ] as const;
+  for (const [process, id, code] of refusals) {
+    const line = new RegExp(`^${process}: \\[${id}\\] the create of review [0-9a-f-]{36} refused: ${code}: .+$`, 'm');
+    t.regex(await logOnceItHolds(join(stack.logDir, `${process}.log`), line), line);
   }
 
   const client = await temporalClient();
@@ -171,6 +177,10 @@ test('the workflow of a rejected create ends at once, marked rejected, with no R
   for (const id of closed) t.false(log.includes(`workflowId: '${id}'`), `no activity failure is logged for ${id}`);
   // What operators search by: the organization's processing reviews are the one accepted, never a refusal.
   for await (const wf of client.workflow.list({ query: `OrgId = '${org.id}' AND ReviewStatus = 'processing'` })) t.false(closed.includes(wf.workflowId));
+  // The organization's runs: the review accepted and the two refusals its workflow made; none for the API's.
+  let runs = 0;
+  for await (const wf of client.workflow.list({ query: `OrgId = '${org.id}'` })) if (wf.workflowId) runs++;
+  t.is(runs, 3);
 });
 
 test('a reference_id of "null" or "undefined", what a client\'s serialiser makes of a missing value, is refused naming the field', async (t) => {

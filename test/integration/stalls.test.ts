@@ -69,7 +69,7 @@ test.serial('a Postgres stall: requests on open connections answer 503 auth_unav
   t.log(`first request after the stall: ${ms} ms`);
 });
 
-test.serial('a Temporal stall: a create answers 503 with Retry-After within 10 s; the review it may have started keeps its upload, completes, and is what a retry with its Idempotency-Key returns; nothing else is made', async (t) => {
+test.serial('a Temporal stall: a small multipart create is answered 201 from Postgres and its review completes once Temporal answers; a create Temporal must ingest answers 503 with Retry-After within 10 s, and a retry with its Idempotency-Key returns the review it started; nothing else is made', async (t) => {
   const [host, port] = stack.serviceEnv.TEMPORAL_ADDRESS!.split(':');
   const temporal = await proxy(host!, Number(port));
   const api = await services.api({ TEMPORAL_ADDRESS: `127.0.0.1:${temporal.port}` });
@@ -77,10 +77,15 @@ test.serial('a Temporal stall: a create answers 503 with Retry-After within 10 s
   const before = await call(api.url, 'POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'before' }) });
   assertStatus(t, before, 201);
 
-  // A multipart create: its upload is staged by the API before Temporal is asked to start the review.
-  const cd = await pdf('Closing Disclosure');
-  const during = () => call(api.url, 'POST', '/reviews', { key: org.liveKey, form: form([{ name: 'cd.pdf', data: cd, type: 'application/pdf' }], { reference_id: 'during' }), headers: { 'Idempotency-Key': 'stall-1' } });
   temporal.stall();
+  // A small multipart create is ingested and recorded by the API: Temporal is not on its path.
+  const cd = await pdf('Closing Disclosure');
+  const [small, smallMs] = await timed(() => call(api.url, 'POST', '/reviews', { key: org.liveKey, form: form([{ name: 'cd.pdf', data: cd, type: 'application/pdf' }], { reference_id: 'small' }) }));
+  assertStatus(t, small, 201);
+  t.is(ReviewSchema.parse(small.body).status, 'processing');
+  t.log(`small create answered 201 in ${smallMs} ms with Temporal stalled`);
+  // A create by source URL is ingested by its workflow: refused for now, as the 503 says.
+  const during = () => call(api.url, 'POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'during' }), headers: { 'Idempotency-Key': 'stall-1' } });
   const [stalled, ms] = await timed(during);
   t.is(stalled.status, 503, stalled.text);
   t.is(errorCode(stalled), 'service_unavailable');
@@ -94,19 +99,24 @@ test.serial('a Temporal stall: a create answers 503 with Retry-After within 10 s
   const retried = await whileUnavailable(during, 60_000);
   t.true(retried.status === 200 || retried.status === 201, retried.text);
   const { review_id } = ReviewSchema.parse(retried.body);
-  // Its upload was kept for it: it is analysed and completed, not failed for a missing document.
-  const done = await waitForReview(org.liveKey, review_id, (r) => r.status === 'completed' || r.status === 'failed' || r.status === 'awaiting_documents', 120_000, api.url);
-  t.not(done.status, 'failed');
-  t.is(done.document_count, 1);
+  const smallId = ReviewSchema.parse(small.body).review_id;
+  // Both are analysed and completed: the small one's run started once Temporal answered, the other's
+  // package kept for it, not failed for a missing document.
+  for (const id of [review_id, smallId]) {
+    const done = await waitForReview(org.liveKey, id, (r) => r.status === 'completed' || r.status === 'failed' || r.status === 'awaiting_documents', 120_000, api.url);
+    t.not(done.status, 'failed', id);
+    t.true(done.document_count! >= 1, id);
+  }
   // A caller without the key finds it by its reference_id.
   const found = await call(api.url, 'GET', '/reviews?reference_id=during', { key: org.liveKey });
   assertStatus(t, found, 200);
   t.deepEqual((found.body as { data: { review_id: string }[] }).data.map((r) => r.review_id), [review_id]);
   const after = await call(api.url, 'POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'after' }) });
   t.is(after.status, 201, after.text);
-  // Every review of the organization is one a create was answered with.
-  const ids = (await db()<{ id: string }[]>`select id from reviews where organization_id = ${org.id}`).map((r) => r.id).sort();
-  t.deepEqual(ids, [ReviewSchema.parse(before.body).review_id, review_id, ReviewSchema.parse(after.body).review_id].sort());
+  // Every review of the organization is one a create was answered with, and none has a run still to start.
+  const rows = await db()<{ id: string; run_pending_since: Date | null }[]>`select id, run_pending_since from reviews where organization_id = ${org.id}`;
+  t.deepEqual(rows.map((r) => r.id).sort(), [ReviewSchema.parse(before.body).review_id, smallId, review_id, ReviewSchema.parse(after.body).review_id].sort());
+  t.deepEqual(rows.filter((r) => r.run_pending_since !== null), []);
 });
 
 test.serial('object storage killed mid-upload: the create answers 503 service_unavailable with Retry-After, within the deadline of the upload ending, and makes no review', async (t) => {

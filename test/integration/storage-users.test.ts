@@ -1,14 +1,17 @@
 // The service never runs as the object store's root: the launcher (setup, in Compose) makes a user per
-// role with a policy of what that role does. The API streams uploads in and checks reports exist; report
+// role with a policy of what that role does. The API streams uploads in (reading them while they are
+// transient: it ingests a small create itself) and checks reports exist; report
 // links are signed by a user that can read reports and nothing else (a link shows its signer's key id);
 // the worker reads and writes the bucket.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { Client } from 'minio';
 import { ReviewSchema } from '../../src/reviews/review.js';
 import { ReportSchema } from '../../src/reviews/report.js';
 import { SERVICE_USERS } from '../../src/storage/service-users.js';
+import { TRANSIENT_TAG } from '../../src/storage/keys.js';
 import { pdf } from '../support/fixtures.js';
 import { call, form } from '../support/http.js';
 import { closeShared, config, db, newOrganization, stack } from '../support/stack.js';
@@ -17,7 +20,10 @@ test.after.always(closeShared);
 
 function clientAs(accessKey: string, secretKey: string): Client {
   const endpoint = config.minio.endpoint;
-  return new Client({ endPoint: endpoint.hostname, port: Number(endpoint.port), useSSL: false, accessKey, secretKey, region: config.minio.region });
+  // A connection per request: MinIO may close one after refusing a request, which a kept-alive socket
+  // would carry into the next request as a reset.
+  const transportAgent = new Agent({ keepAlive: false });
+  return new Client({ endPoint: endpoint.hostname, port: Number(endpoint.port), useSSL: false, accessKey, secretKey, region: config.minio.region, transportAgent });
 }
 
 async function refused(t: import('ava').ExecutionContext, what: string, attempt: () => Promise<unknown>): Promise<void> {
@@ -63,16 +69,27 @@ test('report links are signed by the reports user; each role reaches what it doe
     for await (const o of reports.listObjectsV2(bucket, '', true)) void o;
   });
 
-  // The API's user: uploads in (and out again), reports checked, documents never read, reports never written.
-  await apiUser.putObject(bucket, `uploads/${org.id}/probe`, Buffer.from('probe'));
-  await apiUser.removeObject(bucket, `uploads/${org.id}/probe`);
+  // The API's user: uploads in, read while they are arriving (a small create is ingested by the API) and
+  // out again, reports checked, documents never read (not even one the API itself kept), reports never written.
+  const [refusedUpload, probe] = [`uploads/${org.id}/refused`, `uploads/${org.id}/probe`];
+  for (const key of [refusedUpload, probe]) {
+    await apiUser.putObject(bucket, key, Buffer.from('probe'));
+    await apiUser.setObjectTagging(bucket, key, { [TRANSIENT_TAG.key]: TRANSIENT_TAG.value });
+  }
+  const read: Buffer[] = [];
+  for await (const chunk of await apiUser.getObject(bucket, probe)) read.push(chunk as Buffer);
+  t.is(Buffer.concat(read).toString(), 'probe');
+  await apiUser.removeObject(bucket, refusedUpload);
+  await apiUser.removeObjectTagging(bucket, probe, { versionId: '' });
   t.true((await apiUser.statObject(bucket, release!.report_object_key)).size > 0);
+  await refused(t, 'API user reads an upload once it is kept', () => apiUser.getObject(bucket, probe));
   await refused(t, 'API user reads a document', () => apiUser.getObject(bucket, document!.object_key));
   await notWritten(t, 'API user writes a report', apiUser, `reports/${review_id}/forged-by-api.pdf`);
   await refused(t, 'API user removes a report', () => apiUser.removeObject(bucket, release!.report_object_key));
 
   // The worker's user: the bucket's objects.
   t.true((await worker.statObject(bucket, document!.object_key)).size > 0);
+  await worker.removeObject(bucket, probe);
 
   // The root user is the launcher's only.
   const secrets = JSON.parse(readFileSync(join(stack.dataDir, 'secrets.json'), 'utf8')) as { minioAccessKey: string; minioSecretKey: string };

@@ -63,27 +63,36 @@ const localActivities = (h: HistoryJson) =>
     return [(JSON.parse(Buffer.from(data, 'base64').toString('utf8')) as { activity_type: string }).activity_type];
   });
 
-test('the recorded paths are the ones named: a small create is one local activity that also begins its first pass, released runs complete, the amendment continues a completed run and is rendered again when approved', async (t) => {
+test('the recorded paths are the ones named: a small live create is recorded by the API and its run continues the review, a sandbox create is one local activity, released runs complete, the amendment continues a completed run and is rendered again when approved', async (t) => {
   for (const name of REQUIRED) {
     const history = await historyOf(name);
     t.is(lastEventType(history), 'workflowExecutionCompletedEventAttributes', name);
     // One version of the workflow: no run asks which code to take.
     t.deepEqual(patchMarkers(history), [], name);
   }
-  // The recorded creates are small uploads: ingested and recorded by one local activity, no ingest task.
-  for (const name of ['create-completed', 'failure', 'sandbox']) {
+  // The recorded creates are small uploads. A live key's is recorded by the API: its run starts from the
+  // recorded review, with no update, no ingest and no record of its own, and begins its first pass.
+  for (const name of ['create-completed', 'failure']) {
     const history = await historyOf(name);
+    t.deepEqual(startInput(history).resumed, { internalState: 'ingesting' }, name);
+    t.false(history.events.some((e) => e.workflowExecutionUpdateAcceptedEventAttributes), name);
     t.false(activityTasks(history).includes('ingestSubmission'), name);
-    t.is(localActivities(history).filter((a) => a === 'createReview').length, 1, name);
+    t.false(localActivities(history).includes('createReview'), name);
+    t.true(localActivities(history).includes('beginPass'), name);
   }
-  // The first pass is begun by the create's local activity; a later pass (the amendment's) by beginPass.
-  t.false(localActivities(await historyOf('create-completed')).includes('beginPass'));
+  // A sandbox key's is ingested and recorded by one local activity of the create's update.
+  const sandbox = await historyOf('sandbox');
+  t.false(activityTasks(sandbox).includes('ingestSubmission'));
+  t.is(localActivities(sandbox).filter((a) => a === 'createReview').length, 1);
   t.true(localActivities(await historyOf('amendment')).includes('beginPass'));
   // Approved at the gate, the amendment is rendered again at approval.
   const amendment = await historyOf('amendment');
   t.is(activityTasks(amendment).filter((a) => a === 'renderRelease').length, 2);
   // Documents added after the first run completed started the amendment's run, resumed from the read model.
-  const started = amendment.events[0]!.workflowExecutionStartedEventAttributes!;
-  const input = JSON.parse(Buffer.from(started.input!.payloads![0]!.data, 'base64').toString('utf8')) as { resumed?: unknown };
-  t.deepEqual(input.resumed, { internalState: 'released' });
+  t.deepEqual(startInput(amendment).resumed, { internalState: 'released' });
 });
+/** The workflow input its first event carries. */
+const startInput = (h: HistoryJson) => {
+  const started = h.events[0]!.workflowExecutionStartedEventAttributes!;
+  return JSON.parse(Buffer.from(started.input!.payloads![0]!.data, 'base64').toString('utf8')) as { resumed?: unknown };
+};
