@@ -62,7 +62,7 @@ export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; s
   }
 
   return {
-    /** Begins a pass of the pipeline (src/reviews/pass.ts): one local activity where there were three. */
+    /** Begins a pass of the pipeline (src/reviews/pass.ts): the settings, a slot and the transition in one activity. */
     async beginPass(input: PassRequest): Promise<PassBegun> {
       return beginPass(sql, config.limits, input);
     },

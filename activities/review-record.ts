@@ -136,9 +136,13 @@ export function createReviewActivities({ sql, storage, config }: { sql: Sql; sto
       );
     },
 
-    /** Writes a transition of the workflow to the read model (status, internal state, the transition log). */
-    async recordState(input: { reviewId: string; internalState: InternalState; status: ReviewStatus; detail?: string }): Promise<void> {
-      await recordTransition(sql, input);
+    /**
+     * Writes a transition of the workflow to the read model (status, internal state, the transition log,
+     * at the workflow's time of the transition: the write itself comes a round through Temporal later).
+     */
+    async recordState(input: { reviewId: string; internalState: InternalState; status: ReviewStatus; detail?: string; at?: string }): Promise<void> {
+      const { at, ...transition } = input;
+      await recordTransition(sql, { ...transition, ...(at ? { at: new Date(at) } : {}) });
     },
   };
 }

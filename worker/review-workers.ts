@@ -18,7 +18,7 @@ export interface ReviewWorkerOptions {
   activities: NonNullable<WorkerOptions['activities']>;
   /** Analyses and renders at once. */
   analyses: number;
-  /** Workflow tasks (and local activities) at once on the review queue; the SDK's default when unsaid. */
+  /** Workflow tasks at once on the review queue; the SDK's default when unsaid. */
   workflowTasks?: number;
   /** Threads running workflow code (src/config.ts WORKER_WORKFLOW_THREADS); the SDK's default when unsaid. */
   workflowThreads?: number;
@@ -35,10 +35,9 @@ export class ReviewWorkers {
     const workers: Worker[] = [];
     if (queues.includes('reviews')) {
       if (!o.workflowBundle) throw new Error('a worker that polls the review queue needs the workflow bundle');
-      // A workflow task holds its slot while its local activities (the read model's writes, the analysis
-      // slots' bookkeeping) run: reviews waiting for an analysis slot ask again and again, and a new
-      // review's first task, which a create waits for, must still find a slot free.
-      const slots = o.workflowTasks === undefined ? {} : { maxConcurrentWorkflowTaskExecutions: o.workflowTasks, maxConcurrentLocalActivityExecutions: o.workflowTasks, maxCachedWorkflows: Math.max(o.workflowTasks, 1_000) };
+      // A burst of creates and additions brings hundreds of workflow tasks at once, and reviews waiting for
+      // an analysis slot ask again and again: a create the workflow answers must still find a slot free.
+      const slots = o.workflowTasks === undefined ? {} : { maxConcurrentWorkflowTaskExecutions: o.workflowTasks, maxCachedWorkflows: Math.max(o.workflowTasks, 1_000) };
       const threads = o.workflowThreads === undefined ? {} : { workflowThreadPoolSize: o.workflowThreads };
       workers.push(await Worker.create({ ...common, taskQueue: o.taskQueue, workflowBundle: o.workflowBundle, ...slots, ...threads }));
     }

@@ -1,11 +1,13 @@
-// The review workflow's activities, grouped by how they may fail and be retried. Short database work
-// (recording a transition, the organization's policy, slots, publishing a release, the review's record)
-// runs as local activities: one marker event in the history instead of three events and a workflow task
-// of their own, which keeps a plain review's history under 60 events (test/workflow/pipeline.test.ts).
-import { proxyActivities, proxyLocalActivities, workflowInfo, type LocalActivityOptions } from '@temporalio/workflow';
+// The review workflow's activities, grouped by how they may fail and be retried. Every one is an
+// ordinary activity, its result an event in the history: a review awaits several at once from several
+// coroutines (the read model's writes, the pipeline's bookkeeping, a submission's record, an update's
+// answer), and events are handed to the workflow in the same order when it runs and when it is replayed,
+// so which coroutine resumes first never depends on timing (local activities, resolved as the worker
+// sees them finish, do not give that). Short database work is merged where one step always follows
+// another, which keeps a plain review's history under 60 events (test/workflow/pipeline.test.ts).
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import { analysisTaskQueue } from '../src/temporal/task-queues.js';
 import type { ReviewActivities } from '../activities/index.js';
-import { scheduleOrdered } from './local-activity-order.js';
 import { ADD_REJECTIONS, CREATE_REJECTIONS } from './messages.js';
 
 /** Refusals of a submission: final, never retried; each is an error code of the interface. */
@@ -18,20 +20,17 @@ export const ingest = proxyActivities<ReviewActivities>({
 });
 
 // What an integrator's request waits for: bounded, so the request gets an answer, not a hang.
-const requestWriteOptions: LocalActivityOptions = {
+export const requestWriter = proxyActivities<ReviewActivities>({
   startToCloseTimeout: '30 seconds',
   scheduleToCloseTimeout: '2 minutes',
   retry: { initialInterval: '250 milliseconds', maximumInterval: '10 seconds', nonRetryableErrorTypes: [...CREATE_REJECTIONS] },
-};
-export const requestWriter = scheduleOrdered(proxyLocalActivities<ReviewActivities>(requestWriteOptions));
+});
 
 // The pipeline's own bookkeeping: retried until the database answers again; nothing is skipped.
-export const bookkeeper = scheduleOrdered(
-  proxyLocalActivities<ReviewActivities>({
-    startToCloseTimeout: '30 seconds',
-    retry: { initialInterval: '250 milliseconds', maximumInterval: '30 seconds' },
-  }),
-);
+export const bookkeeper = proxyActivities<ReviewActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '250 milliseconds', maximumInterval: '30 seconds' },
+});
 
 // The analysis heartbeats while it works, so a worker that dies mid-analysis is noticed in seconds and
 // the analysis runs again elsewhere. It runs on the analysis queue (src/temporal/task-queues.ts).

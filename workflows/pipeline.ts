@@ -68,7 +68,7 @@ export class Pipeline {
     const limit = policy.maxConcurrentAnalyses;
     let outcome: { counts: AnalysisSummary; draft: ReleaseDraft } | string;
     try {
-      state.reassessmentPending = false;
+      this.progress.review.passStarts();
       if (state.internalState !== working) await this.progress.enter(working, { recorded: true });
       const releaseId = uuid4();
       const counts = await analysis().analyseToDraft.executeWithOptions({ summary: 'Read, classify and check every document' }, [{ reviewId: state.reviewId, releaseId }]);
@@ -85,8 +85,8 @@ export class Pipeline {
     if (typeof outcome === 'string') return outcome;
     const { counts, draft } = outcome;
     if (counts.nothingReadable) return `None of the ${counts.documents} document(s) could be read.`;
-    state.lastAnalysis = { documents: counts.documents, unreadable: counts.unreadable, primaryPresent: counts.primaryPresent, findings: counts.findings, disputed: counts.disputed };
-    state.disputes = counts.disputes;
+    const { documents, unreadable, primaryPresent, findings, disputed } = counts;
+    this.progress.review.analysed({ documents, unreadable, primaryPresent, findings, disputed }, counts.disputes);
     return { draft, primaryPresent: counts.primaryPresent, disputed: counts.disputed, policy };
   }
 }

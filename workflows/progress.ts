@@ -1,6 +1,6 @@
-// A review's state inside its workflow and everything that follows a transition: the read model in
-// Postgres (written in the order of the transitions), the search attributes, the Temporal UI's current
-// details, and the webhooks a transition announces.
+// What follows a transition of the review's state (review-state.ts, which it owns) for the world outside:
+// the read model in Postgres (written in the order of the transitions), the search attributes, the
+// Temporal UI's current details, and the webhooks a transition announces.
 import { setCurrentDetails, sleep, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
 import type { DeliveryPaced } from '../activities/webhooks.js';
 import { customerStatus, type InternalState } from '../src/reviews/states.js';
@@ -8,9 +8,11 @@ import type { WebhookEvent } from '../src/webhooks/payload.js';
 import { bookkeeper, webhooks } from './activity-options.js';
 import type { ReviewWorkflowInput, ReviewWorkflowState } from './messages.js';
 import { InternalStateKey, ReviewStatusKey } from '../src/temporal/search-attribute-keys.js';
+import { ReviewState } from './review-state.js';
 
 export class ReviewProgress {
-  readonly state: ReviewWorkflowState;
+  /** The review's state: its transitions are the only writers (review-state.ts). */
+  readonly review: ReviewState;
   /** Read-model writes, chained so that they land in the order of the transitions. */
   private projection: Promise<void> = Promise.resolve();
   private readonly announcements: Promise<void>[] = [];
@@ -18,26 +20,12 @@ export class ReviewProgress {
   private outstanding = 0;
 
   constructor(private readonly input: ReviewWorkflowInput) {
-    this.state = input.carried
-      ? { ...input.carried, approved: false }
-      : {
-          reviewId: input.reviewId,
-          organizationId: input.organizationId,
-          sandbox: input.sandbox,
-          internalState: input.resumed?.internalState ?? 'ingesting',
-          created: input.resumed !== undefined,
-          rejection: null,
-          reassessmentPending: false,
-          releases: 0,
-          awaitingDeadline: null,
-          deadlinePassed: false,
-          holdRequested: false,
-          approved: false,
-          lastAnalysis: null,
-          disputes: [],
-          gate: null,
-          detail: null,
-        };
+    this.review = new ReviewState(input);
+  }
+
+  /** The review's state as it stands, read-only. */
+  get state(): Readonly<ReviewWorkflowState> {
+    return this.review.now;
   }
 
   /** What operators read on the workflow's page in the Temporal UI (Markdown). */
@@ -62,7 +50,7 @@ export class ReviewProgress {
 
   /** Shows a new `detail` without a transition. */
   explain(detail: string): void {
-    this.state.detail = detail;
+    this.review.explain(detail);
     this.show();
   }
 
@@ -71,15 +59,20 @@ export class ReviewProgress {
    * read model follow. Resolves once every transition so far is in the read model.
    */
   enter(next: InternalState, o: { detail?: string | null; recorded?: boolean } = {}): Promise<void> {
-    this.state.internalState = next;
-    this.state.detail = o.detail ?? null;
+    this.review.moveTo(next, o.detail ?? null);
     upsertSearchAttributes([
       { key: ReviewStatusKey, value: customerStatus(next) },
       { key: InternalStateKey, value: next },
     ]);
     this.show();
     if (!o.recorded) {
-      const write = { reviewId: this.input.reviewId, organizationId: this.input.organizationId, internalState: next, status: customerStatus(next), detail: this.state.detail ?? undefined };
+      const write = {
+        reviewId: this.input.reviewId,
+        internalState: next,
+        status: customerStatus(next),
+        detail: this.state.detail ?? undefined,
+        at: new Date().toISOString(),
+      };
       this.projection = this.tracked(this.projection.then(() => bookkeeper.recordState.executeWithOptions({ summary: `Record ${next}` }, [write])));
     }
     return this.projection;

@@ -20,11 +20,11 @@ export class ReleaseGate {
   approve(): string {
     const { state } = this.progress;
     if (state.internalState === 'release_gate') {
-      state.approved = true;
+      this.progress.review.approve();
       const waiting = state.gate;
       return waiting ? `Approved: release ${waiting.releaseId} will be published (${waiting.reason}).` : 'Approved: the release waiting at the gate will be published.';
     }
-    state.holdRequested = false;
+    this.progress.review.setHold(false);
     return 'The hold is lifted: the next release will be published without waiting.';
   }
 
@@ -37,7 +37,7 @@ export class ReleaseGate {
   }
 
   hold(): string {
-    this.progress.state.holdRequested = true;
+    this.progress.review.setHold(true);
     return 'Held: the next release will wait at the release gate until approved.';
   }
 }

@@ -41,14 +41,11 @@ export async function release(progress: ReviewProgress, draft: ReleaseDraft, dis
   let reportKey = await renderStored();
   const gate = policy.releasePolicy === 'hold' ? 'the organization holds every release for approval' : state.holdRequested ? 'an operator asked to hold it' : disputeReason;
   if (gate !== null) {
-    state.gate = { releaseId: ref.releaseId, reason: gate };
+    progress.review.waitAtGate({ releaseId: ref.releaseId, reason: gate });
     await progress.enter('release_gate', { detail: `Waiting for an operator's approval (the approve update): ${gate}.` });
     // New documents make what waits here stale: analyse them first, and come back to the gate after.
     await condition(() => state.approved || state.reassessmentPending);
-    state.gate = null;
-    if (!state.approved) return;
-    state.approved = false;
-    state.holdRequested = false;
+    if (progress.review.leaveGate() === 'stale') return;
     // Approved perhaps hours after its render: the release is made now, and its PDF says so.
     if (!state.reassessmentPending) {
       ref.generatedAt = new Date().toISOString();
@@ -61,7 +58,7 @@ export async function release(progress: ReviewProgress, draft: ReleaseDraft, dis
   // Every earlier transition is in the read model before the release completes the review.
   await progress.recorded();
   await bookkeeper.publishRelease.executeWithOptions({ summary: `Publish release ${ref.releaseId}` }, [{ ...ref, reportKey }]);
-  state.releases += 1;
+  progress.review.released();
   await progress.enter('released', { recorded: true });
   progress.announce(state.releases === 1 ? 'review.completed' : 'review.amended', ref.releaseId, ref.generatedAt);
 }

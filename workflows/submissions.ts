@@ -53,9 +53,8 @@ export class Submissions {
           ? await requestWriter.createReview.executeWithOptions({ summary: `Ingest ${files.length} upload(s) and record the review` }, [{ ...record, files }])
           : await this.ingestThenRecord(request, record),
       );
-      state.created = true;
+      this.progress.review.created();
       if (!state.sandbox) {
-        state.reassessmentPending = true;
         this.firstPass = pass;
         return review;
       }
@@ -65,12 +64,12 @@ export class Submissions {
         { reviewId: this.input.reviewId, releaseId: uuid4(), generatedAt },
       ]);
       this.sandboxReleasedAt = generatedAt;
-      state.releases = 1;
+      this.progress.review.released();
       void this.progress.enter('released', { recorded: true });
       return released;
     } catch (err) {
       const rejection = rejectionOf(err);
-      state.rejection = rejection;
+      this.progress.review.createRefused(rejection);
       // Operators search runs by these: a refused create is no review (the API answers 404 for its id).
       upsertSearchAttributes([
         { key: InternalStateKey, value: REJECTED_CREATE },
@@ -148,7 +147,7 @@ export class Submissions {
       const count = (outcome: Disposition['outcome']) => dispositions.filter((d) => d.outcome === outcome).length;
       // A sandbox review is never analysed: its documents are kept, its canned result stands (decisions.md, "Adding documents").
       if (!state.sandbox && (recorded.evidenceAdded > 0 || count('applied') > 0)) {
-        state.reassessmentPending = true;
+        this.progress.review.documentsArrived();
         // The integrator sees the re-assessment start with this answer (interface: "the response carries processing").
         if (state.internalState === 'released') await this.progress.enter('amending');
         else if (state.internalState === 'awaiting_documents') await this.progress.enter('analysing');

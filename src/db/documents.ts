@@ -48,7 +48,7 @@ export async function addDocuments(
   limits: { maxReviewDocuments: number; maxReviewBytes: number },
 ): Promise<{ added: NewDocument[]; evidenceAdded: number }> {
   return sql.begin(async (tx) => {
-    // The workflow records a review's submissions one at a time; a local activity retried while its first
+    // The workflow records a review's submissions one at a time; an activity retried while its first
     // attempt still runs would not be: the row lock keeps the counts below exact then too.
     await tx`select id from reviews where id = ${reviewId} for update`;
     const added = await insertDocuments(tx, reviewId, documents);

@@ -163,7 +163,7 @@ export async function getReviewRecordById(sql: Sql, id: string): Promise<Review 
  */
 export async function recordTransition(
   sql: Sql,
-  t: { reviewId: string; internalState: InternalState; status: ReviewStatus; detail?: string | null },
+  t: { reviewId: string; internalState: InternalState; status: ReviewStatus; detail?: string | null; at?: Date },
 ): Promise<void> {
   await sql.begin(async (tx) => {
     await setReviewState(tx, t);

@@ -1,8 +1,8 @@
 // A pass of the pipeline begins: the organization's settings as they stand, one of its analysis slots if
-// one is free, and the transition that leads to. The workflow's bookkeeping begins every later pass this
-// way (activities/analysis.ts); a create begins its first in the same local activity that records the
-// review (activities/review-record.ts), so that the create's workflow task waits for one round through
-// the worker, not two.
+// one is free, and the transition that leads to. The workflow's bookkeeping begins a pass this way
+// (activities/analysis.ts); a create its workflow records begins its first in the same activity that
+// records the review (activities/review-record.ts), so that the create waits for one round through the
+// worker, not two.
 import type { Config } from '../config.js';
 import type { Sql } from '../db/client.js';
 import { acquireAnalysisSlot } from '../db/analysis-slots.js';

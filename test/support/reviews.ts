@@ -43,8 +43,8 @@ export async function waitForInternalState(reviewId: string, internalState: stri
 
 /**
  * The workflow's description once its search attributes show `internalState`. They follow the read model,
- * not with it: the row is written by a local activity inside a workflow task, the attributes when that
- * task completes, which on a loaded machine is seconds later.
+ * not with it: the row is written by an activity, the attributes when the workflow task that follows it
+ * completes, which on a loaded machine is seconds later.
  */
 export async function describedAt(reviewId: string, internalState: string, timeoutMs = 30_000): Promise<WorkflowExecutionDescription> {
   const handle = (await temporalClient()).workflow.getHandle(reviewId);

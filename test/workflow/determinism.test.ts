@@ -158,8 +158,8 @@ async function replayAll(t: ExecutionContext, variation: Variation): Promise<voi
     await Promise.all(
       reviews.map(async (reviewId, i) => {
         await sleep(i * 30);
-        // Half are created as small uploads are (ingested and recorded by one local activity), half with a
-        // source URL (an ingest activity, then the record).
+        // Half are created as small uploads are in their workflow (ingested and recorded by one activity),
+        // half with a source URL (an ingest activity, then the record).
         await createReview(env(), reviewId, taskQueue, rand() < 0.5 ? [] : [SOURCE]);
         let done = false;
         // An operator approves whatever waits at the gate, at varied times, until the review's runs end.

@@ -53,7 +53,7 @@ const patchMarkers = (h: HistoryJson) =>
     const payload = e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
     return payload ? [(JSON.parse(Buffer.from(payload, 'base64').toString('utf8')) as { id: string }).id] : [];
   });
-/** The activities a history scheduled as activity tasks (local activities are markers), by name. */
+/** The activities a history scheduled, by name. */
 const activityTasks = (h: HistoryJson) => h.events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
 /** The local activities a history holds the results of, by name. */
 const localActivities = (h: HistoryJson) =>
@@ -63,7 +63,7 @@ const localActivities = (h: HistoryJson) =>
     return [(JSON.parse(Buffer.from(data, 'base64').toString('utf8')) as { activity_type: string }).activity_type];
   });
 
-test('the recorded paths are the ones named: a small live create is recorded by the API and its run continues the review, a sandbox create is one local activity, released runs complete, the amendment continues a completed run and is rendered again when approved', async (t) => {
+test('the recorded paths are the ones named: a small live create is recorded by the API and its run continues the review, a sandbox create is one activity, no activity is local, released runs complete, the amendment continues a completed run and is rendered again when approved', async (t) => {
   for (const name of REQUIRED) {
     const history = await historyOf(name);
     t.is(lastEventType(history), 'workflowExecutionCompletedEventAttributes', name);
@@ -77,14 +77,16 @@ test('the recorded paths are the ones named: a small live create is recorded by 
     t.deepEqual(startInput(history).resumed, { internalState: 'ingesting' }, name);
     t.false(history.events.some((e) => e.workflowExecutionUpdateAcceptedEventAttributes), name);
     t.false(activityTasks(history).includes('ingestSubmission'), name);
-    t.false(localActivities(history).includes('createReview'), name);
-    t.true(localActivities(history).includes('beginPass'), name);
+    t.false(activityTasks(history).includes('createReview'), name);
+    t.true(activityTasks(history).includes('beginPass'), name);
   }
-  // A sandbox key's is ingested and recorded by one local activity of the create's update.
+  // A sandbox key's is ingested and recorded by one activity of the create's update.
   const sandbox = await historyOf('sandbox');
   t.false(activityTasks(sandbox).includes('ingestSubmission'));
-  t.is(localActivities(sandbox).filter((a) => a === 'createReview').length, 1);
-  t.true(localActivities(await historyOf('amendment')).includes('beginPass'));
+  t.is(activityTasks(sandbox).filter((a) => a === 'createReview').length, 1);
+  t.true(activityTasks(await historyOf('amendment')).includes('beginPass'));
+  // No activity is local: every result is an event, handed over alike when a run executes and on replay.
+  for (const name of REQUIRED) t.deepEqual(localActivities(await historyOf(name)), [], name);
   // Approved at the gate, the amendment is rendered again at approval.
   const amendment = await historyOf('amendment');
   t.is(activityTasks(amendment).filter((a) => a === 'renderRelease').length, 2);
