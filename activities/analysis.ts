@@ -37,12 +37,18 @@ export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; s
     // for the rules and the bookkeeping below: a package too large to read in time (thousands of
     // scanned pages) is reported as far as it was read, rather than timed out and retried in vain.
     const { startToCloseTimeoutMs } = ctx.info;
-    const deadline = startToCloseTimeoutMs > 0 ? Date.now() + startToCloseTimeoutMs * READING_SHARE_OF_TIMEOUT : Infinity;
-    const analysis = await analyseDocuments(docs, (key) => readBuffer(storage, key), (n) => ctx.heartbeat((done = n)), {
-      ocr: tesseractOcr,
-      concurrency: config.qc.ocrWorkers,
-      deadline,
-    }).finally(() => clearInterval(beat));
+    const deadline =
+      startToCloseTimeoutMs > 0 ? Date.now() + startToCloseTimeoutMs * READING_SHARE_OF_TIMEOUT : Infinity;
+    const analysis = await analyseDocuments(
+      docs,
+      (key) => readBuffer(storage, key),
+      (n) => ctx.heartbeat((done = n)),
+      {
+        ocr: tesseractOcr,
+        concurrency: config.qc.ocrWorkers,
+        deadline,
+      },
+    ).finally(() => clearInterval(beat));
     // A file split into several logical documents records each class, in page order.
     await setDocumentClasses(
       sql,

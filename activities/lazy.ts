@@ -26,9 +26,15 @@ export const ACTIVITY_NAMES = [
 
 type Stub = (...args: unknown[]) => Promise<unknown>;
 
-export function lazyActivities(deps: () => Promise<ActivityDeps>): { activities: ReviewActivities; load: () => Promise<ReviewActivities> } {
+export function lazyActivities(deps: () => Promise<ActivityDeps>): {
+  activities: ReviewActivities;
+  load: () => Promise<ReviewActivities>;
+} {
   let loaded: Promise<ReviewActivities> | undefined;
-  const load = () => (loaded ??= Promise.all([import('./index.js'), deps()]).then(([{ createActivities }, made]) => createActivities(made)));
+  const load = () =>
+    (loaded ??= Promise.all([import('./index.js'), deps()]).then(([{ createActivities }, made]) =>
+      createActivities(made),
+    ));
   const stubs: Record<string, Stub> = {};
   for (const name of ACTIVITY_NAMES) {
     stubs[name] = async (...args) => ((await load())[name] as Stub)(...args);

@@ -29,7 +29,8 @@ export function createReleaseActivities({ sql, storage, config }: { sql: Sql; st
     if (!findings.some((f) => f.evidence.some((e) => e.box))) return new Map();
     const files = await evidenceDocuments(sql, reviewId);
     const { startToCloseTimeoutMs } = Context.current().info;
-    const deadline = Date.now() + (startToCloseTimeoutMs > 0 ? startToCloseTimeoutMs * PICTURES_SHARE_OF_TIMEOUT : 30_000);
+    const deadline =
+      Date.now() + (startToCloseTimeoutMs > 0 ? startToCloseTimeoutMs * PICTURES_SHARE_OF_TIMEOUT : 30_000);
     return evidencePictures(
       findings,
       async (document) => {
@@ -45,7 +46,11 @@ export function createReleaseActivities({ sql, storage, config }: { sql: Sql; st
   async function renderAndStore(input: ReleaseRef, content: ReleaseContent, sandbox: boolean): Promise<string> {
     const review = await getReviewRecordById(sql, input.reviewId);
     if (!review) throw new Error(`review ${input.reviewId} does not exist`);
-    const standing = (await activeDecisions(sql, input.reviewId)).map((d) => ({ findingId: d.findingKey, decision: d.decision, comment: d.comment }));
+    const standing = (await activeDecisions(sql, input.reviewId)).map((d) => ({
+      findingId: d.findingKey,
+      decision: d.decision,
+      comment: d.comment,
+    }));
     const bytes = await renderReport(
       {
         reviewId: input.reviewId,
@@ -66,11 +71,18 @@ export function createReleaseActivities({ sql, storage, config }: { sql: Sql; st
 
   /** Commits a release whose PDF is stored: the review becomes completed with its report available. */
   function publish(input: ReleaseRef, content: ReleaseContent, key: string): Promise<Review> {
-    return publishRelease(sql, { id: input.releaseId, reviewId: input.reviewId, ...content, reportObjectKey: key, generatedAt: new Date(input.generatedAt) });
+    return publishRelease(sql, {
+      id: input.releaseId,
+      reviewId: input.reviewId,
+      ...content,
+      reportObjectKey: key,
+      generatedAt: new Date(input.generatedAt),
+    });
   }
 
   /** A drafted release's content, read from its draft (or its release, once published). */
-  const drafted = async (input: ReleaseRef): Promise<ReleaseContent> => releaseContent(await releaseFindings(sql, input.reviewId, input.releaseId));
+  const drafted = async (input: ReleaseRef): Promise<ReleaseContent> =>
+    releaseContent(await releaseFindings(sql, input.reviewId, input.releaseId));
 
   return {
     /** How many releases a review has had (a run that resumes a review learns whether it was released). */

@@ -65,16 +65,29 @@ export function createReviewActivities({ sql, storage, config }: { sql: Sql; sto
 
   /** A recorded review's first pass of the pipeline, begun in the activity that recorded it. */
   const firstPass = (input: NewReviewRecord, current: InternalState): Promise<PassBegun | null> =>
-    input.sandbox ? Promise.resolve(null) : beginPass(sql, config.limits, { reviewId: input.reviewId, organizationId: input.organizationId, working: 'analysing', current });
+    input.sandbox
+      ? Promise.resolve(null)
+      : beginPass(sql, config.limits, {
+          reviewId: input.reviewId,
+          organizationId: input.organizationId,
+          working: 'analysing',
+          current,
+        });
 
   /** The review recorded (the workflow's run records it: it is running) with its first pass begun. */
-  const created = async (input: NewReviewRecord, recorded: RecordedReview | Refused): Promise<CreatedReview | Refused> =>
+  const created = async (
+    input: NewReviewRecord,
+    recorded: RecordedReview | Refused,
+  ): Promise<CreatedReview | Refused> =>
     isRefused(recorded) ? recorded : { review: recorded.review, pass: await firstPass(input, recorded.internalState) };
 
   return {
     /** Records a new review with the submission the ingest activity stored. */
     async createReviewRecord(input: CreateReviewRecordInput): Promise<CreatedReview | Refused> {
-      return created(input, await creation.record(input, await submissionOf(input.reviewId, input), { runPending: false }));
+      return created(
+        input,
+        await creation.record(input, await submissionOf(input.reviewId, input), { runPending: false }),
+      );
     },
 
     /**
@@ -92,7 +105,9 @@ export function createReviewActivities({ sql, storage, config }: { sql: Sql; sto
      * ingested side by side: one whose every document another has just added is all_documents_duplicate,
      * and one that would take the review past a limit is refused; either keeps nothing.
      */
-    async recordAddedDocuments(input: { reviewId: string; requestId?: string } & SubmissionRef): Promise<RecordedSubmission | Refused> {
+    async recordAddedDocuments(
+      input: { reviewId: string; requestId?: string } & SubmissionRef,
+    ): Promise<RecordedSubmission | Refused> {
       const { documents, staged } = await submissionOf(input.reviewId, input);
       const keys = await commitDocuments(storage, input.reviewId, documents);
       const rows = documents.map((d, i) => ({ ...d, objectKey: keys[i]! }));
@@ -100,9 +115,16 @@ export function createReviewActivities({ sql, storage, config }: { sql: Sql; sto
       const own = (objectKeys: string[]) => objectKeys.filter((k) => k.startsWith(UPLOADS_PREFIX));
       const refused = async (code: RejectionCode, message: string) => {
         await removeObjects(storage, [...own(keys), ...staged]).catch(() => {});
-        return refuse({ by: 'worker', requestId: input.requestId, what: 'adding documents', reviewId: input.reviewId, code, message });
+        return refuse({
+          by: 'worker',
+          requestId: input.requestId,
+          what: 'adding documents',
+          reviewId: input.reviewId,
+          code,
+          message,
+        });
       };
-      let added;
+      let added: Awaited<ReturnType<typeof addDocuments>>;
       try {
         added = await addDocuments(sql, input.reviewId, rows, config.limits);
       } catch (err) {
@@ -118,21 +140,41 @@ export function createReviewActivities({ sql, storage, config }: { sql: Sql; sto
       await removeObjects(storage, [...unkept(staged, keys), ...own(keys.filter((k) => !addedKeys.has(k)))]);
       return {
         evidenceAdded: added.evidenceAdded,
-        workingDocuments: added.added.flatMap((d) => (d.workingDocument ? [{ objectKey: d.objectKey, releaseId: d.workingDocument.releaseId }] : [])),
+        workingDocuments: added.added.flatMap((d) =>
+          d.workingDocument ? [{ objectKey: d.objectKey, releaseId: d.workingDocument.releaseId }] : [],
+        ),
         filenames: documents.map((d) => d.filename),
       };
     },
 
-    /** Reads the decisions of a returned working document, judges them against the review's releases and stores them. */
-    async applyWorkingDocument(input: { reviewId: string; objectKey: string; releaseId: string; uploaded: string[]; sentBy?: DecisionSender }): Promise<Disposition[]> {
+    /**
+     * Reads the decisions of a returned working document, judges them against the review's releases and
+     * stores them.
+     */
+    async applyWorkingDocument(input: {
+      reviewId: string;
+      objectKey: string;
+      releaseId: string;
+      uploaded: string[];
+      sentBy?: DecisionSender;
+    }): Promise<Disposition[]> {
       const [fields, answered, current] = await Promise.all([
         readBuffer(storage, input.objectKey).then(readWorkingDocumentFields),
         getRelease(sql, input.reviewId, input.releaseId),
         currentRelease(sql, input.reviewId),
       ]);
       const sentBy = input.sentBy ?? { apiKeyId: null, requestId: null };
-      return recordDispositions(sql, { reviewId: input.reviewId, releaseId: input.releaseId, workingDocumentKey: input.objectKey, sentBy }, (standing) =>
-        judgeDispositions({ fields, answered: answered?.findings ?? [], current: current?.findings ?? [], standing, uploaded: input.uploaded }),
+      return recordDispositions(
+        sql,
+        { reviewId: input.reviewId, releaseId: input.releaseId, workingDocumentKey: input.objectKey, sentBy },
+        (standing) =>
+          judgeDispositions({
+            fields,
+            answered: answered?.findings ?? [],
+            current: current?.findings ?? [],
+            standing,
+            uploaded: input.uploaded,
+          }),
       );
     },
 
@@ -140,7 +182,13 @@ export function createReviewActivities({ sql, storage, config }: { sql: Sql; sto
      * Writes a transition of the workflow to the read model (status, internal state, the transition log,
      * at the workflow's time of the transition: the write itself comes a round through Temporal later).
      */
-    async recordState(input: { reviewId: string; internalState: InternalState; status: ReviewStatus; detail?: string; at?: string }): Promise<void> {
+    async recordState(input: {
+      reviewId: string;
+      internalState: InternalState;
+      status: ReviewStatus;
+      detail?: string;
+      at?: string;
+    }): Promise<void> {
       const { at, ...transition } = input;
       await recordTransition(sql, { ...transition, ...(at ? { at: new Date(at) } : {}) });
     },

@@ -56,7 +56,9 @@ export function createWebhookActivities({ sql, config }: { sql: Sql; config: Con
     },
 
     /** Up to 3 attempts, 0.5 s then 1 s apart; all failing is an answer (best effort), not an error. */
-    async deliverWebhook(input: WebhookDeliveryInput): Promise<'delivered' | 'not_delivered' | 'endpoint_gone' | { paced: DeliveryPaced }> {
+    async deliverWebhook(
+      input: WebhookDeliveryInput,
+    ): Promise<'delivered' | 'not_delivered' | 'endpoint_gone' | { paced: DeliveryPaced }> {
       const target = await endpointForDelivery(sql, input.endpointId);
       // Deleted or disabled since the event: nothing is sent.
       if (!target) return 'endpoint_gone';
@@ -64,7 +66,11 @@ export function createWebhookActivities({ sql, config }: { sql: Sql; config: Con
       if (!review) throw ApplicationFailure.nonRetryable(`review ${input.reviewId} does not exist`);
       const eventId = eventIdOf(input);
       const releaseId =
-        input.releaseId !== undefined ? input.releaseId : EVENT_STATUS[input.event] === 'failed' ? null : ((await currentRelease(sql, input.reviewId))?.id ?? null);
+        input.releaseId !== undefined
+          ? input.releaseId
+          : EVENT_STATUS[input.event] === 'failed'
+            ? null
+            : ((await currentRelease(sql, input.reviewId))?.id ?? null);
       const body = JSON.stringify(
         WebhookPayloadSchema.parse({
           id: eventId,
@@ -125,13 +131,19 @@ export function createWebhookActivities({ sql, config }: { sql: Sql; config: Con
             });
             // The owner's list shows a generic reason; operators see the failure itself.
             if (outcome.detail !== outcome.error) {
-              console.log(oneLine(`worker: webhook ${input.event} of review ${input.reviewId} to endpoint ${input.endpointId}, attempt ${attempt}: ${outcome.detail}`));
+              console.log(
+                oneLine(
+                  `worker: webhook ${input.event} of review ${input.reviewId} to endpoint ` +
+                    `${input.endpointId}, attempt ${attempt}: ${outcome.detail}`,
+                ),
+              );
             }
             ctx.heartbeat(attempt);
           },
         },
       );
-      if (result.pacedUntil) return { paced: { attemptsMade: result.attempts, slotAt: result.pacedUntil.toISOString() } };
+      if (result.pacedUntil)
+        return { paced: { attemptsMade: result.attempts, slotAt: result.pacedUntil.toISOString() } };
       return result.delivered ? 'delivered' : 'not_delivered';
     },
   };

@@ -47,7 +47,12 @@ export function createApp(deps: AppDeps): express.Express {
   // The deadline before anything that waits on a server (api/deadline.ts).
   v1.use(requestDeadline(deps.log));
   // Authentication first: an unauthenticated caller learns nothing, not even that its body is malformed.
-  v1.use(authenticate(cachedKeyLookup(deps.sql, deps.config.limits.apiKeyCacheMs, deps.log), new FailureWindows(deps.config.limits.authFailuresPerMinute)));
+  v1.use(
+    authenticate(
+      cachedKeyLookup(deps.sql, deps.config.limits.apiKeyCacheMs, deps.log),
+      new FailureWindows(deps.config.limits.authFailuresPerMinute),
+    ),
+  );
   v1.use(organizationRateLimit(deps.sql, deps.config.limits.rateLimitPerMinute));
   v1.use(express.json({ limit: '1mb' }));
   v1.use(reviewRoutes(deps));

@@ -70,7 +70,10 @@ export function cachedKeyLookup(sql: Sql, ttlMs: number, log: (line: string) => 
         listening = true;
       },
     ).catch((err: unknown) => {
-      log(`key change notices unavailable (${err instanceof Error ? err.message : String(err)}); keys are looked up on every request until they are`);
+      log(
+        `key change notices unavailable (${err instanceof Error ? err.message : String(err)}); keys ` +
+          `are looked up on every request until they are`,
+      );
       setTimeout(listen, LISTEN_RETRY_MS).unref();
     });
   };
@@ -104,7 +107,8 @@ export function authenticate(keys: KeyLookup, failures: FailureWindows): Request
   return async (req, res, next) => {
     try {
       const key = presentedKey(req.header('authorization'), req.header('x-api-key'));
-      if (key === undefined) throw ApiError.of('missing_api_key', 'Send your API key as "Authorization: Bearer <key>".');
+      if (key === undefined)
+        throw ApiError.of('missing_api_key', 'Send your API key as "Authorization: Bearer <key>".');
       const hash = hashApiKey(key);
       const client = req.ip ?? req.socket.remoteAddress ?? 'unknown';
       const keyId = hash.toString('hex');
@@ -113,7 +117,10 @@ export function authenticate(keys: KeyLookup, failures: FailureWindows): Request
         const waitMs = failures.retryAfterMs(client, keyId);
         if (waitMs > 0) {
           res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
-          throw ApiError.of('rate_limited', 'Too many requests with an invalid API key from this address; retry after the time in Retry-After.');
+          throw ApiError.of(
+            'rate_limited',
+            'Too many requests with an invalid API key from this address; retry after the time in Retry-After.',
+          );
         }
         try {
           record = await keys.find(hash);

@@ -27,7 +27,11 @@ export function requestDeadline(log: (line: string) => void, ms = REQUEST_DEADLI
       clock.timer = undefined;
       if (res.headersSent) return;
       const error = admitted(res)
-        ? new ApiError('service_unavailable', 503, 'The service is temporarily unavailable; retry shortly (with the same Idempotency-Key for a create).')
+        ? new ApiError(
+            'service_unavailable',
+            503,
+            'The service is temporarily unavailable; retry shortly (with the same Idempotency-Key for a create).',
+          )
         : ApiError.of('auth_unavailable', 'Authentication is temporarily unavailable; retry shortly.');
       // Logged with an id the client is given, as a 500 is: an operator looks for the stalled server.
       sendError(req, res, error, log, `had no answer within ${ms / 1000} s (${error.code})`);
@@ -54,7 +58,10 @@ export function requestDeadline(log: (line: string) => void, ms = REQUEST_DEADLI
   };
 }
 
-/** Runs `receive` (reading an upload, waiting for ingest) with the deadline stopped, then gives the request a full deadline again. */
+/**
+ * Runs `receive` (reading an upload, waiting for ingest) with the deadline stopped, then gives the request a
+ * full deadline again.
+ */
 export async function offTheClock<T>(res: Response, receive: () => Promise<T>): Promise<T> {
   const clock = res.locals.deadline as Clock | undefined;
   clearTimeout(clock?.timer);

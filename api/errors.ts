@@ -33,7 +33,13 @@ export const RETRY_AFTER_SECONDS = 5;
  * Answers `apiError` in the envelope. A 5xx is logged, with `what` happened, under the request's id (the
  * X-Request-Id the client is answered with); a 503 says when to come back (Retry-After).
  */
-export function sendError(req: Request, res: Response, apiError: ApiError, log: (line: string) => void, what: string): void {
+export function sendError(
+  req: Request,
+  res: Response,
+  apiError: ApiError,
+  log: (line: string) => void,
+  what: string,
+): void {
   if (apiError.status >= 500) log(`${requestLabel(req, res)} ${what}`);
   if (apiError.status === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
   res.status(apiError.status).json({ error: { code: apiError.code, message: apiError.message } });
@@ -43,10 +49,19 @@ export function errorHandler(log: (line: string) => void): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     // Answered already (the request deadline's 503): what the handler found later has no one to go to.
     if (res.headersSent) {
-      log(`${requestLabel(req, res)} finished after its answer was sent: ${err instanceof Error ? err.message : String(err)}`);
+      log(
+        `${requestLabel(req, res)} finished after its answer was sent: ` +
+          `${err instanceof Error ? err.message : String(err)}`,
+      );
       return;
     }
-    sendError(req, res, toApiError(err), log, `failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    sendError(
+      req,
+      res,
+      toApiError(err),
+      log,
+      `failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+    );
   };
 }
 
@@ -55,24 +70,51 @@ function toApiError(err: unknown): ApiError {
   // body-parser's errors carry a status and a type; their messages are safe to paraphrase, not to echo.
   if (typeof err === 'object' && err !== null && 'type' in err) {
     const type = (err as { type?: unknown }).type;
-    if (type === 'entity.parse.failed') return new ApiError('invalid_request', 400, 'The request body is not valid JSON.');
+    if (type === 'entity.parse.failed')
+      return new ApiError('invalid_request', 400, 'The request body is not valid JSON.');
     // The interface gives invalid_request 400 or 422 (413 is document_too_large's alone): a body too big to
     // be read is a malformed one.
-    if (type === 'entity.too.large') return new ApiError('invalid_request', 422, 'Invalid request: body: larger than the 1 MB a JSON body may be.');
+    if (type === 'entity.too.large')
+      return new ApiError('invalid_request', 422, 'Invalid request: body: larger than the 1 MB a JSON body may be.');
     if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
       return new ApiError('invalid_request', 400, 'The request body encoding is not supported.');
     }
   }
   if (serverUnreachable(err)) {
-    return new ApiError('service_unavailable', 503, 'A server behind the API is unavailable; retry shortly (with the same Idempotency-Key for a create).');
+    return new ApiError(
+      'service_unavailable',
+      503,
+      'A server behind the API is unavailable; retry shortly (with the same Idempotency-Key for a create).',
+    );
   }
   return ApiError.of('internal_error', 'Unexpected server error; retry later.');
 }
 
 /** Socket-level failures: the server at the other end is down, restarting or unreachable. */
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+]);
 /** What S3 (and MinIO) answer while they cannot serve: retry later. */
-const UNAVAILABLE_S3_CODES = new Set(['ServiceUnavailable', 'SlowDown', 'InternalError', 'XMinioServerNotInitialized', 'RequestTimeout']);
+const UNAVAILABLE_S3_CODES = new Set([
+  'ServiceUnavailable',
+  'SlowDown',
+  'InternalError',
+  'XMinioServerNotInitialized',
+  'RequestTimeout',
+]);
 
 /**
  * Whether an error says that a server behind the API (object storage, Postgres) could not be reached or
@@ -80,7 +122,11 @@ const UNAVAILABLE_S3_CODES = new Set(['ServiceUnavailable', 'SlowDown', 'Interna
  * 503 to retry, not 500. Looks through `cause` chains (a stream's error wrapped by its consumer).
  */
 export function serverUnreachable(err: unknown): boolean {
-  for (let e = err, depth = 0; typeof e === 'object' && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = err, depth = 0;
+    typeof e === 'object' && e !== null && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || UNAVAILABLE_S3_CODES.has(code))) return true;
   }

@@ -29,7 +29,10 @@ const URL_TOO_LONG = `The request URL is longer than the ${MAX_URL_BYTES} bytes 
 const LINGER_MS = 2_000;
 
 /** The answer to a parser error: status and message. */
-function refusalOf(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): { status: 400 | 408 | 414 | 431; message: string } {
+function refusalOf(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): {
+  status: 400 | 408 | 414 | 431;
+  message: string;
+} {
   if (err.code === 'HPE_HEADER_OVERFLOW') {
     // The request line alone past the limit: it is the URL that is too long.
     const raw = err.rawPacket;
@@ -40,7 +43,10 @@ function refusalOf(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): { statu
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT') {
     return { status: 408, message: 'The request did not arrive in time.' };
   }
-  return { status: 400, message: 'The request is not well-formed HTTP/1.1 (its framing, a header or the request line).' };
+  return {
+    status: 400,
+    message: 'The request is not well-formed HTTP/1.1 (its framing, a header or the request line).',
+  };
 }
 
 /**
@@ -75,7 +81,12 @@ export function answerClientErrors(server: Server, log: (line: string) => void):
   });
 }
 
-const STATUS_TEXT = { 400: 'Bad Request', 408: 'Request Timeout', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' } as const;
+const STATUS_TEXT = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  414: 'URI Too Long',
+  431: 'Request Header Fields Too Large',
+} as const;
 
 /** 414 for a request target longer than MAX_URL_BYTES that Node's header limit let through. */
 export const urlLength: RequestHandler = (req, _res, next) => {
@@ -117,7 +128,12 @@ export function bodyStalls(log: (line: string) => void): RequestHandler {
       const arrived = socket.bytesRead - start.bytes;
       if (arrived >= minBytes) return;
       stop();
-      const error = new ApiError('invalid_request', 408, `The request body stalled: ${arrived} bytes in the last ${Math.round(idleMs / 1000)} s (at least ${minBytes} are needed).`);
+      const error = new ApiError(
+        'invalid_request',
+        408,
+        `The request body stalled: ${arrived} bytes in the last ${Math.round(idleMs / 1000)} s (at ` +
+          `least ${minBytes} are needed).`,
+      );
       res.setHeader('Connection', 'close');
       sendError(req, res, error, log, 'body stalled');
       // The body's reader sees the request fail and removes what it staged.

@@ -38,7 +38,9 @@ function canonical(value: unknown): string {
  * `proceed` with the review id to create: the new one, or (`resumed`) that of a claim whose request died
  * before answering, whose review may exist already.
  */
-export type IdempotentOutcome = { kind: 'replay'; body: string } | { kind: 'proceed'; reviewId: string; resumed: boolean };
+export type IdempotentOutcome =
+  | { kind: 'replay'; body: string }
+  | { kind: 'proceed'; reviewId: string; resumed: boolean };
 
 /** Claims the key for this request, or says what to answer instead. */
 export async function beginIdempotent(
@@ -51,9 +53,18 @@ export async function beginIdempotent(
     if (claim.kind === 'claimed') return { kind: 'proceed', reviewId: claim.reviewId, resumed: claim.resumed };
     if (claim.kind === 'replay') return claim;
     if (claim.kind === 'mismatch') {
-      throw new ApiError('invalid_request', 422, 'Invalid request: Idempotency-Key: already used with a different request.');
+      throw new ApiError(
+        'invalid_request',
+        422,
+        'Invalid request: Idempotency-Key: already used with a different request.',
+      );
     }
-    if (Date.now() > deadline) throw new ApiError('service_unavailable', 503, 'A request with this Idempotency-Key is still in progress; retry later.');
+    if (Date.now() > deadline)
+      throw new ApiError(
+        'service_unavailable',
+        503,
+        'A request with this Idempotency-Key is still in progress; retry later.',
+      );
     await new Promise((r) => setTimeout(r, 200));
   }
 }

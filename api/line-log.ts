@@ -6,7 +6,10 @@ import { oneLine } from '../src/runtime/log-line.js';
 // to a file or pipe is synchronous in Node) was a tenth of a read's cost. Lines still waiting when the
 // process exits, however it exits short of being killed, are written then.
 
-export function lineLog(prefix: string, write: (text: string) => void = (text) => process.stderr.write(text)): (line: string) => void {
+export function lineLog(
+  prefix: string,
+  write: (text: string) => void = (text) => process.stderr.write(text),
+): (line: string) => void {
   let pending: string[] = [];
   const flush = () => {
     if (pending.length === 0) return;

@@ -37,7 +37,10 @@ const issues = [
     category: 'compliance',
     title: 'Closing Disclosure waiting period',
     summary:
-      'Closing Disclosure (loan-file.pdf, p.41) was received 2026-11-24 (issued 2026-11-19, mailbox rule of 3 specific business days), 1 specific business day before consummation on 2026-11-25 (Closing Date of Closing Disclosure (loan-file.pdf, p.41)); at least 3 are required (earliest consummation 2026-11-27).',
+      'Closing Disclosure (loan-file.pdf, p.41) was received 2026-11-24 (issued 2026-11-19, mailbox ' +
+      'rule of 3 specific business days), 1 specific business day before consummation on 2026-11-25 ' +
+      '(Closing Date of Closing Disclosure (loan-file.pdf, p.41)); at least 3 are required (earliest ' +
+      'consummation 2026-11-27).',
     evidence: [evidence, { document: 'loan-file.pdf', page: 41, field: 'closing_date', value: '2026-11-25' }],
     regulation: '12 CFR 1026.19(f)(1)(ii)',
   },
@@ -87,7 +90,14 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   Review: review,
   DocumentSource: documentSource,
   CreateReviewRequest: {
-    documents: [documentSource, { filename: 'note.pdf', content_type: 'application/pdf', url: 'https://files.lender.example/loans/LN-2026-04417/note.pdf?X-Amz-Signature=9c1d04be6a2f' }],
+    documents: [
+      documentSource,
+      {
+        filename: 'note.pdf',
+        content_type: 'application/pdf',
+        url: 'https://files.lender.example/loans/LN-2026-04417/note.pdf?X-Amz-Signature=9c1d04be6a2f',
+      },
+    ],
     label: 'Jones refinance, 12 Elm St',
     reference_id: 'LN-2026-04417',
     metadata: { branch: 'Denver', loan_officer: 'A. Patel' },
@@ -108,7 +118,15 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   Summary: { total: 2, critical: 2, high: 0, medium: 0, low: 0, info: 0 },
   Issue: issues[0],
   Evidence: evidence,
-  AddDocumentsRequest: { documents: [{ filename: 'urla.pdf', content_type: 'application/pdf', url: 'https://files.lender.example/loans/LN-2026-04417/urla.pdf?X-Amz-Signature=77ab3e5d9c10' }] },
+  AddDocumentsRequest: {
+    documents: [
+      {
+        filename: 'urla.pdf',
+        content_type: 'application/pdf',
+        url: 'https://files.lender.example/loans/LN-2026-04417/urla.pdf?X-Amz-Signature=77ab3e5d9c10',
+      },
+    ],
+  },
   AddDocumentsResult: {
     review_id: REVIEW_ID,
     status: 'processing',
@@ -124,9 +142,24 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   WebhookEndpointList: { endpoints: [webhookEndpoint] },
   WebhookDelivery: delivery,
   WebhookDeliveryList: {
-    deliveries: [delivery, { ...delivery, attempt: 1, status_code: 503, delivered: false, error: 'HTTP 503', duration_ms: 2_040, event_id: 'c3b1a9e0-4d2f-4e8a-8b7c-1a2b3c4d5e6f', attempted_at: '2026-11-20T16:41:55.300Z' }],
+    deliveries: [
+      delivery,
+      {
+        ...delivery,
+        attempt: 1,
+        status_code: 503,
+        delivered: false,
+        error: 'HTTP 503',
+        duration_ms: 2_040,
+        event_id: 'c3b1a9e0-4d2f-4e8a-8b7c-1a2b3c4d5e6f',
+        attempted_at: '2026-11-20T16:41:55.300Z',
+      },
+    ],
   },
-  RegisterWebhookEndpointRequest: { url: 'https://hooks.lender.example/loan-review', description: 'Production LOS listener' },
+  RegisterWebhookEndpointRequest: {
+    url: 'https://hooks.lender.example/loan-review',
+    description: 'Production LOS listener',
+  },
   WebhookPayload: {
     id: EVENT_ID,
     event: 'review.completed',
@@ -138,15 +171,32 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   },
   Error: { error: { code: 'review_not_found', message: 'No review with that id in your organization.' } },
   ValidationDetail: {
-    detail: [{ loc: ['path', 'review_id'], msg: 'Input should be a valid UUID', type: 'uuid_parsing', ctx: {}, input: 'LN-2026-04417' }],
+    detail: [
+      {
+        loc: ['path', 'review_id'],
+        msg: 'Input should be a valid UUID',
+        type: 'uuid_parsing',
+        ctx: {},
+        input: 'LN-2026-04417',
+      },
+    ],
   },
 };
 
 /** The document's tags: one per resource, in the order a reader meets them. */
 export const TAGS = [
-  { name: 'Reviews', description: 'Create a review from a loan package, follow it, add documents or a filled working document.' },
-  { name: 'Reports', description: 'The released report of a review: outcome, issues with their evidence, and the PDF.' },
-  { name: 'Webhook endpoints', description: "Where the organization's events are delivered, and what each delivery attempt got back." },
+  {
+    name: 'Reviews',
+    description: 'Create a review from a loan package, follow it, add documents or a filled working document.',
+  },
+  {
+    name: 'Reports',
+    description: 'The released report of a review: outcome, issues with their evidence, and the PDF.',
+  },
+  {
+    name: 'Webhook endpoints',
+    description: "Where the organization's events are delivered, and what each delivery attempt got back.",
+  },
   { name: 'Webhooks', description: 'The events the service sends to registered endpoints.' },
 ] as const;
 export type Tag = (typeof TAGS)[number]['name'];

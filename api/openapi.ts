@@ -4,14 +4,25 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import { z } from '../src/openapi/zod.js';
 import { ReportSchema } from '../src/reviews/report.js';
 import { AddDocumentsJsonSchema, AddDocumentsResultSchema } from '../src/reviews/add-documents.js';
-import { CreateReviewJsonSchema, CreateReviewMultipartFieldsSchema, DocumentSourceSchema, MetadataSchema, ReviewSchema } from '../src/reviews/review.js';
+import {
+  CreateReviewJsonSchema,
+  CreateReviewMultipartFieldsSchema,
+  DocumentSourceSchema,
+  MetadataSchema,
+  ReviewSchema,
+} from '../src/reviews/review.js';
 import {
   RegisteredWebhookEndpointSchema,
   RegisterWebhookEndpointSchema,
   WebhookEndpointListSchema,
   WebhookEndpointSchema,
 } from '../src/webhooks/endpoint.js';
-import { DELIVERY_LIST_DEFAULT, DELIVERY_LIST_MAX, WebhookDeliveryListSchema, WebhookDeliverySchema } from '../src/webhooks/delivery-log.js';
+import {
+  DELIVERY_LIST_DEFAULT,
+  DELIVERY_LIST_MAX,
+  WebhookDeliveryListSchema,
+  WebhookDeliverySchema,
+} from '../src/webhooks/delivery-log.js';
 import { WebhookPayloadSchema } from '../src/webhooks/payload.js';
 import { ErrorEnvelopeSchema } from './errors.js';
 import { SCHEMA_EXAMPLES, TAGS, type Tag } from './openapi-examples.js';
@@ -62,18 +73,28 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
   const rateLimitHeaders = {
     'X-RateLimit-Limit': { description: 'Ceiling for the window.', schema: { type: 'integer' as const } },
     'X-RateLimit-Remaining': { description: 'Requests left in the window.', schema: { type: 'integer' as const } },
-    'X-RateLimit-Reset': { description: 'Unix time in seconds when the window resets.', schema: { type: 'integer' as const } },
+    'X-RateLimit-Reset': {
+      description: 'Unix time in seconds when the window resets.',
+      schema: { type: 'integer' as const },
+    },
   };
   const common = {
     '401': error('`missing_api_key` or `invalid_api_key`.'),
     '403': error('`org_unbound`: the key is bound to no organization.'),
     '429': {
       ...error('`rate_limited`; honour `Retry-After`.'),
-      headers: { ...rateLimitHeaders, 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' as const } } },
+      headers: {
+        ...rateLimitHeaders,
+        'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' as const } },
+      },
     },
     '500': error('`internal_error`; retry later.'),
     '503': {
-      ...error('`auth_unavailable` (the key could not be checked) or `service_unavailable` (a server behind the API did not answer within 9 s; a create may still have started its review, so retry it with the same `Idempotency-Key`); honour `Retry-After`.'),
+      ...error(
+        '`auth_unavailable` (the key could not be checked) or `service_unavailable` (a server behind ' +
+          'the API did not answer within 9 s; a create may still have started its review, so retry it with the ' +
+          'same `Idempotency-Key`); honour `Retry-After`.',
+      ),
       headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' as const } } },
     },
   };
@@ -87,7 +108,8 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     operationId: 'createReview',
     tags: tag('Reviews'),
     description:
-      'Creates a review from a loan package and returns at once; the review is processed asynchronously. Upload the files as multipart, or give signed HTTPS URLs (JSON).',
+      'Creates a review from a loan package and returns at once; the review is processed ' +
+      'asynchronously. Upload the files as multipart, or give signed HTTPS URLs (JSON).',
     security,
     request: {
       headers: z.object({ 'Idempotency-Key': z.string().min(1).max(255).optional() }),
@@ -98,7 +120,10 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
           'multipart/form-data': {
             // The text fields the route validates, and the file parts multer reads.
             schema: CreateReviewMultipartFieldsSchema.extend({
-              documents: z.array(z.string().meta({ format: 'binary' })).min(1).describe('One or more files: zip, tar, tar.gz/tgz packages, or PDF/image documents.'),
+              documents: z
+                .array(z.string().meta({ format: 'binary' }))
+                .min(1)
+                .describe('One or more files: zip, tar, tar.gz/tgz packages, or PDF/image documents.'),
               metadata: MetadataSchema.optional().describe('A JSON object of string values, sent as a JSON part.'),
             }),
             // The part holds the object as JSON text (a client may omit the part's own Content-Type).
@@ -109,11 +134,17 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     },
     responses: {
       '201': { ...json(Review, 'Created.'), headers: rateLimitHeaders },
-      '200': { ...json(Review, 'A retry with the same `Idempotency-Key`: the original Review; nothing new is created.'), headers: rateLimitHeaders },
+      '200': {
+        ...json(Review, 'A retry with the same `Idempotency-Key`: the original Review; nothing new is created.'),
+        headers: rateLimitHeaders,
+      },
       '400': error('`document_required`, `document_unsupported`, malformed JSON or metadata (`invalid_request`).'),
       '409': error('`duplicate_reference_id` or `all_documents_duplicate`.'),
       '413': error('`document_too_large`.'),
-      '422': error('`invalid_request` (the message names the fields), `too_many_documents`, `documents_too_large`, `working_doc_not_review_input`.'),
+      '422': error(
+        '`invalid_request` (the message names the fields), `too_many_documents`, ' +
+          '`documents_too_large`, `working_doc_not_review_input`.',
+      ),
       ...common,
     },
   });
@@ -124,13 +155,19 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     summary: 'List reviews',
     operationId: 'listReviews',
     tags: tag('Reviews'),
-    description: 'Newest first, by created_at then id. Pass `next_cursor` back verbatim as `cursor`; null means the last page. `reference_id` finds the review filed under it (a create answered 503 may have made it).',
+    description:
+      'Newest first, by created_at then id. Pass `next_cursor` back verbatim as `cursor`; null means ' +
+      'the last page. `reference_id` finds the review filed under it (a create answered 503 may have made it).',
     security,
     request: {
       query: z.object({
         limit: z.number().int().min(1).max(100).default(20).optional(),
         cursor: z.string().min(1).optional().describe('Opaque; from a previous `next_cursor`.'),
-        reference_id: z.string().max(255).optional().describe('Only the review with this `reference_id` (at most one: it is unique in your organization).'),
+        reference_id: z
+          .string()
+          .max(255)
+          .optional()
+          .describe('Only the review with this `reference_id` (at most one: it is unique in your organization).'),
       }),
     },
     responses: {
@@ -163,7 +200,9 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     operationId: 'addDocuments',
     tags: tag('Reviews'),
     description:
-      'New evidence, or the filled working document (the report PDF with its decisions). Only `documents` is sent: file parts, or signed URLs exactly as in create. Accepted while the review is queued, processing, awaiting documents or completed; new evidence is re-assessed.',
+      'New evidence, or the filled working document (the report PDF with its decisions). Only ' +
+      '`documents` is sent: file parts, or signed URLs exactly as in create. Accepted while the review is ' +
+      'queued, processing, awaiting documents or completed; new evidence is re-assessed.',
     security,
     request: {
       params: reviewIdParam,
@@ -173,21 +212,31 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
           'application/json': { schema: AddDocuments },
           'multipart/form-data': {
             schema: z.strictObject({
-              documents: z.array(z.string().meta({ format: 'binary' })).min(1).describe('One or more files, as in create.'),
+              documents: z
+                .array(z.string().meta({ format: 'binary' }))
+                .min(1)
+                .describe('One or more files, as in create.'),
             }),
           },
         },
       },
     },
     responses: {
-      '200': { ...json(AddDocumentsResult, 'Ingested; dispositions of a working document applied.'), headers: rateLimitHeaders },
-      '400': error('`document_required`, `document_unsupported`, or a body that is not JSON or multipart (`invalid_request`).'),
+      '200': {
+        ...json(AddDocumentsResult, 'Ingested; dispositions of a working document applied.'),
+        headers: rateLimitHeaders,
+      },
+      '400': error(
+        '`document_required`, `document_unsupported`, or a body that is not JSON or multipart (`invalid_request`).',
+      ),
       '404': error('`review_not_found`.'),
       '409': error('`all_documents_duplicate`: every document is already on the review.'),
       '413': error('`document_too_large`.'),
       '422': {
         description:
-          '`review_failed`, `working_doc_flattened`, `invalid_request` (names the field, e.g. a document url), `too_many_documents` or `documents_too_large` (error envelope); or a malformed `review_id` (validation detail).',
+          '`review_failed`, `working_doc_flattened`, `invalid_request` (names the field, e.g. a ' +
+          'document url), `too_many_documents` or `documents_too_large` (error envelope); or a malformed ' +
+          '`review_id` (validation detail).',
         content: { 'application/json': { schema: z.union([ErrorEnvelope, ValidationDetail]) } },
       },
       ...common,
@@ -224,9 +273,18 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     security,
     request: { body: { required: true, content: { 'application/json': { schema: RegisterEndpoint } } } },
     responses: {
-      '201': { ...json(RegisteredEndpoint, 'Registered; `signing_secret` is shown this once.'), headers: rateLimitHeaders },
-      '400': error('`invalid_request`: the URL is not HTTPS or does not resolve only to public addresses, or the body is not JSON.'),
-      '422': error('`invalid_request`: another field fails validation, the URL is registered already in this mode, or the organization has as many endpoints in this mode as it may (10 by default).'),
+      '201': {
+        ...json(RegisteredEndpoint, 'Registered; `signing_secret` is shown this once.'),
+        headers: rateLimitHeaders,
+      },
+      '400': error(
+        '`invalid_request`: the URL is not HTTPS or does not resolve only to public addresses, or ' +
+          'the body is not JSON.',
+      ),
+      '422': error(
+        '`invalid_request`: another field fails validation, the URL is registered already in this ' +
+          'mode, or the organization has as many endpoints in this mode as it may (10 by default).',
+      ),
       ...common,
     },
   });
@@ -238,7 +296,10 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     operationId: 'listWebhookEndpoints',
     tags: tag('Webhook endpoints'),
     security,
-    responses: { '200': { ...json(EndpointList, 'Endpoints, without secrets.'), headers: rateLimitHeaders }, ...common },
+    responses: {
+      '200': { ...json(EndpointList, 'Endpoints, without secrets.'), headers: rateLimitHeaders },
+      ...common,
+    },
   });
 
   registry.registerPath({
@@ -262,11 +323,15 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     summary: "List an endpoint's recent delivery attempts",
     operationId: 'listWebhookDeliveries',
     tags: tag('Webhook endpoints'),
-    description: 'Newest first: each attempt to deliver an event to this endpoint, with the event `id` its payload carried, the HTTP status the endpoint answered and how long it took.',
+    description:
+      'Newest first: each attempt to deliver an event to this endpoint, with the event `id` its ' +
+      'payload carried, the HTTP status the endpoint answered and how long it took.',
     security,
     request: {
       params: z.object({ id: z.string() }),
-      query: z.object({ limit: z.number().int().min(1).max(DELIVERY_LIST_MAX).default(DELIVERY_LIST_DEFAULT).optional() }),
+      query: z.object({
+        limit: z.number().int().min(1).max(DELIVERY_LIST_MAX).default(DELIVERY_LIST_DEFAULT).optional(),
+      }),
     },
     responses: {
       '200': { ...json(DeliveryList, 'The latest attempts.'), headers: rateLimitHeaders },
@@ -284,7 +349,9 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
       tags: tag('Webhooks'),
       summary: `${event} delivery`,
       description:
-        'Signed with `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` keyed by the endpoint secret. Up to 3 attempts; de-duplicate on `id`, which is the same on every attempt of an event.',
+        'Signed with `X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw ' +
+        'body>">` keyed by the endpoint secret. Up to 3 attempts; de-duplicate on `id`, which is the same on ' +
+        'every attempt of an event.',
       request: {
         headers: z.object({ 'X-Service-Signature': z.string() }),
         body: { content: { 'application/json': { schema: Payload } } },
@@ -293,19 +360,25 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     });
   }
 
-  return withExamples(withRequestIds(new OpenApiGeneratorV31(registry.definitions).generateDocument({
-    openapi: '3.1.0',
-    info: {
-      title: 'Loan-package review service',
-      version: API_VERSION,
-      description:
-        'Quality-control review of mortgage loan packages. Errors are `{ error: { code, message } }`; branch on `code`. Every response carries `X-Request-Id`; send your own (1 to 128 letters, digits and `._:+/=-`) to have it used and logged.',
-      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
-    },
-    servers: [{ url: publicBaseUrl }],
-    security,
-    tags: [...TAGS],
-  })));
+  return withExamples(
+    withRequestIds(
+      new OpenApiGeneratorV31(registry.definitions).generateDocument({
+        openapi: '3.1.0',
+        info: {
+          title: 'Loan-package review service',
+          version: API_VERSION,
+          description:
+            'Quality-control review of mortgage loan packages. Errors are `{ error: { code, message ' +
+            '} }`; branch on `code`. Every response carries `X-Request-Id`; send your own (1 to 128 letters, ' +
+            'digits and `._:+/=-`) to have it used and logged.',
+          license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+        },
+        servers: [{ url: publicBaseUrl }],
+        security,
+        tags: [...TAGS],
+      }),
+    ),
+  );
 }
 
 const tag = (name: Tag) => [name];
@@ -316,7 +389,8 @@ const tag = (name: Tag) => [name];
  */
 function withExamples(doc: OpenApiDocument): OpenApiDocument {
   for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
-    if (!(name in SCHEMA_EXAMPLES)) throw new Error(`the OpenAPI schema ${name} has no example (api/openapi-examples.ts)`);
+    if (!(name in SCHEMA_EXAMPLES))
+      throw new Error(`the OpenAPI schema ${name} has no example (api/openapi-examples.ts)`);
     if (!('$ref' in schema)) schema.example = SCHEMA_EXAMPLES[name];
   }
   return doc;
@@ -345,7 +419,8 @@ function withRequestIds(doc: OpenApiDocument): OpenApiDocument {
       ...doc.components?.headers,
       RequestId: {
         description:
-          'The id under which the service logged this request: yours when you sent a usable `X-Request-Id` (1 to 128 letters, digits and `._:+/=-`), else one it made. Quote it when asking about the request.',
+          'The id under which the service logged this request: yours when you sent a usable ' +
+          '`X-Request-Id` (1 to 128 letters, digits and `._:+/=-`), else one it made. Quote it when asking about the request.',
         schema: { type: 'string' },
       },
     },

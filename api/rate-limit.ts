@@ -40,7 +40,8 @@ export class PostgresRateLimitStore implements Store {
       throw ApiError.of('auth_unavailable', 'Authentication is temporarily unavailable; retry shortly.');
     }
     // Old windows are worthless; sweep them now and then rather than on every request.
-    if (++this.calls % 500 === 0) void forgetWindowsBefore(this.sql, new Date(start.getTime() - 10 * WINDOW_MS)).catch(() => {});
+    if (++this.calls % 500 === 0)
+      void forgetWindowsBefore(this.sql, new Date(start.getTime() - 10 * WINDOW_MS)).catch(() => {});
     return { totalHits, resetTime: new Date(start.getTime() + WINDOW_MS) };
   }
 

@@ -37,7 +37,9 @@ export function requestId(log: (line: string) => void): RequestHandler {
     // 'close' comes whether the answer was sent whole or the caller went away first.
     res.once('close', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const outcome = res.writableFinished ? String(res.statusCode) : `${res.statusCode}, the caller left before the answer was sent`;
+      const outcome = res.writableFinished
+        ? String(res.statusCode)
+        : `${res.statusCode}, the caller left before the answer was sent`;
       log(`${requestLabel(req, res)} ${outcome} ${ms.toFixed(0)} ms`);
     });
     next();

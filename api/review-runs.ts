@@ -40,7 +40,10 @@ export class ReviewRuns {
     private readonly sql: Sql,
     private readonly workflows: Pick<ReviewWorkflows, 'startRecorded'>,
     private readonly log: (line: string) => void,
-    private readonly o: { deferMs: number; startsAtOnce: number } = { deferMs: START_DEFER_MS, startsAtOnce: STARTS_AT_ONCE },
+    private readonly o: { deferMs: number; startsAtOnce: number } = {
+      deferMs: START_DEFER_MS,
+      startsAtOnce: STARTS_AT_ONCE,
+    },
   ) {}
 
   /** Runs a create's recording; the runs waiting to start go once no create is being recorded. */
@@ -89,7 +92,10 @@ export class ReviewRuns {
       await runStarted(this.sql, record.review.review_id);
       return true;
     } catch (err) {
-      this.log(`review ${record.review.review_id}: its workflow run could not be started yet (${(err as Error).message}); a later sweep starts it`);
+      this.log(
+        `review ${record.review.review_id}: its workflow run could not be started yet ` +
+          `(${(err as Error).message}); a later sweep starts it`,
+      );
       return false;
     }
   }
@@ -99,7 +105,9 @@ export class ReviewRuns {
     let started = 0;
     for (;;) {
       const pending = await pendingRuns(this.sql, graceSeconds, SWEEP_BATCH);
-      const results = await Promise.all(pending.map(({ organizationId, record }) => this.start(organizationId, record)));
+      const results = await Promise.all(
+        pending.map(({ organizationId, record }) => this.start(organizationId, record)),
+      );
       started += results.filter(Boolean).length;
       // A batch with a start that failed is tried again at the next sweep, not at once.
       if (pending.length < SWEEP_BATCH || results.includes(false)) return started;

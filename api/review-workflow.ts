@@ -18,7 +18,14 @@ import type { StagedFile } from '../src/ingest/package.js';
 import type { AddDocumentsResult } from '../src/reviews/add-documents.js';
 import type { CreateReviewJson, DocumentSource, Review } from '../src/reviews/review.js';
 import { customerStatus, type InternalState } from '../src/reviews/states.js';
-import { InternalStateKey, OrgIdKey, ReferenceIdKey, ReviewStatusKey, ReviewTypeKey, SandboxKey } from '../src/temporal/search-attribute-keys.js';
+import {
+  InternalStateKey,
+  OrgIdKey,
+  ReferenceIdKey,
+  ReviewStatusKey,
+  ReviewTypeKey,
+  SandboxKey,
+} from '../src/temporal/search-attribute-keys.js';
 import { addDocumentsUpdate, createReviewUpdate, holdUpdate, type ReviewWorkflowInput } from '../workflows/messages.js';
 import type { reviewWorkflow } from '../workflows/review.js';
 import type { Caller } from './auth.js';
@@ -43,14 +50,30 @@ export class ReviewWorkflows {
   ) {}
 
   /** Creates the review: its workflow starts and ingests the submission; rejections are the API's errors. */
-  async create(o: { who: Caller; requestId: string; reviewId: string; reviewType: string; fields: CreateFields; files: StagedFile[]; sources: DocumentSource[]; awaitIngest: AwaitIngest }): Promise<Review> {
-    const input: ReviewWorkflowInput = { reviewId: o.reviewId, organizationId: o.who.organizationId, sandbox: o.who.sandbox };
-    const start = new WithStartWorkflowOperation<typeof reviewWorkflow>('reviewWorkflow', this.startOptions(input, 'FAIL', 'ingesting', {
-      reviewType: o.reviewType,
-      referenceId: o.fields.reference_id ?? null,
-      label: o.fields.label ?? null,
-      metadata: o.fields.metadata ?? null,
-    }));
+  async create(o: {
+    who: Caller;
+    requestId: string;
+    reviewId: string;
+    reviewType: string;
+    fields: CreateFields;
+    files: StagedFile[];
+    sources: DocumentSource[];
+    awaitIngest: AwaitIngest;
+  }): Promise<Review> {
+    const input: ReviewWorkflowInput = {
+      reviewId: o.reviewId,
+      organizationId: o.who.organizationId,
+      sandbox: o.who.sandbox,
+    };
+    const start = new WithStartWorkflowOperation<typeof reviewWorkflow>(
+      'reviewWorkflow',
+      this.startOptions(input, 'FAIL', 'ingesting', {
+        reviewType: o.reviewType,
+        referenceId: o.fields.reference_id ?? null,
+        label: o.fields.label ?? null,
+        metadata: o.fields.metadata ?? null,
+      }),
+    );
     try {
       const update = await this.temporal.workflow.startUpdateWithStart(createReviewUpdate, {
         waitForStage: WorkflowUpdateStage.ACCEPTED,
@@ -75,13 +98,22 @@ export class ReviewWorkflows {
   }
 
   /** Adds documents to a recorded review, starting a run that continues it when its last one has closed. */
-  async addDocuments(o: { who: Caller; requestId: string; record: ReviewRecord; files: StagedFile[]; sources: DocumentSource[]; awaitIngest: AwaitIngest }): Promise<AddDocumentsResult> {
+  async addDocuments(o: {
+    who: Caller;
+    requestId: string;
+    record: ReviewRecord;
+    files: StagedFile[];
+    sources: DocumentSource[];
+    awaitIngest: AwaitIngest;
+  }): Promise<AddDocumentsResult> {
     try {
-      const update = await this.updateWithStart(() => this.temporal.workflow.startUpdateWithStart(addDocumentsUpdate, {
-        args: [{ files: o.files, sources: o.sources, requestId: o.requestId, apiKeyId: o.who.keyId }],
-        startWorkflowOperation: this.continuing(o.who.organizationId, o.record),
-        waitForStage: WorkflowUpdateStage.ACCEPTED,
-      }));
+      const update = await this.updateWithStart(() =>
+        this.temporal.workflow.startUpdateWithStart(addDocumentsUpdate, {
+          args: [{ files: o.files, sources: o.sources, requestId: o.requestId, apiKeyId: o.who.keyId }],
+          startWorkflowOperation: this.continuing(o.who.organizationId, o.record),
+          waitForStage: WorkflowUpdateStage.ACCEPTED,
+        }),
+      );
       return await o.awaitIngest(update);
     } catch (err) {
       throw rejectionToApiError(err);
@@ -96,7 +128,9 @@ export class ReviewWorkflows {
   async hold(organizationId: string, record: ReviewRecord): Promise<string> {
     try {
       return await this.updateWithStart(() =>
-        this.temporal.workflow.executeUpdateWithStart(holdUpdate, { startWorkflowOperation: this.continuing(organizationId, record) }),
+        this.temporal.workflow.executeUpdateWithStart(holdUpdate, {
+          startWorkflowOperation: this.continuing(organizationId, record),
+        }),
       );
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError && err.cause) throw new Error(err.cause.message);
@@ -122,7 +156,10 @@ export class ReviewWorkflows {
 
   /** The start of a run that continues a recorded review, used when none is running. */
   private continuing(organizationId: string, record: ReviewRecord) {
-    return new WithStartWorkflowOperation<typeof reviewWorkflow>('reviewWorkflow', this.continuingOptions(organizationId, record, 'USE_EXISTING'));
+    return new WithStartWorkflowOperation<typeof reviewWorkflow>(
+      'reviewWorkflow',
+      this.continuingOptions(organizationId, record, 'USE_EXISTING'),
+    );
   }
 
   /**
@@ -146,9 +183,23 @@ export class ReviewWorkflows {
     }
   }
 
-  private continuingOptions(organizationId: string, { review, internalState, metadata }: ReviewRecord, conflictPolicy: 'FAIL' | 'USE_EXISTING') {
-    const input: ReviewWorkflowInput = { reviewId: review.review_id, organizationId, sandbox: review.sandbox, resumed: { internalState } };
-    return this.startOptions(input, conflictPolicy, internalState, { reviewType: review.review_type, referenceId: review.reference_id, label: review.label, metadata });
+  private continuingOptions(
+    organizationId: string,
+    { review, internalState, metadata }: ReviewRecord,
+    conflictPolicy: 'FAIL' | 'USE_EXISTING',
+  ) {
+    const input: ReviewWorkflowInput = {
+      reviewId: review.review_id,
+      organizationId,
+      sandbox: review.sandbox,
+      resumed: { internalState },
+    };
+    return this.startOptions(input, conflictPolicy, internalState, {
+      reviewType: review.review_type,
+      referenceId: review.reference_id,
+      label: review.label,
+      metadata,
+    });
   }
 
   /** How a review's workflow run starts: a first run and a later one look the same to operators in the UI. */
@@ -156,7 +207,12 @@ export class ReviewWorkflows {
     input: ReviewWorkflowInput,
     conflictPolicy: 'FAIL' | 'USE_EXISTING',
     internalState: InternalState,
-    o: { reviewType: string; referenceId: string | null; label: string | null; metadata: Record<string, string> | null },
+    o: {
+      reviewType: string;
+      referenceId: string | null;
+      label: string | null;
+      metadata: Record<string, string> | null;
+    },
   ) {
     return {
       workflowId: input.reviewId,
@@ -184,7 +240,11 @@ export class ReviewWorkflows {
 function rejectionToApiError(err: unknown): unknown {
   // A resumed Idempotency-Key whose review's workflow exists but has not written the review yet.
   if (err instanceof WorkflowExecutionAlreadyStartedError) {
-    return new ApiError('service_unavailable', 503, 'This review is still being created; retry shortly with the same Idempotency-Key.');
+    return new ApiError(
+      'service_unavailable',
+      503,
+      'This review is still being created; retry shortly with the same Idempotency-Key.',
+    );
   }
   if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type) {
     return refusalToApiError({ code: err.cause.type, message: err.cause.message }, err);
@@ -196,7 +256,10 @@ function rejectionToApiError(err: unknown): unknown {
  * A submission's refusal as the API's error: its code's status; a refusal of a field (a source URL that
  * cannot be fetched) is a 422 naming the field. A code the catalog has no fixed status for is `otherwise`.
  */
-export function refusalToApiError({ code, message }: { code: string; message: string }, otherwise: unknown = new Error(`${code}: ${message}`)): unknown {
+export function refusalToApiError(
+  { code, message }: { code: string; message: string },
+  otherwise: unknown = new Error(`${code}: ${message}`),
+): unknown {
   if (code === 'invalid_request') return new ApiError('invalid_request', 422, message);
   if (isErrorCode(code) && code !== 'internal_error' && typeof ERROR_CATALOG[code].status === 'number') {
     return ApiError.of(code as FixedStatusCode, message);

@@ -25,7 +25,10 @@ const workflows = new ReviewWorkflows(temporal, config.temporal.taskQueue);
 const runs = new ReviewRuns(sql, workflows, log);
 runs.sweepEvery();
 
-const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 0 }, createApp({ config, sql, storage, temporal, workflows, runs, log }));
+const server = createServer(
+  { maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 0 },
+  createApp({ config, sql, storage, temporal, workflows, runs, log }),
+);
 answerClientErrors(server, log);
 server.listen(config.http.port, config.http.host, () => {
   console.log(`api: listening on http://${config.http.host}:${config.http.port} (public ${config.http.publicBaseUrl})`);
@@ -34,7 +37,11 @@ server.listen(config.http.port, config.http.host, () => {
 // (a missing or wrong client certificate, a bad API key) is said at once, not only as /readyz 503s.
 temporal.connection.ensureConnected().then(
   () => console.log(`api: connected to Temporal at ${describeTemporalConnection(config)}`),
-  (err: unknown) => log(`Temporal at ${describeTemporalConnection(config)} is not reachable yet or refused the connection: ${(err as Error).message}; /readyz answers 503 until it can be used`),
+  (err: unknown) =>
+    log(
+      `Temporal at ${describeTemporalConnection(config)} is not reachable yet or refused the ` +
+        `connection: ${(err as Error).message}; /readyz answers 503 until it can be used`,
+    ),
 );
 
 // Idle keep-alive connections outlive those of clients and proxies (60 s is the usual load-balancer idle

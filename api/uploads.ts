@@ -30,17 +30,27 @@ class StagingStorage implements StorageEngine {
     let total = this.totals.get(req);
     if (!total) {
       const limit = this.maxReviewBytes;
-      total = new ByteBudget(limit, () => ApiError.of('documents_too_large', `The documents come to more than the per-review limit of ${limit} bytes.`));
+      total = new ByteBudget(limit, () =>
+        ApiError.of('documents_too_large', `The documents come to more than the per-review limit of ${limit} bytes.`),
+      );
       this.totals.set(req, total);
     }
     return total;
   }
 
-  _handleFile(req: Request, file: Express.Multer.File, cb: (error?: unknown, info?: Partial<Express.Multer.File>) => void): void {
+  _handleFile(
+    req: Request,
+    file: Express.Multer.File,
+    cb: (error?: unknown, info?: Partial<Express.Multer.File>) => void,
+  ): void {
     // Under the organization, so an operator can tell whose uploads are in flight.
     const key = uploadKey(caller(req.res!).organizationId);
     const tooLarge = () => ApiError.of('document_too_large', `${file.originalname} is larger than the per-file limit.`);
-    putStream(this.storage, key, file.stream, 'application/octet-stream', { maxBytes: this.maxFileBytes, tooLarge, shared: this.totalOf(req) }).then(
+    putStream(this.storage, key, file.stream, 'application/octet-stream', {
+      maxBytes: this.maxFileBytes,
+      tooLarge,
+      shared: this.totalOf(req),
+    }).then(
       ({ size, sha256 }) => cb(null, { key, size, sha256 } as Partial<Express.Multer.File>),
       async (err: unknown) => {
         // A part cut off mid-way may have left an object (or an incomplete multipart upload) behind.
@@ -51,7 +61,10 @@ class StagingStorage implements StorageEngine {
   }
 
   _removeFile(_req: Request, file: Express.Multer.File & Partial<StagedPart>, cb: (error: Error | null) => void): void {
-    if (!file.key) return cb(null);
+    if (!file.key) {
+      cb(null);
+      return;
+    }
     removeObjects(this.storage, [file.key]).then(
       () => cb(null),
       () => cb(null),
@@ -60,13 +73,21 @@ class StagingStorage implements StorageEngine {
 }
 
 /** Parses a multipart body: file parts under `documents`, text fields as given. */
-export function multipartDocuments(storage: Storage, limits: { maxFileBytes: number; maxReviewDocuments: number; maxReviewBytes: number }) {
+export function multipartDocuments(
+  storage: Storage,
+  limits: { maxFileBytes: number; maxReviewDocuments: number; maxReviewBytes: number },
+) {
   const parse = multer({
     storage: new StagingStorage(storage, limits.maxFileBytes, limits.maxReviewBytes),
     // A plain filename="…" parameter is UTF-8, as every client sends it (RFC 7578 §4.2); busboy's default,
     // Latin-1, turned "résumé.pdf" into "rÃ©sumÃ©.pdf". `filename*=UTF-8''…` is decoded as it says.
     defParamCharset: 'utf8',
-    limits: { files: limits.maxReviewDocuments, fields: 20, fieldSize: 64 * 1024, parts: limits.maxReviewDocuments + 20 },
+    limits: {
+      files: limits.maxReviewDocuments,
+      fields: 20,
+      fieldSize: 64 * 1024,
+      parts: limits.maxReviewDocuments + 20,
+    },
   }).array('documents', limits.maxReviewDocuments);
   return (req: Request, res: Parameters<typeof parse>[1]): Promise<void> =>
     new Promise((resolve, reject) => {
@@ -76,7 +97,10 @@ export function multipartDocuments(storage: Storage, limits: { maxFileBytes: num
 
 function multerToApiError(err: unknown): unknown {
   if (!(err instanceof MulterError)) {
-    if (err instanceof Error && /Unexpected end of form|Malformed part header|Multipart: Boundary not found/i.test(err.message)) {
+    if (
+      err instanceof Error &&
+      /Unexpected end of form|Malformed part header|Multipart: Boundary not found/i.test(err.message)
+    ) {
       return new ApiError('invalid_request', 400, 'The multipart body is malformed.');
     }
     return err;
@@ -85,20 +109,36 @@ function multerToApiError(err: unknown): unknown {
     case 'LIMIT_FILE_COUNT':
       return ApiError.of('too_many_documents', 'More documents than a review may hold.');
     case 'LIMIT_UNEXPECTED_FILE':
-      return new ApiError('invalid_request', 422, `Invalid request: ${err.field ?? 'a file part'}: files go in the "documents" field.`);
+      return new ApiError(
+        'invalid_request',
+        422,
+        `Invalid request: ${err.field ?? 'a file part'}: files go in the "documents" field.`,
+      );
     case 'LIMIT_FILE_SIZE':
       return ApiError.of('document_too_large', 'A document is larger than the per-file limit.');
     case 'LIMIT_FIELD_VALUE':
       // A part with filename="" is a text field to busboy: a file sent without its name.
       if (err.field === 'documents') return missingFileName();
-      return new ApiError('invalid_request', 422, `Invalid request: ${err.field ?? 'a field'}: longer than a text field may be.`);
+      return new ApiError(
+        'invalid_request',
+        422,
+        `Invalid request: ${err.field ?? 'a field'}: longer than a text field may be.`,
+      );
     default:
-      return new ApiError('invalid_request', 422, `Invalid request: ${err.field ? `${err.field}: ` : ''}${err.message}.`);
+      return new ApiError(
+        'invalid_request',
+        422,
+        `Invalid request: ${err.field ? `${err.field}: ` : ''}${err.message}.`,
+      );
   }
 }
 
 export function missingFileName(): ApiError {
-  return new ApiError('invalid_request', 422, 'Invalid request: documents: a file part needs a file name (filename="…" in its Content-Disposition).');
+  return new ApiError(
+    'invalid_request',
+    422,
+    'Invalid request: documents: a file part needs a file name (filename="…" in its Content-Disposition).',
+  );
 }
 
 /**
@@ -110,7 +150,12 @@ export function refusedFileName(parts: readonly { filename: string }[]): ApiErro
   for (const [index, part] of parts.entries()) {
     const parsed = FileNameSchema.safeParse(part.filename);
     // Named as a source URL's would be: the part's file name is its `filename`.
-    if (!parsed.success) return new ApiError('invalid_request', 422, `Invalid request: documents[${index}].filename (its file name): ${parsed.error.issues[0]!.message}.`);
+    if (!parsed.success)
+      return new ApiError(
+        'invalid_request',
+        422,
+        `Invalid request: documents[${index}].filename (its file name): ${parsed.error.issues[0]!.message}.`,
+      );
   }
   return undefined;
 }
@@ -118,7 +163,13 @@ export function refusedFileName(parts: readonly { filename: string }[]): ApiErro
 /** The staged parts multer left on the request, in upload order. */
 export function stagedParts(req: Request): (StagedPart & { filename: string; declaredType: string })[] {
   const files = (req.files ?? []) as (Express.Multer.File & StagedPart)[];
-  return files.map((f) => ({ key: f.key, size: f.size, sha256: f.sha256, filename: f.originalname, declaredType: f.mimetype }));
+  return files.map((f) => ({
+    key: f.key,
+    size: f.size,
+    sha256: f.sha256,
+    filename: f.originalname,
+    declaredType: f.mimetype,
+  }));
 }
 
 /**
@@ -142,7 +193,10 @@ export class StagedUploads {
     this.handedOver = true;
   }
 
-  /** Removes them unless handed over; best effort: an upload left behind expires with the bucket's rule for transient ones. */
+  /**
+   * Removes them unless handed over; best effort: an upload left behind expires with the bucket's rule for
+   * transient ones.
+   */
   async settle(): Promise<void> {
     if (this.handedOver || this.keys.length === 0) return;
     await removeObjects(this.storage, this.keys).catch(() => {});

@@ -15,7 +15,8 @@ export function fieldName(path: readonly PropertyKey[]): string {
 /** 422 invalid_request whose message names every offending field. */
 export function invalidRequest(error: z.ZodError): ApiError {
   const parts = error.issues.map((issue) => {
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((k) => `${fieldName([...issue.path, k])}: unknown field`).join('; ');
+    if (issue.code === 'unrecognized_keys')
+      return issue.keys.map((k) => `${fieldName([...issue.path, k])}: unknown field`).join('; ');
     return `${fieldName(issue.path)}: ${issue.message}`;
   });
   return new ApiError('invalid_request', 422, `Invalid request: ${parts.join('; ')}.`);

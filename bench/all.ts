@@ -22,17 +22,31 @@ export const BENCHMARKS: readonly { script: string; expects: readonly string[] }
 function runBenchmark(script: string): Promise<Comparison[]> {
   return new Promise((resolve, reject) => {
     console.error(`\n== ${script}`);
-    const child = spawn(process.execPath, ['--import=tsx', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import=tsx', script], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
       out += chunk;
-      process.stderr.write(chunk.split('\n').filter((l) => l && !l.startsWith(RESULT_PREFIX)).map((l) => l + '\n').join(''));
+      process.stderr.write(
+        chunk
+          .split('\n')
+          .filter((l) => l && !l.startsWith(RESULT_PREFIX))
+          .map((l) => `${l}\n`)
+          .join(''),
+      );
     });
     child.on('error', reject);
     child.on('close', (code, signal) => {
       if (code !== 0) return reject(new Error(`${script} failed (${signal ?? `exit ${code}`})`));
-      resolve(out.split('\n').filter((l) => l.startsWith(RESULT_PREFIX)).map((l) => JSON.parse(l.slice(RESULT_PREFIX.length)) as Comparison));
+      resolve(
+        out
+          .split('\n')
+          .filter((l) => l.startsWith(RESULT_PREFIX))
+          .map((l) => JSON.parse(l.slice(RESULT_PREFIX.length)) as Comparison),
+      );
     });
   });
 }
@@ -45,14 +59,21 @@ const side = (c: Comparison, which: 'here' | 'plain') => {
 
 export function table(results: readonly Comparison[], when: Date): string {
   const cpu = cpus();
-  const machine = `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`;
+  const machine =
+    `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ` +
+    `${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`;
   const rows = results.map((c) => {
     const r = ratio(c);
-    return `| ${c.what} | ${side(c, 'here')} | ${side(c, 'plain')} | **${r.toFixed(2)}** | ≥ ${c.target} ${r >= c.target ? '✓' : '✗'} |`;
+    return (
+      `| ${c.what} | ${side(c, 'here')} | ${side(c, 'plain')} | **${r.toFixed(2)}** | ≥ ` +
+      `${c.target} ${r >= c.target ? '✓' : '✗'} |`
+    );
   });
   const notes = results.flatMap((c) => (c.notes ?? []).map((n) => `- ${c.what}: ${n}`));
   return [
-    `Measured by \`npm run bench\` on ${when.toISOString().slice(0, 10)}, ${machine}; median of at least ${Math.min(...results.map((c) => Math.min(c.here.samples.length, c.plain.samples.length)))} alternating rounds each (min–max, one-minute load average).`,
+    `Measured by \`npm run bench\` on ${when.toISOString().slice(0, 10)}, ${machine}; median of at ` +
+      `least ${Math.min(...results.map((c) => Math.min(c.here.samples.length, c.plain.samples.length)))} ` +
+      `alternating rounds each (min–max, one-minute load average).`,
     '',
     '| what | here | plain alternative | ratio | target |',
     '|---|---|---|---|---|',
@@ -83,7 +104,10 @@ async function main() {
     const readme = await readFile(path, 'utf8');
     const marked = /(<!-- bench:begin -->\n)[\s\S]*?(<!-- bench:end -->)/;
     if (!marked.test(readme)) throw new Error('README.md has no <!-- bench:begin --> … <!-- bench:end --> markers');
-    await writeFile(path, readme.replace(marked, (_m, a: string, b: string) => `${a}${text}\n${b}`));
+    await writeFile(
+      path,
+      readme.replace(marked, (_m, a: string, b: string) => `${a}${text}\n${b}`),
+    );
     console.error('README.md updated');
   }
 }

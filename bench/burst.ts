@@ -31,85 +31,105 @@ interface Round {
 
 async function main() {
   const files: Package[] = await Promise.all(
-    ['le_sample_fixed_rate_h24b.pdf', 'cd_sample_fixed_rate_h25b.pdf'].map(async (name) => ({ name, data: await readFile(CORPUS + name) })),
+    ['le_sample_fixed_rate_h24b.pdf', 'cd_sample_fixed_rate_h25b.pdf'].map(async (name) => ({
+      name,
+      data: await readFile(CORPUS + name),
+    })),
   );
   // The API's per-key rate limit is not what is measured here: 21 creates a round and the report checks.
   // As many analysis slots as cores: an analysis is bound by the CPU, so slots beyond the cores only share
   // them, and "20 × one alone ÷ slots" would then ask for cores the machine does not have.
   const serviceEnv = { RATE_LIMIT_PER_MINUTE: '100000', MAX_CONCURRENT_ANALYSES: String(availableParallelism()) };
-  await withThrowawayStack({ durable: true, compiled: true, serviceEnv, log: (l) => console.error(`# ${l}`) }, async ({ stack, api, key }) => {
-    const sql = createSql(stack.config, { max: 2 });
-    try {
-      // The limit the workflow's reviewPolicy activity applies: the organization's own, else the configured one.
-      const [org] = await sql<{ max_concurrent_analyses: number | null }[]>`select max_concurrent_analyses from organizations`;
-      const slots = org?.max_concurrent_analyses ?? stack.config.limits.maxConcurrentAnalyses;
-      const create = async (): Promise<string> => {
-        const body = new FormData();
-        for (const f of files) body.append('documents', new Blob([f.data], { type: 'application/pdf' }), f.name);
-        const res = await fetch(`${api}/reviews`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'idempotency-key': randomUUID() }, body });
-        const text = await res.text();
-        if (res.status !== 201) throw new Error(`create: ${res.status} ${text}`);
-        return (JSON.parse(text) as { review_id: string }).review_id;
-      };
+  await withThrowawayStack(
+    { durable: true, compiled: true, serviceEnv, log: (l) => console.error(`# ${l}`) },
+    async ({ stack, api, key }) => {
+      const sql = createSql(stack.config, { max: 2 });
+      try {
+        // The limit the workflow's reviewPolicy activity applies: the organization's own, else the configured one.
+        const [org] = await sql<
+          { max_concurrent_analyses: number | null }[]
+        >`select max_concurrent_analyses from organizations`;
+        const slots = org?.max_concurrent_analyses ?? stack.config.limits.maxConcurrentAnalyses;
+        const create = async (): Promise<string> => {
+          const body = new FormData();
+          for (const f of files) body.append('documents', new Blob([f.data], { type: 'application/pdf' }), f.name);
+          const res = await fetch(`${api}/reviews`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'idempotency-key': randomUUID() },
+            body,
+          });
+          const text = await res.text();
+          if (res.status !== 201) throw new Error(`create: ${res.status} ${text}`);
+          return (JSON.parse(text) as { review_id: string }).review_id;
+        };
 
-      /** Creates `n` reviews at once and waits until every one is completed with its report; seconds from the first request. */
-      const run = async (n: number): Promise<Round> => {
-        const t0 = performance.now();
-        const ids = await Promise.all(Array.from({ length: n }, create));
-        await completedWithReports(sql, api, key, ids);
-        const seconds = (performance.now() - t0) / 1000;
-        return { seconds, analysing: await analysingSeconds(sql, ids) };
-      };
+        /**
+         * Creates `n` reviews at once and waits until every one is completed with its report; seconds from
+         * the first request.
+         */
+        const run = async (n: number): Promise<Round> => {
+          const t0 = performance.now();
+          const ids = await Promise.all(Array.from({ length: n }, create));
+          await completedWithReports(sql, api, key, ids);
+          const seconds = (performance.now() - t0) / 1000;
+          return { seconds, analysing: await analysingSeconds(sql, ids) };
+        };
 
-      // A first review warms the worker's readers and code paths, so the first round measures what the rest do.
-      await run(1);
-      const lone: Round[] = [];
-      const bursts: Round[] = [];
-      const sides = await alternate(
-        ROUNDS,
-        {
-          label: `${BURST} at once`,
-          measure: async () => {
-            const r = await run(BURST);
-            bursts.push(r);
-            return r.seconds;
+        // A first review warms the worker's readers and code paths, so the first round measures what the rest do.
+        await run(1);
+        const lone: Round[] = [];
+        const bursts: Round[] = [];
+        const sides = await alternate(
+          ROUNDS,
+          {
+            label: `${BURST} at once`,
+            measure: async () => {
+              const r = await run(BURST);
+              bursts.push(r);
+              return r.seconds;
+            },
           },
-        },
-        {
-          label: `ideal: ${BURST} × one alone ÷ ${slots} slots`,
-          measure: async () => {
-            const r = await run(1);
-            lone.push(r);
-            return (BURST * r.seconds) / slots;
+          {
+            label: `ideal: ${BURST} × one alone ÷ ${slots} slots`,
+            measure: async () => {
+              const r = await run(1);
+              lone.push(r);
+              return (BURST * r.seconds) / slots;
+            },
           },
-        },
-      );
-      const ideal = summary(sides.plain).median;
-      const bound = 1.1 * ideal + 2;
-      const median = (xs: number[]) => summary({ label: '', samples: xs.map((value) => ({ value, load: 0 })) }).median;
-      const concurrency = bursts.map((b) => b.analysing.reduce((a, s) => a + s, 0) / b.seconds);
-      const fmt = (xs: number[], digits = 2) => xs.map((x) => x.toFixed(digits)).join(', ');
-      report({
-        what: `${BURST} simultaneous creates`,
-        unit: 's',
-        higherIsBetter: false,
-        here: sides.here,
-        plain: sides.plain,
-        // ratio = ideal ÷ burst ≥ ideal ÷ (1.1 × ideal + 2 s)  ⇔  burst ≤ 1.1 × ideal + 2 s (the target).
-        target: Number((ideal / bound).toFixed(2)),
-        notes: [
-          `bound (the target): burst ≤ 1.1 × ideal + 2 s = ${bound.toFixed(2)} s with the median ideal ${ideal.toFixed(2)} s (${slots} analysis slots); burst median ${summary(sides.here).median.toFixed(2)} s`,
-          `one 2-document review alone, created to completed: ${fmt(lone.map((r) => r.seconds))} s (its analysis ${fmt(lone.flatMap((r) => r.analysing))} s)`,
-          `analyses at once over each burst (time analysing ÷ the burst's time): ${fmt(concurrency)}, median ${median(concurrency).toFixed(2)} of ${slots}`,
-          // What sharing the machine costs each analysis: the ideal takes it to cost what it does alone.
-          `one analysis in a burst took ${median(bursts.flatMap((b) => b.analysing)).toFixed(2)} s (median; alone ${median(lone.flatMap((r) => r.analysing)).toFixed(2)} s) on ${cpus().length} cores`,
-          `none lost: ${BURST} of ${BURST} completed with reports in each of ${bursts.length} rounds`,
-        ],
-      });
-    } finally {
-      await sql.end();
-    }
-  });
+        );
+        const ideal = summary(sides.plain).median;
+        const bound = 1.1 * ideal + 2;
+        const median = (xs: number[]) =>
+          summary({ label: '', samples: xs.map((value) => ({ value, load: 0 })) }).median;
+        const concurrency = bursts.map((b) => b.analysing.reduce((a, s) => a + s, 0) / b.seconds);
+        const fmt = (xs: number[], digits = 2) => xs.map((x) => x.toFixed(digits)).join(', ');
+        report({
+          what: `${BURST} simultaneous creates`,
+          unit: 's',
+          higherIsBetter: false,
+          here: sides.here,
+          plain: sides.plain,
+          // ratio = ideal ÷ burst ≥ ideal ÷ (1.1 × ideal + 2 s)  ⇔  burst ≤ 1.1 × ideal + 2 s (the target).
+          target: Number((ideal / bound).toFixed(2)),
+          notes: [
+            `bound (the target): burst ≤ 1.1 × ideal + 2 s = ${bound.toFixed(2)} s with the median ` +
+              `ideal ${ideal.toFixed(2)} s (${slots} analysis slots); burst median ${summary(sides.here).median.toFixed(2)} s`,
+            `one 2-document review alone, created to completed: ${fmt(lone.map((r) => r.seconds))} s ` +
+              `(its analysis ${fmt(lone.flatMap((r) => r.analysing))} s)`,
+            `analyses at once over each burst (time analysing ÷ the burst's time): ` +
+              `${fmt(concurrency)}, median ${median(concurrency).toFixed(2)} of ${slots}`,
+            // What sharing the machine costs each analysis: the ideal takes it to cost what it does alone.
+            `one analysis in a burst took ${median(bursts.flatMap((b) => b.analysing)).toFixed(2)} s ` +
+              `(median; alone ${median(lone.flatMap((r) => r.analysing)).toFixed(2)} s) on ${cpus().length} cores`,
+            `none lost: ${BURST} of ${BURST} completed with reports in each of ${bursts.length} rounds`,
+          ],
+        });
+      } finally {
+        await sql.end();
+      }
+    },
+  );
 }
 
 /** Waits until every review is completed and its report is there; one failed, lost or late fails the benchmark. */

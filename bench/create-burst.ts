@@ -52,7 +52,10 @@ function percentile(xs: number[], p: number): number {
 }
 
 /** Sends `bodies` at once to `url`, each with its key, and times every answer. */
-async function burst(url: string, requests: { key?: string; body: () => FormData; idempotencyKey: string }[]): Promise<Burst> {
+async function burst(
+  url: string,
+  requests: { key?: string; body: () => FormData; idempotencyKey: string }[],
+): Promise<Burst> {
   const t0 = performance.now();
   const answers = await Promise.all(
     requests.map(async (r): Promise<Answer> => {
@@ -85,7 +88,9 @@ async function burst(url: string, requests: { key?: string; body: () => FormData
 
 async function main() {
   const corpus = await Promise.all(
-    ['cd_sample_fixed_rate_h25b.pdf', 'le_sample_fixed_rate_h24b.pdf', 'cd_sample_refi_excess_cost_h25f1.pdf'].map(async (name) => ({ name, data: await readFile(CORPUS + name) })),
+    ['cd_sample_fixed_rate_h25b.pdf', 'le_sample_fixed_rate_h24b.pdf', 'cd_sample_refi_excess_cost_h25f1.pdf'].map(
+      async (name) => ({ name, data: await readFile(CORPUS + name) }),
+    ),
   );
   // 1, 2 or 3 documents, always with a Closing Disclosure so that every review is analysed and released.
   const packageOf = (i: number) => corpus.slice(0, 1 + (i % 3));
@@ -123,7 +128,11 @@ async function main() {
         keys.push((await createApiKey(sql, { organizationId: org.id, sandbox: false })).key);
       }
       const requests = (key: boolean) =>
-        Array.from({ length: BURST }, (_, i) => ({ ...(key ? { key: keys[i % ORGANIZATIONS]! } : {}), body: form(i), idempotencyKey: randomUUID() }));
+        Array.from({ length: BURST }, (_, i) => ({
+          ...(key ? { key: keys[i % ORGANIZATIONS]! } : {}),
+          body: form(i),
+          idempotencyKey: randomUUID(),
+        }));
 
       const here: Burst[] = [];
       const plainRuns: Burst[] = [];
@@ -141,8 +150,11 @@ async function main() {
             const b = await burst(`${api}/reviews`, requests(true));
             here.push(b);
             const refused = b.answers.filter((a) => a.status !== 201);
-            console.error(`    statuses: ${statusCounts(b.answers)}; p50 ${b.p50.toFixed(2)} s, p95 ${b.p95.toFixed(2)} s`);
-            for (const a of refused.slice(0, 5)) console.error(`    ${a.status} after ${a.seconds.toFixed(1)} s: ${a.body.slice(0, 200)}`);
+            console.error(
+              `    statuses: ${statusCounts(b.answers)}; p50 ${b.p50.toFixed(2)} s, p95 ${b.p95.toFixed(2)} s`,
+            );
+            for (const a of refused.slice(0, 5))
+              console.error(`    ${a.status} after ${a.seconds.toFixed(1)} s: ${a.body.slice(0, 200)}`);
             const t0 = performance.now();
             await everyReviewCompleted(sql, api, keys, b, announced, problems);
             completion.push((performance.now() - t0) / 1000);
@@ -170,10 +182,15 @@ async function main() {
         // Latency is the line that counts (p95 ≤ 5 s); the ratio shows what the service adds to a bare create.
         target: 0.2,
         notes: [
-          `statuses each round: ${here.map((b) => statusCounts(b.answers)).join('; ')} (target: all 201) ${all201 ? '✓' : '✗'}`,
-          `answer time p95: here ${p95s.map((x) => x.toFixed(2)).join(', ')} s, plain ${plainRuns.map((b) => b.p95.toFixed(2)).join(', ')} s (target here ≤ ${P95_TARGET_S} s) ${p95s.every((x) => x <= P95_TARGET_S) ? '✓' : '✗'}`,
-          `answer time p50: here ${here.map((b) => b.p50.toFixed(2)).join(', ')} s, plain ${plainRuns.map((b) => b.p50.toFixed(2)).join(', ')} s`,
-          `none lost: every review a create was answered with completed with its report (${completed.join(', ')} of ${BURST}), in ${completion.map((x) => x.toFixed(0)).join(', ')} s after the last answer`,
+          `statuses each round: ${here.map((b) => statusCounts(b.answers)).join('; ')} (target: all ` +
+            `201) ${all201 ? '✓' : '✗'}`,
+          `answer time p95: here ${p95s.map((x) => x.toFixed(2)).join(', ')} s, plain ` +
+            `${plainRuns.map((b) => b.p95.toFixed(2)).join(', ')} s (target here ≤ ${P95_TARGET_S} s) ` +
+            `${p95s.every((x) => x <= P95_TARGET_S) ? '✓' : '✗'}`,
+          `answer time p50: here ${here.map((b) => b.p50.toFixed(2)).join(', ')} s, plain ` +
+            `${plainRuns.map((b) => b.p50.toFixed(2)).join(', ')} s`,
+          `none lost: every review a create was answered with completed with its report ` +
+            `(${completed.join(', ')} of ${BURST}), in ${completion.map((x) => x.toFixed(0)).join(', ')} s after the last answer`,
         ],
       });
       if (!all201) problems.push('a create of the burst was not answered 201');
@@ -193,27 +210,45 @@ function statusCounts(answers: Answer[]): string {
   const counts = new Map<number, number>();
   for (const a of answers) counts.set(a.status, (counts.get(a.status) ?? 0) + 1);
   const retried = answers.filter((a) => a.retried !== undefined);
-  const after = retried.length ? ` (the 503s retried with their keys: ${retried.filter((a) => a.retried === 200 || a.retried === 201).length} answered with their review)` : '';
-  return [...counts].sort(([a], [b]) => a - b).map(([s, n]) => `${n} × ${s}`).join(', ') + after;
+  const after = retried.length
+    ? ` (the 503s retried with their keys: ` +
+      `${retried.filter((a) => a.retried === 200 || a.retried === 201).length} answered with their review)`
+    : '';
+  return (
+    [...counts]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${n} × ${s}`)
+      .join(', ') + after
+  );
 }
 
 /**
  * Waits until every review the burst was answered with is completed with its report, and checks that no
  * other review appeared: one failed, lost, late or unannounced fails the benchmark.
  */
-async function everyReviewCompleted(sql: Sql, api: string, keys: string[], b: Burst, announced: Set<string>, problems: string[]): Promise<void> {
+async function everyReviewCompleted(
+  sql: Sql,
+  api: string,
+  keys: string[],
+  b: Burst,
+  announced: Set<string>,
+  problems: string[],
+): Promise<void> {
   const ids = b.answers.flatMap((a) => (a.reviewId ? [a.reviewId] : []));
   for (const id of ids) announced.add(id);
   await allCompleted(sql, ids, { timeoutMs: COMPLETION_TIMEOUT_MS, pollMs: 500 });
   const [unannounced] = await sql<{ n: number }[]>`
-    select count(*)::int as n from reviews where reference_id like 'burst-%' and not (id = any(${[...announced]}::uuid[]))`;
+    select count(*)::int as n from reviews where reference_id like 'burst-%' and not (id =
+    any(${[...announced]}::uuid[]))`;
   if (unannounced!.n > 0) {
     const [failed] = await sql<{ n: number }[]>`
-      select count(*)::int as n from reviews where reference_id like 'burst-%' and status = 'failed' and not (id = any(${[...announced]}::uuid[]))`;
+      select count(*)::int as n from reviews where reference_id like 'burst-%' and status = 'failed' and
+      not (id = any(${[...announced]}::uuid[]))`;
     problems.push(`${unannounced!.n} reviews exist that no create was answered with (${failed!.n} of them failed)`);
   }
   const [unreleased] = await sql<{ n: number }[]>`
-    select count(*)::int as n from reviews r where r.id = any(${ids}::uuid[]) and not exists (select 1 from releases where review_id = r.id)`;
+    select count(*)::int as n from reviews r where r.id = any(${ids}::uuid[]) and not exists (select 1
+    from releases where review_id = r.id)`;
   if (unreleased!.n > 0) throw new Error(`${unreleased!.n} completed reviews have no release`);
   // The report of one review per organization through the API, by that organization's key (answer i came
   // from organization i mod 8); the rest of the budget of each organization's rate limit stays unused.
@@ -221,7 +256,9 @@ async function everyReviewCompleted(sql: Sql, api: string, keys: string[], b: Bu
     keys.map(async (key, o) => {
       const answered = b.answers.find((a, i) => i % keys.length === o && a.reviewId);
       if (!answered) return;
-      const res = await fetch(`${api}/reviews/${answered.reviewId}/report`, { headers: { authorization: `Bearer ${key}` } });
+      const res = await fetch(`${api}/reviews/${answered.reviewId}/report`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       if (res.status !== 200) throw new Error(`review ${answered.reviewId}: report ${res.status} ${await res.text()}`);
     }),
   );

@@ -67,7 +67,9 @@ function recall(pages: readonly { truth: string[]; read: string[] }[]): number {
 
 async function corpusPages(dpi: number): Promise<Page[]> {
   const pages: Page[] = [];
-  for (const file of readdirSync(CORPUS).filter((f) => f.endsWith('.pdf')).sort()) {
+  for (const file of readdirSync(CORPUS)
+    .filter((f) => f.endsWith('.pdf'))
+    .sort()) {
     const bytes = readFileSync(new URL(file, CORPUS));
     const layer = await readPdf(bytes);
     if (!layer.readable) throw new Error(`${file}: ${layer.reason}`);
@@ -101,13 +103,18 @@ async function limited<T>(limit: number, tasks: readonly (() => Promise<T>)[]): 
 /** Plain native tesseract, as one would run it on a page image with our models: text on stdout. */
 function tesseractText(file: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('tesseract', [file, 'stdout', '--tessdata-dir', nativeModels(), '-l', 'eng'], { env: tesseractEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('tesseract', [file, 'stdout', '--tessdata-dir', nativeModels(), '-l', 'eng'], {
+      env: tesseractEnvironment(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`tesseract ${file} exited with ${code}: ${err.trim()}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`tesseract ${file} exited with ${code}: ${err.trim()}`)),
+    );
   });
 }
 
@@ -117,7 +124,8 @@ async function ours(pages: readonly Page[]): Promise<string[][]> {
     WORKERS,
     pages.map((page) => async () => {
       const read = await ocrImage(page.png, 'image/png');
-      if (!read.readable || read.pages.length !== 1) throw new Error(`${page.name}: ${read.readable ? `${read.pages.length} pages` : read.reason}`);
+      if (!read.readable || read.pages.length !== 1)
+        throw new Error(`${page.name}: ${read.readable ? `${read.pages.length} pages` : read.reason}`);
       return words(read.pages[0]!.text);
     }),
   );
@@ -156,7 +164,12 @@ async function sideBySide(): Promise<void> {
       {
         label: `plain (tesseract CLI, ${WORKERS} processes)`,
         measure: async () => {
-          const { seconds, result } = await timed(() => limited(WORKERS, files.map((file) => () => tesseractText(file))));
+          const { seconds, result } = await timed(() =>
+            limited(
+              WORKERS,
+              files.map((file) => () => tesseractText(file)),
+            ),
+          );
           plainRecall = recall(pages.map((page, i) => ({ truth: page.truth, read: words(result[i]!) })));
           return pages.length / seconds;
         },
@@ -171,8 +184,10 @@ async function sideBySide(): Promise<void> {
       plain: sides.plain,
       target: 0.9,
       notes: [
-        `${pages.length} CFPB LE/CD pages rendered at ${DPI} dpi (PNG, grey), ${WORKERS} at a time; the service on its configured engine, ${engine} (OCR_ENGINE); plain: native tesseract ${version}, best_int models`,
-        `word recall against the text layer: here ${hereRecall.toFixed(3)}, plain ${plainRecall.toFixed(3)} ${hereRecall >= plainRecall ? '✓' : '✗ (below plain)'}`,
+        `${pages.length} CFPB LE/CD pages rendered at ${DPI} dpi (PNG, grey), ${WORKERS} at a time; ` +
+          `the service on its configured engine, ${engine} (OCR_ENGINE); plain: native tesseract ${version}, best_int models`,
+        `word recall against the text layer: here ${hereRecall.toFixed(3)}, plain ` +
+          `${plainRecall.toFixed(3)} ${hereRecall >= plainRecall ? '✓' : '✗ (below plain)'}`,
       ],
     });
   } finally {
@@ -205,7 +220,8 @@ async function resolutions(): Promise<void> {
       const rates = figures.map((f) => f.rate).sort((a, b) => a - b);
       console.log(
         `scanned at ${scanDpi} dpi, rendered at ${label} (${renderDpi}): median ${rates[1]!.toFixed(2)} pages/s ` +
-          `(${rates.map((r) => r.toFixed(2)).join(', ')}), word recall ${figures[0]!.recall.toFixed(3)}, load ${figures.map((f) => f.load.toFixed(1)).join('/')}`,
+          `(${rates.map((r) => r.toFixed(2)).join(', ')}), word recall ` +
+          `${figures[0]!.recall.toFixed(3)}, load ${figures.map((f) => f.load.toFixed(1)).join('/')}`,
       );
     }
   }

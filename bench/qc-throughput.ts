@@ -2,7 +2,8 @@
 // extract, every rule) on a 300-page package of text-layer PDFs and on 30 scanned pages (image-only PDFs),
 // as 30 one-page files and as one 30-page file, against poppler's `pdftotext` on the same files as the
 // reference. OCR runs OCR_WORKERS workers and the engine reads as many files at once, as the worker
-// process does, whose pdf.js threads and OCR workers are already running (a warm-up run starts them). The packages are built from the CFPB model forms of test/corpus; nothing is downloaded.
+// process does, whose pdf.js threads and OCR workers are already running (a warm-up run starts them). The
+// packages are built from the CFPB model forms of test/corpus; nothing is downloaded.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -58,7 +59,8 @@ async function scannedPackage(dir: string, targetPages: number): Promise<Package
 /** The same scanned pages as one image-only PDF, whose pages OCR reads several at a time. */
 async function scannedFile(dir: string, targetPages: number): Promise<PackageFile[]> {
   const doc = await PDFDocument.create();
-  for await (const { png } of scannedPages(targetPages)) doc.addPage([612, 792]).drawImage(await doc.embedPng(png), LETTER);
+  for await (const { png } of scannedPages(targetPages))
+    doc.addPage([612, 792]).drawImage(await doc.embedPng(png), LETTER);
   const path = join(dir, 'scanned-package.pdf');
   await writeFile(path, await doc.save());
   return [{ path, pages: doc.getPageCount() }];
@@ -81,12 +83,25 @@ async function* scannedPages(targetPages: number): AsyncGenerator<{ name: string
   }
 }
 
-async function analyse(files: PackageFile[], concurrency: number): Promise<{ seconds: number; findings: number; peakRssMiB: number }> {
-  const docs: DocumentToAnalyse[] = files.map((f, i) => ({ id: String(i), filename: f.path.split('/').pop()!, mime: 'application/pdf', objectKey: f.path }));
+async function analyse(
+  files: PackageFile[],
+  concurrency: number,
+): Promise<{ seconds: number; findings: number; peakRssMiB: number }> {
+  const docs: DocumentToAnalyse[] = files.map((f, i) => ({
+    id: String(i),
+    filename: f.path.split('/').pop()!,
+    mime: 'application/pdf',
+    objectKey: f.path,
+  }));
   let peak = process.memoryUsage.rss();
   const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 100);
   const start = performance.now();
-  const result = await analyseDocuments(docs, (key) => readFile(key), () => {}, { ocr: tesseractOcr, concurrency });
+  const result = await analyseDocuments(
+    docs,
+    (key) => readFile(key),
+    () => {},
+    { ocr: tesseractOcr, concurrency },
+  );
   const seconds = (performance.now() - start) / 1000;
   clearInterval(sample);
   return { seconds, findings: result.findings.length, peakRssMiB: Math.round(peak / 1024 / 1024) };
@@ -126,8 +141,10 @@ async function main() {
       const ourRate = pages / ours.seconds;
       const refRate = pages / reference;
       console.log(
-        `${label}: ${files.length} files, ${pages} pages; QC analysis ${ours.seconds.toFixed(1)} s = ${ourRate.toFixed(ourRate < 10 ? 2 : 1)} pages/s ` +
-          `(${ours.findings} findings, peak RSS ${ours.peakRssMiB} MiB); pdftotext ${reference.toFixed(2)} s = ${refRate.toFixed(1)} pages/s; ` +
+        `${label}: ${files.length} files, ${pages} pages; QC analysis ${ours.seconds.toFixed(1)} s = ` +
+          `${ourRate.toFixed(ourRate < 10 ? 2 : 1)} pages/s ` +
+          `(${ours.findings} findings, peak RSS ${ours.peakRssMiB} MiB); pdftotext ` +
+          `${reference.toFixed(2)} s = ${refRate.toFixed(1)} pages/s; ` +
           `ratio ${(ourRate / refRate).toFixed(3)}`,
       );
     }

@@ -42,8 +42,18 @@ interface Row {
 const rows: Row[] = [];
 
 async function analyse(uploads: readonly Upload[]): Promise<Analysis> {
-  const docs: DocumentToAnalyse[] = uploads.map((u, i) => ({ id: String(i), filename: u.filename, mime: u.mime, objectKey: String(i) }));
-  return analyseDocuments(docs, async (key) => uploads[Number(key)]!.bytes, () => {}, { ocr: tesseractOcr, concurrency: workers });
+  const docs: DocumentToAnalyse[] = uploads.map((u, i) => ({
+    id: String(i),
+    filename: u.filename,
+    mime: u.mime,
+    objectKey: String(i),
+  }));
+  return analyseDocuments(
+    docs,
+    async (key) => uploads[Number(key)]!.bytes,
+    () => {},
+    { ocr: tesseractOcr, concurrency: workers },
+  );
 }
 
 function fieldsOf(docs: readonly LoanDocument[]): Expected {
@@ -58,7 +68,11 @@ function fieldsOf(docs: readonly LoanDocument[]): Expected {
   return out;
 }
 
-const pdf = (path: string): Upload => ({ filename: path.split('/').at(-1)!, mime: 'application/pdf', bytes: readFileSync(new URL(path, root)) });
+const pdf = (path: string): Upload => ({
+  filename: path.split('/').at(-1)!,
+  mime: 'application/pdf',
+  bytes: readFileSync(new URL(path, root)),
+});
 const pageCount = (a: Analysis) => a.loan.documents.reduce((n, d) => n + d.pages.length, 0);
 const codes = (a: Analysis) => [...new Set(a.findings.map((f) => f.code))].sort().join(',');
 
@@ -74,7 +88,18 @@ interface FormCase {
 }
 
 async function formCorpus(name: string, cases: FormCase[]): Promise<void> {
-  const row: Row = { corpus: name, files: 0, pages: 0, exact: 0, expected: 0, spurious: 0, splitRight: 0, findingsAsExpected: 0, findingsChecked: 0, seconds: 0 };
+  const row: Row = {
+    corpus: name,
+    files: 0,
+    pages: 0,
+    exact: 0,
+    expected: 0,
+    spurious: 0,
+    splitRight: 0,
+    findingsAsExpected: 0,
+    findingsChecked: 0,
+    seconds: 0,
+  };
   for (const c of cases) {
     const started = performance.now();
     const analysis = await analyse(c.uploads);
@@ -88,7 +113,9 @@ async function formCorpus(name: string, cases: FormCase[]): Promise<void> {
     const exact = wanted.filter(([field, value]) => JSON.stringify(read[field]) === JSON.stringify(value));
     row.exact += exact.length;
     if (process.env.VERBOSE) {
-      const missed = wanted.filter((w) => !exact.includes(w)).map(([f, v]) => `${f}=${JSON.stringify(read[f]?.[0])} (want ${JSON.stringify(v[0])})`);
+      const missed = wanted
+        .filter((w) => !exact.includes(w))
+        .map(([f, v]) => `${f}=${JSON.stringify(read[f]?.[0])} (want ${JSON.stringify(v[0])})`);
       if (missed.length > 0) console.error(`${name} ${c.uploads[0]!.filename}: ${missed.join('; ')}`);
     }
     row.spurious += Object.keys(fieldsOf(analysis.loan.documents)).filter((f) => !(f in c.expected)).length;
@@ -97,7 +124,8 @@ async function formCorpus(name: string, cases: FormCase[]): Promise<void> {
     if (c.twin !== undefined) {
       row.findingsChecked++;
       if (codes(analysis) === c.twin) row.findingsAsExpected++;
-      else if (process.env.VERBOSE) console.error(`${name} ${c.uploads[0]!.filename}: findings ${codes(analysis)} against ${c.twin}`);
+      else if (process.env.VERBOSE)
+        console.error(`${name} ${c.uploads[0]!.filename}: findings ${codes(analysis)} against ${c.twin}`);
     }
   }
   rows.push(row);
@@ -105,7 +133,18 @@ async function formCorpus(name: string, cases: FormCase[]): Promise<void> {
 
 /** Blank forms: pages classified as the form, and not one value read. */
 async function blankCorpus(name: string, cases: { upload: Upload; cls: string }[]): Promise<void> {
-  const row: Row = { corpus: name, files: 0, pages: 0, exact: 0, expected: 0, spurious: 0, splitRight: 0, findingsAsExpected: 0, findingsChecked: 0, seconds: 0 };
+  const row: Row = {
+    corpus: name,
+    files: 0,
+    pages: 0,
+    exact: 0,
+    expected: 0,
+    spurious: 0,
+    splitRight: 0,
+    findingsAsExpected: 0,
+    findingsChecked: 0,
+    seconds: 0,
+  };
   for (const c of cases) {
     const started = performance.now();
     const analysis = await analyse([c.upload]);
@@ -113,12 +152,18 @@ async function blankCorpus(name: string, cases: { upload: Upload; cls: string }[
     row.files++;
     row.pages += pageCount(analysis);
     row.spurious += Object.keys(fieldsOf(analysis.loan.documents)).length;
-    row.splitRight += analysis.loan.documents.filter((d) => d.documentClass === c.cls).reduce((n, d) => n + d.pages.length, 0);
+    row.splitRight += analysis.loan.documents
+      .filter((d) => d.documentClass === c.cls)
+      .reduce((n, d) => n + d.pages.length, 0);
     // A blank form raises no finding that rests on a value read: only the documentation rules and those
     // whose defect is the value's absence (APR-006 no APR disclosed, COL-001 no opinion of value) may fire.
     row.findingsChecked++;
-    if (analysis.findings.every((f) => f.code.startsWith('DOC-') || f.code === 'APR-006' || f.code === 'COL-001')) row.findingsAsExpected++;
-    else if (process.env.VERBOSE) console.error(`${name} ${c.upload.filename}: ${analysis.findings.map((f) => `${f.code}: ${f.summary}`).join(' | ')}`);
+    if (analysis.findings.every((f) => f.code.startsWith('DOC-') || f.code === 'APR-006' || f.code === 'COL-001'))
+      row.findingsAsExpected++;
+    else if (process.env.VERBOSE)
+      console.error(
+        `${name} ${c.upload.filename}: ${analysis.findings.map((f) => `${f.code}: ${f.summary}`).join(' | ')}`,
+      );
   }
   rows.push(row);
 }
@@ -128,10 +173,26 @@ interface PageLabel {
   source: string;
 }
 
-async function bundleCorpus(name: string, bundles: { file: string; findings: (a: Analysis) => boolean }[]): Promise<void> {
-  const row: Row = { corpus: name, files: 0, pages: 0, exact: 0, expected: 0, spurious: 0, splitRight: 0, findingsAsExpected: 0, findingsChecked: 0, seconds: 0 };
+async function bundleCorpus(
+  name: string,
+  bundles: { file: string; findings: (a: Analysis) => boolean }[],
+): Promise<void> {
+  const row: Row = {
+    corpus: name,
+    files: 0,
+    pages: 0,
+    exact: 0,
+    expected: 0,
+    spurious: 0,
+    splitRight: 0,
+    findingsAsExpected: 0,
+    findingsChecked: 0,
+    seconds: 0,
+  };
   for (const b of bundles) {
-    const labels = (JSON.parse(readFileSync(new URL(`public-docs/bundles/${b.file}.json`, root), 'utf8')) as { pages: PageLabel[] }).pages;
+    const labels = (
+      JSON.parse(readFileSync(new URL(`public-docs/bundles/${b.file}.json`, root), 'utf8')) as { pages: PageLabel[] }
+    ).pages;
     const started = performance.now();
     const analysis = await analyse([pdf(`public-docs/bundles/${b.file}.pdf`)]);
     row.seconds += (performance.now() - started) / 1000;
@@ -166,20 +227,32 @@ const spanishFilled = Object.entries(FILLED).filter(([file]) => file.includes('s
 
 await formCorpus('CFPB clean', [
   ...cfpbCases.map(({ upload, e }) => ({ uploads: [upload], cls: e.class, expected: e.fields })),
-  ...englishFilled.map(([file, e]) => ({ uploads: [pdf(`public-docs/clean/${file}`)], cls: e.class, expected: e.fields })),
+  ...englishFilled.map(([file, e]) => ({
+    uploads: [pdf(`public-docs/clean/${file}`)],
+    cls: e.class,
+    expected: e.fields,
+  })),
 ]);
 
 const scanOf = (file: string) => pdf(`public-docs/scans/${file.replace(/\.pdf$/, '_scan.pdf')}`);
 const hasScan = (file: string) => existsSync(new URL(`public-docs/scans/${file.replace(/\.pdf$/, '_scan.pdf')}`, root));
 const scanCases = async (entries: [string, { class: string; fields: Expected }, Upload][]) =>
   Promise.all(
-    entries.filter(([file]) => hasScan(file)).map(async ([file, e, clean]) => {
-      const pages = await pagesOf(scanOf(file));
-      // A scan of a form's first pages is held against the same pages of the clean form: the pages it
-      // lacks are rightly missing (DOC-007) and their figures rightly absent (APR-006 on a CD cut before
-      // its Loan Calculations).
-      return { uploads: [scanOf(file)], cls: e.class, expected: e.fields, pages, twin: await twinFindings(await firstPages(clean, pages)) };
-    }),
+    entries
+      .filter(([file]) => hasScan(file))
+      .map(async ([file, e, clean]) => {
+        const pages = await pagesOf(scanOf(file));
+        // A scan of a form's first pages is held against the same pages of the clean form: the pages it
+        // lacks are rightly missing (DOC-007) and their figures rightly absent (APR-006 on a CD cut before
+        // its Loan Calculations).
+        return {
+          uploads: [scanOf(file)],
+          cls: e.class,
+          expected: e.fields,
+          pages,
+          twin: await twinFindings(await firstPages(clean, pages)),
+        };
+      }),
   );
 async function pagesOf(upload: Upload): Promise<number> {
   return (await PDFDocument.load(upload.bytes)).getPageCount();
@@ -195,8 +268,13 @@ async function firstPages(upload: Upload, count: number): Promise<Upload> {
 await formCorpus(
   'scans',
   await scanCases([
-    ...cfpbCases.map(({ upload, e }) => [upload.filename, e, upload] as [string, { class: string; fields: Expected }, Upload]),
-    ...englishFilled.map(([file, e]) => [file, e, pdf(`public-docs/clean/${file}`)] as [string, { class: string; fields: Expected }, Upload]),
+    ...cfpbCases.map(
+      ({ upload, e }) => [upload.filename, e, upload] as [string, { class: string; fields: Expected }, Upload],
+    ),
+    ...englishFilled.map(
+      ([file, e]) =>
+        [file, e, pdf(`public-docs/clean/${file}`)] as [string, { class: string; fields: Expected }, Upload],
+    ),
   ]),
 );
 
@@ -215,8 +293,17 @@ await blankCorpus(
 );
 
 await formCorpus('Spanish (H-28)', [
-  ...spanishFilled.map(([file, e]) => ({ uploads: [pdf(`public-docs/clean/${file}`)], cls: e.class, expected: e.fields })),
-  ...(await scanCases(spanishFilled.map(([file, e]) => [file, e, pdf(`public-docs/clean/${file}`)] as [string, { class: string; fields: Expected }, Upload]))),
+  ...spanishFilled.map(([file, e]) => ({
+    uploads: [pdf(`public-docs/clean/${file}`)],
+    cls: e.class,
+    expected: e.fields,
+  })),
+  ...(await scanCases(
+    spanishFilled.map(
+      ([file, e]) =>
+        [file, e, pdf(`public-docs/clean/${file}`)] as [string, { class: string; fields: Expected }, Upload],
+    ),
+  )),
 ]);
 
 await bundleCorpus('whole loan files', [
@@ -229,7 +316,18 @@ for (const d of DEGRADATIONS) {
   await formCorpus(
     `generated: ${d.name}`,
     await Promise.all(
-      cfpbCases.map(async ({ upload, e }) => ({ uploads: [{ filename: upload.filename, mime: 'application/pdf', bytes: await imagePdf(await degradedPages(upload.bytes, d)) }], cls: e.class, expected: e.fields, twin: await twinFindings(upload) })),
+      cfpbCases.map(async ({ upload, e }) => ({
+        uploads: [
+          {
+            filename: upload.filename,
+            mime: 'application/pdf',
+            bytes: await imagePdf(await degradedPages(upload.bytes, d)),
+          },
+        ],
+        cls: e.class,
+        expected: e.fields,
+        twin: await twinFindings(upload),
+      })),
     ),
   );
 }
@@ -242,11 +340,19 @@ await formCorpus(
     cfpbCases.map(async ({ upload, e }) => {
       // The form's own pages, without the CFPB cover sheet: what a lender sends.
       const count = await pagesOf(upload);
-      const jpegs = await degradedPages(upload.bytes, perPage, Array.from({ length: count - 1 }, (_, i) => i + 2));
+      const jpegs = await degradedPages(
+        upload.bytes,
+        perPage,
+        Array.from({ length: count - 1 }, (_, i) => i + 2),
+      );
       // Field pages count within each file; the tables' page numbers are the PDF's: compare values only.
       const expected = Object.fromEntries(Object.entries(e.fields).map(([k, [v]]) => [k, [v, 1]])) as Expected;
       return {
-        uploads: jpegs.map((bytes, i) => ({ filename: `${upload.filename.replace(/\.pdf$/, '')}-p${i + 1}.jpg`, mime: 'image/jpeg', bytes })),
+        uploads: jpegs.map((bytes, i) => ({
+          filename: `${upload.filename.replace(/\.pdf$/, '')}-p${i + 1}.jpg`,
+          mime: 'image/jpeg',
+          bytes,
+        })),
         cls: e.class,
         expected,
       };
@@ -258,16 +364,31 @@ await formCorpus(
 // side on the same pages: the shadowed photos, then the corpus's scans.
 const shaded = DEGRADATIONS.find((d) => d.shade)!;
 const shadedCases = await Promise.all(
-  cfpbCases.map(async ({ upload, e }) => ({ uploads: [{ filename: upload.filename, mime: 'application/pdf', bytes: await imagePdf(await degradedPages(upload.bytes, shaded)) }], cls: e.class, expected: e.fields })),
+  cfpbCases.map(async ({ upload, e }) => ({
+    uploads: [
+      {
+        filename: upload.filename,
+        mime: 'application/pdf',
+        bytes: await imagePdf(await degradedPages(upload.bytes, shaded)),
+      },
+    ],
+    cls: e.class,
+    expected: e.fields,
+  })),
 );
 const scanned = await scanCases(
-  englishFilled.map(([file, e]) => [file, e, pdf(`public-docs/clean/${file}`)] as [string, { class: string; fields: Expected }, Upload]),
+  englishFilled.map(
+    ([file, e]) => [file, e, pdf(`public-docs/clean/${file}`)] as [string, { class: string; fields: Expected }, Upload],
+  ),
 );
 for (const on of [false, true]) {
   setPaperFlattening(on);
   const label = on ? 'after: paper flattened' : 'before: OCR as tesseract binarises alone';
   await formCorpus(`OCR ${label}, shadowed photos`, shadedCases);
-  await formCorpus(`OCR ${label}, corpus scans`, scanned.map((c) => ({ ...c, twin: undefined })));
+  await formCorpus(
+    `OCR ${label}, corpus scans`,
+    scanned.map((c) => ({ ...c, twin: undefined })),
+  );
 }
 
 await terminateOcr();
@@ -275,11 +396,17 @@ await terminatePdfThreads();
 
 const pct = (a: number, b: number) => (b === 0 ? '—' : `${((a * 100) / b).toFixed(1)}%`);
 console.log(`OCR workers: ${workers}\n`);
-console.log('| corpus | files | pages | fields exact / expected | values read from blanks or not expected | pages split right | findings as expected | s/page |');
+console.log(
+  '| corpus | files | pages | fields exact / expected | values read from blanks or not expected | ' +
+    'pages split right | findings as expected | s/page |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(
-    `| ${r.corpus} | ${r.files} | ${r.pages} | ${r.expected === 0 ? '—' : `${r.exact}/${r.expected} (${pct(r.exact, r.expected)})`} | ${r.spurious} | ` +
-      `${r.splitRight}/${r.pages} | ${r.findingsChecked === 0 ? '—' : `${r.findingsAsExpected}/${r.findingsChecked}`} | ${(r.seconds / Math.max(1, r.pages)).toFixed(2)} |`,
+    `| ${r.corpus} | ${r.files} | ${r.pages} | ` +
+      `${r.expected === 0 ? '—' : `${r.exact}/${r.expected} (${pct(r.exact, r.expected)})`} | ${r.spurious} | ` +
+      `${r.splitRight}/${r.pages} | ` +
+      `${r.findingsChecked === 0 ? '—' : `${r.findingsAsExpected}/${r.findingsChecked}`} | ` +
+      `${(r.seconds / Math.max(1, r.pages)).toFixed(2)} |`,
   );
 }

@@ -18,7 +18,11 @@ const CONNECTIONS = 20;
 async function requestsPerSecond(url: string, headers: Record<string, string>): Promise<number> {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
   const failed = result.non2xx + result.errors + result.timeouts;
-  if (failed > 0) throw new Error(`${url}: ${failed} of ${result.requests.total} requests failed (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`);
+  if (failed > 0)
+    throw new Error(
+      `${url}: ${failed} of ${result.requests.total} requests failed (non-2xx ${result.non2xx}, ` +
+        `errors ${result.errors}, timeouts ${result.timeouts})`,
+    );
   return result.requests.total / SECONDS;
 }
 
@@ -32,25 +36,42 @@ async function main() {
     await sql`update organizations set rate_limit_per_minute = 100000000 where id = ${org!.id}`;
     const body = new FormData();
     body.append('documents', new Blob([Buffer.from('%PDF-1.7\n%%EOF\n')], { type: 'application/pdf' }), 'cd.pdf');
-    const created = await fetch(`${api}/reviews`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body });
+    const created = await fetch(`${api}/reviews`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body,
+    });
     if (created.status !== 201) throw new Error(`create failed: ${created.status} ${await created.text()}`);
     const { review_id: id } = (await created.json()) as { review_id: string };
     await sql.end();
 
     const port = await freePort();
     const plain = spawn(process.execPath, ['--import=tsx', 'bench/plain/read-server.ts'], {
-      env: { ...process.env, DATABASE_URL: stack.config.database.url, PORT: String(port), DATABASE_POOL_MAX: String(stack.config.database.poolMax) },
+      env: {
+        ...process.env,
+        DATABASE_URL: stack.config.database.url,
+        PORT: String(port),
+        DATABASE_POOL_MAX: String(stack.config.database.poolMax),
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     try {
       await once(plain.stdout, 'data');
       const plainUrl = `http://127.0.0.1:${port}/v1/reviews/${id}`;
       // Warm both (JIT, pools, the key cache) before the first measured round.
-      await autocannon({ url: `${api}/reviews/${id}`, connections: CONNECTIONS, duration: 2, headers: { authorization: `Bearer ${key}` } });
+      await autocannon({
+        url: `${api}/reviews/${id}`,
+        connections: CONNECTIONS,
+        duration: 2,
+        headers: { authorization: `Bearer ${key}` },
+      });
       await autocannon({ url: plainUrl, connections: CONNECTIONS, duration: 2 });
       const sides = await alternate(
         ROUNDS,
-        { label: 'the service', measure: () => requestsPerSecond(`${api}/reviews/${id}`, { authorization: `Bearer ${key}` }) },
+        {
+          label: 'the service',
+          measure: () => requestsPerSecond(`${api}/reviews/${id}`, { authorization: `Bearer ${key}` }),
+        },
         { label: 'bare Express + postgres.js', measure: () => requestsPerSecond(plainUrl, {}) },
       );
       report({
@@ -59,7 +80,10 @@ async function main() {
         higherIsBetter: true,
         ...sides,
         target: 0.7,
-        notes: [`autocannon -c${CONNECTIONS} -d${SECONDS}, durable Postgres (fsync on); the service authenticates, counts the request fleet-wide and logs it`],
+        notes: [
+          `autocannon -c${CONNECTIONS} -d${SECONDS}, durable Postgres (fsync on); the service ` +
+            `authenticates, counts the request fleet-wide and logs it`,
+        ],
       });
     } finally {
       plain.kill();

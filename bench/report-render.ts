@@ -19,7 +19,8 @@ import { renderReport } from '../src/report/render.js';
 import { releaseContent } from '../src/reviews/report.js';
 import { DEGRADATIONS, degradedPages, imagePdf } from '../test/support/degrade.js';
 
-const corpus = (name: string) => readFile(new URL(`../test/corpus/cfpb/${name}`, import.meta.url)).then((b) => new Uint8Array(b));
+const corpus = (name: string) =>
+  readFile(new URL(`../test/corpus/cfpb/${name}`, import.meta.url)).then((b) => new Uint8Array(b));
 const files = new Map<string, Uint8Array>([
   ['le.pdf', await corpus('le_sample_fixed_rate_h24b.pdf')],
   ['cd.pdf', await corpus('cd_sample_fixed_rate_h25b.pdf')],
@@ -33,12 +34,14 @@ for (const [name, bytes] of files) {
   for (const doc of documents) {
     for (const [field, v] of Object.entries(doc.fields as Record<string, unknown>)) {
       const f = v as { value?: unknown; page?: number; box?: Evidence['box'] };
-      if (f?.box && f.page !== undefined) located.push({ document: name, page: f.page, field, value: String(f.value), box: f.box });
+      if (f?.box && f.page !== undefined)
+        located.push({ document: name, page: f.page, field, value: String(f.value), box: f.box });
     }
   }
 }
 await terminateOcr();
-if (located.length < 30) throw new Error(`only ${located.length} values were located in the samples: the benchmark needs their pictures`);
+if (located.length < 30)
+  throw new Error(`only ${located.length} values were located in the samples: the benchmark needs their pictures`);
 
 const findings: Finding[] = Array.from({ length: 100 }, (_, i) => ({
   key: `DOC-0${10 + (i % 80)}:document_${i}`,
@@ -46,12 +49,26 @@ const findings: Finding[] = Array.from({ length: 100 }, (_, i) => ({
   severity: SEVERITIES[i % SEVERITIES.length]!,
   category: 'documentation',
   title: `A finding of the benchmark, number ${i}`,
-  summary: `The Closing Disclosure (package-${i}.pdf, p.${(i % 9) + 1}) prints $162,000.00 where the Note (note.pdf, p.1) prints $161,000.00; dated 2013-04-15. `.repeat(2),
-  evidence: [located[(3 * i) % located.length]!, located[(3 * i + 1) % located.length]!, located[(3 * i + 2) % located.length]!],
+  summary: (
+    `The Closing Disclosure (package-${i}.pdf, p.${(i % 9) + 1}) prints $162,000.00 where the Note ` +
+    `(note.pdf, p.1) prints $161,000.00; dated 2013-04-15. `
+  ).repeat(2),
+  evidence: [
+    located[(3 * i) % located.length]!,
+    located[(3 * i + 1) % located.length]!,
+    located[(3 * i + 2) % located.length]!,
+  ],
   regulation: '12 CFR 1026.19(f)(1)(ii)',
 }));
-const glance = ['Borrower', 'Property', 'Loan amount', 'Interest rate', 'Loan term', 'Closing date', 'Lender'].map((label, i) => ({ label, value: `value ${i}`, document: 'cd.pdf', page: 1 }));
-const documents = Array.from({ length: 40 }, (_, i) => ({ file: `document-${i}.pdf`, found: ['Closing Disclosure', 'Note'], pages: 12, unreadable: i % 10 === 0 ? 'the file is encrypted' : null }));
+const glance = ['Borrower', 'Property', 'Loan amount', 'Interest rate', 'Loan term', 'Closing date', 'Lender'].map(
+  (label, i) => ({ label, value: `value ${i}`, document: 'cd.pdf', page: 1 }),
+);
+const documents = Array.from({ length: 40 }, (_, i) => ({
+  file: `document-${i}.pdf`,
+  found: ['Closing Disclosure', 'Note'],
+  pages: 12,
+  unreadable: i % 10 === 0 ? 'the file is encrypted' : null,
+}));
 const pagesCited = new Set(located.map((e) => `${e.document}:${e.page}`)).size;
 
 const totals: number[] = [];
@@ -61,7 +78,9 @@ let pages = 0;
 let pictureCount = 0;
 for (let round = 0; round < 7; round++) {
   const started = performance.now();
-  const pictures = await evidencePictures(findings, async (document) => openPageSource(files.get(document)!, 'application/pdf'));
+  const pictures = await evidencePictures(findings, async (document) =>
+    openPageSource(files.get(document)!, 'application/pdf'),
+  );
   picturing.push(performance.now() - started);
   const bytes = await renderReport(
     {
@@ -71,7 +90,13 @@ for (let round = 0; round < 7; round++) {
       sandbox: false,
       ...releaseContent(findings),
       generatedAt: new Date(),
-      sheet: { number: 2, particulars: { glance, documents }, previous: { number: 1, generatedAt: new Date(), findings: findings.slice(10) }, decisions: [], standing: [] },
+      sheet: {
+        number: 2,
+        particulars: { glance, documents },
+        previous: { number: 1, generatedAt: new Date(), findings: findings.slice(10) },
+        decisions: [],
+        standing: [],
+      },
       pictures,
     },
     'a-server-secret-of-at-least-32-characters',
@@ -83,9 +108,15 @@ for (let round = 0; round < 7; round++) {
 }
 const summary = (times: number[]) => {
   const sorted = [...times].sort((a, b) => a - b);
-  return `${times.map((t) => Math.round(t)).join(', ')}; min ${Math.round(sorted[0]!)}, median ${Math.round(sorted[3]!)}, max ${Math.round(sorted[6]!)}`;
+  return (
+    `${times.map((t) => Math.round(t)).join(', ')}; min ${Math.round(sorted[0]!)}, median ` +
+    `${Math.round(sorted[3]!)}, max ${Math.round(sorted[6]!)}`
+  );
 };
-console.log(`100 findings, 300 evidence values: ${pictureCount} distinct pictures from ${pagesCited} pages; ${pages} pages, ${(size / 1024 / 1024).toFixed(2)} MiB`);
+console.log(
+  `100 findings, 300 evidence values: ${pictureCount} distinct pictures from ${pagesCited} pages; ` +
+    `${pages} pages, ${(size / 1024 / 1024).toFixed(2)} MiB`,
+);
 console.log(`pictures + render (ms): ${summary(totals)}`);
 console.log(`of which pictures (ms): ${summary(picturing)}`);
 process.exit(0);

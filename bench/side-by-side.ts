@@ -43,7 +43,8 @@ export function summary(side: Side): Summary {
   if (side.samples.length === 0) throw new Error(`no figures for ${side.label}`);
   const values = side.samples.map((s) => s.value).sort((a, b) => a - b);
   const loads = side.samples.map((s) => s.load).sort((a, b) => a - b);
-  const middle = (xs: number[]) => (xs.length % 2 ? xs[(xs.length - 1) / 2]! : (xs[xs.length / 2 - 1]! + xs[xs.length / 2]!) / 2);
+  const middle = (xs: number[]) =>
+    xs.length % 2 ? xs[(xs.length - 1) / 2]! : (xs[xs.length / 2 - 1]! + xs[xs.length / 2]!) / 2;
   return { min: values[0]!, median: middle(values), max: values[values.length - 1]!, load: middle(loads) };
 }
 
@@ -65,7 +66,10 @@ export async function alternate(
   log: (line: string) => void = (line) => console.error(line),
 ): Promise<{ here: Side; plain: Side }> {
   if (rounds < MIN_ROUNDS) throw new Error(`at least ${MIN_ROUNDS} rounds, not ${rounds}`);
-  const sides = { here: { label: here.label, samples: [] as Sample[] }, plain: { label: plain.label, samples: [] as Sample[] } };
+  const sides = {
+    here: { label: here.label, samples: [] as Sample[] },
+    plain: { label: plain.label, samples: [] as Sample[] },
+  };
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? (['here', 'plain'] as const) : (['plain', 'here'] as const);
     for (const which of order) {
@@ -84,6 +88,9 @@ export async function alternate(
 export function report(c: Comparison): void {
   const h = summary(c.here);
   const p = summary(c.plain);
-  console.error(`${c.what}: here median ${h.median.toFixed(2)} ${c.unit}, plain median ${p.median.toFixed(2)} ${c.unit}, ratio ${ratio(c).toFixed(2)} (target ≥ ${c.target})`);
+  console.error(
+    `${c.what}: here median ${h.median.toFixed(2)} ${c.unit}, plain median ${p.median.toFixed(2)} ` +
+      `${c.unit}, ratio ${ratio(c).toFixed(2)} (target ≥ ${c.target})`,
+  );
   console.log(RESULT_PREFIX + JSON.stringify(c));
 }

@@ -32,17 +32,34 @@ const READY_WITHIN_MS = 180_000;
 const log = (line: string) => console.error(line);
 
 async function freePorts(): Promise<StackPorts> {
-  const keys = ['api', 'postgres', 'minio', 'minioConsole', 'temporal', 'temporalUi', 'temporalHttp', 'temporalMetrics'] as const;
-  return Object.fromEntries(await Promise.all(keys.map(async (k) => [k, await freePort()] as const))) as unknown as StackPorts;
+  const keys = [
+    'api',
+    'postgres',
+    'minio',
+    'minioConsole',
+    'temporal',
+    'temporalUi',
+    'temporalHttp',
+    'temporalMetrics',
+  ] as const;
+  return Object.fromEntries(
+    await Promise.all(keys.map(async (k) => [k, await freePort()] as const)),
+  ) as unknown as StackPorts;
 }
 
 /** Seconds from `started` until `probe` holds; a probe that throws counts as not yet. */
-async function secondsUntil(started: number, what: string, probe: () => Promise<boolean>, abort?: () => string | undefined): Promise<number> {
+async function secondsUntil(
+  started: number,
+  what: string,
+  probe: () => Promise<boolean>,
+  abort?: () => string | undefined,
+): Promise<number> {
   for (;;) {
     if (await probe().catch(() => false)) return (performance.now() - started) / 1000;
     const why = abort?.();
     if (why) throw new Error(`${what}: ${why}`);
-    if (performance.now() - started > READY_WITHIN_MS) throw new Error(`${what} was not ready within ${READY_WITHIN_MS / 1000} s`);
+    if (performance.now() - started > READY_WITHIN_MS)
+      throw new Error(`${what} was not ready within ${READY_WITHIN_MS / 1000} s`);
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }
@@ -76,7 +93,8 @@ async function npmStart(): Promise<number> {
     TEMPORAL_METRICS_PORT: String(ports.temporalMetrics),
   };
   // The Go-built servers' cache, where this machine keeps it elsewhere.
-  for (const v of ['LOAN_REVIEW_CACHE_DIR', 'XDG_CACHE_HOME', 'GOPATH', 'GOCACHE', 'GOMODCACHE']) if (process.env[v]) env[v] = process.env[v]!;
+  for (const v of ['LOAN_REVIEW_CACHE_DIR', 'XDG_CACHE_HOME', 'GOPATH', 'GOCACHE', 'GOMODCACHE'])
+    if (process.env[v]) env[v] = process.env[v]!;
   const started = performance.now();
   const npm: ChildProcess = spawn('npm', ['start'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -84,12 +102,16 @@ async function npmStart(): Promise<number> {
   npm.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   const exited = once(npm, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   try {
-    return await secondsUntil(started, 'npm start', () => answers200(`http://127.0.0.1:${ports.api}/readyz`), () =>
-      npm.exitCode !== null ? `exited ${npm.exitCode} before ready:\n${output}` : undefined,
+    return await secondsUntil(
+      started,
+      'npm start',
+      () => answers200(`http://127.0.0.1:${ports.api}/readyz`),
+      () => (npm.exitCode !== null ? `exited ${npm.exitCode} before ready:\n${output}` : undefined),
     );
   } finally {
     if (npm.exitCode === null) npm.kill('SIGTERM');
     const [code, signal] = await exited;
+    // biome-ignore lint/correctness/noUnsafeFinally: npm start failing to stop is the failure to report.
     if (code !== 0) throw new Error(`npm start stopped with ${code ?? signal}, not 0:\n${output}`);
   }
 }
@@ -103,8 +125,18 @@ const [temporalBin, minioBin, pgBin, pgUser] = await Promise.all([
   postgresBinDir(process.env, log),
   postgresUser(),
 ]);
-const secrets = { postgresPassword: 'bench-startup', minioAccessKey: 'bench-startup', minioSecretKey: 'bench-startup-secret' };
-const cluster = { binDir: pgBin, dataDir: join(plainDir, 'postgres'), user: pgUser, superuser: 'review', password: secrets.postgresPassword };
+const secrets = {
+  postgresPassword: 'bench-startup',
+  minioAccessKey: 'bench-startup',
+  minioSecretKey: 'bench-startup-secret',
+};
+const cluster = {
+  binDir: pgBin,
+  dataDir: join(plainDir, 'postgres'),
+  user: pgUser,
+  superuser: 'review',
+  password: secrets.postgresPassword,
+};
 await mkdir(plainDir, { recursive: true });
 await chmod(plainDir, 0o755);
 await initCluster(cluster, log);
@@ -121,11 +153,32 @@ async function servers(): Promise<number> {
   const started = performance.now();
   try {
     supervisor.start(
-      postgresProcess({ ...cluster, port: ports.postgres, logFile: join(plainDir, 'logs', 'postgres.log'), durable: true }),
+      postgresProcess({
+        ...cluster,
+        port: ports.postgres,
+        logFile: join(plainDir, 'logs', 'postgres.log'),
+        durable: true,
+      }),
     );
-    supervisor.start(minioProcess({ bin: minioBin, dataDir: join(plainDir, 'minio'), ports, secrets, env, logFile: join(plainDir, 'logs', 'minio.log') }));
     supervisor.start(
-      temporalProcess({ bin: temporalBin, dbFile: join(plainDir, 'temporal', 'temporal.db'), ports, namespace, env, logFile: join(plainDir, 'logs', 'temporal.log') }),
+      minioProcess({
+        bin: minioBin,
+        dataDir: join(plainDir, 'minio'),
+        ports,
+        secrets,
+        env,
+        logFile: join(plainDir, 'logs', 'minio.log'),
+      }),
+    );
+    supervisor.start(
+      temporalProcess({
+        bin: temporalBin,
+        dbFile: join(plainDir, 'temporal', 'temporal.db'),
+        ports,
+        namespace,
+        env,
+        logFile: join(plainDir, 'logs', 'temporal.log'),
+      }),
     );
     const pgUrl = `postgres://review:${secrets.postgresPassword}@127.0.0.1:${ports.postgres}/postgres`;
     const times = await Promise.all([
@@ -150,14 +203,21 @@ async function servers(): Promise<number> {
 try {
   log(`warming up: a first npm start (initdb, migrations, builds) and a first start of the servers, not timed`);
   log(`  first npm start: ${(await npmStart()).toFixed(2)} s; servers: ${(await servers()).toFixed(2)} s`);
-  const sides = await alternate(rounds, { label: 'npm start → /readyz 200', measure: npmStart }, { label: 'PostgreSQL + MinIO + Temporal ready', measure: servers });
+  const sides = await alternate(
+    rounds,
+    { label: 'npm start → /readyz 200', measure: npmStart },
+    { label: 'PostgreSQL + MinIO + Temporal ready', measure: servers },
+  );
   report({
     what: 'launch → ready',
     unit: 's',
     higherIsBetter: false,
     ...sides,
     target: 0.5,
-    notes: ['here: a second `npm start` of a data directory until /readyz answers 200; plain: the three servers started in parallel until each answers'],
+    notes: [
+      'here: a second `npm start` of a data directory until /readyz answers 200; plain: the three ' +
+        'servers started in parallel until each answers',
+    ],
   });
 } finally {
   await rm(dataDir, { recursive: true, force: true });

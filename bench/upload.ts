@@ -39,7 +39,12 @@ async function settled(api: string, key: string, id: string): Promise<void> {
 
 async function main() {
   await withThrowawayStack(
-    { durable: true, compiled: true, serviceEnv: { MAX_FILE_BYTES: String(512 * MiB), MAX_REVIEW_BYTES: String(1024 * MiB) }, log: () => {} },
+    {
+      durable: true,
+      compiled: true,
+      serviceEnv: { MAX_FILE_BYTES: String(512 * MiB), MAX_REVIEW_BYTES: String(1024 * MiB) },
+      log: () => {},
+    },
     async ({ stack, api, dir, pids }) => {
       const sql = createSql(stack.config, { max: 1 });
       const [org] = await sql<{ id: string }[]>`select id from organizations limit 1`;
@@ -59,7 +64,11 @@ async function main() {
         const body = new FormData();
         body.append('documents', await openAsBlob(file, { type: 'application/pdf' }), name);
         const t0 = performance.now();
-        const res = await fetch(`${api}/reviews`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body });
+        const res = await fetch(`${api}/reviews`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}` },
+          body,
+        });
         const text = await res.text();
         const seconds = (performance.now() - t0) / 1000;
         if (res.status !== 201) throw new Error(`create failed: ${res.status} ${text}`);
@@ -74,13 +83,25 @@ async function main() {
       const base = { api: await memoryMiB(pids.api), worker: await memoryMiB(pids.worker) };
       const peak = { ...base };
       const sampler = setInterval(() => {
-        void memoryMiB(pids.api).then((m) => (peak.api = Math.max(peak.api, m)), () => {});
-        void memoryMiB(pids.worker).then((m) => (peak.worker = Math.max(peak.worker, m)), () => {});
+        void memoryMiB(pids.api).then(
+          (m) => (peak.api = Math.max(peak.api, m)),
+          () => {},
+        );
+        void memoryMiB(pids.worker).then(
+          (m) => (peak.worker = Math.max(peak.worker, m)),
+          () => {},
+        );
       }, 25);
 
       const { endpoint, accessKey, secretKey, bucket } = stack.config.minio;
       const url = new URL(endpoint);
-      const plain = new Client({ endPoint: url.hostname, port: Number(url.port), useSSL: url.protocol === 'https:', accessKey, secretKey });
+      const plain = new Client({
+        endPoint: url.hostname,
+        port: Number(url.port),
+        useSSL: url.protocol === 'https:',
+        accessKey,
+        secretKey,
+      });
       let created: string | undefined;
       const apiCpu: number[] = [];
       try {
@@ -100,7 +121,9 @@ async function main() {
             label: 'MinIO putObject',
             measure: async (round) => {
               const t0 = performance.now();
-              await plain.putObject(bucket, `bench/plain-${round}.pdf`, createReadStream(file), size, { 'Content-Type': 'application/pdf' });
+              await plain.putObject(bucket, `bench/plain-${round}.pdf`, createReadStream(file), size, {
+                'Content-Type': 'application/pdf',
+              });
               return (performance.now() - t0) / 1000;
             },
           },
@@ -115,7 +138,9 @@ async function main() {
           ...sides,
           target: 0.7,
           notes: [
-            `API RSS ${base.api.toFixed(0)} → peak ${peak.api.toFixed(0)} MiB (+${grew.api.toFixed(0)}, target ≤ 64); worker +${grew.worker.toFixed(0)} MiB from a baseline after the warm-up review settled`,
+            `API RSS ${base.api.toFixed(0)} → peak ${peak.api.toFixed(0)} MiB ` +
+              `(+${grew.api.toFixed(0)}, target ≤ 64); worker +${grew.worker.toFixed(0)} MiB from a baseline after ` +
+              `the warm-up review settled`,
             `API CPU per create: ${apiCpu.map((s) => s.toFixed(2)).join(', ')} s`,
           ],
         });

@@ -62,7 +62,13 @@ const inputs: Input[] = [
       for (let i = 1; i <= 5000; i++) {
         const page = doc.addPage([612, 792]);
         page.drawText(i === 1 ? 'Closing Disclosure' : `Addendum page ${i}`, { x: 72, y: 720, size: 14, font });
-        for (let line = 0; line < 12; line++) page.drawText(`Line ${line}: the borrower agrees to the terms stated in this document.`, { x: 72, y: 680 - line * 15, size: 9, font });
+        for (let line = 0; line < 12; line++)
+          page.drawText(`Line ${line}: the borrower agrees to the terms stated in this document.`, {
+            x: 72,
+            y: 680 - line * 15,
+            size: 9,
+            font,
+          });
       }
       return doc.save();
     },
@@ -73,7 +79,11 @@ const inputs: Input[] = [
     make: async () => {
       const [first] = await samples();
       const png = await renderPdfPage(first!, 1, 300);
-      return sharp(png).flatten({ background: '#ffffff' }).resize(6700, 8800, { fit: 'fill' }).jpeg({ quality: 80 }).toBuffer();
+      return sharp(png)
+        .flatten({ background: '#ffffff' })
+        .resize(6700, 8800, { fit: 'fill' })
+        .jpeg({ quality: 80 })
+        .toBuffer();
     },
   },
   {
@@ -82,10 +92,19 @@ const inputs: Input[] = [
     make: async () => {
       const forms = await samples();
       // Each copy made distinct (a comment after its end), or identical documents would count once.
-      return zip(Array.from({ length: 300 }, (_, i) => ({ name: `loan/doc-${i}.pdf`, data: Buffer.concat([forms[i % forms.length]!, Buffer.from(`\n% copy ${i}\n`)]) })));
+      return zip(
+        Array.from({ length: 300 }, (_, i) => ({
+          name: `loan/doc-${i}.pdf`,
+          data: Buffer.concat([forms[i % forms.length]!, Buffer.from(`\n% copy ${i}\n`)]),
+        })),
+      );
     },
   },
-  { name: 'a content stream inflating to 512 MiB', filename: 'flate-bomb.pdf', make: async () => hostilePdfs.flateBomb(512) },
+  {
+    name: 'a content stream inflating to 512 MiB',
+    filename: 'flate-bomb.pdf',
+    make: async () => hostilePdfs.flateBomb(512),
+  },
 ];
 
 async function main() {
@@ -96,43 +115,61 @@ async function main() {
   for (const input of chosen) {
     const bytes = await input.make();
     // A stack per input: the worker's peak is this input's alone.
-    await withThrowawayStack({ serviceEnv: { MAX_CONCURRENT_ANALYSES: '4' } }, async ({ stack, api, key, dir, pids }) => {
-      const file = join(dir, input.filename);
-      await writeFile(file, bytes);
-      // At rest means warm: the worker polls before its readers have started (worker/main.ts).
-      const warm = /pdf\.js threads and OCR workers ready/;
-      if (!warm.test(await logOnceItHolds(stack.analysis.spec.logFile, warm, 120_000))) throw new Error('the analysis worker\'s readers did not start');
-      const base = await memoryMiB(pids.analysis);
-      let peak = base;
-      const sampler = setInterval(() => {
-        void memoryMiB(pids.analysis).then((m) => (peak = Math.max(peak, m)), () => {});
-      }, 25);
-      const started = Date.now();
-      try {
-        const body = new FormData();
-        body.append('documents', await openAsBlob(file), input.filename);
-        const res = await fetch(`${api}/reviews`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body });
-        const created = (await res.json()) as { review_id?: string; error?: { code: string } };
-        if (res.status !== 201 || !created.review_id) throw new Error(`${input.filename}: ${res.status} ${JSON.stringify(created)}`);
-        let status = 'processing';
-        while (!['completed', 'awaiting_documents', 'failed'].includes(status)) {
-          await new Promise((r) => setTimeout(r, 1000));
-          const r = await fetch(`${api}/reviews/${created.review_id}`, { headers: { authorization: `Bearer ${key}` } });
-          if (r.status === 200) status = ((await r.json()) as { status: string }).status;
+    await withThrowawayStack(
+      { serviceEnv: { MAX_CONCURRENT_ANALYSES: '4' } },
+      async ({ stack, api, key, dir, pids }) => {
+        const file = join(dir, input.filename);
+        await writeFile(file, bytes);
+        // At rest means warm: the worker polls before its readers have started (worker/main.ts).
+        const warm = /pdf\.js threads and OCR workers ready/;
+        if (!warm.test(await logOnceItHolds(stack.analysis.spec.logFile, warm, 120_000)))
+          throw new Error("the analysis worker's readers did not start");
+        const base = await memoryMiB(pids.analysis);
+        let peak = base;
+        const sampler = setInterval(() => {
+          void memoryMiB(pids.analysis).then(
+            (m) => (peak = Math.max(peak, m)),
+            () => {},
+          );
+        }, 25);
+        const started = Date.now();
+        try {
+          const body = new FormData();
+          body.append('documents', await openAsBlob(file), input.filename);
+          const res = await fetch(`${api}/reviews`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}` },
+            body,
+          });
+          const created = (await res.json()) as { review_id?: string; error?: { code: string } };
+          if (res.status !== 201 || !created.review_id)
+            throw new Error(`${input.filename}: ${res.status} ${JSON.stringify(created)}`);
+          let status = 'processing';
+          while (!['completed', 'awaiting_documents', 'failed'].includes(status)) {
+            await new Promise((r) => setTimeout(r, 1000));
+            const r = await fetch(`${api}/reviews/${created.review_id}`, {
+              headers: { authorization: `Bearer ${key}` },
+            });
+            if (r.status === 200) status = ((await r.json()) as { status: string }).status;
+          }
+          const hwm = await memoryMiB(pids.analysis, 'VmHWM');
+          const seconds = (Date.now() - started) / 1000;
+          peak = Math.max(peak, hwm);
+          worst = Math.max(worst, peak);
+          const row =
+            `| ${input.name} | ${(bytes.length / MiB).toFixed(1)} MiB | ${status} in ` +
+            `${seconds.toFixed(0)} s | ${base.toFixed(0)} MiB | ${peak.toFixed(0)} MiB |`;
+          console.log(row);
+          rows.push(row);
+        } finally {
+          clearInterval(sampler);
         }
-        const hwm = await memoryMiB(pids.analysis, 'VmHWM');
-        const seconds = (Date.now() - started) / 1000;
-        peak = Math.max(peak, hwm);
-        worst = Math.max(worst, peak);
-        const row = `| ${input.name} | ${(bytes.length / MiB).toFixed(1)} MiB | ${status} in ${seconds.toFixed(0)} s | ${base.toFixed(0)} MiB | ${peak.toFixed(0)} MiB |`;
-        console.log(row);
-        rows.push(row);
-      } finally {
-        clearInterval(sampler);
-      }
-    });
+      },
+    );
   }
-  console.log(`\n| input | size | review | worker at rest | worker peak |\n|---|---:|---|---:|---:|\n${rows.join('\n')}`);
+  console.log(
+    `\n| input | size | review | worker at rest | worker peak |\n|---|---:|---|---:|---:|\n${rows.join('\n')}`,
+  );
   console.log(`\nworst peak ${worst.toFixed(0)} MiB (budget ${BUDGET_MIB} MiB)`);
   process.exitCode = worst <= BUDGET_MIB ? 0 : 1;
 }

@@ -13,7 +13,12 @@ import { resealSecrets } from '../src/db/webhook-endpoints.js';
 import { decryptSecret, encryptSecret } from '../src/webhooks/secret.js';
 import { createTemporalClient } from '../src/temporal/connection.js';
 import { ReviewWorkflows } from '../api/review-workflow.js';
-import { createOrganization, getOrganization, listOrganizations, updateOrganizationPolicy } from '../src/db/organizations.js';
+import {
+  createOrganization,
+  getOrganization,
+  listOrganizations,
+  updateOrganizationPolicy,
+} from '../src/db/organizations.js';
 import { REPO_ROOT } from './stack/stack.js';
 import { rolePolicy, SERVICE_USERS, STORAGE_ROLES } from '../src/storage/service-users.js';
 
@@ -51,7 +56,10 @@ function environment(): NodeJS.ProcessEnv {
   if (!existsSync(secrets)) return process.env;
   const { postgresPassword } = JSON.parse(readFileSync(secrets, 'utf8')) as { postgresPassword: string };
   const port = process.env.POSTGRES_PORT ?? '54320';
-  return { ...process.env, DATABASE_URL: `postgres://review:${encodeURIComponent(postgresPassword)}@127.0.0.1:${port}/review` };
+  return {
+    ...process.env,
+    DATABASE_URL: `postgres://review:${encodeURIComponent(postgresPassword)}@127.0.0.1:${port}/review`,
+  };
 }
 
 function describeKey(k: ApiKeyRecord) {
@@ -99,7 +107,9 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfigOrExit(environment());
   if (noun === 'storage' && verb === 'policies') {
     // Needs no database: what to give the users an operator makes in the store's own IAM.
-    const policies = Object.fromEntries(STORAGE_ROLES.map((role) => [SERVICE_USERS[role], rolePolicy(role, config.minio.bucket)]));
+    const policies = Object.fromEntries(
+      STORAGE_ROLES.map((role) => [SERVICE_USERS[role], rolePolicy(role, config.minio.bucket)]),
+    );
     print(JSON.stringify(policies, null, 2), policies);
     return;
   }
@@ -111,11 +121,16 @@ async function main(argv: string[]): Promise<void> {
       print(`organization ${org.id} "${org.name}"`, { id: org.id, name: org.name });
     } else if (noun === 'org' && verb === 'list') {
       const orgs = await listOrganizations(sql);
-      print(orgs.map((o) => `${o.id}  ${o.name}`).join('\n') || '(none)', orgs.map((o) => ({ id: o.id, name: o.name })));
+      print(
+        orgs.map((o) => `${o.id}  ${o.name}`).join('\n') || '(none)',
+        orgs.map((o) => ({ id: o.id, name: o.name })),
+      );
     } else if (noun === 'org' && verb === 'set') {
-      if (!arg || !(await getOrganization(sql, arg).catch(() => undefined))) throw new UsageError(`no organization ${arg ?? ''}`.trim());
+      if (!arg || !(await getOrganization(sql, arg).catch(() => undefined)))
+        throw new UsageError(`no organization ${arg ?? ''}`.trim());
       const policy = values['release-policy'];
-      if (policy !== undefined && policy !== 'auto' && policy !== 'hold') throw new UsageError('--release-policy is auto or hold');
+      if (policy !== undefined && policy !== 'auto' && policy !== 'hold')
+        throw new UsageError('--release-policy is auto or hold');
       await updateOrganizationPolicy(sql, arg, {
         releasePolicy: policy,
         maxConcurrentAnalyses: setting(values['max-analyses'], '--max-analyses'),
@@ -130,9 +145,15 @@ async function main(argv: string[]): Promise<void> {
         awaiting_documents_seconds: org.awaitingDocumentsSeconds,
         rate_limit_per_minute: org.rateLimitPerMinute,
       };
-      print(Object.entries(shown).map(([k, v]) => `${k}: ${v ?? 'default'}`).join('\n'), shown);
+      print(
+        Object.entries(shown)
+          .map(([k, v]) => `${k}: ${v ?? 'default'}`)
+          .join('\n'),
+        shown,
+      );
     } else if (noun === 'key' && verb === 'create') {
-      if (!!values.unbound === !!values.org) throw new UsageError('key create needs exactly one of --org <id> or --unbound');
+      if (!!values.unbound === !!values.org)
+        throw new UsageError('key create needs exactly one of --org <id> or --unbound');
       if (values.org && !(await getOrganization(sql, values.org).catch(() => undefined))) {
         throw new UsageError(`no organization ${values.org}`);
       }
@@ -148,8 +169,13 @@ async function main(argv: string[]): Promise<void> {
     } else if (noun === 'key' && verb === 'list') {
       const keys = (await listApiKeys(sql, values.org)).map(describeKey);
       print(
-        keys.map((k) => `${k.id}  ${k.prefix}…  ${k.mode.padEnd(7)}  ${k.state.padEnd(7)}  org ${k.organization_id ?? '(unbound)'}  ${k.label}`).join('\n') ||
-          '(none)',
+        keys
+          .map(
+            (k) =>
+              `${k.id}  ${k.prefix}…  ${k.mode.padEnd(7)}  ${k.state.padEnd(7)}  org ` +
+              `${k.organization_id ?? '(unbound)'}  ${k.label}`,
+          )
+          .join('\n') || '(none)',
         keys,
       );
     } else if (noun === 'key' && verb === 'revoke') {
@@ -163,14 +189,21 @@ async function main(argv: string[]): Promise<void> {
       if (!found) throw new UsageError(`no review ${arg}`);
       const temporal = createTemporalClient(config);
       try {
-        const answer = await new ReviewWorkflows(temporal, config.temporal.taskQueue).hold(found.organizationId, found.record);
+        const answer = await new ReviewWorkflows(temporal, config.temporal.taskQueue).hold(
+          found.organizationId,
+          found.record,
+        );
         print(answer, { review_id: arg, answer });
       } finally {
         await temporal.connection.close();
       }
     } else if (noun === 'webhook-secrets' && verb === 'reseal') {
       const { webhookKey, webhookKeysAccepted } = config.secrets;
-      const count = await resealSecrets(sql, (sealed, id) => encryptSecret(decryptSecret(sealed, webhookKeysAccepted, id), webhookKey, id), values.org);
+      const count = await resealSecrets(
+        sql,
+        (sealed, id) => encryptSecret(decryptSecret(sealed, webhookKeysAccepted, id), webhookKey, id),
+        values.org,
+      );
       print(`${count} webhook signing secret(s) sealed with the current WEBHOOK_SECRET_KEY`, { resealed: count });
     } else {
       throw new UsageError(`unknown command: ${positionals.join(' ')}`);

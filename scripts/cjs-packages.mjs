@@ -15,7 +15,9 @@ import { dirname, extname, join } from 'node:path';
  * At the top of every output file: the require() the CommonJS packages are loaded with, resolving from
  * the output's place in the repository (.build/ resolves packages from the root's node_modules).
  */
-export const REQUIRE_BANNER = "import { createRequire as __cjsCreateRequire } from 'node:module';\nconst __nodeRequire = __cjsCreateRequire(import.meta.url);";
+export const REQUIRE_BANNER =
+  "import { createRequire as __cjsCreateRequire } from 'node:module';\nconst __nodeRequire = " +
+  '__cjsCreateRequire(import.meta.url);';
 
 const builtins = new Set(builtinModules);
 
@@ -35,7 +37,8 @@ export function cjsPackages(root) {
       // default) and which loads the package only when it runs, as before; Node's import of a CommonJS
       // module finds the instance require() loaded, if any.
       build.onResolve({ filter: /^[^./]/ }, ({ path, kind }) => {
-        if (kind === 'import-statement' && !path.startsWith('node:') && !builtins.has(path) && commonJsOnly(path)) return { path, namespace: 'cjs-package' };
+        if (kind === 'import-statement' && !path.startsWith('node:') && !builtins.has(path) && commonJsOnly(path))
+          return { path, namespace: 'cjs-package' };
         return { path, external: true };
       });
       // A CommonJS module of one line, which esbuild's interop turns into the imported names as Node
@@ -58,7 +61,10 @@ function loadsTheSameFileEitherWay(require, specifier) {
   }
   // .mjs is ESM, .json and .node are not imported as require loads them.
   if (!['.js', '.cjs'].includes(extname(file))) return false;
-  const name = specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+  const name = specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
   let packageJson;
   let typeModule;
   for (let dir = dirname(file); ; dir = dirname(dir)) {

@@ -8,5 +8,7 @@ import { PayloadEncryptionCodec } from '../src/temporal/payload-codec.js';
 const config = loadServiceConfigOrExit();
 const { host, port, allowedOrigins } = config.temporal.codecServer;
 const server = createCodecServer(new PayloadEncryptionCodec(config.temporal.payloadKeys), allowedOrigins);
-server.listen(port, host, () => console.log(`codec-server: listening on http://${host}:${port} for the Temporal UI at ${allowedOrigins.join(', ')}`));
+server.listen(port, host, () =>
+  console.log(`codec-server: listening on http://${host}:${port} for the Temporal UI at ${allowedOrigins.join(', ')}`),
+);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => server.close(() => process.exit(0)));

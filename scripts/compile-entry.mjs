@@ -7,7 +7,8 @@
 // A build is used only while it is of today's sources: a stamp beside it holds a hash of exactly what
 // esbuild read (every file's content as compiled, not as found later), of how we compile (this module and
 // cjs-packages.mjs), the lockfile (esbuild's version), tsconfig.json and the checkout's path. Any
-// difference, or a file of the build missing, and the entry is compiled again (some 60 ms) before it runs. Output names carry a
+// difference, or a file of the build missing, and the entry is compiled again (some 60 ms) before it runs.
+// Output names carry a
 // hash of their content and the stamp names the entry's, so that two launchers building at once never
 // mix one build's entry with the other's stamp or chunks.
 import { createHash, randomUUID } from 'node:crypto';
@@ -47,7 +48,8 @@ const OPTIONS = { ...BUNDLE_OPTIONS, entryNames: '[name]-[hash]', chunkNames: 'c
 export async function currentBuild(source, { root, outDir } = REPOSITORY) {
   const stampPath = join(outDir, `${basename(source, extname(source))}.stamp.json`);
   const stamp = await readFile(stampPath, 'utf8').then(JSON.parse, () => undefined);
-  if (!stamp || typeof stamp.hash !== 'string' || typeof stamp.entry !== 'string' || !Array.isArray(stamp.inputs)) return undefined;
+  if (!stamp || typeof stamp.hash !== 'string' || typeof stamp.entry !== 'string' || !Array.isArray(stamp.inputs))
+    return undefined;
   const contents = new Map();
   for (const input of stamp.inputs) {
     // A missing input (deleted since) makes the hash differ: built again.
@@ -76,7 +78,11 @@ export async function compile(source, { root, outDir } = REPOSITORY) {
     logLevel: 'silent',
     // A module's import.meta.url (and dirname, filename) stay those of its source file, not the bundle's:
     // paths the code finds from it (the repository's root, the migrations) are the same as through tsx.
-    define: { 'import.meta.url': '__sourceUrl', 'import.meta.dirname': '__sourceDirname', 'import.meta.filename': '__sourceFilename' },
+    define: {
+      'import.meta.url': '__sourceUrl',
+      'import.meta.dirname': '__sourceDirname',
+      'import.meta.filename': '__sourceFilename',
+    },
     plugins: [
       cjsPackages(root),
       {
@@ -87,7 +93,9 @@ export async function compile(source, { root, outDir } = REPOSITORY) {
             contents.set(relative(root, path), text);
             if (!/\.[cm]?[jt]s$/.test(path)) return { contents: text, loader: 'default' };
             // On the first line, before the source's own: its line numbers stay those of the source map.
-            const location = `const __sourceUrl = ${JSON.stringify(pathToFileURL(path).href)}, __sourceDirname = ${JSON.stringify(dirname(path))}, __sourceFilename = ${JSON.stringify(path)};`;
+            const location =
+              `const __sourceUrl = ${JSON.stringify(pathToFileURL(path).href)}, ` +
+              `__sourceDirname = ${JSON.stringify(dirname(path))}, __sourceFilename = ${JSON.stringify(path)};`;
             return { contents: location + text.toString('utf8'), loader: 'default' };
           });
         },
@@ -103,7 +111,8 @@ export async function compile(source, { root, outDir } = REPOSITORY) {
   }
   // Each module imported with import() is an entry point of esbuild's too: ours is the one of `source`.
   for (const [path, meta] of Object.entries(result.metafile.outputs)) {
-    if (meta.entryPoint && resolve(root, meta.entryPoint) === resolve(root, source)) entry = relative(outDir, resolve(root, path));
+    if (meta.entryPoint && resolve(root, meta.entryPoint) === resolve(root, source))
+      entry = relative(outDir, resolve(root, path));
   }
   if (!entry) throw new Error(`esbuild named no entry for ${source}`);
   // The stamp last: whoever reads it finds every file it names.
@@ -116,8 +125,14 @@ export async function compile(source, { root, outDir } = REPOSITORY) {
 async function hashOf(root, contents) {
   const hash = createHash('sha256').update(JSON.stringify(OPTIONS)).update('\0').update(root).update('\0');
   for (const file of COMPILERS) hash.update(await readFile(file)).update('\0');
-  for (const file of ALSO_HASHED) hash.update(file).update('\0').update(await readFile(join(root, file)).catch(() => '\0missing\0')).update('\0');
-  for (const file of [...contents.keys()].sort()) hash.update(file).update('\0').update(contents.get(file)).update('\0');
+  for (const file of ALSO_HASHED)
+    hash
+      .update(file)
+      .update('\0')
+      .update(await readFile(join(root, file)).catch(() => '\0missing\0'))
+      .update('\0');
+  for (const file of [...contents.keys()].sort())
+    hash.update(file).update('\0').update(contents.get(file)).update('\0');
   return hash.digest('hex');
 }
 

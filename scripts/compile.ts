@@ -30,7 +30,12 @@ export interface CompileTarget {
 
 /** The service processes `npm start` and the image run. */
 export const SERVICES: CompileTarget = {
-  entries: { api: 'api/server.ts', worker: 'worker/main.ts', 'pdf-thread': 'src/qc/reading/pdf-thread.ts', 'marker-thread': 'src/working-document/marker-thread.ts' },
+  entries: {
+    api: 'api/server.ts',
+    worker: 'worker/main.ts',
+    'pdf-thread': 'src/qc/reading/pdf-thread.ts',
+    'marker-thread': 'src/working-document/marker-thread.ts',
+  },
   root: ROOT,
   outDir: BUILD_DIR,
   stamp: 'services.stamp.json',
@@ -47,11 +52,19 @@ const COMPILER = fileURLToPath(new URL('./cjs-packages.mjs', import.meta.url));
 
 /** A hash of the compile options, the lockfile (the esbuild and package versions) and every input file. */
 async function inputsHash(root: string, inputs: readonly string[]): Promise<string> {
-  const hash = createHash('sha256').update(JSON.stringify(OPTIONS)).update('\0').update(await readFile(COMPILER)).update('\0');
+  const hash = createHash('sha256')
+    .update(JSON.stringify(OPTIONS))
+    .update('\0')
+    .update(await readFile(COMPILER))
+    .update('\0');
   for (const file of [...inputs, 'package-lock.json'].sort()) {
     // A missing file (deleted since) hashes differently from any content, so the build is made again.
     const content = await readFile(resolve(root, file)).catch(() => undefined);
-    hash.update(file).update('\0').update(content ?? '\0missing\0').update('\0');
+    hash
+      .update(file)
+      .update('\0')
+      .update(content ?? '\0missing\0')
+      .update('\0');
   }
   return hash.digest('hex');
 }
@@ -63,17 +76,22 @@ export interface Compiled {
 }
 
 export async function ensureCompiled(target: CompileTarget): Promise<Compiled> {
-  const files = Object.fromEntries(Object.keys(target.entries).map((name) => [name, join(target.outDir, `${name}.js`)]));
+  const files = Object.fromEntries(
+    Object.keys(target.entries).map((name) => [name, join(target.outDir, `${name}.js`)]),
+  );
   const stampPath = join(target.outDir, target.stamp);
   const stamp = stampSchema.safeParse(await readFile(stampPath, 'utf8').then(JSON.parse, () => undefined));
-  if (stamp.success && stamp.data.hash === (await inputsHash(target.root, stamp.data.inputs))) return { files, built: false };
+  if (stamp.success && stamp.data.hash === (await inputsHash(target.root, stamp.data.inputs)))
+    return { files, built: false };
 
   // esbuild is loaded only here: a current build costs the hash of its inputs and nothing more.
   const { build } = await import('esbuild');
   const result = await build({
     ...OPTIONS,
     absWorkingDir: target.root,
-    entryPoints: Object.fromEntries(Object.entries(target.entries).map(([name, source]) => [name, resolve(target.root, source)])),
+    entryPoints: Object.fromEntries(
+      Object.entries(target.entries).map(([name, source]) => [name, resolve(target.root, source)]),
+    ),
     outdir: target.outDir,
     write: false,
     metafile: true,

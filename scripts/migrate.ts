@@ -9,7 +9,8 @@ import { adminTargetOf, provisionServiceUsers, SERVICE_USERS } from '../src/stor
 
 const config = loadConfigOrExit();
 await migrate(config, (line) => console.log(line));
-if (await ensureBucket(createStorage(config), config.minio.region)) console.log(`created bucket ${config.minio.bucket}`);
+if (await ensureBucket(createStorage(config), config.minio.region))
+  console.log(`created bucket ${config.minio.bucket}`);
 // The service's own users, when their secrets are given (this process runs as the store's admin).
 const made = await provisionServiceUsers(adminTargetOf(config), config.minio.bucket, config.minio.provision);
 if (made.length > 0) console.log(`storage users ready: ${made.map((role) => SERVICE_USERS[role]).join(', ')}`);

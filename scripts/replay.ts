@@ -15,6 +15,8 @@ const results = await replayHistories(paths.map((p) => pathToFileURL(p)));
 let failed = 0;
 for (const [file, result] of results) {
   if (result !== 'ok') failed++;
-  console.log(`${result === 'ok' ? 'replays' : 'FAILS  '}  ${file.pathname}${result === 'ok' ? '' : `\n         ${result}`}`);
+  console.log(
+    `${result === 'ok' ? 'replays' : 'FAILS  '}  ${file.pathname}${result === 'ok' ? '' : `\n         ${result}`}`,
+  );
 }
 process.exit(failed === 0 ? 0 : 1);

@@ -29,7 +29,10 @@ const newer = existsSync(installed) && statSync(lock).mtimeMs > statSync(install
 const sameContent = existsSync(installedFrom) && readFileSync(installedFrom, 'utf8') === lockHash;
 if (!existsSync(installed) || (newer && !sameContent)) {
   console.log('# installing the locked dependencies (npm ci): the first run of a clone, or package-lock.json changed');
-  const npm = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['ci', '--no-fund', '--no-audit'], { cwd: root, stdio: 'inherit' });
+  const npm = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['ci', '--no-fund', '--no-audit'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (npm.status !== 0) process.exit(npm.status ?? 1);
 }
 // What is installed now is of this lockfile (just installed, or judged current above).

@@ -59,7 +59,9 @@ async function main() {
     if (!(await isPortFree(value))) busy.push(`${names[key]}=${value}`);
   }
   if (busy.length > 0) {
-    console.error(`Ports in use: ${busy.join(', ')}. Is the stack already running? Otherwise set those variables to free ports.`);
+    console.error(
+      `Ports in use: ${busy.join(', ')}. Is the stack already running? Otherwise set those variables to free ports.`,
+    );
     process.exit(1);
   }
 
@@ -77,21 +79,36 @@ async function main() {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(signal, 0));
   // A process that dies is restarted (its log says why); one that keeps dying at once stops the stack.
   supervisor.onRestart = (child, code, delayMs) => {
-    log(`${child.spec.name} exited (${code ?? 'killed'}); restarting it in ${delayMs / 1000} s; see ${child.spec.logFile}`);
+    log(
+      `${child.spec.name} exited (${code ?? 'killed'}); restarting it in ${delayMs / 1000} s; see ` +
+        `${child.spec.logFile}`,
+    );
   };
   supervisor.onUnexpectedExit = (child, code) => {
-    console.error(`${child.spec.name} exited (${code ?? 'killed'}) ${RESTART.maxFastFailures} times in a row within ${RESTART.healthyMs / 1000} s of starting; giving up. See ${child.spec.logFile}`);
+    console.error(
+      `${child.spec.name} exited (${code ?? 'killed'}) ${RESTART.maxFastFailures} times in a row ` +
+        `within ${RESTART.healthyMs / 1000} s of starting; giving up. See ${child.spec.logFile}`,
+    );
     void shutdown(`${child.spec.name} failed`, 1);
   };
 
   log(`starting the stack (data in ${s.DATA_DIR})`);
   // Compiled: the API and the worker start as production runs them, from .build/ (scripts/compile.ts).
-  const stack = await startStack({ dataDir: s.DATA_DIR, ports, durable: true, echoServices: true, compiled: true, log, supervisor });
+  const stack = await startStack({
+    dataDir: s.DATA_DIR,
+    ports,
+    durable: true,
+    echoServices: true,
+    compiled: true,
+    log,
+    supervisor,
+  });
   // A signal that came as the stack became ready: it is being stopped, not announced.
   if (stopping) return;
 
   const keys = await bootstrapOrganization(stack.config, `${s.DATA_DIR}/dev-keys.json`);
-  console.log(`
+  console.log(
+    `
   Loan-package review service is ready (${((Date.now() - started) / 1000).toFixed(1)}s)
 
   API base URL   ${stack.urls.api}
@@ -112,10 +129,12 @@ ${
         npm run admin -- key create --org <organization id> --mode live
 `
 }
-  Try:  curl -H "Authorization: Bearer ${keys?.liveKey ?? '<key>'}" ${stack.urls.api}/reviews/00000000-0000-4000-8000-000000000000
+  Try:  curl -H "Authorization: Bearer ${keys?.liveKey ?? '<key>'}" ` +
+      `${stack.urls.api}/reviews/00000000-0000-4000-8000-000000000000
 
   Ctrl-C stops everything; data stays in ${s.DATA_DIR}.
-`);
+`,
+  );
 }
 
 main().catch((err) => {

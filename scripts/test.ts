@@ -4,7 +4,7 @@
 // script against the same throw-away stack instead of the suite (`npm run histories:record`). `--cluster`
 // first puts a secured Temporal cluster in the stack in place of the dev server (`npm run test:cluster`).
 import { spawn } from 'node:child_process';
-import { chmod, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -48,7 +48,11 @@ async function runAva(env: Record<string, string>, args: string[], tally: Tally)
 }
 
 async function runScript(env: Record<string, string>, script: string, args: string[]): Promise<number> {
-  const child = spawn(process.execPath, ['--import=tsx', script, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, ['--import=tsx', script, ...args], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   return new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
 }
 
@@ -111,7 +115,15 @@ async function main(): Promise<number> {
     const descriptor = join(dataDir, 'test-stack.json');
     await writeFile(
       descriptor,
-      JSON.stringify({ apiUrl: stack.urls.api, dataDir, logDir: join(dataDir, 'logs'), serviceEnv: stack.serviceEnv, apiServiceEnv: stack.apiServiceEnv, tls, temporalCluster }),
+      JSON.stringify({
+        apiUrl: stack.urls.api,
+        dataDir,
+        logDir: join(dataDir, 'logs'),
+        serviceEnv: stack.serviceEnv,
+        apiServiceEnv: stack.apiServiceEnv,
+        tls,
+        temporalCluster,
+      }),
       { mode: 0o600 },
     );
     if (args[0] === '--run' && args[1]) {

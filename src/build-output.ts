@@ -12,7 +12,11 @@ export const BUILD_DIR = join(fileURLToPath(new URL('..', import.meta.url)), '.b
  * Writes a file into .build/ (or `dir`) whole or not at all: to a temporary file of this process's own, then
  * renamed, so that a reader (or another process building the same file at once) never sees half of it.
  */
-export async function writeBuildOutput(name: string, contents: string | Uint8Array, dir: string = BUILD_DIR): Promise<string> {
+export async function writeBuildOutput(
+  name: string,
+  contents: string | Uint8Array,
+  dir: string = BUILD_DIR,
+): Promise<string> {
   await mkdir(dir, { recursive: true });
   const path = join(dir, name);
   const temporary = `${path}.${process.pid}.${randomUUID()}.tmp`;

@@ -27,7 +27,12 @@ const base64Key32 = (message: string) => z.string().refine((v) => Buffer.from(v,
 function commaList(item: z.ZodType<string, string>) {
   return z
     .string()
-    .transform((v) => v.split(',').map((x) => x.trim()).filter((x) => x.length > 0))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((x) => x.trim())
+        .filter((x) => x.length > 0),
+    )
     .pipe(z.array(item))
     .default([]);
 }
@@ -45,7 +50,9 @@ const envSchema = z.object({
   TRUST_PROXY: z
     .string()
     .default('false')
-    .transform((v): boolean | number | string => (v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v)),
+    .transform((v): boolean | number | string =>
+      v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v,
+    ),
   // Requests with an unknown, revoked or expired key one client address may make a minute (per API
   // process) before it is refused 429 without its key being looked up.
   AUTH_FAILURES_PER_MINUTE: positiveInt.max(100_000).default(100),
@@ -104,7 +111,12 @@ const envSchema = z.object({
   CODEC_SERVER_ALLOWED_ORIGINS: z
     .string()
     .default('http://127.0.0.1:8233,http://localhost:8233')
-    .transform((v) => v.split(',').map((x) => x.trim()).filter((x) => x.length > 0))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((x) => x.trim())
+        .filter((x) => x.length > 0),
+    )
     .pipe(z.array(httpUrl)),
 
   SERVER_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SERVER_SECRET),
@@ -144,7 +156,14 @@ const envSchema = z.object({
   WORKER_QUEUES: z
     .string()
     .default('reviews,analysis')
-    .transform((v) => [...new Set(v.split(',').map((q) => q.trim()).filter(Boolean))])
+    .transform((v) => [
+      ...new Set(
+        v
+          .split(',')
+          .map((q) => q.trim())
+          .filter(Boolean),
+      ),
+    ])
     .pipe(z.array(z.enum(['reviews', 'analysis'])).min(1)),
   AWAITING_DOCUMENTS_DAYS: positiveInt.default(7),
   IDEMPOTENCY_TTL_HOURS: positiveInt.default(24),
@@ -235,7 +254,13 @@ export interface Config {
     sourceFetchTimeoutMs: number;
   };
   qc: { ocrWorkers: number; ocrEngine: 'auto' | 'native' | 'tesseract.js' };
-  worker: { pollAfterStdinCloses: boolean; analyses: number; workflowTasks: number; workflowThreads: number; queues: WorkerQueue[] };
+  worker: {
+    pollAfterStdinCloses: boolean;
+    analyses: number;
+    workflowTasks: number;
+    workflowThreads: number;
+    queues: WorkerQueue[];
+  };
   testOnlyAllowLoopbackTargets: boolean;
 }
 
@@ -265,7 +290,11 @@ function databaseTls(url: string): { tls?: NonNullable<Config['database']['tls']
   const mode = params.get('sslmode');
   const files = { ca: params.get('sslrootcert'), cert: params.get('sslcert'), key: params.get('sslkey') };
   if (!mode || !(DATABASE_TLS_MODES as readonly string[]).includes(mode)) {
-    if (files.ca || files.cert || files.key) throw new ConfigError('Invalid configuration:\n  DATABASE_URL: sslrootcert, sslcert and sslkey need sslmode=require, verify-ca or verify-full');
+    if (files.ca || files.cert || files.key)
+      throw new ConfigError(
+        'Invalid configuration:\n  DATABASE_URL: sslrootcert, sslcert and sslkey need ' +
+          'sslmode=require, verify-ca or verify-full',
+      );
     return {};
   }
   const read = (name: string, path: string | null): Buffer | undefined => {
@@ -274,13 +303,23 @@ function databaseTls(url: string): { tls?: NonNullable<Config['database']['tls']
     try {
       return readFileSync(path);
     } catch (err) {
-      throw new ConfigError(`Invalid configuration:\n  DATABASE_URL: ${name}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      throw new ConfigError(
+        `Invalid configuration:\n  DATABASE_URL: ${name}: cannot read ${path} ` +
+          `(${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      );
     }
   };
   const ca = read('sslrootcert', files.ca);
   const cert = read('sslcert', files.cert);
   const key = read('sslkey', files.key);
-  return { tls: { mode: mode as (typeof DATABASE_TLS_MODES)[number], ...(ca ? { ca } : {}), ...(cert ? { cert } : {}), ...(key ? { key } : {}) } };
+  return {
+    tls: {
+      mode: mode as (typeof DATABASE_TLS_MODES)[number],
+      ...(ca ? { ca } : {}),
+      ...(cert ? { cert } : {}),
+      ...(key ? { key } : {}),
+    },
+  };
 }
 
 /**
@@ -289,17 +328,28 @@ function databaseTls(url: string): { tls?: NonNullable<Config['database']['tls']
  * error at start, named, not a handshake failure later.
  */
 function temporalTls(e: z.infer<typeof envSchema>): { tls?: NonNullable<Config['temporal']['tls']> } {
-  const on = e.TEMPORAL_TLS || e.TEMPORAL_TLS_CA || e.TEMPORAL_TLS_CERT || e.TEMPORAL_TLS_KEY || e.TEMPORAL_TLS_SERVER_NAME || e.TEMPORAL_API_KEY;
+  const on =
+    e.TEMPORAL_TLS ||
+    e.TEMPORAL_TLS_CA ||
+    e.TEMPORAL_TLS_CERT ||
+    e.TEMPORAL_TLS_KEY ||
+    e.TEMPORAL_TLS_SERVER_NAME ||
+    e.TEMPORAL_API_KEY;
   if (!on) return {};
   const problems: string[] = [];
-  if (Boolean(e.TEMPORAL_TLS_CERT) !== Boolean(e.TEMPORAL_TLS_KEY)) problems.push('  TEMPORAL_TLS_CERT, TEMPORAL_TLS_KEY: a client certificate needs its key, and a key its certificate');
+  if (Boolean(e.TEMPORAL_TLS_CERT) !== Boolean(e.TEMPORAL_TLS_KEY))
+    problems.push(
+      '  TEMPORAL_TLS_CERT, TEMPORAL_TLS_KEY: a client certificate needs its key, and a key its certificate',
+    );
   const read = (name: 'TEMPORAL_TLS_CA' | 'TEMPORAL_TLS_CERT' | 'TEMPORAL_TLS_KEY'): Buffer | undefined => {
     const path = e[name];
     if (!path) return undefined;
     try {
       return readFileSync(path);
     } catch (err) {
-      problems.push(`  ${name}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      problems.push(
+        `  ${name}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      );
       return undefined;
     }
   };
@@ -307,11 +357,27 @@ function temporalTls(e: z.infer<typeof envSchema>): { tls?: NonNullable<Config['
   const cert = read('TEMPORAL_TLS_CERT');
   const key = read('TEMPORAL_TLS_KEY');
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
-  return { tls: { ...(ca ? { ca } : {}), ...(cert ? { cert } : {}), ...(key ? { key } : {}), ...(e.TEMPORAL_TLS_SERVER_NAME ? { serverName: e.TEMPORAL_TLS_SERVER_NAME } : {}) } };
+  return {
+    tls: {
+      ...(ca ? { ca } : {}),
+      ...(cert ? { cert } : {}),
+      ...(key ? { key } : {}),
+      ...(e.TEMPORAL_TLS_SERVER_NAME ? { serverName: e.TEMPORAL_TLS_SERVER_NAME } : {}),
+    },
+  };
 }
 
 /** The object-storage settings' older names, taken when the S3_* name is not given. */
-const STORAGE_ALIASES = ['ENDPOINT', 'PUBLIC_ENDPOINT', 'REGION', 'ACCESS_KEY', 'SECRET_KEY', 'BUCKET', 'PRESIGN_ACCESS_KEY', 'PRESIGN_SECRET_KEY'].map((n) => [`S3_${n}`, `MINIO_${n}`] as const);
+const STORAGE_ALIASES = [
+  'ENDPOINT',
+  'PUBLIC_ENDPOINT',
+  'REGION',
+  'ACCESS_KEY',
+  'SECRET_KEY',
+  'BUCKET',
+  'PRESIGN_ACCESS_KEY',
+  'PRESIGN_SECRET_KEY',
+].map((n) => [`S3_${n}`, `MINIO_${n}`] as const);
 
 /** The environment with each MINIO_* name read as its S3_* one; both given and different is an error. */
 function withStorageAliases(source: Record<string, string | undefined>): Record<string, string | undefined> {
@@ -352,12 +418,20 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
     // What callers are given (the API's address, presigned report URLs, which are the store's public
     // endpoint or else its own) is an address they can reach, over TLS: neither plain http:// nor this
     // machine (a link to localhost reaches the integrator's own machine).
-    const given = { PUBLIC_BASE_URL: e.PUBLIC_BASE_URL ?? `http://${e.HOST}:${e.PORT}/v1`, S3_PUBLIC_ENDPOINT: e.S3_PUBLIC_ENDPOINT ?? e.S3_ENDPOINT };
+    const given = {
+      PUBLIC_BASE_URL: e.PUBLIC_BASE_URL ?? `http://${e.HOST}:${e.PORT}/v1`,
+      S3_PUBLIC_ENDPOINT: e.S3_PUBLIC_ENDPOINT ?? e.S3_ENDPOINT,
+    };
     const unreachable = Object.entries(given).flatMap(([n, value]) => (isLoopback(new URL(value)) ? [n] : []));
-    const plain = Object.entries(given).flatMap(([n, value]) => (!unreachable.includes(n) && new URL(value).protocol === 'http:' ? [n] : []));
+    const plain = Object.entries(given).flatMap(([n, value]) =>
+      !unreachable.includes(n) && new URL(value).protocol === 'http:' ? [n] : [],
+    );
     const problems = [
       ...unsafe.map((n) => `  ${n}: must be set to a production value when NODE_ENV=production`),
-      ...unreachable.map((n) => `  ${n}: must be the https:// address callers reach, not this machine (localhost), when NODE_ENV=production`),
+      ...unreachable.map(
+        (n) =>
+          `  ${n}: must be the https:// address callers reach, not this machine (localhost), when NODE_ENV=production`,
+      ),
       ...plain.map((n) => `  ${n}: must be an https:// URL when NODE_ENV=production`),
     ];
     if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
@@ -381,7 +455,9 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
       secretKey: e.S3_SECRET_KEY,
       bucket: e.S3_BUCKET,
       virtualHosted: e.S3_PATH_STYLE === 'false',
-      ...(e.S3_PRESIGN_ACCESS_KEY && e.S3_PRESIGN_SECRET_KEY ? { presign: { accessKey: e.S3_PRESIGN_ACCESS_KEY, secretKey: e.S3_PRESIGN_SECRET_KEY } } : {}),
+      ...(e.S3_PRESIGN_ACCESS_KEY && e.S3_PRESIGN_SECRET_KEY
+        ? { presign: { accessKey: e.S3_PRESIGN_ACCESS_KEY, secretKey: e.S3_PRESIGN_SECRET_KEY } }
+        : {}),
       provision: {
         ...(e.MINIO_API_SECRET_KEY ? { api: e.MINIO_API_SECRET_KEY } : {}),
         ...(e.MINIO_WORKER_SECRET_KEY ? { worker: e.MINIO_WORKER_SECRET_KEY } : {}),
@@ -395,13 +471,19 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
       payloadKeys: [e.TEMPORAL_PAYLOAD_KEY, ...e.TEMPORAL_PAYLOAD_KEY_PREVIOUS].map((k) => Buffer.from(k, 'base64')),
       ...temporalTls(e),
       ...(e.TEMPORAL_API_KEY ? { apiKey: e.TEMPORAL_API_KEY } : {}),
-      codecServer: { host: e.CODEC_SERVER_HOST, port: e.CODEC_SERVER_PORT, allowedOrigins: e.CODEC_SERVER_ALLOWED_ORIGINS },
+      codecServer: {
+        host: e.CODEC_SERVER_HOST,
+        port: e.CODEC_SERVER_PORT,
+        allowedOrigins: e.CODEC_SERVER_ALLOWED_ORIGINS,
+      },
     },
     secrets: {
       server: e.SERVER_SECRET,
       serverAccepted: [e.SERVER_SECRET, ...e.SERVER_SECRET_PREVIOUS],
       webhookKey: Buffer.from(e.WEBHOOK_SECRET_KEY, 'base64'),
-      webhookKeysAccepted: [e.WEBHOOK_SECRET_KEY, ...e.WEBHOOK_SECRET_KEY_PREVIOUS].map((k) => Buffer.from(k, 'base64')),
+      webhookKeysAccepted: [e.WEBHOOK_SECRET_KEY, ...e.WEBHOOK_SECRET_KEY_PREVIOUS].map((k) =>
+        Buffer.from(k, 'base64'),
+      ),
     },
     limits: {
       maxFileBytes: e.MAX_FILE_BYTES,
@@ -418,7 +500,13 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
       sourceFetchTimeoutMs: e.SOURCE_FETCH_TIMEOUT_MS,
     },
     qc: { ocrWorkers: e.OCR_WORKERS, ocrEngine: e.OCR_ENGINE },
-    worker: { pollAfterStdinCloses: e.WORKER_POLL_AFTER_STDIN_CLOSES, analyses: e.WORKER_ANALYSES, workflowTasks: e.WORKER_WORKFLOW_TASKS, workflowThreads: e.WORKER_WORKFLOW_THREADS, queues: e.WORKER_QUEUES },
+    worker: {
+      pollAfterStdinCloses: e.WORKER_POLL_AFTER_STDIN_CLOSES,
+      analyses: e.WORKER_ANALYSES,
+      workflowTasks: e.WORKER_WORKFLOW_TASKS,
+      workflowThreads: e.WORKER_WORKFLOW_THREADS,
+      queues: e.WORKER_QUEUES,
+    },
     testOnlyAllowLoopbackTargets: e.TEST_ONLY_ALLOW_LOOPBACK_TARGETS,
   };
 }
@@ -431,7 +519,9 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
  */
 export function loadServiceConfigOrExit(source: Record<string, string | undefined> = process.env): Config {
   if (!source.NODE_ENV) {
-    console.error('Invalid configuration:\n  NODE_ENV: must be set: production for a deployment, development or test otherwise');
+    console.error(
+      'Invalid configuration:\n  NODE_ENV: must be set: production for a deployment, development or test otherwise',
+    );
     process.exit(1);
   }
   return loadConfigOrExit(source);

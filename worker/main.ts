@@ -12,7 +12,12 @@ import { createSql } from '../src/db/client.js';
 import type { ReviewActivities } from '../activities/index.js';
 import { watchEventLoopStalls } from '../src/runtime/event-loop-stalls.js';
 import { ensureSearchAttributes, MissingSearchAttributesError } from '../src/temporal/search-attributes.js';
-import { connectTemporal, describeTemporalConnection, temporalConnectionOptions, temporalDataConverter } from '../src/temporal/connection.js';
+import {
+  connectTemporal,
+  describeTemporalConnection,
+  temporalConnectionOptions,
+  temporalDataConverter,
+} from '../src/temporal/connection.js';
 import { ensureWorkflowBundle } from './workflow-bundle.js';
 import { ReviewWorkers } from './review-workers.js';
 import { analysisTaskQueue } from '../src/temporal/task-queues.js';
@@ -62,12 +67,17 @@ function stdinClosed(): Promise<void> {
  * Connects to Temporal and creates the worker (which loads the workflow bundle into its sandbox), without
  * polling yet.
  */
-async function createWorker(bundlePath: string | undefined, activities: ReviewActivities): Promise<{ worker: ReviewWorkers; connection: NativeConnection }> {
+async function createWorker(
+  bundlePath: string | undefined,
+  activities: ReviewActivities,
+): Promise<{ worker: ReviewWorkers; connection: NativeConnection }> {
   let connection: NativeConnection;
   try {
     connection = await NativeConnection.connect(temporalConnectionOptions(config));
   } catch (err) {
-    throw new Error(`cannot connect to Temporal at ${describeTemporalConnection(config)}: ${(err as Error).message}`, { cause: err });
+    throw new Error(`cannot connect to Temporal at ${describeTemporalConnection(config)}: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   try {
     const worker = await ReviewWorkers.create({
@@ -97,7 +107,8 @@ async function main() {
   // Built by npm start / npm test / the Dockerfile before the worker starts; built here only when the
   // sources changed since. Which one is said either way: a start that had to bundle is a slow start.
   const bundle = reviews ? await ensureWorkflowBundle() : undefined;
-  if (bundle) log(`${bundle.built ? 'built the workflow bundle' : 'loading the pre-built workflow bundle'} ${bundle.path}`);
+  if (bundle)
+    log(`${bundle.built ? 'built the workflow bundle' : 'loading the pre-built workflow bundle'} ${bundle.path}`);
   const sql = createSql(config);
   let connection: NativeConnection | undefined;
   // The readers' module, once the worker polls: stopped at the end only if it was ever loaded.
@@ -123,8 +134,15 @@ async function main() {
       // Its input is done with: a stdin left open and referenced would keep the process from exiting.
       process.stdin.destroy();
     }
-    const polled = config.worker.queues.map((q) => (q === 'reviews' ? config.temporal.taskQueue : `${analysisTaskQueue(config.temporal.taskQueue)} (${config.worker.analyses} at once)`));
-    log(`polling task queue${polled.length > 1 ? 's' : ''} ${polled.join(' and ')} on ${describeTemporalConnection(config)}`);
+    const polled = config.worker.queues.map((q) =>
+      q === 'reviews'
+        ? config.temporal.taskQueue
+        : `${analysisTaskQueue(config.temporal.taskQueue)} (${config.worker.analyses} at once)`,
+    );
+    log(
+      `polling task queue${polled.length > 1 ? 's' : ''} ${polled.join(' and ')} on ` +
+        `${describeTemporalConnection(config)}`,
+    );
     const running = worker.run();
     // The readers warm once the worker polls, not before: they are most of the CPU a start costs (some
     // 1.7 s with two OCR workers), which on a machine of two cores delayed readiness by as much. Started
@@ -152,7 +170,10 @@ async function main() {
     if (readersFailed !== undefined) throw readersFailed;
   } finally {
     // A worker that never got to poll has no readers to stop, and loads none to find out.
-    await readers?.then((loaded) => loaded.stopReaders(), () => undefined);
+    await readers?.then(
+      (loaded) => loaded.stopReaders(),
+      () => undefined,
+    );
     await connection?.close();
     await sql.end({ timeout: 5 });
   }

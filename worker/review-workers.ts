@@ -31,18 +31,43 @@ export class ReviewWorkers {
 
   static async create(o: ReviewWorkerOptions): Promise<ReviewWorkers> {
     const queues = o.queues ?? ['reviews', 'analysis'];
-    const common = { connection: o.connection, ...(o.namespace ? { namespace: o.namespace } : {}), ...(o.dataConverter ? { dataConverter: o.dataConverter } : {}), activities: o.activities };
+    const common = {
+      connection: o.connection,
+      ...(o.namespace ? { namespace: o.namespace } : {}),
+      ...(o.dataConverter ? { dataConverter: o.dataConverter } : {}),
+      activities: o.activities,
+    };
     const workers: Worker[] = [];
     if (queues.includes('reviews')) {
       if (!o.workflowBundle) throw new Error('a worker that polls the review queue needs the workflow bundle');
       // A burst of creates and additions brings hundreds of workflow tasks at once, and reviews waiting for
       // an analysis slot ask again and again: a create the workflow answers must still find a slot free.
-      const slots = o.workflowTasks === undefined ? {} : { maxConcurrentWorkflowTaskExecutions: o.workflowTasks, maxCachedWorkflows: Math.max(o.workflowTasks, 1_000) };
+      const slots =
+        o.workflowTasks === undefined
+          ? {}
+          : {
+              maxConcurrentWorkflowTaskExecutions: o.workflowTasks,
+              maxCachedWorkflows: Math.max(o.workflowTasks, 1_000),
+            };
       const threads = o.workflowThreads === undefined ? {} : { workflowThreadPoolSize: o.workflowThreads };
-      workers.push(await Worker.create({ ...common, taskQueue: o.taskQueue, workflowBundle: o.workflowBundle, ...slots, ...threads }));
+      workers.push(
+        await Worker.create({
+          ...common,
+          taskQueue: o.taskQueue,
+          workflowBundle: o.workflowBundle,
+          ...slots,
+          ...threads,
+        }),
+      );
     }
     if (queues.includes('analysis')) {
-      workers.push(await Worker.create({ ...common, taskQueue: analysisTaskQueue(o.taskQueue), maxConcurrentActivityTaskExecutions: o.analyses }));
+      workers.push(
+        await Worker.create({
+          ...common,
+          taskQueue: analysisTaskQueue(o.taskQueue),
+          maxConcurrentActivityTaskExecutions: o.analyses,
+        }),
+      );
     }
     return new ReviewWorkers(workers);
   }

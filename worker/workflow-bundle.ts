@@ -20,9 +20,18 @@ async function sources(dir: string): Promise<string[]> {
 
 /** A hash of every file the bundle can be made from. */
 async function sourceHash(): Promise<string> {
-  const files = [...(await sources(join(root, 'workflows'))), ...(await sources(join(root, 'src'))), join(root, 'package-lock.json')].sort();
+  const files = [
+    ...(await sources(join(root, 'workflows'))),
+    ...(await sources(join(root, 'src'))),
+    join(root, 'package-lock.json'),
+  ].sort();
   const hash = createHash('sha256');
-  for (const file of files) hash.update(relative(root, file)).update('\0').update(await readFile(file)).update('\0');
+  for (const file of files)
+    hash
+      .update(relative(root, file))
+      .update('\0')
+      .update(await readFile(file))
+      .update('\0');
   return hash.digest('hex');
 }
 

@@ -23,7 +23,11 @@ export const ingest = proxyActivities<ReviewActivities>({
 export const requestWriter = proxyActivities<ReviewActivities>({
   startToCloseTimeout: '30 seconds',
   scheduleToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '250 milliseconds', maximumInterval: '10 seconds', nonRetryableErrorTypes: [...CREATE_REJECTIONS] },
+  retry: {
+    initialInterval: '250 milliseconds',
+    maximumInterval: '10 seconds',
+    nonRetryableErrorTypes: [...CREATE_REJECTIONS],
+  },
 });
 
 // The pipeline's own bookkeeping: retried until the database answers again; nothing is skipped.

@@ -69,7 +69,13 @@ export interface ReviewWorkflowState {
   /** An operator approved the release waiting at the gate. */
   approved: boolean;
   /** What the last analysis found, for operators. */
-  lastAnalysis: { documents: number; unreadable: number; primaryPresent: boolean; findings: number; disputed: number } | null;
+  lastAnalysis: {
+    documents: number;
+    unreadable: number;
+    primaryPresent: boolean;
+    findings: number;
+    disputed: number;
+  } | null;
   /** The findings the lender disputes in the last analysis (the first 20), with comments and senders. */
   disputes: Dispute[];
   /** The release waiting at the release gate for an operator's approval, and why it waits. */
@@ -80,7 +86,10 @@ export interface ReviewWorkflowState {
 
 /** Records the review; returns the Review, or fails with an ApplicationFailure whose type is an API error code. */
 export const createReviewUpdate = defineUpdate<Review, [CreateReviewRequest]>('createReview');
-/** Adds documents; returns the Add-documents result, or fails with an ApplicationFailure typed with an API error code. */
+/**
+ * Adds documents; returns the Add-documents result, or fails with an ApplicationFailure typed with an API
+ * error code.
+ */
 export const addDocumentsUpdate = defineUpdate<AddDocumentsResult, [AddDocumentsRequest]>('addDocuments');
 export const getStateQuery = defineQuery<ReviewWorkflowState>('getState');
 /** Operator: release what waits at the release gate, or lift a hold asked for; refused when there is neither. */

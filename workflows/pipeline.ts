@@ -56,7 +56,10 @@ export class Pipeline {
       }
       if (begun.slot) break;
       if (state.internalState !== 'waiting_for_capacity') {
-        await this.progress.enter('waiting_for_capacity', { detail: slotsInUse(begun.policy.maxConcurrentAnalyses), recorded: true });
+        await this.progress.enter('waiting_for_capacity', {
+          detail: slotsInUse(begun.policy.maxConcurrentAnalyses),
+          recorded: true,
+        });
       }
       // A slot granted while the review asked comes with a signal that must wake it at once (a waiter
       // forgetting it left its slot idle until its next ask, up to 30 s).
@@ -71,7 +74,10 @@ export class Pipeline {
       this.progress.review.passStarts();
       if (state.internalState !== working) await this.progress.enter(working, { recorded: true });
       const releaseId = uuid4();
-      const counts = await analysis().analyseToDraft.executeWithOptions({ summary: 'Read, classify and check every document' }, [{ reviewId: state.reviewId, releaseId }]);
+      const counts = await analysis().analyseToDraft.executeWithOptions(
+        { summary: 'Read, classify and check every document' },
+        [{ reviewId: state.reviewId, releaseId }],
+      );
       outcome = { counts, draft: { releaseId } };
     } catch (err) {
       outcome = `The analysis could not complete: ${failureMessage(err)}`;
@@ -80,7 +86,13 @@ export class Pipeline {
       // Every review granted a slot is told at once, so that all the free slots are busy again together
       // (telling only the longest waiter left the rest asleep on their timers). One that is gone ignores
       // it; its grant lapses (src/db/analysis-slots.ts).
-      await Promise.all(granted.map((id) => getExternalWorkflowHandle(id).signal(capacityFreedSignal).catch(() => undefined)));
+      await Promise.all(
+        granted.map((id) =>
+          getExternalWorkflowHandle(id)
+            .signal(capacityFreedSignal)
+            .catch(() => undefined),
+        ),
+      );
     }
     if (typeof outcome === 'string') return outcome;
     const { counts, draft } = outcome;

@@ -31,10 +31,16 @@ export class ReviewProgress {
   /** What operators read on the workflow's page in the Temporal UI (Markdown). */
   show(): void {
     const { internalState, releases, detail, gate, disputes, lastAnalysis } = this.state;
-    const lines = [`**${customerStatus(internalState)}** (internal state \`${internalState}\`), ${releases} release(s)`];
+    const lines = [
+      `**${customerStatus(internalState)}** (internal state \`${internalState}\`), ${releases} release(s)`,
+    ];
     if (detail) lines.push('', detail);
     if (gate && internalState === 'release_gate') {
-      lines.push('', `**Waiting at the release gate:** release \`${gate.releaseId}\` (${gate.reason}). Approve it with the \`approve\` update.`);
+      lines.push(
+        '',
+        `**Waiting at the release gate:** release \`${gate.releaseId}\` (${gate.reason}). Approve it ` +
+          `with the \`approve\` update.`,
+      );
     }
     if (disputes.length > 0) {
       const more = (lastAnalysis?.disputed ?? disputes.length) - disputes.length;
@@ -73,7 +79,9 @@ export class ReviewProgress {
         detail: this.state.detail ?? undefined,
         at: new Date().toISOString(),
       };
-      this.projection = this.tracked(this.projection.then(() => bookkeeper.recordState.executeWithOptions({ summary: `Record ${next}` }, [write])));
+      this.projection = this.tracked(
+        this.projection.then(() => bookkeeper.recordState.executeWithOptions({ summary: `Record ${next}` }, [write])),
+      );
     }
     return this.projection;
   }
@@ -100,9 +108,20 @@ export class ReviewProgress {
         endpoints.map(async (endpointId) => {
           let paced: DeliveryPaced | undefined;
           for (;;) {
-            const delivered = await webhooks.deliverWebhook.executeWithOptions({ summary: `Deliver ${event} to endpoint ${endpointId}${paced ? ' (paced)' : ''}` }, [
-              { endpointId, reviewId, event, occurredAt, eventId, ...(releaseId !== undefined ? { releaseId } : {}), ...(paced ? { paced } : {}) },
-            ]);
+            const delivered = await webhooks.deliverWebhook.executeWithOptions(
+              { summary: `Deliver ${event} to endpoint ${endpointId}${paced ? ' (paced)' : ''}` },
+              [
+                {
+                  endpointId,
+                  reviewId,
+                  event,
+                  occurredAt,
+                  eventId,
+                  ...(releaseId !== undefined ? { releaseId } : {}),
+                  ...(paced ? { paced } : {}),
+                },
+              ],
+            );
             if (typeof delivered === 'string') return;
             // Its host takes deliveries at a pace: wait for the slot the delivery took, holding no worker.
             paced = delivered.paced;

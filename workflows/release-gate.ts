@@ -14,7 +14,10 @@ export class ReleaseGate {
       if (state.approved) throw refusal('The release waiting at the release gate is already approved.');
       return;
     }
-    if (!state.holdRequested) throw refusal(`Nothing waits at the release gate (the review is ${state.internalState}) and no hold is asked for.`);
+    if (!state.holdRequested)
+      throw refusal(
+        `Nothing waits at the release gate (the review is ${state.internalState}) and no hold is asked for.`,
+      );
   }
 
   approve(): string {
@@ -22,7 +25,9 @@ export class ReleaseGate {
     if (state.internalState === 'release_gate') {
       this.progress.review.approve();
       const waiting = state.gate;
-      return waiting ? `Approved: release ${waiting.releaseId} will be published (${waiting.reason}).` : 'Approved: the release waiting at the gate will be published.';
+      return waiting
+        ? `Approved: release ${waiting.releaseId} will be published (${waiting.reason}).`
+        : 'Approved: the release waiting at the gate will be published.';
     }
     this.progress.review.setHold(false);
     return 'The hold is lifted: the next release will be published without waiting.';
@@ -32,8 +37,10 @@ export class ReleaseGate {
     const { state } = this.progress;
     if (!state.created) throw refusal('There is no review to hold: its create was refused or has not been accepted.');
     if (state.internalState === 'failed') throw refusal('The review failed; it will release nothing.');
-    if (state.internalState === 'release_gate') throw refusal('A release already waits at the release gate: approve it, or leave it waiting.');
-    if (state.holdRequested) throw refusal('A hold is already asked for: the next release will wait at the release gate.');
+    if (state.internalState === 'release_gate')
+      throw refusal('A release already waits at the release gate: approve it, or leave it waiting.');
+    if (state.holdRequested)
+      throw refusal('A hold is already asked for: the next release will wait at the release gate.');
   }
 
   hold(): string {

@@ -16,11 +16,20 @@ export interface ReleaseDraft {
 }
 
 /** Renders, gates, publishes and announces one release; returns without releasing when new documents made it stale. */
-export async function release(progress: ReviewProgress, draft: ReleaseDraft, disputeReason: string | null, policy: ReviewPolicy): Promise<void> {
+export async function release(
+  progress: ReviewProgress,
+  draft: ReleaseDraft,
+  disputeReason: string | null,
+  policy: ReviewPolicy,
+): Promise<void> {
   const { state } = progress;
   // The release's time: its Report's generated_at, its PDF's date and its webhook's occurred_at.
   const ref = { reviewId: state.reviewId, releaseId: draft.releaseId, generatedAt: new Date().toISOString() };
-  const render = () => rendering().renderRelease.executeWithOptions({ summary: `Render and store the report of release ${ref.releaseId}` }, [ref]);
+  const render = () =>
+    rendering().renderRelease.executeWithOptions(
+      { summary: `Render and store the report of release ${ref.releaseId}` },
+      [ref],
+    );
   /** Renders and stores the PDF, retried while it cannot be: never released without it. */
   const renderStored = async (): Promise<string> => {
     let retryIn = FIRST_PUBLICATION_RETRY_MS;
@@ -29,7 +38,8 @@ export async function release(progress: ReviewProgress, draft: ReleaseDraft, dis
         return await render();
       } catch (err) {
         // The review stays processing until the render is stored.
-        const detail = `The report could not be rendered or stored (${failureMessage(err)}); retrying in ${retryIn / 1000} s.`;
+        const detail =
+          `The report could not be rendered or stored (${failureMessage(err)}); ` + `retrying in ${retryIn / 1000} s.`;
         if (state.internalState !== 'publication_blocked') await progress.enter('publication_blocked', { detail });
         else progress.explain(detail);
         await sleep(retryIn);
@@ -39,10 +49,17 @@ export async function release(progress: ReviewProgress, draft: ReleaseDraft, dis
   };
   await progress.enter('rendering');
   let reportKey = await renderStored();
-  const gate = policy.releasePolicy === 'hold' ? 'the organization holds every release for approval' : state.holdRequested ? 'an operator asked to hold it' : disputeReason;
+  const gate =
+    policy.releasePolicy === 'hold'
+      ? 'the organization holds every release for approval'
+      : state.holdRequested
+        ? 'an operator asked to hold it'
+        : disputeReason;
   if (gate !== null) {
     progress.review.waitAtGate({ releaseId: ref.releaseId, reason: gate });
-    await progress.enter('release_gate', { detail: `Waiting for an operator's approval (the approve update): ${gate}.` });
+    await progress.enter('release_gate', {
+      detail: `Waiting for an operator's approval (the approve update): ${gate}.`,
+    });
     // New documents make what waits here stale: analyse them first, and come back to the gate after.
     await condition(() => state.approved || state.reassessmentPending);
     if (progress.review.leaveGate() === 'stale') return;
@@ -57,7 +74,9 @@ export async function release(progress: ReviewProgress, draft: ReleaseDraft, dis
   if (state.reassessmentPending) return;
   // Every earlier transition is in the read model before the release completes the review.
   await progress.recorded();
-  await bookkeeper.publishRelease.executeWithOptions({ summary: `Publish release ${ref.releaseId}` }, [{ ...ref, reportKey }]);
+  await bookkeeper.publishRelease.executeWithOptions({ summary: `Publish release ${ref.releaseId}` }, [
+    { ...ref, reportKey },
+  ]);
   progress.review.released();
   await progress.enter('released', { recorded: true });
   progress.announce(state.releases === 1 ? 'review.completed' : 'review.amended', ref.releaseId, ref.generatedAt);

@@ -42,7 +42,9 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
     // A review still `ingesting` has no release: the API recorded it and this is its first run. A run
     // that stopped mid-pipeline (terminated, or its history reset) starts the pipeline again. (An
     // awaiting review analyses again too: that sets its deadline afresh.)
-    progress.review.resumed(input.resumed.internalState === 'ingesting' ? 0 : await bookkeeper.countReleases({ reviewId: input.reviewId }));
+    progress.review.resumed(
+      input.resumed.internalState === 'ingesting' ? 0 : await bookkeeper.countReleases({ reviewId: input.reviewId }),
+    );
   }
   if (state.sandbox) return run.sandbox(!input.resumed && !input.carried);
   for (;;) {
@@ -51,29 +53,47 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
   }
 }
 
-/** The handlers of the review's messages. Descriptions are what the Temporal UI and `temporal workflow metadata` show. */
-function registerHandlers(progress: ReviewProgress, submissions: Submissions, pipeline: Pipeline, gate: ReleaseGate): void {
+/**
+ * The handlers of the review's messages. Descriptions are what the Temporal UI and `temporal workflow
+ * metadata` show.
+ */
+function registerHandlers(
+  progress: ReviewProgress,
+  submissions: Submissions,
+  pipeline: Pipeline,
+  gate: ReleaseGate,
+): void {
   setHandler(getStateQuery, () => progress.state, {
-    description: 'The review as the workflow holds it: internal state, releases, the last analysis, the disputed findings with comments and senders, what waits at the release gate.',
+    description:
+      'The review as the workflow holds it: internal state, releases, the last analysis, the ' +
+      'disputed findings with comments and senders, what waits at the release gate.',
   });
   setHandler(approveUpdate, () => gate.approve(), {
     validator: () => gate.validateApprove(),
-    description: 'Operator: publish the release waiting at the release gate (see getState.gate and .disputes), or lift a hold asked for earlier. Refused when neither applies.',
+    description:
+      'Operator: publish the release waiting at the release gate (see getState.gate and .disputes), ' +
+      'or lift a hold asked for earlier. Refused when neither applies.',
   });
   setHandler(holdUpdate, () => gate.hold(), {
     validator: () => gate.validateHold(),
-    description: "Operator: hold the review's next release at the release gate until approved. Refused for a review not created, failed, already held, or with a release waiting.",
+    description:
+      "Operator: hold the review's next release at the release gate until approved. Refused for a " +
+      'review not created, failed, already held, or with a release waiting.',
   });
   setHandler(capacityFreedSignal, () => pipeline.onCapacityFreed(), {
     description: 'Sent by another review of the organization that gave back its analysis slot: ask for one again now.',
   });
   setHandler(createReviewUpdate, (request) => submissions.create(request), {
     validator: (_request) => submissions.validateCreate(),
-    description: 'The API: record the review and ingest its documents (once per workflow); answers the Review or an API error code.',
+    description:
+      'The API: record the review and ingest its documents (once per workflow); answers the Review ' +
+      'or an API error code.',
   });
   setHandler(addDocumentsUpdate, (request) => submissions.add(request), {
     validator: (_request) => submissions.validateAdd(),
-    description: 'The API: ingest more documents or a filled working document; answers the Add-documents result or an API error code.',
+    description:
+      'The API: ingest more documents or a filled working document; answers the Add-documents result ' +
+      'or an API error code.',
   });
 }
 
@@ -90,7 +110,10 @@ class ReviewRun {
     return this.progress.state;
   }
 
-  /** A sandbox review: its canned release announced (on its first run); documents added later are kept, nothing else. */
+  /**
+   * A sandbox review: its canned release announced (on its first run); documents added later are kept,
+   * nothing else.
+   */
   async sandbox(firstRun: boolean): Promise<ReviewWorkflowState> {
     const { state, progress } = this;
     if (firstRun) {
@@ -122,10 +145,18 @@ class ReviewRun {
     if (state.reassessmentPending) return 'again';
     if (!analysed.primaryPresent && state.releases === 0 && !state.deadlinePassed) {
       progress.review.awaitUntil(new Date(Date.now() + analysed.policy.awaitingDocumentsSeconds * 1000).toISOString());
-      await progress.enter('awaiting_documents', { detail: `No Closing Disclosure, Loan Estimate or Note yet; completed without them at ${state.awaitingDeadline}.` });
+      await progress.enter('awaiting_documents', {
+        detail:
+          `No Closing Disclosure, Loan Estimate or Note yet; completed without them at ` + `${state.awaitingDeadline}.`,
+      });
       return 'again';
     }
-    await release(progress, analysed.draft, analysed.disputed > 0 ? `${analysed.disputed} disputed finding(s)` : null, analysed.policy);
+    await release(
+      progress,
+      analysed.draft,
+      analysed.disputed > 0 ? `${analysed.disputed} disputed finding(s)` : null,
+      analysed.policy,
+    );
     return 'again';
   }
 
@@ -136,7 +167,10 @@ class ReviewRun {
       const next = await this.rest();
       return next === 'reassess' ? 'again' : next === 'done' ? 'close' : 'continue';
     }
-    const woke = await condition(() => state.reassessmentPending || suggested(), Math.max(0, Date.parse(state.awaitingDeadline) - Date.now()));
+    const woke = await condition(
+      () => state.reassessmentPending || suggested(),
+      Math.max(0, Date.parse(state.awaitingDeadline) - Date.now()),
+    );
     // decisions.md, "Awaiting documents": at the deadline the review is completed with the missing-document findings.
     if (!woke) this.progress.review.deadlineReached();
     else if (!state.reassessmentPending) return 'continue';

@@ -7,6 +7,7 @@ import { Mutex } from 'async-mutex';
 import type { AddDocumentsResult, Disposition } from '../src/reviews/add-documents.js';
 import { isRefused, type PassBegun, type Refused } from '../src/reviews/pipeline.js';
 import type { Review } from '../src/reviews/review.js';
+import type { IngestSubmissionResult } from '../activities/ingest.js';
 import type { CreatedReview, NewReviewRecord } from '../activities/review-record.js';
 import { customerStatus } from '../src/reviews/states.js';
 import { InternalStateKey, REJECTED_CREATE, ReviewStatusKey } from '../src/temporal/search-attribute-keys.js';
@@ -21,7 +22,8 @@ import type { ReviewProgress } from './progress.js';
  * a refusal thrown by the activity itself was before activities returned them.
  */
 function answered<T extends object>(result: T | Refused): T {
-  if (isRefused(result)) throw ApplicationFailure.create({ type: result.refused.code, message: result.refused.message, nonRetryable: true });
+  if (isRefused(result))
+    throw ApplicationFailure.create({ type: result.refused.code, message: result.refused.message, nonRetryable: true });
   return result;
 }
 
@@ -47,10 +49,18 @@ export class Submissions {
     const { state } = this.progress;
     try {
       const { files, sources, ...fields } = request;
-      const record = { ...this.input, ...fields, status: customerStatus(state.internalState), internalState: state.internalState };
+      const record = {
+        ...this.input,
+        ...fields,
+        status: customerStatus(state.internalState),
+        internalState: state.internalState,
+      };
       const { review, pass } = answered(
         isSmallSubmission(request)
-          ? await requestWriter.createReview.executeWithOptions({ summary: `Ingest ${files.length} upload(s) and record the review` }, [{ ...record, files }])
+          ? await requestWriter.createReview.executeWithOptions(
+              { summary: `Ingest ${files.length} upload(s) and record the review` },
+              [{ ...record, files }],
+            )
           : await this.ingestThenRecord(request, record),
       );
       this.progress.review.created();
@@ -60,9 +70,10 @@ export class Submissions {
       }
       // A sandbox review never enters the pipeline: its canned report is released at once (RULES.md).
       const generatedAt = new Date().toISOString();
-      const released = await requestWriter.releaseSandboxReport.executeWithOptions({ summary: 'Release the canned sandbox report' }, [
-        { reviewId: this.input.reviewId, releaseId: uuid4(), generatedAt },
-      ]);
+      const released = await requestWriter.releaseSandboxReport.executeWithOptions(
+        { summary: 'Release the canned sandbox report' },
+        [{ reviewId: this.input.reviewId, releaseId: uuid4(), generatedAt }],
+      );
       this.sandboxReleasedAt = generatedAt;
       this.progress.review.released();
       void this.progress.enter('released', { recorded: true });
@@ -87,20 +98,39 @@ export class Submissions {
   }
 
   /** A create too big (or too slow: source URLs) to ingest within a workflow task: an ingest activity first. */
-  private async ingestThenRecord({ files, sources, requestId }: CreateReviewRequest, record: NewReviewRecord): Promise<CreatedReview | Refused> {
+  private async ingestThenRecord(
+    { files, sources, requestId }: CreateReviewRequest,
+    record: NewReviewRecord,
+  ): Promise<CreatedReview | Refused> {
     const submission = answered(
-      await ingest.ingestSubmission.executeWithOptions({ summary: `Ingest ${files.length} upload(s) and ${sources.length} source URL(s)` }, [
-        { reviewId: this.input.reviewId, target: { kind: 'create' }, files, sources, ...(requestId ? { requestId } : {}) },
-      ]),
+      await ingest.ingestSubmission.executeWithOptions(
+        { summary: `Ingest ${files.length} upload(s) and ${sources.length} source URL(s)` },
+        [
+          {
+            reviewId: this.input.reviewId,
+            target: { kind: 'create' },
+            files,
+            sources,
+            ...(requestId ? { requestId } : {}),
+          },
+        ],
+      ),
     );
-    return requestWriter.createReviewRecord.executeWithOptions({ summary: 'Record the review and its documents' }, [{ ...record, ...submission }]);
+    return requestWriter.createReviewRecord.executeWithOptions({ summary: 'Record the review and its documents' }, [
+      { ...record, ...submission },
+    ]);
   }
 
   validateAdd(): void {
     const { state } = this.progress;
-    if (!state.created) throw ApplicationFailure.create({ type: 'review_not_found', message: 'No such review.', nonRetryable: true });
+    if (!state.created)
+      throw ApplicationFailure.create({ type: 'review_not_found', message: 'No such review.', nonRetryable: true });
     if (state.internalState === 'failed') {
-      throw ApplicationFailure.create({ type: 'review_failed', message: 'The review failed; documents can no longer be added.', nonRetryable: true });
+      throw ApplicationFailure.create({
+        type: 'review_failed',
+        message: 'The review failed; documents can no longer be added.',
+        nonRetryable: true,
+      });
     }
   }
 
@@ -112,7 +142,7 @@ export class Submissions {
   async add(request: AddDocumentsRequest): Promise<AddDocumentsResult> {
     const { files, sources, requestId } = request;
     const reviewId = this.input.reviewId;
-    let submission;
+    let submission: IngestSubmissionResult;
     try {
       submission = answered(
         await ingest.ingestSubmission.executeWithOptions(
@@ -127,7 +157,10 @@ export class Submissions {
     return this.lock.runExclusive(() => this.record(request, submission));
   }
 
-  private async record({ requestId, apiKeyId }: AddDocumentsRequest, submission: { submissionId: string }): Promise<AddDocumentsResult> {
+  private async record(
+    { requestId, apiKeyId }: AddDocumentsRequest,
+    submission: { submissionId: string },
+  ): Promise<AddDocumentsResult> {
     const { state } = this.progress;
     const reviewId = this.input.reviewId;
     try {
@@ -139,13 +172,23 @@ export class Submissions {
       const dispositions: Disposition[] = [];
       for (const wd of recorded.workingDocuments) {
         dispositions.push(
-          ...(await requestWriter.applyWorkingDocument.executeWithOptions({ summary: `Apply the decisions of the working document of release ${wd.releaseId}` }, [
-            { reviewId, objectKey: wd.objectKey, releaseId: wd.releaseId, uploaded: recorded.filenames, sentBy: { apiKeyId: apiKeyId ?? null, requestId: requestId ?? null } },
-          ])),
+          ...(await requestWriter.applyWorkingDocument.executeWithOptions(
+            { summary: `Apply the decisions of the working document of release ${wd.releaseId}` },
+            [
+              {
+                reviewId,
+                objectKey: wd.objectKey,
+                releaseId: wd.releaseId,
+                uploaded: recorded.filenames,
+                sentBy: { apiKeyId: apiKeyId ?? null, requestId: requestId ?? null },
+              },
+            ],
+          )),
         );
       }
       const count = (outcome: Disposition['outcome']) => dispositions.filter((d) => d.outcome === outcome).length;
-      // A sandbox review is never analysed: its documents are kept, its canned result stands (decisions.md, "Adding documents").
+      // A sandbox review is never analysed: its documents are kept, its canned result stands (decisions.md,
+      // "Adding documents").
       if (!state.sandbox && (recorded.evidenceAdded > 0 || count('applied') > 0)) {
         this.progress.review.documentsArrived();
         // The integrator sees the re-assessment start with this answer (interface: "the response carries processing").

@@ -12,7 +12,14 @@ import type { StagedFile } from '../../src/ingest/package.js';
 import { AddDocumentsJsonSchema } from '../../src/reviews/add-documents.js';
 import { decodeCursor, encodeCursor, InvalidCursorError } from '../../src/reviews/cursor.js';
 import { REPORT_URL_LIFETIME_SECONDS, type Report } from '../../src/reviews/report.js';
-import { CreateReviewJsonSchema, CreateReviewMultipartFieldsSchema, MetadataSchema, ReferenceIdSchema, type DocumentSource, type Review } from '../../src/reviews/review.js';
+import {
+  CreateReviewJsonSchema,
+  CreateReviewMultipartFieldsSchema,
+  MetadataSchema,
+  ReferenceIdSchema,
+  type DocumentSource,
+  type Review,
+} from '../../src/reviews/review.js';
 import { reviewCreation } from '../../src/reviews/create.js';
 import { isRefused } from '../../src/reviews/pipeline.js';
 import { customerStatus } from '../../src/reviews/states.js';
@@ -54,7 +61,6 @@ export const requireReviewId: RequestHandler = (req, res, next) => {
   }
   next();
 };
-
 
 /**
  * A JSON body whose one fault is that it has no documents (none, null or an empty list): `document_required`
@@ -98,7 +104,8 @@ export function reviewRoutes({ config, sql, storage, workflows, runs }: ReviewRo
       const parsed = CreateReviewMultipartFieldsSchema.safeParse(req.body ?? {});
       if (!parsed.success) throw invalidRequest(parsed.error);
       const metadata = parsed.data.metadata === undefined ? undefined : parseMetadata(parsed.data.metadata);
-      if (files.length === 0) throw ApiError.of('document_required', 'Supply at least one document as a "documents" file part.');
+      if (files.length === 0)
+        throw ApiError.of('document_required', 'Supply at least one document as a "documents" file part.');
       return {
         fields: { ...parsed.data, metadata },
         files,
@@ -109,7 +116,8 @@ export function reviewRoutes({ config, sql, storage, workflows, runs }: ReviewRo
     if (req.is('application/json')) {
       const parsed = CreateReviewJsonSchema.safeParse(req.body);
       if (!parsed.success) {
-        if (onlyDocumentsMissing(req.body, parsed.error)) throw ApiError.of('document_required', 'Supply at least one document.');
+        if (onlyDocumentsMissing(req.body, parsed.error))
+          throw ApiError.of('document_required', 'Supply at least one document.');
         if (parsed.error.issues.some((i) => i.path[0] === 'metadata')) throw malformedMetadata();
         throw invalidRequest(parsed.error);
       }
@@ -129,7 +137,10 @@ export function reviewRoutes({ config, sql, storage, workflows, runs }: ReviewRo
     const room = Math.max(0, max - held);
     if (sources.length > room) {
       const holds = held > 0 ? `; this review holds ${held}, so it takes ${room} more` : '';
-      throw ApiError.of('too_many_documents', `At most ${max} documents a review${holds}; ${sources.length} source URLs were given.`);
+      throw ApiError.of(
+        'too_many_documents',
+        `At most ${max} documents a review${holds}; ${sources.length} source URLs were given.`,
+      );
     }
     return sources;
   }
@@ -139,7 +150,9 @@ export function reviewRoutes({ config, sql, storage, workflows, runs }: ReviewRo
     await offTheClock(res, () => upload(req, res));
     const parts = stagedParts(req);
     staged.add(parts.map((p) => p.key));
-    const refused = refusedFileName(parts) ?? (req.body && typeof req.body === 'object' && 'documents' in req.body ? missingFileName() : undefined);
+    const refused =
+      refusedFileName(parts) ??
+      (req.body && typeof req.body === 'object' && 'documents' in req.body ? missingFileName() : undefined);
     if (refused) throw refused;
     const files: StagedFile[] = parts.map((p) => ({
       key: p.key,
@@ -151,19 +164,29 @@ export function reviewRoutes({ config, sql, storage, workflows, runs }: ReviewRo
     return { parts, files };
   }
 
-  /** The add-documents body: only `documents`, as file parts or as signed source URLs (`held`: documents the review holds). */
-  async function addInput(req: Request, res: Response, held: number, staged: StagedUploads): Promise<{ files: StagedFile[]; sources: DocumentSource[] }> {
+  /**
+   * The add-documents body: only `documents`, as file parts or as signed source URLs (`held`: documents the
+   * review holds).
+   */
+  async function addInput(
+    req: Request,
+    res: Response,
+    held: number,
+    staged: StagedUploads,
+  ): Promise<{ files: StagedFile[]; sources: DocumentSource[] }> {
     if (req.is('multipart/form-data')) {
       const { files } = await uploadedFiles(req, res, staged);
       const fields = z.strictObject({}).safeParse(req.body ?? {});
       if (!fields.success) throw invalidRequest(fields.error);
-      if (files.length === 0) throw ApiError.of('document_required', 'Supply at least one document as a "documents" file part.');
+      if (files.length === 0)
+        throw ApiError.of('document_required', 'Supply at least one document as a "documents" file part.');
       return { files, sources: [] };
     }
     if (req.is('application/json')) {
       const parsed = AddDocumentsJsonSchema.safeParse(req.body);
       if (!parsed.success) {
-        if (onlyDocumentsMissing(req.body, parsed.error)) throw ApiError.of('document_required', 'Supply at least one document.');
+        if (onlyDocumentsMissing(req.body, parsed.error))
+          throw ApiError.of('document_required', 'Supply at least one document.');
         throw invalidRequest(parsed.error);
       }
       return { files: [], sources: countedSources(parsed.data.documents, held) };
@@ -177,31 +200,43 @@ export function reviewRoutes({ config, sql, storage, workflows, runs }: ReviewRo
    * waits for Postgres and the object store, not for Temporal and the worker. Any other create is ingested
    * by its workflow (a sandbox review's canned report is released before the create is answered).
    */
-  async function create(o: { res: Response; who: Caller; reviewId: string; reviewType: string; fields: CreateFields; files: StagedFile[]; sources: DocumentSource[] }): Promise<{ review: Review; startRun?: () => void }> {
+  async function create(o: {
+    res: Response;
+    who: Caller;
+    reviewId: string;
+    reviewType: string;
+    fields: CreateFields;
+    files: StagedFile[];
+    sources: DocumentSource[];
+  }): Promise<{ review: Review; startRun?: () => void }> {
     const { res, who, reviewId, reviewType, fields, files, sources } = o;
     const requestId = requestIdOf(res);
     if (who.sandbox || !isSmallSubmission({ files, sources })) {
       const awaitIngest: AwaitIngest = (update) => offTheClock(res, () => update.result());
-      return { review: await workflows.create({ who, requestId, reviewId, reviewType, fields, files, sources, awaitIngest }) };
+      return {
+        review: await workflows.create({ who, requestId, reviewId, reviewType, fields, files, sources, awaitIngest }),
+      };
     }
     const metadata = fields.metadata ?? null;
-    const recorded = await runs.recordingCreate(() => creation.fromUploads(
-      {
-        reviewId,
-        organizationId: who.organizationId,
-        sandbox: false,
-        reviewType,
-        label: fields.label ?? null,
-        referenceId: fields.reference_id ?? null,
-        metadata,
-        createdAt: new Date().toISOString(),
-        requestId,
-        status: customerStatus('ingesting'),
-        internalState: 'ingesting',
-      },
-      files,
-      { runPending: true },
-    ));
+    const recorded = await runs.recordingCreate(() =>
+      creation.fromUploads(
+        {
+          reviewId,
+          organizationId: who.organizationId,
+          sandbox: false,
+          reviewType,
+          label: fields.label ?? null,
+          referenceId: fields.reference_id ?? null,
+          metadata,
+          createdAt: new Date().toISOString(),
+          requestId,
+          status: customerStatus('ingesting'),
+          internalState: 'ingesting',
+        },
+        files,
+        { runPending: true },
+      ),
+    );
     if (isRefused(recorded)) throw refusalToApiError(recorded.refused);
     const { review, internalState } = recorded;
     return { review, startRun: () => runs.startSoon(who.organizationId, { review, internalState, metadata }) };
@@ -209,64 +244,77 @@ export function reviewRoutes({ config, sql, storage, workflows, runs }: ReviewRo
 
   router
     .route('/reviews')
-    .post(withStagedUploads(async (req, res, staged) => {
-      const who = caller(res);
-      const { fields, files, sources, fingerprinted } = await createInput(req, res, staged);
-      let claimedKey: string | undefined;
-      try {
-        const reviewType = fields.review_type ?? 'mortgage_v1';
-        let reviewId: string = randomUUID();
-        const key = idempotencyKey(req);
-        if (key !== undefined) {
-          const outcome = await beginIdempotent(sql, {
-            organizationId: who.organizationId,
-            key,
-            fingerprint: fingerprint({ ...fields, review_type: reviewType, sources: fingerprinted, sandbox: who.sandbox }),
-            newReviewId: reviewId,
-            ttlHours: config.limits.idempotencyTtlHours,
-          });
-          // An earlier create with this key is the answer: 200 with its body, this request's uploads unused.
-          if (outcome.kind === 'replay') return answer(res, 200, outcome.body);
-          claimedKey = key;
-          reviewId = outcome.reviewId;
-          // The request that claimed this key died before answering: if its create went through, its
-          // review is the answer (as it is now: the original body was never stored).
-          const existing = outcome.resumed ? await getReview(sql, who.organizationId, reviewId) : null;
-          if (existing) {
-            const body = JSON.stringify(existing);
-            await completeIdempotencyKey(sql, who.organizationId, key, body);
-            return answer(res, 200, body);
+    .post(
+      withStagedUploads(async (req, res, staged) => {
+        const who = caller(res);
+        const { fields, files, sources, fingerprinted } = await createInput(req, res, staged);
+        let claimedKey: string | undefined;
+        try {
+          const reviewType = fields.review_type ?? 'mortgage_v1';
+          let reviewId: string = randomUUID();
+          const key = idempotencyKey(req);
+          if (key !== undefined) {
+            const outcome = await beginIdempotent(sql, {
+              organizationId: who.organizationId,
+              key,
+              fingerprint: fingerprint({
+                ...fields,
+                review_type: reviewType,
+                sources: fingerprinted,
+                sandbox: who.sandbox,
+              }),
+              newReviewId: reviewId,
+              ttlHours: config.limits.idempotencyTtlHours,
+            });
+            // An earlier create with this key is the answer: 200 with its body, this request's uploads unused.
+            if (outcome.kind === 'replay') return answer(res, 200, outcome.body);
+            claimedKey = key;
+            reviewId = outcome.reviewId;
+            // The request that claimed this key died before answering: if its create went through, its
+            // review is the answer (as it is now: the original body was never stored).
+            const existing = outcome.resumed ? await getReview(sql, who.organizationId, reviewId) : null;
+            if (existing) {
+              const body = JSON.stringify(existing);
+              await completeIdempotencyKey(sql, who.organizationId, key, body);
+              return answer(res, 200, body);
+            }
           }
+          // From here the create owns the uploads (it removes them if it refuses the create).
+          staged.handOver();
+          const { review, startRun } = await create({ res, who, reviewId, reviewType, fields, files, sources });
+          // One serialisation, sent now and stored for replays: byte for byte the same. Stored even when the
+          // request's deadline answered 503 meanwhile: a retry with the key then gets the review it made.
+          const body = JSON.stringify(review);
+          if (claimedKey !== undefined) await completeIdempotencyKey(sql, who.organizationId, claimedKey, body);
+          answer(res, 201, body);
+          startRun?.();
+        } catch (err) {
+          if (claimedKey !== undefined) {
+            // A refusal is final and not remembered. Any other failure may have left a review started: the
+            // key keeps its review id, and a retry with it goes on with that review at once.
+            if (err instanceof ApiError && err.status < 500)
+              await releaseIdempotencyKey(sql, who.organizationId, claimedKey);
+            else await abandonIdempotencyKey(sql, who.organizationId, claimedKey).catch(() => {});
+          }
+          throw err;
         }
-        // From here the create owns the uploads (it removes them if it refuses the create).
-        staged.handOver();
-        const { review, startRun } = await create({ res, who, reviewId, reviewType, fields, files, sources });
-        // One serialisation, sent now and stored for replays: byte for byte the same. Stored even when the
-        // request's deadline answered 503 meanwhile: a retry with the key then gets the review it made.
-        const body = JSON.stringify(review);
-        if (claimedKey !== undefined) await completeIdempotencyKey(sql, who.organizationId, claimedKey, body);
-        answer(res, 201, body);
-        startRun?.();
-      } catch (err) {
-        if (claimedKey !== undefined) {
-          // A refusal is final and not remembered. Any other failure may have left a review started: the
-          // key keeps its review id, and a retry with it goes on with that review at once.
-          if (err instanceof ApiError && err.status < 500) await releaseIdempotencyKey(sql, who.organizationId, claimedKey);
-          else await abandonIdempotencyKey(sql, who.organizationId, claimedKey).catch(() => {});
-        }
-        throw err;
-      }
-    }))
+      }),
+    )
     .get(async (req, res) => {
       const who = caller(res);
       const query = ListQuerySchema.safeParse(req.query);
       if (!query.success) throw invalidRequest(query.error);
-      let after;
+      let after: ReturnType<typeof decodeCursor> | undefined;
       if (query.data.cursor !== undefined) {
         try {
           after = decodeCursor(query.data.cursor, who.organizationId, config.secrets.serverAccepted);
         } catch (err) {
-          if (err instanceof InvalidCursorError) throw new ApiError('invalid_request', 422, 'Invalid request: cursor: not a cursor this API issued; pass next_cursor back verbatim.');
+          if (err instanceof InvalidCursorError)
+            throw new ApiError(
+              'invalid_request',
+              422,
+              'Invalid request: cursor: not a cursor this API issued; pass next_cursor back verbatim.',
+            );
           throw err;
         }
       }
@@ -276,7 +324,11 @@ export function reviewRoutes({ config, sql, storage, workflows, runs }: ReviewRo
         data: page.reviews,
         next_cursor:
           page.hasMore && last
-            ? encodeCursor(who.organizationId, { createdAt: last.created_at, id: last.review_id }, config.secrets.server)
+            ? encodeCursor(
+                who.organizationId,
+                { createdAt: last.created_at, id: last.review_id },
+                config.secrets.server,
+              )
             : null,
       });
     })
@@ -297,14 +349,19 @@ export function reviewRoutes({ config, sql, storage, workflows, runs }: ReviewRo
       const review = await getReview(sql, caller(res).organizationId, String(req.params.review_id));
       // decisions.md, "Modes": a key reads the reports of its own mode's reviews only, as of its own organization's.
       if (!review || review.sandbox !== caller(res).sandbox) throw ApiError.of('review_not_found', 'No such review.');
-      if (review.status === 'failed') throw ApiError.of('review_failed', 'The review failed; no report will ever exist.');
+      if (review.status === 'failed')
+        throw ApiError.of('review_failed', 'The review failed; no report will ever exist.');
       if (review.status !== 'completed') {
         throw new ApiError('report_not_ready', 404, 'The review has not finished; keep polling.');
       }
       const release = await currentRelease(sql, review.review_id);
       // A released review whose render is missing is not served from any other render: stop polling.
       if (!release || !(await objectExists(storage, release.reportObjectKey))) {
-        throw new ApiError('report_not_ready', 409, 'The report render for this release is unavailable; contact support.');
+        throw new ApiError(
+          'report_not_ready',
+          409,
+          'The report render for this release is unavailable; contact support.',
+        );
       }
       const download = await presignDownload(storage, release.reportObjectKey, REPORT_URL_LIFETIME_SECONDS);
       const report: Report = {
@@ -324,23 +381,33 @@ export function reviewRoutes({ config, sql, storage, workflows, runs }: ReviewRo
 
   router
     .route('/reviews/:review_id/documents')
-    .post(requireReviewId, withStagedUploads(async (req, res, staged) => {
-      const who = caller(res);
-      const record = await getReviewRecord(sql, who.organizationId, String(req.params.review_id));
-      // decisions.md, "Modes": a sandbox key never changes a live review, nor a live key a sandbox one.
-      if (!record || record.review.sandbox !== who.sandbox) throw ApiError.of('review_not_found', 'No such review.');
-      if (record.review.status === 'failed') throw ApiError.of('review_failed', 'The review failed; documents can no longer be added.');
-      const { files, sources } = await addInput(req, res, record.review.document_count ?? 0, staged);
-      // From here the workflow owns the uploads, to keep or remove, whatever becomes of this request.
-      staged.handOver();
-      const result = await workflows.addDocuments({ who, requestId: requestIdOf(res), record, files, sources, awaitIngest: (update) => offTheClock(res, () => update.result()) });
-      answer(res, 200, JSON.stringify(result));
-    }))
+    .post(
+      requireReviewId,
+      withStagedUploads(async (req, res, staged) => {
+        const who = caller(res);
+        const record = await getReviewRecord(sql, who.organizationId, String(req.params.review_id));
+        // decisions.md, "Modes": a sandbox key never changes a live review, nor a live key a sandbox one.
+        if (!record || record.review.sandbox !== who.sandbox) throw ApiError.of('review_not_found', 'No such review.');
+        if (record.review.status === 'failed')
+          throw ApiError.of('review_failed', 'The review failed; documents can no longer be added.');
+        const { files, sources } = await addInput(req, res, record.review.document_count ?? 0, staged);
+        // From here the workflow owns the uploads, to keep or remove, whatever becomes of this request.
+        staged.handOver();
+        const result = await workflows.addDocuments({
+          who,
+          requestId: requestIdOf(res),
+          record,
+          files,
+          sources,
+          awaitIngest: (update) => offTheClock(res, () => update.result()),
+        });
+        answer(res, 200, JSON.stringify(result));
+      }),
+    )
     .all(methodNotAllowed(['POST']));
 
   return router;
 }
-
 
 /**
  * Sends a JSON answer unless the request's deadline answered it already (503): what the handler did is
@@ -352,7 +419,11 @@ function answer(res: Response, status: number, body: string): void {
 }
 
 function malformedMetadata(): ApiError {
-  return new ApiError('invalid_request', 400, 'Invalid request: metadata: must be a JSON object whose values are strings.');
+  return new ApiError(
+    'invalid_request',
+    400,
+    'Invalid request: metadata: must be a JSON object whose values are strings.',
+  );
 }
 
 function parseMetadata(raw: string): Record<string, string> | null {
@@ -366,4 +437,3 @@ function parseMetadata(raw: string): Record<string, string> | null {
   if (!parsed.success) throw malformedMetadata();
   return parsed.data;
 }
-

@@ -7,7 +7,13 @@ import { z } from 'zod';
 import type { Config } from '../../src/config.js';
 import type { Sql } from '../../src/db/client.js';
 import { endpointDeliveries } from '../../src/db/webhook-deliveries.js';
-import { deleteEndpoint, DuplicateEndpointError, EndpointLimitError, insertEndpoint, listEndpoints } from '../../src/db/webhook-endpoints.js';
+import {
+  deleteEndpoint,
+  DuplicateEndpointError,
+  EndpointLimitError,
+  insertEndpoint,
+  listEndpoints,
+} from '../../src/db/webhook-endpoints.js';
 import { checkTarget, UnsafeTargetError } from '../../src/outbound/address-guard.js';
 import { WebhookDeliveryListQuerySchema } from '../../src/webhooks/delivery-log.js';
 import { RegisterWebhookEndpointSchema } from '../../src/webhooks/endpoint.js';
@@ -24,12 +30,17 @@ export function webhookEndpointRoutes({ config, sql }: { config: Config; sql: Sq
     .route('/webhook-endpoints')
     .post(async (req, res) => {
       const who = caller(res);
-      if (!req.is('application/json')) throw new ApiError('invalid_request', 400, 'Send the endpoint as application/json.');
+      if (!req.is('application/json'))
+        throw new ApiError('invalid_request', 400, 'Send the endpoint as application/json.');
       const parsed = RegisterWebhookEndpointSchema.safeParse(req.body);
       if (!parsed.success) {
         // Every problem with the URL is the 400 of the specification; other fields are validation (422).
         if (parsed.error.issues.some((i) => i.path[0] === 'url')) {
-          throw new ApiError('invalid_request', 400, 'Invalid request: url: must be an https:// URL of at most 2048 characters.');
+          throw new ApiError(
+            'invalid_request',
+            400,
+            'Invalid request: url: must be an https:// URL of at most 2048 characters.',
+          );
         }
         throw invalidRequest(parsed.error);
       }
@@ -37,27 +48,47 @@ export function webhookEndpointRoutes({ config, sql }: { config: Config; sql: Sq
         await checkTarget(parsed.data.url, { allowLoopback: config.testOnlyAllowLoopbackTargets });
       } catch (err) {
         if (err instanceof UnsafeTargetError) {
-          throw new ApiError('invalid_request', 400, `Invalid request: url: ${err.message}; webhooks go only to public HTTPS hosts.`);
+          throw new ApiError(
+            'invalid_request',
+            400,
+            `Invalid request: url: ${err.message}; webhooks go only to public HTTPS hosts.`,
+          );
         }
         throw err;
       }
       const secret = generateSigningSecret();
       // Chosen here: the sealed secret is bound to the endpoint's id.
       const id = randomUUID();
-      let endpoint;
+      let endpoint: Awaited<ReturnType<typeof insertEndpoint>>;
       try {
         endpoint = await insertEndpoint(
           sql,
           who,
-          { id, url: parsed.data.url, description: parsed.data.description ?? '', secretCiphertext: encryptSecret(secret, config.secrets.webhookKey, id), secretHint: secretHint(secret) },
+          {
+            id,
+            url: parsed.data.url,
+            description: parsed.data.description ?? '',
+            secretCiphertext: encryptSecret(secret, config.secrets.webhookKey, id),
+            secretHint: secretHint(secret),
+          },
           config.limits.maxWebhookEndpoints,
         );
       } catch (err) {
         if (err instanceof DuplicateEndpointError) {
-          throw new ApiError('invalid_request', 422, `Invalid request: url: already registered as endpoint ${err.existingId}; every event would be delivered to it twice.`);
+          throw new ApiError(
+            'invalid_request',
+            422,
+            `Invalid request: url: already registered as endpoint ${err.existingId}; every event ` +
+              `would be delivered to it twice.`,
+          );
         }
         if (err instanceof EndpointLimitError) {
-          throw new ApiError('invalid_request', 422, `Invalid request: at most ${err.max} webhook endpoints per organization and mode (${who.sandbox ? 'sandbox' : 'live'}); delete one before registering another.`);
+          throw new ApiError(
+            'invalid_request',
+            422,
+            `Invalid request: at most ${err.max} webhook endpoints per organization and mode ` +
+              `(${who.sandbox ? 'sandbox' : 'live'}); delete one before registering another.`,
+          );
         }
         throw err;
       }
@@ -74,7 +105,9 @@ export function webhookEndpointRoutes({ config, sql }: { config: Config; sql: Sq
       const id = String(req.params.id);
       const query = WebhookDeliveryListQuerySchema.safeParse(req.query);
       if (!query.success) throw invalidRequest(query.error);
-      const deliveries = z.uuid().safeParse(id).success ? await endpointDeliveries(sql, caller(res), id, query.data.limit) : undefined;
+      const deliveries = z.uuid().safeParse(id).success
+        ? await endpointDeliveries(sql, caller(res), id, query.data.limit)
+        : undefined;
       if (!deliveries) throw ApiError.of('webhook_endpoint_not_found', 'No such webhook endpoint.');
       res.json({ deliveries });
     })

@@ -21,9 +21,17 @@ const env = z
   .parse(process.env);
 const sql = postgres(env.DATABASE_URL, { max: 10 });
 const endpoint = new URL(env.S3_ENDPOINT);
-const minio = new Client({ endPoint: endpoint.hostname, port: Number(endpoint.port), useSSL: false, accessKey: env.S3_ACCESS_KEY, secretKey: env.S3_SECRET_KEY, region: 'us-east-1' });
+const minio = new Client({
+  endPoint: endpoint.hostname,
+  port: Number(endpoint.port),
+  useSSL: false,
+  accessKey: env.S3_ACCESS_KEY,
+  secretKey: env.S3_SECRET_KEY,
+  region: 'us-east-1',
+});
 
-await sql`create table if not exists plain_creates (id uuid primary key, keys text[] not null, created_at timestamptz not null default now())`;
+await sql`create table if not exists plain_creates (id uuid primary key, keys text[] not null, created_at
+  timestamptz not null default now())`;
 
 const upload = multer({ storage: multer.memoryStorage() }).array('documents', 100);
 const app = express();

@@ -5,7 +5,13 @@ import express from 'express';
 import postgres from 'postgres';
 import { z } from 'zod';
 
-const env = z.object({ DATABASE_URL: z.string().url(), PORT: z.coerce.number().int().positive(), DATABASE_POOL_MAX: z.coerce.number().int().positive().default(10) }).parse(process.env);
+const env = z
+  .object({
+    DATABASE_URL: z.string().url(),
+    PORT: z.coerce.number().int().positive(),
+    DATABASE_POOL_MAX: z.coerce.number().int().positive().default(10),
+  })
+  .parse(process.env);
 const sql = postgres(env.DATABASE_URL, { max: env.DATABASE_POOL_MAX });
 const app = express();
 app.disable('x-powered-by');

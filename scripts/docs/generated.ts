@@ -29,7 +29,8 @@ export function regenerate(section: GeneratedSection): { current: string; genera
   const current = readFileSync(documentUrl(section), 'utf8');
   const start = current.indexOf(section.markers.start);
   const end = current.indexOf(section.markers.end);
-  if (start < 0 || end < start) throw new Error(`${section.file} lacks the markers ${section.markers.start} … ${section.markers.end}`);
+  if (start < 0 || end < start)
+    throw new Error(`${section.file} lacks the markers ${section.markers.start} … ${section.markers.end}`);
   const generated = `${current.slice(0, start + section.markers.start.length)}\n${section.content()}\n${current.slice(end)}`;
   return { current, generated };
 }

@@ -27,19 +27,28 @@ const report = await renderReport(
     ...releaseContent(analysis.findings),
     generatedAt: new Date('2026-11-23T08:00:00Z'),
     sheet: { number: 1, particulars: particularsOf(analysis), previous: null, decisions: [], standing: [] },
-    pictures: await evidencePictures(analysis.findings, async (name) => openPageSource(new Uint8Array(await readFile(new URL(name, corpus))), 'application/pdf')),
+    pictures: await evidencePictures(analysis.findings, async (name) =>
+      openPageSource(new Uint8Array(await readFile(new URL(name, corpus))), 'application/pdf'),
+    ),
   },
   'a picture for the documentation, no working document',
 );
 const withEvidence = analysis.findings.find((f) => f.evidence.length > 0);
-if (!withEvidence) throw new Error('no finding of the CFPB samples cites evidence: nothing to draw as a finding section');
+if (!withEvidence)
+  throw new Error('no finding of the CFPB samples cites evidence: nothing to draw as a finding section');
 const pages = await pagesText(report);
 // The finding's section: the page after the findings table whose text starts that section.
-const sectionPage = pages.findIndex((text, i) => i > 1 && text.includes(`${withEvidence.key} ${withEvidence.title}`)) + 1;
+const sectionPage =
+  pages.findIndex((text, i) => i > 1 && text.includes(`${withEvidence.key} ${withEvidence.title}`)) + 1;
 if (sectionPage === 0) throw new Error(`the section of ${withEvidence.key} was not found in the report`);
-for (const [name, page] of [['report-page-1.png', 1], ['report-finding.png', sectionPage]] as const) {
+for (const [name, page] of [
+  ['report-page-1.png', 1],
+  ['report-finding.png', sectionPage],
+] as const) {
   const out = new URL(`../../docs/images/${name}`, import.meta.url);
   await writeFile(out, await renderPdfPage(report, page, 80));
-  console.log(`${out.pathname}: page ${page} of the report on ${files.join(' and ')} (${analysis.findings.length} findings)`);
+  console.log(
+    `${out.pathname}: page ${page} of the report on ${files.join(' and ')} (${analysis.findings.length} findings)`,
+  );
 }
 process.exit(0);

@@ -53,7 +53,12 @@ export function binaryPath(env: NodeJS.ProcessEnv, b: GoBinary): string {
 }
 
 /** Returns the cached binary, building it first if needed; progress goes to `log`. */
-export async function ensureGoBinary(env: NodeJS.ProcessEnv, b: GoBinary, log: (line: string) => void, signal?: AbortSignal): Promise<string> {
+export async function ensureGoBinary(
+  env: NodeJS.ProcessEnv,
+  b: GoBinary,
+  log: (line: string) => void,
+  signal?: AbortSignal,
+): Promise<string> {
   const target = binaryPath(env, b);
   if (existsSync(target)) return target;
   const finalDir = join(target, '..');
@@ -75,7 +80,9 @@ export async function ensureGoBinary(env: NodeJS.ProcessEnv, b: GoBinary, log: (
     });
   } catch (err) {
     await rm(buildDir, { recursive: true, force: true });
-    throw signal?.aborted ? err : new Error(`go install ${b.module}@${b.version} failed: ${(err as Error).message.slice(-4000)}`);
+    throw signal?.aborted
+      ? err
+      : new Error(`go install ${b.module}@${b.version} failed: ${(err as Error).message.slice(-4000)}`);
   } finally {
     clearInterval(ticker);
   }

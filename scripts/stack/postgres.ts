@@ -34,11 +34,17 @@ function findBinDir(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /** The directory holding initdb and postgres; installs Debian's postgresql when absent and we are root. */
-export async function postgresBinDir(env: NodeJS.ProcessEnv, log: (line: string) => void, signal?: AbortSignal): Promise<string> {
+export async function postgresBinDir(
+  env: NodeJS.ProcessEnv,
+  log: (line: string) => void,
+  signal?: AbortSignal,
+): Promise<string> {
   const found = findBinDir(env);
   if (found) return found;
   if (process.getuid?.() !== 0) {
-    throw new Error('PostgreSQL server binaries (initdb, postgres) not found on PATH or under /usr/lib/postgresql; install them.');
+    throw new Error(
+      'PostgreSQL server binaries (initdb, postgres) not found on PATH or under /usr/lib/postgresql; install them.',
+    );
   }
   log('installing PostgreSQL from Debian packages (apt-get)');
   await aptInstall(env, ['postgresql'], signal);
@@ -141,7 +147,10 @@ export async function ensureDatabase(url: URL, timeoutMs: number): Promise<void>
  * The server's certificate and key copied where the server's user may read them and nobody else (the
  * server refuses a key others can read), beside its data directory.
  */
-export async function serverTlsFiles(o: ClusterOptions, from: { certFile: string; keyFile: string }): Promise<{ certFile: string; keyFile: string }> {
+export async function serverTlsFiles(
+  o: ClusterOptions,
+  from: { certFile: string; keyFile: string },
+): Promise<{ certFile: string; keyFile: string }> {
   const dir = join(o.dataDir, '..', 'postgres-tls');
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const files = { certFile: join(dir, 'server.pem'), keyFile: join(dir, 'server.key') };

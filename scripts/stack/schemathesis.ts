@@ -38,7 +38,8 @@ async function findPython(env: NodeJS.ProcessEnv): Promise<{ path: string; versi
   const candidates = ['python3.13', 'python3.14', 'python3.12', 'python3', 'python3.10', 'python3.11'];
   const pyenvVersions = join(env.PYENV_ROOT ?? join(homedir(), '.pyenv'), 'versions');
   if (existsSync(pyenvVersions)) {
-    for (const v of (await readdir(pyenvVersions)).sort().reverse()) candidates.push(join(pyenvVersions, v, 'bin', 'python3'));
+    for (const v of (await readdir(pyenvVersions)).sort().reverse())
+      candidates.push(join(pyenvVersions, v, 'bin', 'python3'));
   }
   const seen: string[] = [];
   for (const candidate of candidates) {
@@ -52,14 +53,17 @@ async function findPython(env: NodeJS.ProcessEnv): Promise<{ path: string; versi
     if (pythonWithoutAstBug(version.split('.').map(Number))) return { path: candidate, version };
   }
   throw new Error(
-    `Schemathesis needs Python 3.10, 3.11.8+, 3.12.2+ or 3.13+ (earlier 3.11 and 3.12 releases break it); found ${seen.join(', ') || 'no Python'}`,
+    `Schemathesis needs Python 3.10, 3.11.8+, 3.12.2+ or 3.13+ (earlier 3.11 and 3.12 releases break ` +
+      `it); found ${seen.join(', ') || 'no Python'}`,
   );
 }
 
 /** The command (a Python and its arguments) that runs the pinned Schemathesis, installing it first if needed. */
 export async function ensureSchemathesis(env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<string[]> {
   const root = join(cacheDir(env), 'python');
-  const installed = existsSync(root) ? (await readdir(root)).filter((d) => d.startsWith(`schemathesis-${SCHEMATHESIS_VERSION}-py`)).sort() : [];
+  const installed = existsSync(root)
+    ? (await readdir(root)).filter((d) => d.startsWith(`schemathesis-${SCHEMATHESIS_VERSION}-py`)).sort()
+    : [];
   // Run as a module of the environment's own Python: a virtual environment moved after it was made
   // still works that way (its scripts' first lines would name the old place).
   const moduleOf = (dir: string) => [join(root, dir, 'bin', 'python'), '-m', 'schemathesis.cli'];
@@ -72,7 +76,14 @@ export async function ensureSchemathesis(env: NodeJS.ProcessEnv, log: (line: str
   const buildDir = await mkdtemp(join(root, `${name}.building-`));
   try {
     await run(python.path, ['-m', 'venv', buildDir]);
-    await run(join(buildDir, 'bin', 'python'), ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`]);
+    await run(join(buildDir, 'bin', 'python'), [
+      '-m',
+      'pip',
+      'install',
+      '--quiet',
+      '--disable-pip-version-check',
+      `schemathesis==${SCHEMATHESIS_VERSION}`,
+    ]);
     await rename(buildDir, join(root, name));
   } catch (err) {
     await rm(buildDir, { recursive: true, force: true });

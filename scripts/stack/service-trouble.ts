@@ -8,9 +8,14 @@ import { join } from 'node:path';
 const TROUBLE = /had no answer within|\bfailed\b|event loop was blocked|TMPRL\d+|[Nn]ondeterminism|unhandled/;
 const TROUBLE_LINES = 60;
 
-/** The API's and workers' lines that tell of trouble (the last TROUBLE_LINES, each cut at 400 characters), as `#` comments. */
+/**
+ * The API's and workers' lines that tell of trouble (the last TROUBLE_LINES, each cut at 400 characters), as
+ * `#` comments.
+ */
 export async function printServiceTrouble(logDir: string, print: (line: string) => void = console.log): Promise<void> {
-  const files = (await readdir(logDir).catch(() => [])).filter((f) => /^(api|worker|analysis)[\w-]*\.log$/.test(f)).sort();
+  const files = (await readdir(logDir).catch(() => []))
+    .filter((f) => /^(api|worker|analysis)[\w-]*\.log$/.test(f))
+    .sort();
   const lines: string[] = [];
   for (const file of files) {
     for (const line of (await readFile(join(logDir, file), 'utf8')).split('\n')) {
@@ -18,6 +23,9 @@ export async function printServiceTrouble(logDir: string, print: (line: string) 
     }
   }
   if (lines.length === 0) return;
-  print(`# the services' logs: ${lines.length} line(s) of trouble${lines.length > TROUBLE_LINES ? `, the last ${TROUBLE_LINES}` : ''}`);
+  print(
+    `# the services' logs: ${lines.length} line(s) of ` +
+      `trouble${lines.length > TROUBLE_LINES ? `, the last ${TROUBLE_LINES}` : ''}`,
+  );
   for (const line of lines.slice(-TROUBLE_LINES)) print(`#   ${line}`);
 }

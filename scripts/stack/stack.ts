@@ -21,7 +21,14 @@ import { ensureGoBinary, MINIO_SERVER, TEMPORAL_CLI, TEMPORAL_SERVER, TEMPORAL_S
 import { ensureClusterNamespace, setUpClusterSchemas, temporalClusterProcess } from './temporal-cluster.js';
 import { CLUSTER_SERVER_NAME, createClusterCertificates } from './test-certificates.js';
 import { freePort } from './ports.js';
-import { ensureDatabase, initCluster, postgresBinDir, postgresProcess, postgresUser, serverTlsFiles } from './postgres.js';
+import {
+  ensureDatabase,
+  initCluster,
+  postgresBinDir,
+  postgresProcess,
+  postgresUser,
+  serverTlsFiles,
+} from './postgres.js';
 import { Supervisor, type ChildSpec, type RestartPolicy, type Supervised } from './supervisor.js';
 import { ensureTesseract } from './tesseract.js';
 
@@ -122,7 +129,8 @@ async function loadSecrets(dataDir: string): Promise<StackSecrets> {
     webhookSecretKey: randomBytes(32).toString('base64'),
     ...kept,
   };
-  if (Object.keys(kept).length < Object.keys(secrets).length) await writeFile(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  if (Object.keys(kept).length < Object.keys(secrets).length)
+    await writeFile(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
 }
 
@@ -159,7 +167,15 @@ export function minioProcess(o: {
   return {
     name: 'minio',
     command: o.bin,
-    args: ['server', o.dataDir, '--address', `127.0.0.1:${o.ports.minio}`, '--console-address', `127.0.0.1:${o.ports.minioConsole}`, '--quiet'],
+    args: [
+      'server',
+      o.dataDir,
+      '--address',
+      `127.0.0.1:${o.ports.minio}`,
+      '--console-address',
+      `127.0.0.1:${o.ports.minioConsole}`,
+      '--quiet',
+    ],
     env: {
       ...o.env,
       MINIO_ROOT_USER: o.secrets.minioAccessKey,
@@ -227,7 +243,11 @@ export const minioAnswers = (port: number): Promise<boolean> => httpOk(`http://1
  * Temporal answers for the namespace (over gRPC, with the SDK's client); `then` runs on the same
  * connection before it is closed.
  */
-export async function temporalAnswers(address: string, namespace: string, then?: (connection: Connection) => Promise<unknown>): Promise<boolean> {
+export async function temporalAnswers(
+  address: string,
+  namespace: string,
+  then?: (connection: Connection) => Promise<unknown>,
+): Promise<boolean> {
   const { Connection } = await import('@temporalio/client');
   const connection = await Connection.connect({ address, connectTimeout: 2_000 });
   try {
@@ -252,7 +272,10 @@ export const temporalHttpAnswers = (httpPort: number, namespace: string): Promis
  */
 export async function workerPolls(httpPort: number, config: Config, queue: WorkerQueue = 'reviews'): Promise<boolean> {
   const { namespace } = config.temporal;
-  const [taskQueue, type] = queue === 'reviews' ? [config.temporal.taskQueue, 'WORKFLOW'] : [analysisTaskQueue(config.temporal.taskQueue), 'ACTIVITY'];
+  const [taskQueue, type] =
+    queue === 'reviews'
+      ? [config.temporal.taskQueue, 'WORKFLOW']
+      : [analysisTaskQueue(config.temporal.taskQueue), 'ACTIVITY'];
   const url = `http://127.0.0.1:${httpPort}/api/v1/namespaces/${encodeURIComponent(namespace)}/task-queues/${encodeURIComponent(taskQueue)}?taskQueueType=TASK_QUEUE_TYPE_${type}`;
   const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
   if (!res.ok) {
@@ -278,9 +301,7 @@ export function serviceEnvironment(
   base: NodeJS.ProcessEnv,
   o: { ports: StackPorts; secrets: StackSecrets; extra?: Record<string, string> },
 ): Record<string, string> {
-  const inherited = Object.fromEntries(
-    Object.entries(base).filter((e): e is [string, string] => e[1] !== undefined),
-  );
+  const inherited = Object.fromEntries(Object.entries(base).filter((e): e is [string, string] => e[1] !== undefined));
   return {
     // The local stack is development unless told otherwise (a service refuses to start without NODE_ENV).
     NODE_ENV: 'development',
@@ -332,7 +353,11 @@ export function startService(
 }
 
 /** Resolves once a worker polls the task queue (its workflow bundle is built and it is ready). */
-export async function waitForWorker(config: Config, timeoutMs = 120_000, queue: WorkerQueue = 'reviews'): Promise<void> {
+export async function waitForWorker(
+  config: Config,
+  timeoutMs = 120_000,
+  queue: WorkerQueue = 'reviews',
+): Promise<void> {
   const [{ Client }, { default: proto }, { connectTemporal }] = await Promise.all([
     import('@temporalio/client'),
     import('@temporalio/proto'),
@@ -346,9 +371,14 @@ export async function waitForWorker(config: Config, timeoutMs = 120_000, queue: 
     await waitFor(queue === 'reviews' ? 'the worker' : 'the analysis worker', timeoutMs, async () => {
       const res = await client.workflowService.describeTaskQueue({
         namespace: config.temporal.namespace,
-        taskQueue: { name: queue === 'reviews' ? config.temporal.taskQueue : analysisTaskQueue(config.temporal.taskQueue) },
+        taskQueue: {
+          name: queue === 'reviews' ? config.temporal.taskQueue : analysisTaskQueue(config.temporal.taskQueue),
+        },
         // The analysis queue has activities only.
-        taskQueueType: queue === 'reviews' ? temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW : temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+        taskQueueType:
+          queue === 'reviews'
+            ? temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW
+            : temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
       });
       return (res.pollers ?? []).length > 0;
     });
@@ -393,7 +423,9 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     tesseract.catch(() => {});
 
     // A secured cluster's certificates; the services reach it as they would any: TEMPORAL_TLS_*.
-    const clusterCerts = o.temporalCluster ? await createClusterCertificates(join(o.dataDir, 'tls-cluster')) : undefined;
+    const clusterCerts = o.temporalCluster
+      ? await createClusterCertificates(join(o.dataDir, 'tls-cluster'))
+      : undefined;
     const clusterEnv: Record<string, string> = clusterCerts
       ? {
           TEMPORAL_TLS_CA: clusterCerts.caFile,
@@ -425,12 +457,25 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     await supervisor.step((signal) => initCluster(cluster, log, signal));
     const postgresTls = o.postgresTls ? await serverTlsFiles(cluster, o.postgresTls) : undefined;
     supervisor.start(
-      postgresProcess({ ...cluster, port: o.ports.postgres, logFile: join(logDir, 'postgres.log'), durable: o.durable, ...(postgresTls ? { tls: postgresTls } : {}) }),
+      postgresProcess({
+        ...cluster,
+        port: o.ports.postgres,
+        logFile: join(logDir, 'postgres.log'),
+        durable: o.durable,
+        ...(postgresTls ? { tls: postgresTls } : {}),
+      }),
     );
 
     await mkdir(join(o.dataDir, 'minio'), { recursive: true });
     supervisor.start(
-      minioProcess({ bin: minioBin, dataDir: join(o.dataDir, 'minio'), ports: o.ports, secrets, env: serviceEnv, logFile: join(logDir, 'minio.log') }),
+      minioProcess({
+        bin: minioBin,
+        dataDir: join(o.dataDir, 'minio'),
+        ports: o.ports,
+        secrets,
+        env: serviceEnv,
+        logFile: join(logDir, 'minio.log'),
+      }),
     );
 
     await mkdir(join(o.dataDir, 'temporal'), { recursive: true });
@@ -441,16 +486,35 @@ export async function startStack(o: StackOptions): Promise<Stack> {
       ? timed('Temporal cluster ready (PostgreSQL persistence, mutual TLS)', async () => {
           await ensureDatabase(databaseUrl, 60_000);
           await supervisor.step((signal) =>
-            setUpClusterSchemas(sqlToolBin!, { host: '127.0.0.1', port: o.ports.postgres, user: 'review', password: secrets.postgresPassword }, signal),
+            setUpClusterSchemas(
+              sqlToolBin!,
+              { host: '127.0.0.1', port: o.ports.postgres, user: 'review', password: secrets.postgresPassword },
+              signal,
+            ),
           );
-          const [history, historyMembership, matching, matchingMembership, worker, workerMembership, frontendMembership] = await Promise.all(
-            Array.from({ length: 7 }, () => freePort()),
-          );
+          const [
+            history,
+            historyMembership,
+            matching,
+            matchingMembership,
+            worker,
+            workerMembership,
+            frontendMembership,
+          ] = await Promise.all(Array.from({ length: 7 }, () => freePort()));
           supervisor.start(
             await temporalClusterProcess({
               bin: temporalBin,
               dir: join(o.dataDir, 'temporal'),
-              ports: { frontend: o.ports.temporal, frontendMembership: frontendMembership!, history: history!, historyMembership: historyMembership!, matching: matching!, matchingMembership: matchingMembership!, worker: worker!, workerMembership: workerMembership! },
+              ports: {
+                frontend: o.ports.temporal,
+                frontendMembership: frontendMembership!,
+                history: history!,
+                historyMembership: historyMembership!,
+                matching: matching!,
+                matchingMembership: matchingMembership!,
+                worker: worker!,
+                workerMembership: workerMembership!,
+              },
               certs: clusterCerts,
               db: { host: '127.0.0.1', port: o.ports.postgres, user: 'review', password: secrets.postgresPassword },
               logFile: join(logDir, 'temporal.log'),
@@ -459,16 +523,17 @@ export async function startStack(o: StackOptions): Promise<Stack> {
           await ensureClusterNamespace(config, 120_000);
         })
       : undefined;
-    if (!clusterReady) supervisor.start(
-      temporalProcess({
-        bin: temporalBin,
-        dbFile: join(o.dataDir, 'temporal', 'temporal.db'),
-        ports: o.ports,
-        namespace: config.temporal.namespace,
-        env: serviceEnv,
-        logFile: join(logDir, 'temporal.log'),
-      }),
-    );
+    if (!clusterReady)
+      supervisor.start(
+        temporalProcess({
+          bin: temporalBin,
+          dbFile: join(o.dataDir, 'temporal', 'temporal.db'),
+          ports: o.ports,
+          namespace: config.temporal.namespace,
+          env: serviceEnv,
+          logFile: join(logDir, 'temporal.log'),
+        }),
+      );
 
     // The worker and the API are launched now, beside the servers, so that loading their code overlaps
     // the servers' start: the worker connects (Temporal is up first), loads its workflow bundle and
@@ -489,16 +554,34 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     gate.catch(() => {});
     // Two worker processes, as production runs them: one for workflows and the activities a create waits
     // for, one that analyses at a lower priority (src/temporal/task-queues.ts).
-    const worker = startService(supervisor, 'worker', { ...serviceEnv, WORKER_QUEUES: 'reviews', WORKER_POLL_AFTER_STDIN_CLOSES: 'true' }, logDir, o.echoServices, 'worker', {
-      compiled: compiled?.files,
-      stdinOpenUntil: gate,
-    });
-    const analysis = startService(supervisor, 'worker', { ...serviceEnv, WORKER_QUEUES: 'analysis', WORKER_POLL_AFTER_STDIN_CLOSES: 'true' }, logDir, o.echoServices, 'analysis', {
-      compiled: compiled?.files,
-      stdinOpenUntil: gate,
-    });
+    const worker = startService(
+      supervisor,
+      'worker',
+      { ...serviceEnv, WORKER_QUEUES: 'reviews', WORKER_POLL_AFTER_STDIN_CLOSES: 'true' },
+      logDir,
+      o.echoServices,
+      'worker',
+      {
+        compiled: compiled?.files,
+        stdinOpenUntil: gate,
+      },
+    );
+    const analysis = startService(
+      supervisor,
+      'worker',
+      { ...serviceEnv, WORKER_QUEUES: 'analysis', WORKER_POLL_AFTER_STDIN_CLOSES: 'true' },
+      logDir,
+      o.echoServices,
+      'analysis',
+      {
+        compiled: compiled?.files,
+        stdinOpenUntil: gate,
+      },
+    );
     const apiServiceEnv = apiEnvironment(serviceEnv, secrets);
-    const api = startService(supervisor, 'api', apiServiceEnv, logDir, o.echoServices, 'api', { compiled: compiled?.files });
+    const api = startService(supervisor, 'api', apiServiceEnv, logDir, o.echoServices, 'api', {
+      compiled: compiled?.files,
+    });
     const apiRoot = `http://127.0.0.1:${o.ports.api}`;
 
     // What the worker needs before it polls, besides Temporal (which it waits for itself): PostgreSQL
@@ -506,11 +589,16 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     // meanwhile. Temporal is asked too, for its line in the log and a plain error if it never answers.
     const temporalReady = clusterReady
       ? Promise.resolve()
-      : timed('Temporal ready', () => waitFor('Temporal', 90_000, () => temporalHttpAnswers(o.ports.temporalHttp, config.temporal.namespace)));
+      : timed('Temporal ready', () =>
+          waitFor('Temporal', 90_000, () => temporalHttpAnswers(o.ports.temporalHttp, config.temporal.namespace)),
+        );
     temporalReady.catch(() => {});
     const serversReady = Promise.all([
       timed('PostgreSQL ready', async () => {
-        const [{ migrate }] = await Promise.all([import('../../src/db/migrate.js'), ensureDatabase(databaseUrl, 60_000)]);
+        const [{ migrate }] = await Promise.all([
+          import('../../src/db/migrate.js'),
+          ensureDatabase(databaseUrl, 60_000),
+        ]);
         await migrate(config, log);
       }),
       timed('MinIO ready', async () => {
@@ -520,7 +608,11 @@ export async function startStack(o: StackOptions): Promise<Stack> {
           waitFor('MinIO', 60_000, () => minioAnswers(o.ports.minio)),
         ]);
         // As MinIO's root user, the launcher's alone: the bucket, then the service's users.
-        const root = loadConfig({ ...serviceEnv, S3_ACCESS_KEY: secrets.minioAccessKey, S3_SECRET_KEY: secrets.minioSecretKey });
+        const root = loadConfig({
+          ...serviceEnv,
+          S3_ACCESS_KEY: secrets.minioAccessKey,
+          S3_SECRET_KEY: secrets.minioSecretKey,
+        });
         await ensureBucket(createStorage(root), root.minio.region);
         await provisionServiceUsers(adminTargetOf(root), root.minio.bucket, {
           api: secrets.minioApiSecret,
@@ -547,7 +639,9 @@ export async function startStack(o: StackOptions): Promise<Stack> {
         await timed('API ready', () => waitForApi(apiRoot));
       })(),
       // Its URL is printed with the others: it must answer too (the same process as Temporal; a cluster has none).
-      clusterReady ? undefined : waitFor('Temporal UI', 60_000, () => httpOk(`http://127.0.0.1:${o.ports.temporalUi}/`)),
+      clusterReady
+        ? undefined
+        : waitFor('Temporal UI', 60_000, () => httpOk(`http://127.0.0.1:${o.ports.temporalUi}/`)),
       (async () => {
         // Loaded once the servers answer: Temporal's protobufs cost the launcher some CPU.
         const [{ createCodecServer }, { PayloadEncryptionCodec }] = await Promise.all([
@@ -555,8 +649,13 @@ export async function startStack(o: StackOptions): Promise<Stack> {
           import('../../src/temporal/payload-codec.js'),
         ]);
         const ui = o.ports.temporalUi;
-        codecServer = createCodecServer(new PayloadEncryptionCodec(config.temporal.payloadKeys), [`http://127.0.0.1:${ui}`, `http://localhost:${ui}`]);
-        await new Promise<void>((resolve, reject) => codecServer!.once('error', reject).listen(o.ports.codec, '127.0.0.1', resolve));
+        codecServer = createCodecServer(new PayloadEncryptionCodec(config.temporal.payloadKeys), [
+          `http://127.0.0.1:${ui}`,
+          `http://localhost:${ui}`,
+        ]);
+        await new Promise<void>((resolve, reject) =>
+          codecServer!.once('error', reject).listen(o.ports.codec, '127.0.0.1', resolve),
+        );
       })(),
     ]);
 
@@ -596,7 +695,11 @@ export async function bootstrapOrganization(
   try {
     if ((await listOrganizations(sql)).length > 0) {
       if (!existsSync(keysFile)) return undefined;
-      return JSON.parse(await readFile(keysFile, 'utf8')) as { organizationId: string; liveKey: string; sandboxKey: string };
+      return JSON.parse(await readFile(keysFile, 'utf8')) as {
+        organizationId: string;
+        liveKey: string;
+        sandboxKey: string;
+      };
     }
     const org = await createOrganization(sql, 'Local development');
     const live = await createApiKey(sql, { organizationId: org.id, sandbox: false, label: 'bootstrap live key' });

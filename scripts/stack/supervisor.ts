@@ -45,7 +45,12 @@ export interface RestartPolicy {
   firstDelayMs: number;
   maxDelayMs: number;
 }
-export const RESTART: RestartPolicy = { healthyMs: 30_000, maxFastFailures: 5, firstDelayMs: 1_000, maxDelayMs: 30_000 };
+export const RESTART: RestartPolicy = {
+  healthyMs: 30_000,
+  maxFastFailures: 5,
+  firstDelayMs: 1_000,
+  maxDelayMs: 30_000,
+};
 
 export class Supervisor {
   private readonly children: Supervised[] = [];
@@ -92,7 +97,8 @@ export class Supervisor {
       // Output can still arrive after 'exit' (stdio drains later): the exit line then goes first.
       if (!log.writableEnded) log.write(chunk);
       if (spec.echo) {
-        for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) process.stdout.write(`${spec.name.padEnd(8)}| ${line}\n`);
+        for (const line of chunk.toString('utf8').split('\n'))
+          if (line.trim()) process.stdout.write(`${spec.name.padEnd(8)}| ${line}\n`);
       }
     };
     child.stdout?.on('data', forward);
@@ -209,7 +215,14 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 export async function run(
   command: string,
   args: string[],
-  opts: { env?: NodeJS.ProcessEnv; uid?: number; gid?: number; cwd?: string; signal?: AbortSignal; onOutput?: (text: string) => void } = {},
+  opts: {
+    env?: NodeJS.ProcessEnv;
+    uid?: number;
+    gid?: number;
+    cwd?: string;
+    signal?: AbortSignal;
+    onOutput?: (text: string) => void;
+  } = {},
 ): Promise<string> {
   opts.signal?.throwIfAborted();
   const child = spawn(command, args, {

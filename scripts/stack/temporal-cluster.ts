@@ -37,7 +37,8 @@ export async function setUpClusterSchemas(sqlTool: string, db: ClusterDatabase, 
     ['temporal', DATABASES.temporal],
     ['visibility', DATABASES.visibility],
   ] as const) {
-    const tool = (...args: string[]) => run(sqlTool, [...common, '--db', database, ...args], { ...(signal ? { signal } : {}) });
+    const tool = (...args: string[]) =>
+      run(sqlTool, [...common, '--db', database, ...args], { ...(signal ? { signal } : {}) });
     // "already exists" on a second run is fine: the tool says so and exits 1 only without --quiet.
     await tool('--quiet', 'create-database');
     await tool('setup-schema', '-v', '0.0');
@@ -46,9 +47,16 @@ export async function setUpClusterSchemas(sqlTool: string, db: ClusterDatabase, 
 }
 
 /** The server's configuration: every listener on 127.0.0.1, TLS with client certificates everywhere. */
-function clusterConfig(o: { ports: ClusterPorts; certs: ClusterCertificates; db: ClusterDatabase; dynamicConfigFile: string }): string {
+function clusterConfig(o: {
+  ports: ClusterPorts;
+  certs: ClusterCertificates;
+  db: ClusterDatabase;
+  dynamicConfigFile: string;
+}): string {
   const { ports, certs, db } = o;
-  const server = `{ certFile: "${certs.serverCertFile}", keyFile: "${certs.serverKeyFile}", requireClientAuth: true, clientCaFiles: ["${certs.caFile}"] }`;
+  const server =
+    `{ certFile: "${certs.serverCertFile}", keyFile: "${certs.serverKeyFile}", ` +
+    `requireClientAuth: true, clientCaFiles: ["${certs.caFile}"] }`;
   const client = `{ serverName: "${CLUSTER_SERVER_NAME}", rootCaFiles: ["${certs.caFile}"] }`;
   const store = (database: string, conns: number) => `
       sql:
@@ -132,12 +140,23 @@ frontend.enableUpdateWorkflowExecution:
 `;
 
 /** Writes the configuration under `dir` and returns how to run the server on it. */
-export async function temporalClusterProcess(o: { bin: string; dir: string; ports: ClusterPorts; certs: ClusterCertificates; db: ClusterDatabase; logFile: string }): Promise<ChildSpec> {
+export async function temporalClusterProcess(o: {
+  bin: string;
+  dir: string;
+  ports: ClusterPorts;
+  certs: ClusterCertificates;
+  db: ClusterDatabase;
+  logFile: string;
+}): Promise<ChildSpec> {
   const configDir = join(o.dir, 'config');
   await mkdir(configDir, { recursive: true });
   const dynamicConfigFile = join(configDir, 'dynamic.yaml');
   await writeFile(dynamicConfigFile, DYNAMIC_CONFIG);
-  await writeFile(join(configDir, 'cluster.yaml'), clusterConfig({ ports: o.ports, certs: o.certs, db: o.db, dynamicConfigFile }), { mode: 0o600 });
+  await writeFile(
+    join(configDir, 'cluster.yaml'),
+    clusterConfig({ ports: o.ports, certs: o.certs, db: o.db, dynamicConfigFile }),
+    { mode: 0o600 },
+  );
   return {
     name: 'temporal',
     command: o.bin,
@@ -153,7 +172,10 @@ export async function temporalClusterProcess(o: { bin: string; dir: string; port
  * waits until the frontend serves it (its namespace cache refreshes every few seconds).
  */
 export async function ensureClusterNamespace(config: Pick<Config, 'temporal'>, timeoutMs: number): Promise<void> {
-  const [{ connectTemporal }, { msToTs }] = await Promise.all([import('../../src/temporal/connection.js'), import('@temporalio/common/lib/time.js')]);
+  const [{ connectTemporal }, { msToTs }] = await Promise.all([
+    import('../../src/temporal/connection.js'),
+    import('@temporalio/common/lib/time.js'),
+  ]);
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
@@ -177,5 +199,7 @@ export async function ensureClusterNamespace(config: Pick<Config, 'temporal'>, t
       await new Promise((r) => setTimeout(r, 500));
     }
   }
-  throw new Error(`the Temporal cluster did not serve namespace ${config.temporal.namespace} within ${timeoutMs / 1000}s: ${last}`);
+  throw new Error(
+    `the Temporal cluster did not serve namespace ${config.temporal.namespace} within ${timeoutMs / 1000}s: ${last}`,
+  );
 }

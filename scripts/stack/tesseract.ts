@@ -7,15 +7,25 @@ import { aptInstall } from './apt.js';
 export const TESSERACT_PACKAGES = ['tesseract-ocr', 'tesseract-ocr-eng', 'tesseract-ocr-spa'];
 
 /** Installs native tesseract when absent and we are root; otherwise only says what OCR will use. */
-export async function ensureTesseract(env: NodeJS.ProcessEnv, log: (line: string) => void, signal?: AbortSignal): Promise<void> {
+export async function ensureTesseract(
+  env: NodeJS.ProcessEnv,
+  log: (line: string) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   const found = await probeNativeTesseract(signal);
   if (found.usable) return;
   if (process.getuid?.() !== 0) {
-    log(`native tesseract is not usable (${found.reason}) and we are not root to install it: OCR uses tesseract.js; install ${TESSERACT_PACKAGES.join(' ')}`);
+    log(
+      `native tesseract is not usable (${found.reason}) and we are not root to install it: OCR uses ` +
+        `tesseract.js; install ${TESSERACT_PACKAGES.join(' ')}`,
+    );
     return;
   }
   log(`installing tesseract from Debian packages (apt-get): ${found.reason}`);
   await aptInstall(env, TESSERACT_PACKAGES, signal);
   const installed = await probeNativeTesseract(signal);
-  if (!installed.usable) throw new Error(`apt-get installed ${TESSERACT_PACKAGES.join(' ')} but tesseract is still not usable: ${installed.reason}`);
+  if (!installed.usable)
+    throw new Error(
+      `apt-get installed ${TESSERACT_PACKAGES.join(' ')} but tesseract is still not usable: ${installed.reason}`,
+    );
 }

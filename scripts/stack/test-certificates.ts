@@ -33,24 +33,76 @@ const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes
 
 /** A CA valid two days: ca.pem and ca.key in `dir`. */
 async function testCa(dir: string, name: string): Promise<void> {
-  await openssl(['req', '-x509', ...EC, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', `/CN=${name}`,
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'], dir);
+  await openssl(
+    [
+      'req',
+      '-x509',
+      ...EC,
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.pem',
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${name}`,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    ],
+    dir,
+  );
 }
 
 /** `<name>.pem` and `<name>.key`, signed by the CA in `dir`, with these X.509 extensions. */
 async function signedByTestCa(dir: string, name: string, commonName: string, extensions: string): Promise<void> {
   await openssl(['req', ...EC, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${commonName}`], dir);
   await writeFile(join(dir, `${name}.ext`), `${extensions}\nbasicConstraints=CA:FALSE\n`);
-  await openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial',
-    '-out', `${name}.pem`, '-days', '2', '-extfile', `${name}.ext`], dir);
+  await openssl(
+    [
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      `${name}.pem`,
+      '-days',
+      '2',
+      '-extfile',
+      `${name}.ext`,
+    ],
+    dir,
+  );
 }
 
 export async function createTestCertificates(dir: string): Promise<TestCertificates> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await testCa(dir, 'loan-review test CA');
   await signedByTestCa(dir, 'server', TEST_SERVER_NAME, `${SUBJECT_ALT_NAMES}\nextendedKeyUsage=serverAuth`);
-  await openssl(['req', '-x509', ...EC, '-keyout', 'untrusted.key', '-out', 'untrusted.pem', '-days', '2',
-    '-subj', `/CN=${TEST_SERVER_NAME}`, '-addext', SUBJECT_ALT_NAMES], dir);
+  await openssl(
+    [
+      'req',
+      '-x509',
+      ...EC,
+      '-keyout',
+      'untrusted.key',
+      '-out',
+      'untrusted.pem',
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${TEST_SERVER_NAME}`,
+      '-addext',
+      SUBJECT_ALT_NAMES,
+    ],
+    dir,
+  );
   return {
     caFile: join(dir, 'ca.pem'),
     certFile: join(dir, 'server.pem'),
@@ -77,7 +129,12 @@ export interface ClusterCertificates {
 export async function createClusterCertificates(dir: string): Promise<ClusterCertificates> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await testCa(dir, 'loan-review test cluster CA');
-  await signedByTestCa(dir, 'cluster', CLUSTER_SERVER_NAME, `subjectAltName=DNS:${CLUSTER_SERVER_NAME},DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth,clientAuth`);
+  await signedByTestCa(
+    dir,
+    'cluster',
+    CLUSTER_SERVER_NAME,
+    `subjectAltName=DNS:${CLUSTER_SERVER_NAME},DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth,clientAuth`,
+  );
   await signedByTestCa(dir, 'client', 'loan-review-service', 'extendedKeyUsage=clientAuth');
   return {
     caFile: join(dir, 'ca.pem'),

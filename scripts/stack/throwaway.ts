@@ -44,7 +44,17 @@ export async function withThrowawayStack<T>(
   await chmod(dir, 0o755);
   const ports = Object.fromEntries(
     await Promise.all(
-      ['api', 'postgres', 'minio', 'minioConsole', 'temporal', 'temporalUi', 'temporalHttp', 'temporalMetrics', 'codec'].map(async (k) => [k, await freePort()]),
+      [
+        'api',
+        'postgres',
+        'minio',
+        'minioConsole',
+        'temporal',
+        'temporalUi',
+        'temporalHttp',
+        'temporalMetrics',
+        'codec',
+      ].map(async (k) => [k, await freePort()]),
     ),
   ) as unknown as StackPorts;
   const stack = await startStack({
@@ -62,7 +72,13 @@ export async function withThrowawayStack<T>(
     const org = await createOrganization(sql, 'bench');
     const { key } = await createApiKey(sql, { organizationId: org.id, sandbox: false });
     await sql.end();
-    return await work({ stack, api: stack.urls.api, key, dir, pids: { api: stack.api.process.pid!, worker: stack.worker.process.pid!, analysis: stack.analysis.process.pid! } });
+    return await work({
+      stack,
+      api: stack.urls.api,
+      key,
+      dir,
+      pids: { api: stack.api.process.pid!, worker: stack.worker.process.pid!, analysis: stack.analysis.process.pid! },
+    });
   } finally {
     await stack.stop();
     await printServiceTrouble(join(dir, 'logs'));

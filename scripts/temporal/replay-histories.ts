@@ -1,5 +1,6 @@
 // Replays workflow histories (JSON as `temporal workflow show --output json` writes it, or as
-// test/histories/ holds them) against today's workflow code: the worker's own bundle (worker/workflow-bundle.ts). A history whose commands
+// test/histories/ holds them) against today's workflow code: the worker's own bundle
+// (worker/workflow-bundle.ts). A history whose commands
 // today's code would not make again (a change not guarded by a patch) comes back with its error.
 import { readFile } from 'node:fs/promises';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
@@ -11,7 +12,10 @@ import { temporalDataConverter } from '../../src/temporal/connection.js';
 /** Each history file's result: 'ok', or the replay error's name and message. */
 export async function replayHistories(files: readonly URL[]): Promise<Map<URL, string>> {
   const histories = await Promise.all(
-    files.map(async (file) => ({ workflowId: file.href, history: historyFromJSON(JSON.parse(await readFile(file, 'utf8'))) })),
+    files.map(async (file) => ({
+      workflowId: file.href,
+      history: historyFromJSON(JSON.parse(await readFile(file, 'utf8'))),
+    })),
   );
   const workflowBundle = { codePath: (await ensureWorkflowBundle()).path };
   const results = new Map<URL, string>();

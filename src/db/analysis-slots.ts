@@ -32,7 +32,9 @@ const takesSlot = (q: Queryable) => q`
 
 /** How many of the organization's slots are taken now, on every worker (holders and live grants). */
 export async function slotsInUse(q: Queryable, organizationId: string): Promise<number> {
-  const [row] = await q<{ n: number }[]>`select count(*)::int as n from analysis_slots where organization_id = ${organizationId} and ${takesSlot(q)}`;
+  const [row] = await q<
+    { n: number }[]
+  >`select count(*)::int as n from analysis_slots where organization_id = ${organizationId} and ${takesSlot(q)}`;
   return row!.n;
 }
 
@@ -59,7 +61,8 @@ export async function acquireAnalysisSlot(sql: Sql, r: SlotRequest): Promise<boo
     const [counts] = await tx<{ held: number; ahead: number }[]>`
       select count(*) filter (where ${takesSlot(tx)})::int as held,
              count(*) filter (where ${liveWaiter(tx)}
-                              and since < coalesce((select since from analysis_slots where review_id = ${r.reviewId}), now()))::int as ahead
+                              and since < coalesce((select since from analysis_slots where review_id =
+                              ${r.reviewId}), now()))::int as ahead
         from analysis_slots
        where organization_id = ${r.organizationId} and review_id <> ${r.reviewId}`;
     const free = counts!.held < r.limit && counts!.ahead === 0;

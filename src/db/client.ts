@@ -17,7 +17,10 @@ export type Queryable = Sql | postgres.TransactionSql;
  * `require` encrypts without checking the server (libpq checks it only when a root certificate is given,
  * as here), `verify-ca` checks the chain but not the name, `verify-full` both.
  */
-export function databaseTarget(config: Pick<Config, 'database'>): { url: string; ssl?: postgres.Options<never>['ssl'] } {
+export function databaseTarget(config: Pick<Config, 'database'>): {
+  url: string;
+  ssl?: postgres.Options<never>['ssl'];
+} {
   const url = new URL(config.database.url);
   const given = url.searchParams.get('sslmode');
   for (const param of ['sslmode', 'sslrootcert', 'sslcert', 'sslkey']) url.searchParams.delete(param);
@@ -37,7 +40,10 @@ export function databaseTarget(config: Pick<Config, 'database'>): { url: string;
       // verify-full checks the name against the URL's host itself: postgres.js sends no server name for
       // an IP address, and Node would then check the certificate against "localhost". verify-ca: the
       // chain is checked, the name is not.
-      checkServerIdentity: mode === 'verify-full' ? (_name: string, cert: PeerCertificate) => checkServerIdentity(url.hostname.replace(/^\[|\]$/g, ''), cert) : () => undefined,
+      checkServerIdentity:
+        mode === 'verify-full'
+          ? (_name: string, cert: PeerCertificate) => checkServerIdentity(url.hostname.replace(/^\[|\]$/g, ''), cert)
+          : () => undefined,
     },
   };
 }

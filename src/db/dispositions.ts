@@ -40,7 +40,13 @@ export async function recordDispositions(
         values (${randomUUID()}, ${w.reviewId}, ${w.releaseId}, ${d.finding}, ${d.finding_id}, ${d.decision}, ${d.outcome},
                 ${d.detail}, ${d.comment}, ${w.workingDocumentKey}, ${w.sentBy.apiKeyId}, ${w.sentBy.requestId}, clock_timestamp())`;
     }
-    return judged.map(({ finding, finding_id, decision, outcome, detail }) => ({ finding, finding_id, decision, outcome, detail }));
+    return judged.map(({ finding, finding_id, decision, outcome, detail }) => ({
+      finding,
+      finding_id,
+      decision,
+      outcome,
+      detail,
+    }));
   });
 }
 
@@ -48,11 +54,24 @@ export async function recordDispositions(
  * The decision standing on each finding of a review: the latest applied. With `answering`, only those
  * read from the working document of that release (what an amendment of it lists as changed).
  */
-export async function activeDecisions(sql: Queryable, reviewId: string, o: { answering?: string } = {}): Promise<StandingDecision[]> {
+export async function activeDecisions(
+  sql: Queryable,
+  reviewId: string,
+  o: { answering?: string } = {},
+): Promise<StandingDecision[]> {
   const rows = await sql<
-    { finding_key: string; decision: StandingDecision['decision']; comment: string | null; prefix: string | null; label: string | null; request_id: string | null; created_at: Date }[]
+    {
+      finding_key: string;
+      decision: StandingDecision['decision'];
+      comment: string | null;
+      prefix: string | null;
+      label: string | null;
+      request_id: string | null;
+      created_at: Date;
+    }[]
   >`
-    select distinct on (d.finding_key) d.finding_key, d.decision, d.comment, k.prefix, k.label, d.request_id, d.created_at
+    select distinct on (d.finding_key) d.finding_key, d.decision, d.comment, k.prefix, k.label,
+    d.request_id, d.created_at
       from dispositions d left join api_keys k on k.id = d.api_key_id
      where d.review_id = ${reviewId} and d.outcome = 'applied' and d.finding_key is not null
        and (${o.answering ?? null}::uuid is null or d.release_id = ${o.answering ?? null}::uuid)

@@ -7,7 +7,11 @@ import { checkReviewLimits } from '../ingest/rejection.js';
 export type NewDocument = Omit<IngestedDocument, 'tempKey'> & { objectKey: string };
 
 /** Inserts documents (idempotent per review and hash); returns the rows that are new. */
-export async function insertDocuments(sql: Queryable, reviewId: string, documents: NewDocument[]): Promise<NewDocument[]> {
+export async function insertDocuments(
+  sql: Queryable,
+  reviewId: string,
+  documents: NewDocument[],
+): Promise<NewDocument[]> {
   const added: NewDocument[] = [];
   for (const d of documents) {
     const rows = await sql`
@@ -24,7 +28,10 @@ export async function insertDocuments(sql: Queryable, reviewId: string, document
 }
 
 /** What a review already holds, for an add-documents submission: hashes, and the counts the limits apply to. */
-export async function documentInventory(sql: Sql, reviewId: string): Promise<{ hashes: string[]; documents: number; bytes: number }> {
+export async function documentInventory(
+  sql: Sql,
+  reviewId: string,
+): Promise<{ hashes: string[]; documents: number; bytes: number }> {
   const rows = await sql<{ sha256: string; size_bytes: string; role: string }[]>`
     select sha256, size_bytes, role from documents where review_id = ${reviewId}`;
   const evidence = rows.filter((r) => r.role === 'evidence');
@@ -63,7 +70,9 @@ export async function addDocuments(
 }
 
 export async function documentKeys(sql: Sql, reviewId: string): Promise<string[]> {
-  const rows = await sql<{ object_key: string }[]>`select object_key from documents where review_id = ${reviewId} order by created_at, id`;
+  const rows = await sql<
+    { object_key: string }[]
+  >`select object_key from documents where review_id = ${reviewId} order by created_at, id`;
   return rows.map((r) => r.object_key);
 }
 
@@ -80,7 +89,10 @@ export async function evidenceDocuments(
 }
 
 /** Records each document's class as the last analysis found it (null: unreadable). */
-export async function setDocumentClasses(sql: Sql, classes: { id: string; documentClass: string | null }[]): Promise<void> {
+export async function setDocumentClasses(
+  sql: Sql,
+  classes: { id: string; documentClass: string | null }[],
+): Promise<void> {
   if (classes.length === 0) return;
   await sql`
     update documents set document_class = u.cls

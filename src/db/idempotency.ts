@@ -22,7 +22,8 @@ export async function claimIdempotencyKey(
      where organization_id = ${o.organizationId} and key = ${o.key} and expires_at <= now()`;
   const inserted = await sql`
     insert into idempotency_records (organization_id, key, fingerprint, review_id, expires_at)
-    values (${o.organizationId}, ${o.key}, ${o.fingerprint}, ${o.reviewId}, now() + make_interval(hours => ${o.ttlHours}))
+    values (${o.organizationId}, ${o.key}, ${o.fingerprint}, ${o.reviewId}, now() + make_interval(hours
+    => ${o.ttlHours}))
     on conflict (organization_id, key) do nothing
     returning review_id`;
   if (inserted.length === 1) return { kind: 'claimed', reviewId: o.reviewId, resumed: false };
@@ -42,7 +43,12 @@ export async function claimIdempotencyKey(
   return abandoned ? { kind: 'claimed', reviewId: abandoned.review_id, resumed: true } : { kind: 'in_progress' };
 }
 
-export async function completeIdempotencyKey(sql: Sql, organizationId: string, key: string, body: string): Promise<void> {
+export async function completeIdempotencyKey(
+  sql: Sql,
+  organizationId: string,
+  key: string,
+  body: string,
+): Promise<void> {
   await sql`
     update idempotency_records set response_status = 201, response_body = ${body}
      where organization_id = ${organizationId} and key = ${key}`;

@@ -54,7 +54,9 @@ export async function listOrganizations(sql: Sql): Promise<Organization[]> {
 export async function updateOrganizationPolicy(
   sql: Sql,
   id: string,
-  p: Partial<Pick<Organization, 'maxConcurrentAnalyses' | 'releasePolicy' | 'awaitingDocumentsSeconds' | 'rateLimitPerMinute'>>,
+  p: Partial<
+    Pick<Organization, 'maxConcurrentAnalyses' | 'releasePolicy' | 'awaitingDocumentsSeconds' | 'rateLimitPerMinute'>
+  >,
 ): Promise<void> {
   const row: Record<string, unknown> = {};
   if (p.maxConcurrentAnalyses !== undefined) row.max_concurrent_analyses = p.maxConcurrentAnalyses;

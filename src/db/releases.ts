@@ -38,7 +38,14 @@ type ReleaseRow = {
 /** Evidence as stored: the Issue's, with where the value was printed (src/qc/fields.ts PrintedBox) when known. */
 const StoredEvidenceSchema = EvidenceSchema.extend({
   box: z
-    .object({ x0: z.number(), y0: z.number(), x1: z.number(), y1: z.number(), source: z.enum(['text_layer', 'ocr']), turned: z.number().optional() })
+    .object({
+      x0: z.number(),
+      y0: z.number(),
+      x1: z.number(),
+      y1: z.number(),
+      source: z.enum(['text_layer', 'ocr']),
+      turned: z.number().optional(),
+    })
     .optional(),
 });
 
@@ -58,7 +65,12 @@ const StoredFindingsSchema = z.array(
       evidence: z.array(StoredEvidenceSchema).default([]),
       regulation: z.string().nullable().optional(),
     })
-    .transform(({ regulation, ...f }): Finding => ({ ...f, regulation: regulation === undefined ? regulationOf(f.code) : regulation })),
+    .transform(
+      ({ regulation, ...f }): Finding => ({
+        ...f,
+        regulation: regulation === undefined ? regulationOf(f.code) : regulation,
+      }),
+    ),
 );
 
 function storedFindings(json: unknown): Finding[] {
@@ -137,27 +149,42 @@ export async function releaseFindings(sql: Sql, reviewId: string, releaseId: str
 export async function publishRelease(sql: Sql, r: NewRelease): Promise<Review> {
   return sql.begin(async (tx) => {
     const inserted = await tx`
-      insert into releases (id, review_id, sequence, outcome, summary, issues, findings, report_object_key, generated_at, particulars)
+      insert into releases (id, review_id, sequence, outcome, summary, issues, findings,
+      report_object_key, generated_at, particulars)
       select ${r.id}, ${r.reviewId}, coalesce(max(sequence), 0) + 1, ${r.outcome}, ${tx.json(r.summary)},
-             ${tx.json(r.findings.map(issueOf))}, ${tx.json(r.findings as Finding[])}, ${r.reportObjectKey}, ${r.generatedAt},
+             ${tx.json(r.findings.map(issueOf))}, ${tx.json(r.findings as Finding[])},
+             ${r.reportObjectKey}, ${r.generatedAt},
              (select particulars from release_drafts where id = ${r.id})
         from releases where review_id = ${r.reviewId}
       on conflict (id) do nothing
       returning sequence`;
-    const review = await setReviewState(tx, { reviewId: r.reviewId, internalState: 'released', status: customerStatus('released') });
+    const review = await setReviewState(tx, {
+      reviewId: r.reviewId,
+      internalState: 'released',
+      status: customerStatus('released'),
+    });
     if (!review) throw new Error(`review ${r.reviewId} does not exist`);
     // Its draft, and any an analysis left unpublished (superseded by newer documents), are done with.
     await tx`delete from release_drafts where review_id = ${r.reviewId}`;
     // A retried publish (its reply lost) leaves the log as it was.
     if (inserted.length > 0) {
-      await logTransition(tx, { reviewId: r.reviewId, internalState: 'released', status: customerStatus('released'), detail: `release ${r.id}` });
+      await logTransition(tx, {
+        reviewId: r.reviewId,
+        internalState: 'released',
+        status: customerStatus('released'),
+        detail: `release ${r.id}`,
+      });
     }
     return review;
   });
 }
 
 /** What the report of a release (a draft about to be rendered, or a published one) shows beside its findings. */
-export async function reportSheet(sql: Sql, reviewId: string, releaseId: string): Promise<Omit<ReportSheetContent, 'standing'>> {
+export async function reportSheet(
+  sql: Sql,
+  reviewId: string,
+  releaseId: string,
+): Promise<Omit<ReportSheetContent, 'standing'>> {
   const [own] = await sql<{ particulars: unknown; sequence: number | null }[]>`
     select particulars, null::int as sequence from release_drafts where id = ${releaseId} and review_id = ${reviewId}
     union all
@@ -165,13 +192,16 @@ export async function reportSheet(sql: Sql, reviewId: string, releaseId: string)
     limit 1`;
   const [previous] = await sql<ReleaseRow[]>`
     select * from releases
-     where review_id = ${reviewId} and id <> ${releaseId} and (${own?.sequence ?? null}::int is null or sequence < ${own?.sequence ?? null}::int)
+     where review_id = ${reviewId} and id <> ${releaseId} and (${own?.sequence ?? null}::int is null or
+     sequence < ${own?.sequence ?? null}::int)
      order by sequence desc limit 1`;
   const decisions = previous ? await activeDecisions(sql, reviewId, { answering: previous.id }) : [];
   return {
     number: own?.sequence ?? (previous?.sequence ?? 0) + 1,
     particulars: own?.particulars ? ParticularsSchema.parse(own.particulars) : null,
-    previous: previous ? { number: previous.sequence, generatedAt: previous.generated_at, findings: storedFindings(previous.findings) } : null,
+    previous: previous
+      ? { number: previous.sequence, generatedAt: previous.generated_at, findings: storedFindings(previous.findings) }
+      : null,
     decisions: decisions.map((d) => ({ findingId: d.findingKey, decision: d.decision, comment: d.comment })),
   };
 }

@@ -141,13 +141,20 @@ export async function getReviewRecord(sql: Sql, organizationId: string, id: stri
 }
 
 /** For operators' tooling, which acts on any review: the record and the organization that owns it. */
-export async function findReviewRecord(sql: Sql, id: string): Promise<{ organizationId: string; record: ReviewRecord } | undefined> {
+export async function findReviewRecord(
+  sql: Sql,
+  id: string,
+): Promise<{ organizationId: string; record: ReviewRecord } | undefined> {
   const [row] = await sql<ReviewRow[]>`select * from reviews where id = ${id}`;
   return row && { organizationId: row.organization_id, record: recordFromRow(row) };
 }
 
 function recordFromRow(row: ReviewRow): ReviewRecord {
-  return { review: reviewFromRow(row), internalState: InternalStateSchema.parse(row.internal_state), metadata: row.metadata };
+  return {
+    review: reviewFromRow(row),
+    internalState: InternalStateSchema.parse(row.internal_state),
+    metadata: row.metadata,
+  };
 }
 
 /** For workflow activities, which act on a review they own: no organization scope. */
@@ -183,7 +190,8 @@ export async function setReviewState(
   const [row] = await sql<ReviewRow[]>`
     update reviews
        set status = ${t.status}, internal_state = ${t.internalState}, updated_at = now(),
-           report_available = ${t.status === 'completed'} and exists (select 1 from releases where review_id = ${t.reviewId})
+           report_available = ${t.status === 'completed'} and exists (select 1 from releases where
+           review_id = ${t.reviewId})
      where id = ${t.reviewId}
     returning *`;
   return row && reviewFromRow(row);
@@ -196,11 +204,15 @@ export async function logTransition(
 ): Promise<void> {
   await sql`
     insert into review_transitions (review_id, internal_state, status, detail, at)
-    values (${t.reviewId}, ${t.internalState}, ${t.status}, ${t.detail ?? null}, coalesce(${t.at ?? null}::timestamptz, now()))`;
+    values (${t.reviewId}, ${t.internalState}, ${t.status}, ${t.detail ?? null},
+    coalesce(${t.at ?? null}::timestamptz, now()))`;
 }
 
 /** A review's transitions in order, for operators and tests. */
-export async function reviewTransitions(sql: Sql, reviewId: string): Promise<{ internalState: string; status: string; at: Date }[]> {
+export async function reviewTransitions(
+  sql: Sql,
+  reviewId: string,
+): Promise<{ internalState: string; status: string; at: Date }[]> {
   const rows = await sql<{ internal_state: string; status: string; at: Date }[]>`
     select internal_state, status, at from review_transitions where review_id = ${reviewId} order by id`;
   return rows.map((r) => ({ internalState: r.internal_state, status: r.status, at: r.at }));
@@ -215,7 +227,11 @@ export async function runStarted(sql: Sql, id: string): Promise<void> {
  * Reviews whose workflow run has been pending at least `olderThanSeconds` (the process that recorded them
  * normally starts them at once), oldest first, with the organization that owns each.
  */
-export async function pendingRuns(sql: Sql, olderThanSeconds: number, limit: number): Promise<{ organizationId: string; record: ReviewRecord }[]> {
+export async function pendingRuns(
+  sql: Sql,
+  olderThanSeconds: number,
+  limit: number,
+): Promise<{ organizationId: string; record: ReviewRecord }[]> {
   const rows = await sql<ReviewRow[]>`
     select * from reviews
      where run_pending_since is not null and run_pending_since < now() - make_interval(secs => ${olderThanSeconds})

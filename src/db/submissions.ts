@@ -14,14 +14,19 @@ export interface IngestedSubmission {
 const EXPIRES_AFTER = '1 day';
 
 /** Stores a submission and returns its id; drops submissions older than a day on the way. */
-export async function saveIngestedSubmission(sql: Queryable, reviewId: string, submission: IngestedSubmission): Promise<string> {
+export async function saveIngestedSubmission(
+  sql: Queryable,
+  reviewId: string,
+  submission: IngestedSubmission,
+): Promise<string> {
   const id = randomUUID();
   await sql`delete from ingested_submissions where created_at < now() - ${EXPIRES_AFTER}::interval`;
   // Bound as text and cast by the server: a string bound to a jsonb parameter would be stored as one JSON
   // string, and sql.json() takes only index-signature types, which these interfaces are not.
   await sql`
     insert into ingested_submissions (id, review_id, documents, staged)
-    values (${id}, ${reviewId}, ${JSON.stringify(submission.documents)}::text::jsonb, ${JSON.stringify(submission.staged)}::text::jsonb)`;
+    values (${id}, ${reviewId}, ${JSON.stringify(submission.documents)}::text::jsonb,
+    ${JSON.stringify(submission.staged)}::text::jsonb)`;
   return id;
 }
 
@@ -29,6 +34,7 @@ export async function saveIngestedSubmission(sql: Queryable, reviewId: string, s
 export async function ingestedSubmission(sql: Queryable, reviewId: string, id: string): Promise<IngestedSubmission> {
   const [row] = await sql<IngestedSubmission[]>`
     select documents, staged from ingested_submissions where id = ${id} and review_id = ${reviewId}`;
-  if (!row) throw new Error(`ingested submission ${id} of review ${reviewId} is unknown (older than ${EXPIRES_AFTER}?)`);
+  if (!row)
+    throw new Error(`ingested submission ${id} of review ${reviewId} is unknown (older than ${EXPIRES_AFTER}?)`);
   return row;
 }

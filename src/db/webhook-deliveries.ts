@@ -21,8 +21,10 @@ export interface DeliveryAttempt {
 
 export async function recordDeliveryAttempt(sql: Queryable, a: DeliveryAttempt): Promise<void> {
   await sql`
-    insert into webhook_deliveries (endpoint_id, review_id, event, event_id, release_id, attempt, status_code, error, duration_ms)
-    values (${a.endpointId}, ${a.reviewId}, ${a.event}, ${a.eventId}, ${a.releaseId}, ${a.attempt}, ${a.statusCode}, ${a.error}, ${a.durationMs})`;
+    insert into webhook_deliveries (endpoint_id, review_id, event, event_id, release_id, attempt,
+    status_code, error, duration_ms)
+    values (${a.endpointId}, ${a.reviewId}, ${a.event}, ${a.eventId}, ${a.releaseId}, ${a.attempt},
+    ${a.statusCode}, ${a.error}, ${a.durationMs})`;
 }
 
 type DeliveryRow = {
@@ -56,10 +58,16 @@ export async function deliveryAttempts(sql: Queryable, reviewId: string): Promis
  * The latest `limit` attempts at an endpoint of this owner, newest first; undefined when the owner has no
  * such endpoint (unknown, another organization's or mode's, or deleted), as for every endpoint operation.
  */
-export async function endpointDeliveries(sql: Queryable, owner: Owner, endpointId: string, limit: number): Promise<WebhookDelivery[] | undefined> {
+export async function endpointDeliveries(
+  sql: Queryable,
+  owner: Owner,
+  endpointId: string,
+  limit: number,
+): Promise<WebhookDelivery[] | undefined> {
   const [endpoint] = await sql`
     select 1 from webhook_endpoints
-     where id = ${endpointId} and organization_id = ${owner.organizationId} and sandbox = ${owner.sandbox} and deleted_at is null`;
+     where id = ${endpointId} and organization_id = ${owner.organizationId} and sandbox =
+     ${owner.sandbox} and deleted_at is null`;
   if (!endpoint) return undefined;
   const rows = await sql<DeliveryRow[]>`
     select * from webhook_deliveries where endpoint_id = ${endpointId} order by id desc limit ${limit}`;

@@ -61,7 +61,8 @@ export async function insertEndpoint(
   max: number,
 ): Promise<WebhookEndpoint> {
   return sql.begin(async (tx) => {
-    await tx`select pg_advisory_xact_lock(hashtextextended(${`webhook-endpoints:${owner.organizationId}:${owner.sandbox}`}, 0))`;
+    await tx`select
+      pg_advisory_xact_lock(hashtextextended(${`webhook-endpoints:${owner.organizationId}:${owner.sandbox}`}, 0))`;
     const [held] = await tx<{ n: number; same: string | null }[]>`
       select count(*)::int as n, (array_agg(id) filter (where url = ${e.url}))[1] as same from webhook_endpoints
        where organization_id = ${owner.organizationId} and sandbox = ${owner.sandbox} and deleted_at is null`;
@@ -116,14 +117,19 @@ export async function endpointForDelivery(sql: Sql, id: string): Promise<StoredE
  * `reseal`, in one transaction; returns how many. Run after a key rotation, so that the keys replaced can
  * be retired.
  */
-export async function resealSecrets(sql: Sql, reseal: (sealed: Buffer, endpointId: string) => Buffer, organizationId?: string): Promise<number> {
+export async function resealSecrets(
+  sql: Sql,
+  reseal: (sealed: Buffer, endpointId: string) => Buffer,
+  organizationId?: string,
+): Promise<number> {
   return sql.begin(async (tx) => {
     const rows = await tx<{ id: string; secret_ciphertext: Buffer }[]>`
       select id, secret_ciphertext from webhook_endpoints
        where ${organizationId === undefined ? tx`true` : tx`organization_id = ${organizationId}`}
        for update`;
     for (const row of rows) {
-      await tx`update webhook_endpoints set secret_ciphertext = ${reseal(row.secret_ciphertext, row.id)} where id = ${row.id}`;
+      await tx`update webhook_endpoints set secret_ciphertext = ${reseal(row.secret_ciphertext, row.id)}
+        where id = ${row.id}`;
     }
     return rows.length;
   });

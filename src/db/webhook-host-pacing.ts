@@ -19,7 +19,8 @@ export async function takeDeliverySlot(sql: Queryable, host: string, perSecond: 
     insert into webhook_host_pacing as p (host, next_at)
     values (${host}, clock_timestamp() - make_interval(secs => 1) + make_interval(secs => ${interval}))
     on conflict (host) do update
-      set next_at = greatest(p.next_at, clock_timestamp() - make_interval(secs => 1)) + make_interval(secs => ${interval})
+      set next_at = greatest(p.next_at, clock_timestamp() - make_interval(secs => 1)) +
+      make_interval(secs => ${interval})
     returning next_at - make_interval(secs => ${interval}) as at, clock_timestamp() as now`;
   return row!;
 }

@@ -14,7 +14,9 @@ export const ERROR_CATALOG = {
   missing_api_key: { status: 401, when: 'no key sent' },
   invalid_api_key: {
     status: 401,
-    when: 'unknown, revoked or expired key; malformed `Authorization`; `Authorization` and `X-Api-Key` both sent and different',
+    when:
+      'unknown, revoked or expired key; malformed `Authorization`; `Authorization` and ' +
+      '`X-Api-Key` both sent and different',
   },
   org_unbound: { status: 403, when: 'a valid key bound to no organization' },
   auth_unavailable: {
@@ -24,41 +26,72 @@ export const ERROR_CATALOG = {
   service_unavailable: {
     status: 503,
     when:
-      'a server behind the API (Postgres, the object store, Temporal, or no worker taking the create) did not answer within 9 s (receiving an upload does not count; nor does ingesting a package of more than 8 MiB, or one with source URLs, once a worker has taken it: uploads up to 8 MiB are ingested within the 9 s). ' +
-      "A live key's create of uploads up to 8 MiB needs only Postgres and the object store: it is taken while Temporal is down, and analysed once it is back. " +
-      'Honour `Retry-After`; logged under the `X-Request-Id` it carries. A create answered so may still have started its review: retry it with the same `Idempotency-Key`',
+      'a server behind the API (Postgres, the object store, Temporal, or no worker taking the ' +
+      'create) did not answer within 9 s (receiving an upload does not count; nor does ingesting a package ' +
+      'of more than 8 MiB, or one with source URLs, once a worker has taken it: uploads up to 8 MiB are ' +
+      'ingested within the 9 s). ' +
+      "A live key's create of uploads up to 8 MiB needs only Postgres and the object store: it is " +
+      'taken while Temporal is down, and analysed once it is back. ' +
+      'Honour `Retry-After`; logged under the `X-Request-Id` it carries. A create answered so may ' +
+      'still have started its review: retry it with the same `Idempotency-Key`',
   },
   review_not_found: {
     status: 404,
-    when: "no such review in your organization (another organization's review looks the same); for reports and added documents, also a review of the other mode than your key's",
+    when:
+      "no such review in your organization (another organization's review looks the same); for " +
+      "reports and added documents, also a review of the other mode than your key's",
   },
-  report_not_ready: { status: [404, 409], when: '404: the review has not finished (stop polling only on `completed` or `failed`); 409: released, but its PDF is unavailable' },
-  review_failed: { status: 422, when: 'the review failed: no report will ever exist, and documents can no longer be added' },
+  report_not_ready: {
+    status: [404, 409],
+    when:
+      '404: the review has not finished (stop polling only on `completed` or `failed`); 409: ' +
+      'released, but its PDF is unavailable',
+  },
+  review_failed: {
+    status: 422,
+    when: 'the review failed: no report will ever exist, and documents can no longer be added',
+  },
   document_required: { status: 400, when: 'no document supplied, or a file (or package member) is empty' },
   document_unsupported: {
     status: 400,
-    when: 'a file, package or package member of an unsupported type, or an unsafe package (links, devices, paths leaving the package, nested or encrypted archives)',
+    when:
+      'a file, package or package member of an unsupported type, or an unsafe package (links, ' +
+      'devices, paths leaving the package, nested or encrypted archives)',
   },
   document_too_large: { status: 413, when: 'a single file or package member over the per-file limit' },
   too_many_documents: { status: 422, when: 'more documents than a review may hold, after unpacking' },
-  documents_too_large: { status: 422, when: 'over the per-review size limit, or a package expanding past 10 × its size' },
+  documents_too_large: {
+    status: 422,
+    when: 'over the per-review size limit, or a package expanding past 10 × its size',
+  },
   invalid_request: {
     status: [400, 408, 414, 422, 431],
     when:
-      '400: the body is not JSON or multipart, `metadata` is malformed (also a key or value holding a NUL or an unpaired surrogate), a webhook `url` is refused, or the request is not well-formed HTTP/1.1 (its framing, a header, the request line); ' +
-      '408: the request body stalled (no byte for 30 s, or under 30 KiB in any 30 s); 414: a URL over 8 KiB; 431: headers over 16 KiB; ' +
-      '422: a field fails validation (the message names it, e.g. `documents[0].url`), a source URL is refused or cannot be fetched, an unknown field, a `review_type` other than `mortgage_v1`, ' +
-      'a bad `limit` or `cursor`, text (a field, a file name) holding a NUL character or an unpaired surrogate, a JSON body over 1 MB',
+      '400: the body is not JSON or multipart, `metadata` is malformed (also a key or value holding ' +
+      'a NUL or an unpaired surrogate), a webhook `url` is refused, or the request is not well-formed ' +
+      'HTTP/1.1 (its framing, a header, the request line); ' +
+      '408: the request body stalled (no byte for 30 s, or under 30 KiB in any 30 s); 414: a URL ' +
+      'over 8 KiB; 431: headers over 16 KiB; ' +
+      '422: a field fails validation (the message names it, e.g. `documents[0].url`), a source URL ' +
+      'is refused or cannot be fetched, an unknown field, a `review_type` other than `mortgage_v1`, ' +
+      'a bad `limit` or `cursor`, text (a field, a file name) holding a NUL character or an unpaired ' +
+      'surrogate, a JSON body over 1 MB',
   },
   duplicate_reference_id: { status: 409, when: '`reference_id` already used in your organization' },
   all_documents_duplicate: { status: 409, when: 'adding documents: every file is already on the review' },
   working_doc_not_review_input: { status: 422, when: 'a working document (a report of ours) sent to create a review' },
-  working_doc_flattened: { status: 422, when: "adding documents: the review's working document without its form fields" },
+  working_doc_flattened: {
+    status: 422,
+    when: "adding documents: the review's working document without its form fields",
+  },
   rate_limited: { status: 429, when: "over the organization's rate limit; honour `Retry-After`" },
   webhook_endpoint_not_found: { status: 404, when: 'no such webhook endpoint under your organization and mode' },
   not_found: { status: 404, when: 'no such route' },
   method_not_allowed: { status: 405, when: 'the route exists, not with this method; `Allow` lists those it has' },
-  internal_error: { status: 500, when: 'unexpected; logged under the `X-Request-Id` it carries; the message holds no internals' },
+  internal_error: {
+    status: 500,
+    when: 'unexpected; logged under the `X-Request-Id` it carries; the message holds no internals',
+  },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
@@ -67,7 +100,9 @@ export type ErrorCode = keyof typeof ERROR_CATALOG;
 export const ERROR_CODES = Object.keys(ERROR_CATALOG) as [ErrorCode, ...ErrorCode[]];
 
 /** Codes answered with one status whatever the situation. */
-export type FixedStatusCode = { [C in ErrorCode]: (typeof ERROR_CATALOG)[C]['status'] extends number ? C : never }[ErrorCode];
+export type FixedStatusCode = {
+  [C in ErrorCode]: (typeof ERROR_CATALOG)[C]['status'] extends number ? C : never;
+}[ErrorCode];
 
 /** The statuses a code may be answered with. */
 export type StatusOf<C extends ErrorCode> = (typeof ERROR_CATALOG)[C]['status'] extends infer S

@@ -74,7 +74,10 @@ class Budget {
   enter(): void {
     const most = this.limits.maxMembers * ENTRIES_PER_MEMBER + ENTRY_ALLOWANCE;
     if (++this.entries > most) {
-      throw new IngestRejection('too_many_documents', `${this.archiveName} holds more than ${most} entries (folders and metadata included).`);
+      throw new IngestRejection(
+        'too_many_documents',
+        `${this.archiveName} holds more than ${most} entries (folders and metadata included).`,
+      );
     }
   }
 
@@ -101,7 +104,10 @@ class Budget {
 
   admit(path: string, declaredSize: number): void {
     if (++this.members > this.limits.maxMembers) {
-      throw new IngestRejection('too_many_documents', `${this.archiveName} holds more than ${this.limits.maxMembers} documents.`);
+      throw new IngestRejection(
+        'too_many_documents',
+        `${this.archiveName} holds more than ${this.limits.maxMembers} documents.`,
+      );
     }
     this.checkMember(path, declaredSize);
     // Refuse a bomb on what it declares, before inflating a byte of it; `spend` catches headers that lie.
@@ -111,12 +117,18 @@ class Budget {
 
   /** The bomb guard's refusal, `where` the expansion went past the budget ("at member x.pdf"). */
   bomb(where: string): IngestRejection {
-    return new IngestRejection('documents_too_large', `${this.archiveName} expands beyond the allowed size (bomb guard) ${where}.`);
+    return new IngestRejection(
+      'documents_too_large',
+      `${this.archiveName} expands beyond the allowed size (bomb guard) ${where}.`,
+    );
   }
 
   checkMember(path: string, size: number): void {
     if (size > this.limits.maxMemberBytes) {
-      throw new IngestRejection('document_too_large', `${this.archiveName}: member ${path} is larger than the per-file limit.`);
+      throw new IngestRejection(
+        'document_too_large',
+        `${this.archiveName}: member ${path} is larger than the per-file limit.`,
+      );
     }
   }
 
@@ -133,7 +145,8 @@ class Budget {
       transform: (chunk: Buffer, _enc: BufferEncoding, done: TransformCallback) => {
         seen += chunk.length;
         try {
-          if (seen > declaredSize) throw unsupported(`${this.archiveName}: member ${path} is longer than its header says (corrupt archive).`);
+          if (seen > declaredSize)
+            throw unsupported(`${this.archiveName}: member ${path} is longer than its header says (corrupt archive).`);
           this.checkMember(path, seen);
           this.spend(path, chunk.length);
         } catch (err) {
@@ -142,7 +155,11 @@ class Budget {
         done(null, chunk);
       },
       flush: (done: TransformCallback) => {
-        done(seen === declaredSize ? null : unsupported(`${this.archiveName}: member ${path} is shorter than its header says (corrupt archive).`));
+        done(
+          seen === declaredSize
+            ? null
+            : unsupported(`${this.archiveName}: member ${path} is shorter than its header says (corrupt archive).`),
+        );
       },
     });
   }
@@ -200,7 +217,12 @@ function zipError(archiveName: string, err: Error): IngestRejection {
  * whole directory is judged first (entries, documents, declared sizes, paths, links, encryption), so a
  * package over a limit is refused before a byte of it is inflated or kept.
  */
-export async function readZip(archiveName: string, source: RandomAccessSource, limits: ArchiveLimits, onMember: OnMember): Promise<void> {
+export async function readZip(
+  archiveName: string,
+  source: RandomAccessSource,
+  limits: ArchiveLimits,
+  onMember: OnMember,
+): Promise<void> {
   const budget = new Budget(archiveName, limits);
   let zip: yauzl.ZipFile;
   try {
@@ -224,9 +246,18 @@ export async function readZip(archiveName: string, source: RandomAccessSource, l
           zip.off('end', onEnd);
           zip.off('error', onError);
         };
-        const onEntry = (e: yauzl.Entry) => (cleanup(), resolve(e));
-        const onEnd = () => (cleanup(), resolve(undefined));
-        const onError = (e: Error) => (cleanup(), reject(e));
+        const onEntry = (e: yauzl.Entry) => {
+          cleanup();
+          resolve(e);
+        };
+        const onEnd = () => {
+          cleanup();
+          resolve(undefined);
+        };
+        const onError = (e: Error) => {
+          cleanup();
+          reject(e);
+        };
         zip.on('entry', onEntry).once('end', onEnd).once('error', onError);
         zip.readEntry();
       });
@@ -239,7 +270,8 @@ export async function readZip(archiveName: string, source: RandomAccessSource, l
       if (problem) throw unsupported(`${archiveName}: member ${path} ${problem}.`);
       const fileType = (entry.externalFileAttributes >>> 16) & 0o170000;
       if (fileType === 0o120000) throw unsupported(`${archiveName}: member ${path} is a symbolic link.`);
-      if (fileType !== 0 && fileType !== 0o100000) throw unsupported(`${archiveName}: member ${path} is not a regular file.`);
+      if (fileType !== 0 && fileType !== 0o100000)
+        throw unsupported(`${archiveName}: member ${path} is not a regular file.`);
       if (entry.isEncrypted()) throw unsupported(`${archiveName} is password-protected (member ${path}).`);
       budget.admit(path, entry.uncompressedSize);
       members.push(entry);
@@ -248,7 +280,11 @@ export async function readZip(archiveName: string, source: RandomAccessSource, l
       const raw = await new Promise<Readable>((resolve, reject) =>
         zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))),
       );
-      await onMember({ path: entry.fileName, declaredSize: entry.uncompressedSize, stream: piped(raw, budget.meter(entry.fileName, entry.uncompressedSize)) });
+      await onMember({
+        path: entry.fileName,
+        declaredSize: entry.uncompressedSize,
+        stream: piped(raw, budget.meter(entry.fileName, entry.uncompressedSize)),
+      });
     }
   } catch (err) {
     throw zipError(archiveName, err as Error);
@@ -258,7 +294,12 @@ export async function readZip(archiveName: string, source: RandomAccessSource, l
 }
 
 /** Reads a tar (gzipped or not, told by its first bytes) as a stream and hands over each file member. */
-export async function readTar(archiveName: string, packed: Readable, limits: ArchiveLimits, onMember: OnMember): Promise<void> {
+export async function readTar(
+  archiveName: string,
+  packed: Readable,
+  limits: ArchiveLimits,
+  onMember: OnMember,
+): Promise<void> {
   const budget = new Budget(archiveName, limits);
   // Inflated here, not by the parser, so every byte of the tar stream is counted: what the parser skips
   // unseen (a folder's body, anything after the end-of-archive blocks) would otherwise be inflated without
@@ -314,7 +355,9 @@ export async function readTar(archiveName: string, packed: Readable, limits: Arc
   parser.on('error', fail);
   // Entries the parser drops unseen (a GNU sparse file, an oversized extended header) are no documents: the
   // package is refused as any holding a member of an unsupported kind, not read as if they were absent.
-  parser.on('ignoredEntry', (entry: ReadEntry) => fail(unsupported(`${archiveName}: member ${entry.path} is not a regular file (${entry.type}).`)));
+  parser.on('ignoredEntry', (entry: ReadEntry) =>
+    fail(unsupported(`${archiveName}: member ${entry.path} is not a regular file (${entry.type}).`)),
+  );
   // The parser never hears of a failure before it (inflating, the byte bound): the member being read would
   // wait forever for the rest of its bytes, so it is ended with the error.
   let current: ReadEntry | undefined;
@@ -325,7 +368,9 @@ export async function readTar(archiveName: string, packed: Readable, limits: Arc
   whole.pipe(parser);
 
   const corrupt = (err: Error) =>
-    err instanceof IngestRejection ? err : unsupported(`${archiveName} is not a readable tar archive (${err.message}).`);
+    err instanceof IngestRejection
+      ? err
+      : unsupported(`${archiveName} is not a readable tar archive (${err.message}).`);
   try {
     for (;;) {
       if (failure) throw failure;
@@ -346,14 +391,19 @@ export async function readTar(archiveName: string, packed: Readable, limits: Arc
       }
       const problem = unsafePath(path);
       if (problem) throw unsupported(`${archiveName}: member ${path} ${problem}.`);
-      if (entry.type === 'SymbolicLink' || entry.type === 'Link') throw unsupported(`${archiveName}: member ${path} is a link.`);
+      if (entry.type === 'SymbolicLink' || entry.type === 'Link')
+        throw unsupported(`${archiveName}: member ${path} is a link.`);
       if (entry.type !== 'File' && entry.type !== 'OldFile' && entry.type !== 'ContiguousFile') {
         throw unsupported(`${archiveName}: member ${path} is not a regular file (${entry.type}).`);
       }
       const size = entry.size ?? 0;
       budget.admit(path, size);
       current = entry;
-      await onMember({ path, declaredSize: size, stream: piped(entry as unknown as Readable, budget.meter(path, size)) });
+      await onMember({
+        path,
+        declaredSize: size,
+        stream: piped(entry as unknown as Readable, budget.meter(path, size)),
+      });
       current = undefined;
     }
     if (failure) throw failure;

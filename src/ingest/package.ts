@@ -98,10 +98,14 @@ class Submission {
   async keep(stream: Readable, doc: DocumentFacts): Promise<void> {
     const tempKey = unpackedKey(this.reviewId);
     this.tempKeys.push(tempKey);
-    const tooLarge = () => new IngestRejection('document_too_large', `${doc.filename} is larger than the per-file limit.`);
+    const tooLarge = () =>
+      new IngestRejection('document_too_large', `${doc.filename} is larger than the per-file limit.`);
     // A PDF small enough to be a working document is also kept in memory, to look for our marker.
     const capture = new Capture(this.workingDocumentCheck(doc)?.maxBytes ?? 0);
-    const [, content] = await Promise.all([pipeline(stream, capture), putStream(this.storage, tempKey, capture, doc.mime, { maxBytes: this.limits.maxFileBytes, tooLarge })]);
+    const [, content] = await Promise.all([
+      pipeline(stream, capture),
+      putStream(this.storage, tempKey, capture, doc.mime, { maxBytes: this.limits.maxFileBytes, tooLarge }),
+    ]);
     const kept = await this.admit(doc, content, tempKey, capture.captured() ?? undefined);
     if (!kept) {
       await removeObjects(this.storage, [tempKey]);
@@ -115,7 +119,8 @@ class Submission {
    */
   async keepStaged(file: StagedFile & { content: Measured }, doc: DocumentFacts, read?: Buffer): Promise<void> {
     const check = this.workingDocumentCheck(doc);
-    const bytes = check && file.content.size <= check.maxBytes ? (read ?? (await readBuffer(this.storage, file.key))) : undefined;
+    const bytes =
+      check && file.content.size <= check.maxBytes ? (read ?? (await readBuffer(this.storage, file.key))) : undefined;
     await this.admit(doc, file.content, file.key, bytes);
   }
 
@@ -124,7 +129,12 @@ class Submission {
   }
 
   /** Counts a hashed document against the limits and keeps it; false when it repeats one already seen. */
-  private async admit(doc: DocumentFacts, content: Measured, tempKey: string, pdfBytes: Buffer | undefined): Promise<boolean> {
+  private async admit(
+    doc: DocumentFacts,
+    content: Measured,
+    tempKey: string,
+    pdfBytes: Buffer | undefined,
+  ): Promise<boolean> {
     const check = this.workingDocumentCheck(doc);
     const workingDocument = check && pdfBytes ? await check.inspect(pdfBytes) : null;
     if (check && workingDocument) check.admit({ filename: doc.filename, workingDocument });
@@ -135,7 +145,13 @@ class Submission {
     }
     this.seen.add(sha256);
     this.bytes += size;
-    checkReviewLimits({ documents: this.alreadyOnReview.documents + this.documents.length + 1, bytes: this.alreadyOnReview.bytes + this.bytes }, this.limits);
+    checkReviewLimits(
+      {
+        documents: this.alreadyOnReview.documents + this.documents.length + 1,
+        bytes: this.alreadyOnReview.bytes + this.bytes,
+      },
+      this.limits,
+    );
     this.documents.push({ ...doc, sha256, size, tempKey, workingDocument });
     return true;
   }
@@ -190,20 +206,27 @@ const WHOLE_READ_BYTES = 1024 * 1024;
 async function unpackFile(file: StagedFile, submission: Submission, o: UnpackOptions): Promise<void> {
   const size = file.content?.size ?? (await objectSize(o.storage, file.key));
   if (size === 0) throw new IngestRejection('document_required', `${file.filename} is empty.`);
-  if (size > o.limits.maxFileBytes) throw new IngestRejection('document_too_large', `${file.filename} is larger than the per-file limit.`);
+  if (size > o.limits.maxFileBytes)
+    throw new IngestRejection('document_too_large', `${file.filename} is larger than the per-file limit.`);
   // A small upload is read whole at once: its head to sniff and, a PDF, all of it for the working-document
   // check, in one request to the store where there would be two.
   const whole = file.content && size <= WHOLE_READ_BYTES ? await readBuffer(o.storage, file.key) : undefined;
-  const head = whole ? whole.subarray(0, SNIFF_BYTES) : await buffer(readObjectRange(o.storage, file.key, 0, Math.min(size, SNIFF_BYTES)));
+  const head = whole
+    ? whole.subarray(0, SNIFF_BYTES)
+    : await buffer(readObjectRange(o.storage, file.key, 0, Math.min(size, SNIFF_BYTES)));
   const kind = await sniff(head);
   const base = { filename: file.filename, declaredType: file.declaredType, source: file.source, sourceDetail: null };
   switch (kind.kind) {
     case 'empty':
       throw new IngestRejection('document_required', `${file.filename} is empty.`);
     case 'unsupported':
-      throw new IngestRejection('document_unsupported', `${file.filename} is ${kind.what}; send PDF or image documents, or a zip/tar package of them.`);
+      throw new IngestRejection(
+        'document_unsupported',
+        `${file.filename} is ${kind.what}; send PDF or image documents, or a zip/tar package of them.`,
+      );
     case 'document':
-      if (file.content) await submission.keepStaged({ ...file, content: file.content }, { ...base, mime: kind.mime }, whole);
+      if (file.content)
+        await submission.keepStaged({ ...file, content: file.content }, { ...base, mime: kind.mime }, whole);
       else await submission.keep(await readObject(o.storage, file.key), { ...base, mime: kind.mime });
       return;
     case 'archive': {
@@ -218,8 +241,16 @@ async function unpackFile(file: StagedFile, submission: Submission, o: UnpackOpt
         const name = `${file.filename}: ${member.path}`;
         if (memberKind.kind !== 'document') stream.destroy();
         if (memberKind.kind === 'empty') throw new IngestRejection('document_required', `${name} is empty.`);
-        if (memberKind.kind === 'archive') throw new IngestRejection('document_unsupported', `${name} is an archive inside an archive; nested archives are not accepted.`);
-        if (memberKind.kind === 'unsupported') throw new IngestRejection('document_unsupported', `${name} is ${memberKind.what}; packages may hold only PDF and image documents.`);
+        if (memberKind.kind === 'archive')
+          throw new IngestRejection(
+            'document_unsupported',
+            `${name} is an archive inside an archive; nested archives are not accepted.`,
+          );
+        if (memberKind.kind === 'unsupported')
+          throw new IngestRejection(
+            'document_unsupported',
+            `${name} is ${memberKind.what}; packages may hold only PDF and image documents.`,
+          );
         if (memberKind.kind !== 'document') return;
         await submission.keep(stream, {
           filename: member.path.split('/').pop() || member.path,
@@ -230,7 +261,12 @@ async function unpackFile(file: StagedFile, submission: Submission, o: UnpackOpt
         });
       };
       if (kind.format === 'zip') {
-        await readZip(file.filename, { size, readRange: (start, end) => readObjectRange(o.storage, file.key, start, end) }, limits, onMember);
+        await readZip(
+          file.filename,
+          { size, readRange: (start, end) => readObjectRange(o.storage, file.key, start, end) },
+          limits,
+          onMember,
+        );
       } else {
         await readTar(file.filename, await readObject(o.storage, file.key), limits, onMember);
       }
@@ -244,7 +280,11 @@ async function unpackFile(file: StagedFile, submission: Submission, o: UnpackOpt
  * written (its transient tag dropped, keys.ts); one staged under the previous layout's staging/ is copied
  * to documents/<review>/<sha256> and its temporary removed, as that layout did.
  */
-export async function commitDocuments(storage: Storage, reviewId: string, documents: IngestedDocument[]): Promise<string[]> {
+export async function commitDocuments(
+  storage: Storage,
+  reviewId: string,
+  documents: IngestedDocument[],
+): Promise<string[]> {
   const keys: string[] = [];
   const copied: string[] = [];
   for (const d of documents) {
@@ -264,4 +304,3 @@ export async function commitDocuments(storage: Storage, reviewId: string, docume
   await removeObjects(storage, copied);
   return keys;
 }
-

@@ -29,12 +29,20 @@ export class IngestRejection extends Error {
  * Refuses what a review would hold past its per-review limits: its evidence documents and all its bytes.
  * Checked as a submission is unpacked and again as it is recorded (submissions ingested side by side).
  */
-export function checkReviewLimits(held: { documents: number; bytes: number }, limits: { maxReviewDocuments: number; maxReviewBytes: number }): void {
-  if (held.bytes > limits.maxReviewBytes) throw new IngestRejection('documents_too_large', 'The documents exceed the per-review size limit.');
-  if (held.documents > limits.maxReviewDocuments) throw new IngestRejection('too_many_documents', `A review holds at most ${limits.maxReviewDocuments} documents.`);
+export function checkReviewLimits(
+  held: { documents: number; bytes: number },
+  limits: { maxReviewDocuments: number; maxReviewBytes: number },
+): void {
+  if (held.bytes > limits.maxReviewBytes)
+    throw new IngestRejection('documents_too_large', 'The documents exceed the per-review size limit.');
+  if (held.documents > limits.maxReviewDocuments)
+    throw new IngestRejection('too_many_documents', `A review holds at most ${limits.maxReviewDocuments} documents.`);
 }
 
 /** A submission of nothing but documents the review already has. */
 export function allDocumentsDuplicate(): IngestRejection {
-  return new IngestRejection('all_documents_duplicate', 'Every submitted document is already on this review (same SHA-256); nothing was added.');
+  return new IngestRejection(
+    'all_documents_duplicate',
+    'Every submitted document is already on this review (same SHA-256); nothing was added.',
+  );
 }

@@ -7,7 +7,13 @@ import type { StagedFile } from './package.js';
 
 export const SMALL_SUBMISSION_MAX_BYTES = 8 * 1024 * 1024;
 
-export function isSmallSubmission({ files, sources }: { files: readonly StagedFile[]; sources: readonly unknown[] }): boolean {
+export function isSmallSubmission({
+  files,
+  sources,
+}: {
+  files: readonly StagedFile[];
+  sources: readonly unknown[];
+}): boolean {
   if (sources.length > 0) return false;
   let bytes = 0;
   for (const f of files) {

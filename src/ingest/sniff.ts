@@ -23,7 +23,11 @@ export type Sniffed =
   | { kind: 'archive'; format: ArchiveFormat }
   | { kind: 'unsupported'; what: string };
 
-const ARCHIVES: Record<string, ArchiveFormat> = { 'application/zip': 'zip', 'application/x-tar': 'tar', 'application/gzip': 'gzip' };
+const ARCHIVES: Record<string, ArchiveFormat> = {
+  'application/zip': 'zip',
+  'application/x-tar': 'tar',
+  'application/gzip': 'gzip',
+};
 
 /** Classifies a file from its first bytes (up to SNIFF_BYTES; fewer only when the file is shorter). */
 export async function sniff(head: Uint8Array): Promise<Sniffed> {

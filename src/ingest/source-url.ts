@@ -30,7 +30,14 @@ const CONCURRENCY = 4;
 export async function fetchSources(sources: DocumentSource[], o: SourceFetchOptions): Promise<StagedFile[]> {
   const stop = new AbortController();
   // Counted as the bytes arrive, over every source at once: past the limit the fetches stop.
-  const total = new ByteBudget(o.maxReviewBytes, () => new IngestRejection('documents_too_large', `The documents' sources come to more than the per-review limit of ${o.maxReviewBytes} bytes.`));
+  const total = new ByteBudget(
+    o.maxReviewBytes,
+    () =>
+      new IngestRejection(
+        'documents_too_large',
+        `The documents' sources come to more than the per-review limit of ${o.maxReviewBytes} bytes.`,
+      ),
+  );
   const staged: StagedFile[] = new Array<StagedFile>(sources.length);
   const keys: string[] = [];
   let next = 0;
@@ -69,7 +76,10 @@ async function fetchSource(
   const field = `documents[${index}].url`;
   const refuse = (why: string) => new IngestRejection('invalid_request', `Invalid request: ${field}: ${why}.`);
   const tooLarge = () =>
-    new IngestRejection('document_too_large', `${field}: ${source.filename} is larger than the per-file limit of ${o.maxFileBytes} bytes.`);
+    new IngestRejection(
+      'document_too_large',
+      `${field}: ${source.filename} is larger than the per-file limit of ${o.maxFileBytes} bytes.`,
+    );
 
   let target: CheckedTarget;
   try {
@@ -93,7 +103,8 @@ async function fetchSource(
   const status = response.statusCode ?? 0;
   if (status !== 200) {
     response.destroy();
-    if (status >= 300 && status < 400) throw refuse(`answered with a redirect (HTTP ${status}); redirects are not followed`);
+    if (status >= 300 && status < 400)
+      throw refuse(`answered with a redirect (HTTP ${status}); redirects are not followed`);
     throw refuse(`answered HTTP ${status}`);
   }
   const declared = Number(response.headers['content-length']);
@@ -104,9 +115,13 @@ async function fetchSource(
 
   let sourceError: unknown;
   response.once('error', (err) => (sourceError ??= err));
-  let content;
+  let content: Awaited<ReturnType<typeof putStream>>;
   try {
-    content = await putStream(o.storage, key, response, 'application/octet-stream', { maxBytes: o.maxFileBytes, tooLarge, shared: total });
+    content = await putStream(o.storage, key, response, 'application/octet-stream', {
+      maxBytes: o.maxFileBytes,
+      tooLarge,
+      shared: total,
+    });
   } catch (err) {
     await removeObjects(o.storage, [key]).catch(() => {});
     if (err instanceof IngestRejection) throw err;

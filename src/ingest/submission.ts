@@ -33,14 +33,33 @@ export type IngestingProcess = 'api' | 'worker';
  * A submission's refusal: returned (an answer for the integrator, not a failure) and logged in one line
  * under the id of the request it answers.
  */
-export function refuse(o: { by: IngestingProcess; requestId?: string | undefined; what: string; reviewId: string; code: string; message: string }): Refused {
+export function refuse(o: {
+  by: IngestingProcess;
+  requestId?: string | undefined;
+  what: string;
+  reviewId: string;
+  code: string;
+  message: string;
+}): Refused {
   // The message names the caller's files: kept to one line whatever their names hold.
-  console.log(oneLine(`${o.by}: [${o.requestId ?? 'no request id'}] ${o.what} of review ${o.reviewId} refused: ${o.code}: ${o.message}`));
+  console.log(
+    oneLine(
+      `${o.by}: [${o.requestId ?? 'no request id'}] ${o.what} of review ${o.reviewId} refused: ${o.code}: ${o.message}`,
+    ),
+  );
   return { refused: { code: o.code, message: o.message } };
 }
 
+/** What ingesting needs: the database, the store, the limits and secrets, and the process that ingests. */
+export interface IngestingDeps {
+  sql: Sql;
+  storage: Storage;
+  config: Config;
+  by: IngestingProcess;
+}
+
 /** Fetches a submission's sources and unpacks every file into documents: the submission, or its refusal. */
-export function submissionIngester({ sql, storage, config, by }: { sql: Sql; storage: Storage; config: Config; by: IngestingProcess }) {
+export function submissionIngester({ sql, storage, config, by }: IngestingDeps) {
   return async (input: IngestSubmissionInput): Promise<IngestedSubmission | Refused> => {
     let fetched: StagedFile[] = [];
     try {
@@ -75,7 +94,14 @@ export function submissionIngester({ sql, storage, config, by }: { sql: Sql; sto
       await removeObjects(storage, [...fetched.map((f) => f.key), ...uploads]).catch(() => {});
       if (!(err instanceof IngestRejection)) throw err;
       const what = input.target.kind === 'create' ? 'the create' : 'adding documents';
-      return refuse({ by, requestId: input.requestId, what, reviewId: input.reviewId, code: err.code, message: err.message });
+      return refuse({
+        by,
+        requestId: input.requestId,
+        what,
+        reviewId: input.reviewId,
+        code: err.code,
+        message: err.message,
+      });
     }
   };
 }

@@ -103,7 +103,10 @@ export async function checkTarget(raw: string, opts: GuardOptions): Promise<Chec
   }
   if (url.protocol !== 'https:') throw new UnsafeTargetError('must be an https:// URL');
   if (url.username || url.password) throw new UnsafeTargetError('must not carry credentials');
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.$/, '');
   if (host === '') throw new UnsafeTargetError('has no host');
   if (isIP(host)) {
     if (!allowed(host, opts)) throw new UnsafeTargetError('points at a non-public address');
@@ -119,6 +122,7 @@ export async function checkTarget(raw: string, opts: GuardOptions): Promise<Chec
     throw new UnsafeTargetError('does not resolve');
   }
   if (addresses.length === 0) throw new UnsafeTargetError('does not resolve');
-  if (!addresses.every((a) => allowed(a.address, opts))) throw new UnsafeTargetError('resolves to a non-public address');
+  if (!addresses.every((a) => allowed(a.address, opts)))
+    throw new UnsafeTargetError('resolves to a non-public address');
   return { url, addresses };
 }

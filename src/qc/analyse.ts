@@ -94,7 +94,13 @@ export async function analyseDocuments(
   docs.forEach((doc, index) => {
     const { documents, unreadable } = found[index]!;
     const pages = new Set(documents.flatMap((d) => d.pages.map((p) => p.number))).size;
-    files.push({ id: doc.id, filename: doc.filename, classes: documents.map((d) => d.documentClass), unreadable, pages });
+    files.push({
+      id: doc.id,
+      filename: doc.filename,
+      classes: documents.map((d) => d.documentClass),
+      unreadable,
+      pages,
+    });
     if (unreadable !== null) loan.unreadable.push({ filename: doc.filename, reason: unreadable });
     logical.push(...documents);
   });

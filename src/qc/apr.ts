@@ -52,7 +52,8 @@ function presentValue(payments: readonly ScheduledPayment[], i: number): { pv: n
  */
 export function actuarialApr(input: AprInput): number {
   const total = input.payments.reduce((s, p) => s + p.amount, 0);
-  if (!(input.amountFinanced > 0) || input.payments.length === 0) throw new RangeError('an APR needs an amount financed and payments');
+  if (!(input.amountFinanced > 0) || input.payments.length === 0)
+    throw new RangeError('an APR needs an amount financed and payments');
   if (total < input.amountFinanced) throw new RangeError('the payments do not repay the amount financed');
   const excess = (i: number) => {
     const { pv, slope } = presentValue(input.payments, i);
@@ -78,7 +79,11 @@ export function actuarialApr(input: AprInput): number {
 }
 
 /** `count` equal monthly payments, the first after `firstPeriods` whole months (and `fraction` of one). */
-export function monthlyPayments(amount: number, count: number, o: { firstPeriods?: number; fraction?: number } = {}): ScheduledPayment[] {
+export function monthlyPayments(
+  amount: number,
+  count: number,
+  o: { firstPeriods?: number; fraction?: number } = {},
+): ScheduledPayment[] {
   const first = o.firstPeriods ?? 1;
   return Array.from({ length: count }, (_, k) => ({ amount, periods: first + k, fraction: o.fraction ?? 0 }));
 }
@@ -91,7 +96,11 @@ export function monthlyPayment(principal: number, annualRate: number, months: nu
 }
 
 /** Total Interest Percentage: (scheduled interest + prepaid interest) / loan amount (RULES.md). */
-export function totalInterestPercentage(o: { loanAmount: number; scheduledInterest: number; prepaidInterest: number }): number {
+export function totalInterestPercentage(o: {
+  loanAmount: number;
+  scheduledInterest: number;
+  prepaidInterest: number;
+}): number {
   return (o.scheduledInterest + o.prepaidInterest) / o.loanAmount;
 }
 
@@ -142,12 +151,25 @@ export interface DisclosedLoan {
  * mortgage insurance is paid, so the months are inferred from what the finance charge leaves after the
  * scheduled interest (RULES.md: the result is then approximate).
  */
-export function closingDisclosureApr(loan: DisclosedLoan): { apr: number; mortgageInsuranceMonths: number; approximate: boolean } {
+export function closingDisclosureApr(loan: DisclosedLoan): {
+  apr: number;
+  mortgageInsuranceMonths: number;
+  approximate: boolean;
+} {
   const { payments } = amortize(loan.loanAmount, loan.annualRate, loan.months, loan.monthlyPrincipalAndInterest);
   const principalAndInterest = payments.reduce((s, p) => s + p, 0);
   const mi = loan.monthlyMortgageInsurance;
   const miMonths =
-    mi > 0 ? Math.min(payments.length, Math.max(0, Math.round((loan.financeCharge + loan.amountFinanced - principalAndInterest) / mi))) : 0;
+    mi > 0
+      ? Math.min(
+          payments.length,
+          Math.max(0, Math.round((loan.financeCharge + loan.amountFinanced - principalAndInterest) / mi)),
+        )
+      : 0;
   const schedule = payments.map((p, k) => ({ amount: p + (k < miMonths ? mi : 0), periods: k + 1 }));
-  return { apr: actuarialApr({ amountFinanced: loan.amountFinanced, payments: schedule, periodsPerYear: 12 }), mortgageInsuranceMonths: miMonths, approximate: mi > 0 };
+  return {
+    apr: actuarialApr({ amountFinanced: loan.amountFinanced, payments: schedule, periodsPerYear: 12 }),
+    mortgageInsuranceMonths: miMonths,
+    approximate: mi > 0,
+  };
 }

@@ -20,7 +20,10 @@ export const DOCUMENT_CLASSES = [
 ] as const;
 export type DocumentClass = (typeof DOCUMENT_CLASSES)[number];
 
-/** Documents that make a package a loan package: without one the review waits for documents (decisions.md, "Awaiting documents"). */
+/**
+ * Documents that make a package a loan package: without one the review waits for documents (decisions.md,
+ * "Awaiting documents").
+ */
 export const PRIMARY_CLASSES: ReadonlySet<DocumentClass> = new Set(['closing_disclosure', 'loan_estimate', 'note']);
 
 export const CLASS_NAMES: Record<DocumentClass, string> = {
@@ -49,26 +52,44 @@ const TITLES: [DocumentClass, RegExp][] = [
   ['closing_disclosure', /closing disclosure|declaraci[oó]n de cierre/],
   ['loan_estimate', /loan estimate|estimaci[oó]n (?:de|del) pr[eé]stamo/],
   // The HUD/VA Addendum (VA Form 26-1802a, HUD 92900-A) travels with the application and is read with it.
-  ['urla', /(?:(?:hud\/va|hud-va|va\/hud)\s+)?(?:addendum to (?:the )?)?(?:uniform )?residential loan application|solicitud uniforme de pr[eé]stamo residencial/],
+  [
+    'urla',
+    /(?:(?:hud\/va|hud-va|va\/hud)\s+)?(?:addendum to (?:the )?)?(?:uniform )?residential loan application|solicitud uniforme de pr[eé]stamo residencial/,
+  ],
   ['appraisal', /uniform residential appraisal report|(?:residential )?appraisal report/],
   ['note', /(?:(?:adjustable|fixed|balloon|interest[- ]only)\s+rate\s+)?(?:promissory\s+)?note/],
   ['security_instrument', /deed of trust|mortgage|security deed|open-end mortgage|security instrument/],
   ['w2', /w-2(?:\s+wage and tax statement)?|wage and tax statement/],
-  ['pay_stub', /earnings statement|pay ?stub|pay ?slip|pay statement|payroll statement|statement of earnings(?: and deductions)?|earnings and deductions/],
+  [
+    'pay_stub',
+    /earnings statement|pay ?stub|pay ?slip|pay statement|payroll statement|statement of earnings(?: and deductions)?|earnings and deductions/,
+  ],
   ['bank_statement', /(?:[a-z]+ )?(?:bank|account|checking|savings|deposit) statement/],
   ['credit_report', /(?:[a-z-]+ )*credit report/],
-  ['settlement_statement', /(?:a\.\s+)?settlement statement(?:\s*\(hud-1a?\))?|hud-1a?(?: settlement statement)?|(?:alta )?(?:combined |buyer'?s? |seller'?s? |borrower'?s? )?settlement statement/],
-  ['tax_return', /u\.?s\.? individual income tax return|(?:form )?1040(?:-sr)?|schedule [a-z0-9]{1,3}(?:\s*\(form 1040\))?/],
+  [
+    'settlement_statement',
+    /(?:a\.\s+)?settlement statement(?:\s*\(hud-1a?\))?|hud-1a?(?: settlement statement)?|(?:alta )?(?:combined |buyer'?s? |seller'?s? |borrower'?s? )?settlement statement/,
+  ],
+  [
+    'tax_return',
+    /u\.?s\.? individual income tax return|(?:form )?1040(?:-sr)?|schedule [a-z0-9]{1,3}(?:\s*\(form 1040\))?/,
+  ],
   ['affidavit', /(?:[a-z'’-]+\s+){0,5}affidavit(?:\s+of\s+[a-z'’ -]{1,40})?/],
-  ['service_provider_list', /(?:written )?list of (?:settlement )?service providers|(?:settlement )?service providers? list/],
+  [
+    'service_provider_list',
+    /(?:written )?list of (?:settlement )?service providers|(?:settlement )?service providers? list/,
+  ],
 ];
 
 /** Words that may precede a title's core on its line. */
 const PREFIX = String.raw`(?:(?:form|fannie mae|freddie mac|hud|va|irs|final|revised|corrected|amended|initial|updated|sample|copy|official|combined|buyer'?s?|seller'?s?|borrower'?s?|lender'?s?|[a-z]?-?\d[\w().-]*)\s+)*`;
 /** Words that may follow it: a copy's status, page numbering, a form number or year, another name of the form. */
-const SUFFIX_WORD = /^(?:corrected|revised|amended|final|initial|copy|page|p\.?|of|de|p[aá]gina|form|model|sample|borrower'?s?|seller'?s?|lender'?s?|version|cont(?:inued|'d|\.)?|and|y|pay|slip|stub|earnings|statement|advice|deductions|summary|addendum|for|the|tax|year|omb|no\.?|[a-z]?-?\d[\w().-]*|[-–—:/|(),.#•*]+|\([^)]{0,20}\))$/i;
+const SUFFIX_WORD =
+  /^(?:corrected|revised|amended|final|initial|copy|page|p\.?|of|de|p[aá]gina|form|model|sample|borrower'?s?|seller'?s?|lender'?s?|version|cont(?:inued|'d|\.)?|and|y|pay|slip|stub|earnings|statement|advice|deductions|summary|addendum|for|the|tax|year|omb|no\.?|[a-z]?-?\d[\w().-]*|[-–—:/|(),.#•*]+|\([^)]{0,20}\))$/i;
 
-const titlePatterns = TITLES.map(([cls, core]) => [cls, new RegExp(String.raw`^${PREFIX}(?:${core.source})(?<rest>.*)$`, 'i')] as const);
+const titlePatterns = TITLES.map(
+  ([cls, core]) => [cls, new RegExp(`^${PREFIX}(?:${core.source})(?<rest>.*)$`, 'i')] as const,
+);
 
 /** The class whose title `text` is, or null: the title's core with at most a prefix and a suffix of its kind. */
 export function titleClass(text: string): DocumentClass | null {
@@ -89,10 +110,12 @@ export function titleClass(text: string): DocumentClass | null {
  * Titles of documents the rules have no class for, which still start a document of their own inside a
  * loan file (class `other`): a letter, a circular, a memo, a note to processors, an addendum.
  */
-const OTHER_TITLE = /^(?:[A-Z][\w'’./&-]*\s+){1,7}(?:Note|Memo(?:randum)?|Letter(?: of [A-Z][\w ]{2,40})?|Notice|Circular|Addendum|Certificat(?:e|ion)|Agreement|Explanation|Authorization|Verification|Request|Bulletin|Announcement|Acknowledg(?:e)?ment|Invoice|Receipt)(?:\s+[\w-]+){0,3}$/;
+const OTHER_TITLE =
+  /^(?:[A-Z][\w'’./&-]*\s+){1,7}(?:Note|Memo(?:randum)?|Letter(?: of [A-Z][\w ]{2,40})?|Notice|Circular|Addendum|Certificat(?:e|ion)|Agreement|Explanation|Authorization|Verification|Request|Bulletin|Announcement|Acknowledg(?:e)?ment|Invoice|Receipt)(?:\s+[\w-]+){0,3}$/;
 
 /** A résumé prints these headings on lines of their own; three of them make one. */
-const RESUME_HEADINGS = /^(?:objective|summary|professional summary|experience|work experience|employment history|education|skills|references|certifications)$/i;
+const RESUME_HEADINGS =
+  /^(?:objective|summary|professional summary|experience|work experience|employment history|education|skills|references|certifications)$/i;
 
 /** "Page 2 of 5", "PAGE 2 OF 5", "Página 2 de 6": the document's own page numbering. */
 export function pageFooter(lines: readonly string[]): { index: number; of: number } | undefined {
@@ -173,7 +196,9 @@ const COVER_LINES = 6;
 
 /** The form a cover sheet names in a heading line of its top (a line that is no sentence). */
 function coverOf(lines: readonly string[]): DocumentClass | undefined {
-  const headings = lines.slice(0, COVER_LINES).filter((l) => !/[.;,]\s*$/.test(l.trim()) && l.trim().split(/\s+/).length <= 14);
+  const headings = lines
+    .slice(0, COVER_LINES)
+    .filter((l) => !/[.;,]\s*$/.test(l.trim()) && l.trim().split(/\s+/).length <= 14);
   return mentionedForm(headings);
 }
 
@@ -217,7 +242,12 @@ export function splitDocuments(pages: readonly PageLines[]): DocumentRun[] {
     if (cls === null && current !== undefined) {
       const names = coverOf(lines);
       // A cover sheet of another form waits for it; one more untitled page after it means it was no cover.
-      if (names !== undefined && names !== current.documentClass && pending.pages.length === 0 && footer === undefined) {
+      if (
+        names !== undefined &&
+        names !== current.documentClass &&
+        pending.pages.length === 0 &&
+        footer === undefined
+      ) {
         pending = { pages: [index], names };
         return;
       }

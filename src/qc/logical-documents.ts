@@ -20,9 +20,15 @@ export async function analyseFile(
 }
 
 /** A file's reading split into logical documents, each classified and its fields extracted. */
-export function documentsOfReading(filename: string, reading: Extract<FileReading, { readable: true }>): LoanDocument[] {
+export function documentsOfReading(
+  filename: string,
+  reading: Extract<FileReading, { readable: true }>,
+): LoanDocument[] {
   const layouts = reading.pages.map((p) => new PageLayout(p.number, p.items, p.source, p.turned));
-  const titles = layouts.map((l) => ({ lines: l.lines.map((line) => line.text), headings: l.headings().map((h) => h.text) }));
+  const titles = layouts.map((l) => ({
+    lines: l.lines.map((line) => line.text),
+    headings: l.headings().map((h) => h.text),
+  }));
   return splitDocuments(titles).map((run) => {
     const pages = run.pages.map((i) => layouts[i]!);
     const info: PageInfo[] = run.pages.map((i) => {
@@ -30,8 +36,15 @@ export function documentsOfReading(filename: string, reading: Extract<FileReadin
       const footer = pageFooter(layouts[i]!.lines.map((l) => l.text));
       return { number: page.number, source: page.source, confidence: page.confidence, ...(footer ? { footer } : {}) };
     });
-    const formFields = reading.formFields.filter((f) => f.page === null || run.pages.some((i) => reading.pages[i]!.number === f.page));
-    return { documentClass: run.documentClass, filename, pages: info, fields: extractFields(run.documentClass, pages, formFields) } as LoanDocument;
+    const formFields = reading.formFields.filter(
+      (f) => f.page === null || run.pages.some((i) => reading.pages[i]!.number === f.page),
+    );
+    return {
+      documentClass: run.documentClass,
+      filename,
+      pages: info,
+      fields: extractFields(run.documentClass, pages, formFields),
+    } as LoanDocument;
   });
 }
 
@@ -62,8 +75,13 @@ export function joinPageImages(documents: readonly LoanDocument[]): LoanDocument
     }
     const fields: Record<string, unknown> = { ...previous.fields };
     for (const [name, value] of Object.entries(doc.fields as Record<string, unknown>)) {
-      if (Array.isArray(value)) fields[name] = [...((fields[name] as unknown[] | undefined) ?? []), ...value.map((v: object) => ({ ...v, file: doc.filename }))];
-      else if (fields[name] === undefined && value !== undefined) fields[name] = { ...(value as object), file: doc.filename };
+      if (Array.isArray(value))
+        fields[name] = [
+          ...((fields[name] as unknown[] | undefined) ?? []),
+          ...value.map((v: object) => ({ ...v, file: doc.filename })),
+        ];
+      else if (fields[name] === undefined && value !== undefined)
+        fields[name] = { ...(value as object), file: doc.filename };
     }
     joined[joined.length - 1] = {
       ...previous,

@@ -46,7 +46,9 @@ export class BatchedCounter<K> {
     const n = batch.waiters.length;
     try {
       const total = await this.bump(key, n);
-      batch.waiters.forEach((w, i) => w.resolve(total - n + 1 + i));
+      batch.waiters.forEach((w, i) => {
+        w.resolve(total - n + 1 + i);
+      });
     } catch (err) {
       for (const w of batch.waiters) w.reject(err);
     } finally {

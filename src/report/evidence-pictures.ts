@@ -10,7 +10,10 @@ import { openImage } from '../qc/reading/images.js';
 import { OCR_PAGE_WIDTH } from '../qc/reading/page.js';
 import { openPdfRenderer } from '../qc/reading/pdf-threads.js';
 
-/** A picture of the region around a value, and the value's box in it (fractions of its width and height, from the top left). */
+/**
+ * A picture of the region around a value, and the value's box in it (fractions of its width and height, from
+ * the top left).
+ */
 export interface EvidencePicture {
   png: Uint8Array;
   width: number;
@@ -101,7 +104,9 @@ export async function evidencePictures(
           if (!image) continue;
           // Cut side by side (sharp works on libuv's pool), stored in the page's order. A picture that
           // cannot be cut is left out: the value is still listed in words, and the report goes out.
-          const cuts = await Promise.all([...boxes].map(async ([key, box]) => [key, await cut(image, box).catch(() => undefined)] as const));
+          const cuts = await Promise.all(
+            [...boxes].map(async ([key, box]) => [key, await cut(image, box).catch(() => undefined)] as const),
+          );
           for (const [key, picture] of cuts) if (picture) pictures.set(key, picture);
         }
       } finally {
@@ -119,14 +124,23 @@ async function cut(image: PageImage, box: PrintedBox): Promise<EvidencePicture |
   const { left: bx0, top: by0, right: bx1, bottom: by1, scale } = inPixels(image, box);
   const clampX = (x: number) => Math.min(image.width, Math.max(0, x));
   const clampY = (y: number) => Math.min(image.height, Math.max(0, y));
-  const mark = { left: clampX(bx0 - MARGIN * scale), top: clampY(by0 - MARGIN * scale), right: clampX(bx1 + MARGIN * scale), bottom: clampY(by1 + MARGIN * scale) };
+  const mark = {
+    left: clampX(bx0 - MARGIN * scale),
+    top: clampY(by0 - MARGIN * scale),
+    right: clampX(bx1 + MARGIN * scale),
+    bottom: clampY(by1 + MARGIN * scale),
+  };
   if (mark.right - mark.left < 2 || mark.bottom - mark.top < 2) return undefined;
   // At least CONTEXT_WIDTH wide, the value two thirds of the way across: labels stand left of values.
-  const width = Math.round(Math.min(image.width, Math.max(mark.right - mark.left + 2 * MARGIN * scale, CONTEXT_WIDTH * scale)));
+  const width = Math.round(
+    Math.min(image.width, Math.max(mark.right - mark.left + 2 * MARGIN * scale, CONTEXT_WIDTH * scale)),
+  );
   const spare = width - (mark.right - mark.left);
   const left = Math.round(Math.min(image.width - width, Math.max(0, mark.left - spare * 0.65)));
   const top = Math.round(clampY(mark.top - CONTEXT_HEIGHT * scale));
-  const height = Math.round(Math.min(clampY(mark.bottom + CONTEXT_HEIGHT * scale), top + MAX_PICTURE_HEIGHT * scale) - top);
+  const height = Math.round(
+    Math.min(clampY(mark.bottom + CONTEXT_HEIGHT * scale), top + MAX_PICTURE_HEIGHT * scale) - top,
+  );
   if (width < 1 || height < 1) return undefined;
   const png = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
     .extract({ left, top, width, height })
@@ -142,7 +156,12 @@ async function cut(image: PageImage, box: PrintedBox): Promise<EvidencePicture |
     width,
     height,
     scale,
-    mark: { left: fraction(mark.left, left, width), top: fraction(mark.top, top, height), right: fraction(mark.right, left, width), bottom: fraction(Math.min(mark.bottom, top + height), top, height) },
+    mark: {
+      left: fraction(mark.left, left, width),
+      top: fraction(mark.top, top, height),
+      right: fraction(mark.right, left, width),
+      bottom: fraction(Math.min(mark.bottom, top + height), top, height),
+    },
   };
 }
 
@@ -158,7 +177,13 @@ function inPixels(size: PageImage, box: PrintedBox) {
     ].map(([x, y]) => [a * x! + c * y! + e, b * x! + d * y! + f] as const);
     const xs = corners.map((p) => p[0]);
     const ys = corners.map((p) => p[1]);
-    return { left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys), scale: Math.hypot(a, b) };
+    return {
+      left: Math.min(...xs),
+      top: Math.min(...ys),
+      right: Math.max(...xs),
+      bottom: Math.max(...ys),
+      scale: Math.hypot(a, b),
+    };
   }
   // OCR's points: the image scaled to OCR_PAGE_WIDTH wide, y up from its foot, turned about its centre
   // by `turned` when OCR straightened it first; turned back here.
@@ -204,8 +229,18 @@ export async function openPageSource(bytes: Uint8Array, mime: string): Promise<P
       if (n < 1 || n > image.count) return null;
       try {
         const frame = await image.frame(n - 1);
-        const { data, info } = await sharp(frame.grey, { raw: { width: frame.width, height: frame.height, channels: 1 } }).resize({ width }).raw().toBuffer({ resolveWithObject: true });
-        return { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, channels: info.channels as 1 | 3 | 4 };
+        const { data, info } = await sharp(frame.grey, {
+          raw: { width: frame.width, height: frame.height, channels: 1 },
+        })
+          .resize({ width })
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        return {
+          data: new Uint8Array(data.buffer, data.byteOffset, data.length),
+          width: info.width,
+          height: info.height,
+          channels: info.channels as 1 | 3 | 4,
+        };
       } catch {
         return null;
       }

@@ -1,7 +1,17 @@
 // The report's page writer: US Letter pages filled top to bottom, text wrapped to the column, a new page
 // when the next block does not fit, and every page's footer once the page count is known. Whatever it
 // draws is tagged (tags.ts): text as an element of the reading order, decoration as an artifact.
-import { PDFHexString, PDFName, PDFRef, rgb, type PDFDocument, type PDFField, type PDFFont, type PDFPage, type RGB } from 'pdf-lib';
+import {
+  PDFHexString,
+  PDFName,
+  PDFRef,
+  rgb,
+  type PDFDocument,
+  type PDFField,
+  type PDFFont,
+  type PDFPage,
+  type RGB,
+} from 'pdf-lib';
 import { StructureTree, type StructElement } from './tags.js';
 
 export const PAGE: [number, number] = [612, 792];
@@ -143,7 +153,14 @@ export class PageWriter {
 
   /** A thin horizontal rule across the column. */
   rule(after = 8): void {
-    this.decoration((page) => page.drawLine({ start: { x: MARGIN, y: this.y }, end: { x: MARGIN + WIDTH, y: this.y }, thickness: 0.5, color: RULE }));
+    this.decoration((page) =>
+      page.drawLine({
+        start: { x: MARGIN, y: this.y },
+        end: { x: MARGIN + WIDTH, y: this.y },
+        thickness: 0.5,
+        color: RULE,
+      }),
+    );
     this.y -= after;
   }
 
@@ -155,7 +172,10 @@ export class PageWriter {
     this.structure.end(this.page);
   }
 
-  /** Paints text placed by the caller (a label beside a form field) on this page, as one element of the reading order. */
+  /**
+   * Paints text placed by the caller (a label beside a form field) on this page, as one element of the
+   * reading order.
+   */
   paint(role: TextRole, draw: (page: PDFPage) => void): void {
     this.mark(this.structure.add(role, this.parent));
     this.callback(() => draw(this.page));
@@ -208,7 +228,11 @@ export class PageWriter {
    * A table: a header row, then rows whose cells wrap within their column; a row that does not fit starts
    * a new page, where the header is repeated.
    */
-  table(columns: { header: string; width: number }[], rows: { cells: string[]; colors?: (RGB | undefined)[] }[], size = 8.5): void {
+  table(
+    columns: { header: string; width: number }[],
+    rows: { cells: string[]; colors?: (RGB | undefined)[] }[],
+    size = 8.5,
+  ): void {
     const line = size + 3;
     const table = this.structure.add('Table', this.parent);
     // The header row is read once: repeated atop a continuation page, it is an artifact.
@@ -222,7 +246,13 @@ export class PageWriter {
         const th = tr && this.structure.add('TH', tr, { scope: 'Column' });
         if (c.header) {
           if (th) this.mark(th);
-          this.page.drawText(this.printable(c.header, this.fonts.bold), { x, y: this.y - size, size, font: this.fonts.bold, color: MUTED });
+          this.page.drawText(this.printable(c.header, this.fonts.bold), {
+            x,
+            y: this.y - size,
+            size,
+            font: this.fonts.bold,
+            color: MUTED,
+          });
         }
         x += c.width;
       }
@@ -242,7 +272,13 @@ export class PageWriter {
         const td = this.structure.add('TD', tr);
         cellLines.forEach((l, k) => {
           this.mark(td);
-          this.page.drawText(l, { x, y: this.y - size - k * line, size, font: this.fonts.regular, color: row.colors?.[i] ?? INK });
+          this.page.drawText(l, {
+            x,
+            y: this.y - size - k * line,
+            size,
+            font: this.fonts.regular,
+            color: row.colors?.[i] ?? INK,
+          });
         });
         x += columns[i]!.width;
       });
@@ -260,7 +296,12 @@ export class PageWriter {
     this.pages.forEach((page, i) => {
       const right = `Page ${i + 1} of ${total}`;
       this.structure.beginArtifact(page, 'Pagination');
-      page.drawLine({ start: { x: MARGIN, y: MARGIN + 10 }, end: { x: MARGIN + WIDTH, y: MARGIN + 10 }, thickness: 0.5, color: RULE });
+      page.drawLine({
+        start: { x: MARGIN, y: MARGIN + 10 },
+        end: { x: MARGIN + WIDTH, y: MARGIN + 10 },
+        thickness: 0.5,
+        color: RULE,
+      });
       page.drawText(this.printable(left), { x: MARGIN, y: MARGIN, size, font: this.fonts.regular, color: MUTED });
       const w = this.measure(right, this.fonts.regular, size);
       page.drawText(right, { x: MARGIN + WIDTH - w, y: MARGIN, size, font: this.fonts.regular, color: MUTED });
@@ -292,7 +333,8 @@ export class PageWriter {
 
   /** A callback's drawing is tagged as a whole: the writer's own tagging inside it would split it wrongly. */
   private notInCallback(): void {
-    if (this.inCallback) throw new Error('a drawing callback paints on the page it is given, not through the page writer');
+    if (this.inCallback)
+      throw new Error('a drawing callback paints on the page it is given, not through the page writer');
   }
 
   private callback(draw: () => void): void {

@@ -4,7 +4,14 @@
 import { z } from 'zod';
 import type { Analysis } from '../qc/analyse.js';
 import type { Located, LoanDocument } from '../qc/fields.js';
-import { documentsOf, finalClosingDisclosure, formatMoney, formatRate, latestIssued, shortName } from '../qc/rules/evidence.js';
+import {
+  documentsOf,
+  finalClosingDisclosure,
+  formatMoney,
+  formatRate,
+  latestIssued,
+  shortName,
+} from '../qc/rules/evidence.js';
 import { formatDay } from './wording.js';
 
 export const GlanceItemSchema = z.object({
@@ -34,7 +41,15 @@ export const ParticularsSchema = z.object({
 export type Particulars = z.infer<typeof ParticularsSchema>;
 
 /** The facts page 1 shows, in order. */
-export const GLANCE_LABELS = ['Borrower', 'Property', 'Loan amount', 'Interest rate', 'Loan term', 'Closing date', 'Lender'] as const;
+export const GLANCE_LABELS = [
+  'Borrower',
+  'Property',
+  'Loan amount',
+  'Interest rate',
+  'Loan term',
+  'Closing date',
+  'Lender',
+] as const;
 type GlanceLabel = (typeof GLANCE_LABELS)[number];
 
 /** One candidate source of a fact: a document and the value it printed, formatted. */
@@ -81,7 +96,10 @@ function candidates(analysis: Pick<Analysis, 'loan'>): Record<GlanceLabel, Candi
       ...of(le, le?.fields.interestRate, (r) => formatRate(r)),
     ],
     'Loan term': [...of(cd, cd?.fields.loanTermMonths, months), ...of(le, le?.fields.loanTermMonths, months)],
-    'Closing date': [...of(cd, cd?.fields.closingDate, formatDay), ...settlements.flatMap((d) => of(d, d.fields.settlementDate, formatDay))],
+    'Closing date': [
+      ...of(cd, cd?.fields.closingDate, formatDay),
+      ...settlements.flatMap((d) => of(d, d.fields.settlementDate, formatDay)),
+    ],
     Lender: [...of(cd, cd?.fields.lender, text), ...of(le, le?.fields.lender, text)],
   };
 }

@@ -3,7 +3,7 @@
 // embedPng decodes every image to RGBA and deflates it again: a report with a hundred pictures of the
 // evidence spent most of its render there. Only what evidence-pictures.ts writes is taken this way
 // (palette or grey, 8 bits or fewer, not interlaced, no transparency); anything else goes to embedPng.
-import { PDFDocument, PDFHexString, PDFName, PDFRawStream, type PDFRef } from 'pdf-lib';
+import { type PDFDocument, PDFHexString, PDFName, PDFRawStream, type PDFRef } from 'pdf-lib';
 
 export interface PlacedImage {
   ref: PDFRef;
@@ -22,7 +22,12 @@ export async function placePng(doc: PDFDocument, png: Uint8Array): Promise<Place
   }
   const { width, height, bitDepth, palette, data } = parts;
   const colorSpace = palette
-    ? [PDFName.of('Indexed'), PDFName.of('DeviceRGB'), palette.length / 3 - 1, PDFHexString.of(Buffer.from(palette).toString('hex'))]
+    ? [
+        PDFName.of('Indexed'),
+        PDFName.of('DeviceRGB'),
+        palette.length / 3 - 1,
+        PDFHexString.of(Buffer.from(palette).toString('hex')),
+      ]
     : PDFName.of('DeviceGray');
   const dict = doc.context.obj({
     Type: 'XObject',
@@ -49,14 +54,21 @@ function chunksOf(png: Uint8Array) {
     const type = String.fromCharCode(...png.subarray(at + 4, at + 8));
     const data = png.subarray(at + 8, at + 8 + length);
     if (data.length !== length) return undefined;
-    if (type === 'IHDR') header = { width: view.getUint32(at + 8), height: view.getUint32(at + 12), bitDepth: png[at + 16]!, colorType: png[at + 17]!, interlace: png[at + 20]! };
+    if (type === 'IHDR')
+      header = {
+        width: view.getUint32(at + 8),
+        height: view.getUint32(at + 12),
+        bitDepth: png[at + 16]!,
+        colorType: png[at + 17]!,
+        interlace: png[at + 20]!,
+      };
     else if (type === 'PLTE') palette = data;
     else if (type === 'tRNS') return undefined;
     else if (type === 'IDAT') idat.push(data);
     else if (type === 'IEND') break;
     at += 12 + length;
   }
-  if (!header || header.interlace !== 0 || header.bitDepth > 8 || idat.length === 0) return undefined;
+  if (header?.interlace !== 0 || header.bitDepth > 8 || idat.length === 0) return undefined;
   if (header.colorType === 3 && palette) return { ...header, palette, data: concat(idat) };
   if (header.colorType === 0) return { ...header, palette: undefined, data: concat(idat) };
   return undefined;

@@ -1,4 +1,5 @@
-// Renders a release's report PDF, which is also the working document (decisions.md, "Working document"). Page 1 is the loan
+// Renders a release's report PDF, which is also the working document (decisions.md, "Working document"). Page
+// 1 is the loan
 // at a glance, the outcome, counts by severity, the documents reviewed, what changed since the previous
 // release and how to answer; then a findings table; then one section per finding (summary, regulation,
 // evidence) with its form fields: a decision (cleared, disputed, cure_attached or empty; pre-filled
@@ -10,7 +11,18 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import fontkit from '@pdf-lib/fontkit';
-import { concatTransformationMatrix, drawObject, PDFDocument, popGraphicsState, pushGraphicsState, rgb, StandardFonts, type PDFFont, type PDFForm, type RGB } from 'pdf-lib';
+import {
+  concatTransformationMatrix,
+  drawObject,
+  PDFDocument,
+  popGraphicsState,
+  pushGraphicsState,
+  rgb,
+  StandardFonts,
+  type PDFFont,
+  type PDFForm,
+  type RGB,
+} from 'pdf-lib';
 import type { Summary } from '../reviews/report.js';
 import type { Evidence, Finding } from '../qc/finding.js';
 import { SEVERITIES, type Severity } from '../qc/catalog.js';
@@ -74,9 +86,10 @@ let faces: Promise<{ regular: Uint8Array; bold: Uint8Array }> | undefined;
 /** DejaVu Sans and its bold (dejavu-fonts-ttf; Bitstream Vera licence, see its LICENSE), read once. */
 function dejaVu(): Promise<{ regular: Uint8Array; bold: Uint8Array }> {
   const require = createRequire(import.meta.url);
-  faces ??= Promise.all([readFile(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')), readFile(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'))]).then(
-    ([regular, bold]) => ({ regular, bold }),
-  );
+  faces ??= Promise.all([
+    readFile(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
+    readFile(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')),
+  ]).then(([regular, bold]) => ({ regular, bold }));
   return faces;
 }
 
@@ -108,11 +121,18 @@ function whereOf(f: Finding): string {
 /** "loan_amount" → "Loan amount"; "apr" → "APR". */
 function fieldName(field: string): string {
   const known: Record<string, string> = { apr: 'APR', tip: 'TIP', cd: 'CD', le: 'LE' };
-  return capital(field.split('_').map((w) => known[w] ?? w).join(' '));
+  return capital(
+    field
+      .split('_')
+      .map((w) => known[w] ?? w)
+      .join(' '),
+  );
 }
 
 /** What changed since the previous release, in words, one line each (none for a first release). */
-function changesSince(content: Pick<ReportContent, 'findings' | 'sheet'>): { kind: string; finding: string; note: string }[] {
+function changesSince(
+  content: Pick<ReportContent, 'findings' | 'sheet'>,
+): { kind: string; finding: string; note: string }[] {
   const sheet = content.sheet;
   if (!sheet?.previous) return [];
   const before = new Map(sheet.previous.findings.map((f) => [f.key, f]));
@@ -123,14 +143,18 @@ function changesSince(content: Pick<ReportContent, 'findings' | 'sheet'>): { kin
   for (const [key, f] of before) {
     const d = decided.get(key);
     if (now.has(key)) {
-      if (d?.decision === 'disputed') out.push({ kind: 'Disputed', finding: label(f), note: d.comment ? `"${d.comment}"` : 'no comment' });
+      if (d?.decision === 'disputed')
+        out.push({ kind: 'Disputed', finding: label(f), note: d.comment ? `"${d.comment}"` : 'no comment' });
       continue;
     }
-    if (d?.decision === 'cleared') out.push({ kind: 'Cleared', finding: label(f), note: d.comment ? `"${d.comment}"` : 'by the lender' });
-    else if (d?.decision === 'cure_attached') out.push({ kind: 'Cured', finding: label(f), note: 'the cure document resolved it' });
+    if (d?.decision === 'cleared')
+      out.push({ kind: 'Cleared', finding: label(f), note: d.comment ? `"${d.comment}"` : 'by the lender' });
+    else if (d?.decision === 'cure_attached')
+      out.push({ kind: 'Cured', finding: label(f), note: 'the cure document resolved it' });
     else out.push({ kind: 'Resolved', finding: label(f), note: 'no longer found in the documents' });
   }
-  for (const [key, f] of now) if (!before.has(key)) out.push({ kind: 'New', finding: label(f), note: `${capital(f.severity)}` });
+  for (const [key, f] of now)
+    if (!before.has(key)) out.push({ kind: 'New', finding: label(f), note: `${capital(f.severity)}` });
   return out;
 }
 
@@ -166,7 +190,10 @@ export async function renderReport(content: ReportContent, secret: string): Prom
   // types is drawn, which a subset lacking those glyphs could not do.
   doc.registerFontkit(parsedFonts);
   const faces = await dejaVu();
-  const fonts = { regular: await doc.embedFont(faces.regular, { subset: true }), bold: await doc.embedFont(faces.bold, { subset: true }) };
+  const fonts = {
+    regular: await doc.embedFont(faces.regular, { subset: true }),
+    bold: await doc.embedFont(faces.bold, { subset: true }),
+  };
   const fieldFont = await doc.embedFont(StandardFonts.Helvetica);
   const w = new PageWriter(doc, fonts);
   const form = doc.getForm();
@@ -174,10 +201,21 @@ export async function renderReport(content: ReportContent, secret: string): Prom
 
   // Page 1: the loan at a glance.
   w.text('Loan package quality-control report', { role: 'H1', font: fonts.bold, size: 18, after: 2 });
-  w.text(content.referenceId ? `Loan ${content.referenceId}` : `Review ${content.reviewId}`, { size: 11, color: MUTED });
-  const amends = sheet?.previous ? ` \u2014 amends release ${sheet.previous.number} of ${formatInstant(sheet.previous.generatedAt)}` : '';
+  w.text(content.referenceId ? `Loan ${content.referenceId}` : `Review ${content.reviewId}`, {
+    size: 11,
+    color: MUTED,
+  });
+  const amends = sheet?.previous
+    ? ` \u2014 amends release ${sheet.previous.number} of ${formatInstant(sheet.previous.generatedAt)}`
+    : '';
   w.text(`Release ${number}, ${formatInstant(content.generatedAt)}${amends}`, { size: 10, color: MUTED, after: 6 });
-  if (content.sandbox) w.text('SANDBOX: sample data only; nothing here describes the uploaded documents.', { font: fonts.bold, size: 10, color: SEVERITY_COLORS.critical, after: 4 });
+  if (content.sandbox)
+    w.text('SANDBOX: sample data only; nothing here describes the uploaded documents.', {
+      font: fonts.bold,
+      size: 10,
+      color: SEVERITY_COLORS.critical,
+      after: 4,
+    });
 
   w.text(outcomeInWords(content.outcome, summary), { font: fonts.bold, size: 12, after: 4 });
   severityChips(w, summary);
@@ -194,7 +232,9 @@ export async function renderReport(content: ReportContent, secret: string): Prom
         ],
         GLANCE_LABELS.map((label) => {
           const g = read.get(label);
-          return g ? { cells: [label, g.value, `${g.document}, p.${g.page}`] } : { cells: [label, 'not found in the package', ''], colors: [undefined, MUTED] };
+          return g
+            ? { cells: [label, g.value, `${g.document}, p.${g.page}`] }
+            : { cells: [label, 'not found in the package', ''], colors: [undefined, MUTED] };
         }),
       );
     } else {
@@ -215,7 +255,10 @@ export async function renderReport(content: ReportContent, secret: string): Prom
         sheet.particulars.documents.map((d) =>
           d.unreadable === null
             ? { cells: [d.file, d.found.join(', ') || 'nothing recognised', String(d.pages), ''] }
-            : { cells: [d.file, '-', '-', `Unreadable: ${d.unreadable}`], colors: [undefined, undefined, undefined, SEVERITY_COLORS.critical] },
+            : {
+                cells: [d.file, '-', '-', `Unreadable: ${d.unreadable}`],
+                colors: [undefined, undefined, undefined, SEVERITY_COLORS.critical],
+              },
         ),
       );
     } else {
@@ -256,7 +299,10 @@ export async function renderReport(content: ReportContent, secret: string): Prom
           { header: 'Title', width: 220 },
           { header: 'Document, page', width: WIDTH - 395 },
         ],
-        findings.map((f) => ({ cells: [f.key, capital(f.severity), f.title, whereOf(f)], colors: [undefined, SEVERITY_COLORS[f.severity]] })),
+        findings.map((f) => ({
+          cells: [f.key, capital(f.severity), f.title, whereOf(f)],
+          colors: [undefined, SEVERITY_COLORS[f.severity]],
+        })),
       );
       const standing = new Map((sheet?.standing ?? []).map((d) => [d.findingId, d]));
       for (const f of findings) w.section(() => findingSection(w, form, fieldFont, f, standing.get(f.key), pictures));
@@ -278,7 +324,10 @@ export async function renderReport(content: ReportContent, secret: string): Prom
 
 /** A finding's section: its heading, summary, regulation and evidence, and its form fields. */
 /** Each picture embedded once, however many findings cite its value. */
-async function embedPictures(doc: PDFDocument, pictures: ReadonlyMap<string, EvidencePicture> | undefined): Promise<Map<string, { image: PlacedImage; picture: EvidencePicture }>> {
+async function embedPictures(
+  doc: PDFDocument,
+  pictures: ReadonlyMap<string, EvidencePicture> | undefined,
+): Promise<Map<string, { image: PlacedImage; picture: EvidencePicture }>> {
   const embedded = new Map<string, { image: PlacedImage; picture: EvidencePicture }>();
   for (const [key, picture] of pictures ?? []) embedded.set(key, { image: await placePng(doc, picture.png), picture });
   return embedded;
@@ -300,10 +349,22 @@ function evidencePicture(w: PageWriter, e: Evidence, embedded: { image: PlacedIm
     const x = MARGIN + 20;
     const y = top - height - 2;
     const name = page.node.newXObject('Image', image.ref);
-    page.pushOperators(pushGraphicsState(), concatTransformationMatrix(width, 0, 0, height, x, y), drawObject(name), popGraphicsState());
+    page.pushOperators(
+      pushGraphicsState(),
+      concatTransformationMatrix(width, 0, 0, height, x, y),
+      drawObject(name),
+      popGraphicsState(),
+    );
     page.drawRectangle({ x, y, width, height, borderColor: RULE, borderWidth: 0.5 });
     const { left, top: markTop, right, bottom } = picture.mark;
-    page.drawRectangle({ x: x + left * width, y: y + (1 - bottom) * height, width: (right - left) * width, height: (bottom - markTop) * height, borderColor: MARK, borderWidth: 1.5 });
+    page.drawRectangle({
+      x: x + left * width,
+      y: y + (1 - bottom) * height,
+      width: (right - left) * width,
+      height: (bottom - markTop) * height,
+      borderColor: MARK,
+      borderWidth: 1.5,
+    });
   });
 }
 
@@ -327,7 +388,11 @@ function findingSection(
   if (f.evidence.length > 0) {
     w.text('Evidence', { font: fonts.bold, size: 9, indent: 10 });
     for (const e of f.evidence) {
-      w.text(`${fieldName(e.field)}: ${e.value === null ? 'blank or not printed' : forPeople(e.value)} (${e.document}, p.${e.page})`, { size: 9, indent: 20 });
+      w.text(
+        `${fieldName(e.field)}: ${e.value === null ? 'blank or not printed' : forPeople(e.value)} ` +
+          `(${e.document}, p.${e.page})`,
+        { size: 9, indent: 20 },
+      );
       const key = pictureKey(e);
       const picture = key === undefined ? undefined : pictures.get(key);
       if (picture) evidencePicture(w, e, picture);
@@ -337,22 +402,40 @@ function findingSection(
   const names = findingFieldNames(f.key);
   w.room(64);
   // Each label is read just before its field; the field's description says the same with the finding.
-  w.paint('P', (page) => page.drawText('Decision', { x: MARGIN + 10, y: w.y - 12, size: 9, font: fonts.regular, color: INK }));
+  w.paint('P', (page) =>
+    page.drawText('Decision', { x: MARGIN + 10, y: w.y - 12, size: 9, font: fonts.regular, color: INK }),
+  );
   const decision = form.createDropdown(names.decision);
   decision.addOptions(['', ...DISPOSITION_DECISIONS]);
   if (prior) decision.select(prior.decision);
-  w.field(decision, `Decision on ${f.key}`, (page) => decision.addToPage(page, { x: MARGIN + 90, y: w.y - 16, width: 130, height: 16, font: fieldFont }));
-  w.paint('P', (page) => page.drawText('Cure document', { x: MARGIN + 240, y: w.y - 12, size: 9, font: fonts.regular, color: INK }));
+  w.field(decision, `Decision on ${f.key}`, (page) =>
+    decision.addToPage(page, { x: MARGIN + 90, y: w.y - 16, width: 130, height: 16, font: fieldFont }),
+  );
+  w.paint('P', (page) =>
+    page.drawText('Cure document', { x: MARGIN + 240, y: w.y - 12, size: 9, font: fonts.regular, color: INK }),
+  );
   const cure = form.createTextField(names.cureDocument);
-  w.field(cure, `Cure document for ${f.key}`, (page) => cure.addToPage(page, { x: MARGIN + 320, y: w.y - 16, width: WIDTH - 320, height: 16, font: fieldFont }));
+  w.field(cure, `Cure document for ${f.key}`, (page) =>
+    cure.addToPage(page, { x: MARGIN + 320, y: w.y - 16, width: WIDTH - 320, height: 16, font: fieldFont }),
+  );
   w.y -= 24;
-  w.paint('P', (page) => page.drawText('Comment', { x: MARGIN + 10, y: w.y - 12, size: 9, font: fonts.regular, color: INK }));
+  w.paint('P', (page) =>
+    page.drawText('Comment', { x: MARGIN + 10, y: w.y - 12, size: 9, font: fonts.regular, color: INK }),
+  );
   const comment = form.createTextField(names.comment);
   comment.enableMultiline();
   if (prior?.comment) comment.setText(w.printable(prior.comment, fieldFont));
-  w.field(comment, `Comment on ${f.key}`, (page) => comment.addToPage(page, { x: MARGIN + 90, y: w.y - 34, width: WIDTH - 90, height: 34, font: fieldFont }));
+  w.field(comment, `Comment on ${f.key}`, (page) =>
+    comment.addToPage(page, { x: MARGIN + 90, y: w.y - 34, width: WIDTH - 90, height: 34, font: fieldFont }),
+  );
   w.y -= 46;
-  if (prior) w.text(`Decided earlier: ${prior.decision}. Leave it to keep it, or change it.`, { size: 8, indent: 90, color: MUTED, after: 2 });
+  if (prior)
+    w.text(`Decided earlier: ${prior.decision}. Leave it to keep it, or change it.`, {
+      size: 8,
+      indent: 90,
+      color: MUTED,
+      after: 2,
+    });
 }
 
 /** A coloured chip per severity with its count, on one line. */
@@ -365,8 +448,20 @@ function severityChips(w: PageWriter, s: Summary): void {
     const label = `${n} ${sev}`;
     const width = w.measure(label, w.fonts.bold, size) + 16;
     const color = SEVERITY_COLORS[sev];
-    w.decoration((page) => page.drawRectangle({ x, y: w.y - 18, width, height: 18, color: n > 0 ? color : rgb(1, 1, 1), borderColor: n > 0 ? color : RULE, borderWidth: 0.8 }));
-    w.paint('P', (page) => page.drawText(label, { x: x + 8, y: w.y - 13, size, font: w.fonts.bold, color: n > 0 ? rgb(1, 1, 1) : MUTED }));
+    w.decoration((page) =>
+      page.drawRectangle({
+        x,
+        y: w.y - 18,
+        width,
+        height: 18,
+        color: n > 0 ? color : rgb(1, 1, 1),
+        borderColor: n > 0 ? color : RULE,
+        borderWidth: 0.8,
+      }),
+    );
+    w.paint('P', (page) =>
+      page.drawText(label, { x: x + 8, y: w.y - 13, size, font: w.fonts.bold, color: n > 0 ? rgb(1, 1, 1) : MUTED }),
+    );
     x += width + 6;
   }
   w.y -= 30;
@@ -375,18 +470,30 @@ function severityChips(w: PageWriter, s: Summary): void {
 /** The short "How to answer" box: what to do with this document, in a reviewer's words. */
 function howToAnswer(w: PageWriter): void {
   const lines = [
-    'For each finding, choose a decision: cleared (not an issue), disputed (add your reason in the comment) or cure_attached (name the curing document in Cure document).',
-    'Save this PDF with its form filled (do not print or flatten it) and send it back with any curing documents, as new documents of this review, through your loan system.',
+    'For each finding, choose a decision: cleared (not an issue), disputed (add your reason in the ' +
+      'comment) or cure_attached (name the curing document in Cure document).',
+    'Save this PDF with its form filled (do not print or flatten it) and send it back with any ' +
+      'curing documents, as new documents of this review, through your loan system.',
     'The review is re-assessed and an amended report follows; decisions you made stay filled in.',
   ];
   const size = 9;
   const height = lines.reduce((h, l) => h + w.wrap(l, w.fonts.regular, size, WIDTH - 24).length * (size + 4), 0) + 30;
   w.room(height);
   w.section(() => {
-      w.decoration((page) => page.drawRectangle({ x: MARGIN, y: w.y - height, width: WIDTH, height, color: rgb(0.96, 0.97, 0.99), borderColor: RULE, borderWidth: 0.8 }));
-      w.y -= 8;
-      w.text('How to answer', { role: 'H2', font: w.fonts.bold, size: 10, indent: 12, after: 2 });
-      for (const l of lines) w.text(l, { size, indent: 12, width: WIDTH - 24 });
+    w.decoration((page) =>
+      page.drawRectangle({
+        x: MARGIN,
+        y: w.y - height,
+        width: WIDTH,
+        height,
+        color: rgb(0.96, 0.97, 0.99),
+        borderColor: RULE,
+        borderWidth: 0.8,
+      }),
+    );
+    w.y -= 8;
+    w.text('How to answer', { role: 'H2', font: w.fonts.bold, size: 10, indent: 12, after: 2 });
+    for (const l of lines) w.text(l, { size, indent: 12, width: WIDTH - 24 });
   });
   w.y -= 12;
 }

@@ -1,7 +1,19 @@
 // The report's logical structure (a tagged PDF): headings, paragraphs, tables, form fields and pictures in
 // reading order for a screen reader, decoration marked as artifacts it skips. pdf-lib has no API for it, so
 // this module writes the marked content on the pages and the structure tree in the catalog itself.
-import { endMarkedContent, PDFDict, PDFHexString, PDFName, PDFNumber, PDFOperator, PDFOperatorNames, type PDFDocument, type PDFObject, type PDFPage, type PDFRef } from 'pdf-lib';
+import {
+  endMarkedContent,
+  PDFDict,
+  PDFHexString,
+  PDFName,
+  PDFNumber,
+  PDFOperator,
+  PDFOperatorNames,
+  type PDFDocument,
+  type PDFObject,
+  type PDFPage,
+  type PDFRef,
+} from 'pdf-lib';
 
 /** The structure types the report uses: standard ones, so the tree needs no RoleMap. */
 export type Role = 'Document' | 'Sect' | 'H1' | 'H2' | 'H3' | 'P' | 'Table' | 'TR' | 'TH' | 'TD' | 'Form' | 'Figure';
@@ -64,7 +76,9 @@ export class StructureTree {
     element.kids.push({ page, mcid });
     element.page ??= page;
     // The properties are written as PDF syntax: pdf-lib's operator arguments do not include a dictionary.
-    page.pushOperators(PDFOperator.of(PDFOperatorNames.BeginMarkedContentSequence, [PDFName.of(element.role), `<</MCID ${mcid}>>`]));
+    page.pushOperators(
+      PDFOperator.of(PDFOperatorNames.BeginMarkedContentSequence, [PDFName.of(element.role), `<</MCID ${mcid}>>`]),
+    );
   }
 
   /** Opens content no reader reads (a rule, a background, a footer); end() closes it. */
@@ -89,7 +103,10 @@ export class StructureTree {
     element.page ??= page;
   }
 
-  /** Writes the tree: the elements, the parent tree, the catalog's StructTreeRoot and MarkInfo, every page's tab order. */
+  /**
+   * Writes the tree: the elements, the parent tree, the catalog's StructTreeRoot and MarkInfo, every page's
+   * tab order.
+   */
   finish(): void {
     const context = this.doc.context;
     const rootRef = context.nextRef();
@@ -104,24 +121,40 @@ export class StructureTree {
       const kids: PDFObject[] = e.kids.map((kid) => {
         if ('role' in kid) return refs.get(kid)!;
         if ('widget' in kid) return context.obj({ Type: 'OBJR', Obj: kid.widget, Pg: kid.page.ref });
-        return kid.page === e.page ? PDFNumber.of(kid.mcid) : context.obj({ Type: 'MCR', Pg: kid.page.ref, MCID: kid.mcid });
+        return kid.page === e.page
+          ? PDFNumber.of(kid.mcid)
+          : context.obj({ Type: 'MCR', Pg: kid.page.ref, MCID: kid.mcid });
       });
       const dict = context.obj({ Type: 'StructElem', S: e.role, P: e.parent ? refs.get(e.parent)! : rootRef });
       if (e.page) dict.set(PDFName.of('Pg'), e.page.ref);
       if (kids.length > 0) dict.set(PDFName.of('K'), kids.length === 1 ? kids[0]! : context.obj(kids));
       if (e.options.alt !== undefined) dict.set(PDFName.of('Alt'), PDFHexString.fromText(e.options.alt));
       if (e.options.scope) dict.set(PDFName.of('A'), context.obj({ O: 'Table', Scope: e.options.scope }));
-      if (e.options.bbox) dict.set(PDFName.of('A'), context.obj({ O: 'Layout', Placement: 'Block', BBox: e.options.bbox }));
+      if (e.options.bbox)
+        dict.set(PDFName.of('A'), context.obj({ O: 'Layout', Placement: 'Block', BBox: e.options.bbox }));
       context.assign(ref, dict);
     }
 
     // The parent tree maps a page's key to its elements by MCID, and a widget's key to its Form element.
     const entries: [number, PDFObject][] = [
-      ...[...this.pages.values()].map(({ key, marked }): [number, PDFObject] => [key, context.obj(marked.map((e) => refs.get(e)!))]),
+      ...[...this.pages.values()].map(({ key, marked }): [number, PDFObject] => [
+        key,
+        context.obj(marked.map((e) => refs.get(e)!)),
+      ]),
       ...this.widgets.map(({ key, element }): [number, PDFObject] => [key, refs.get(element)!]),
     ].sort(([a], [b]) => a - b);
-    const parentTree = context.register(context.obj({ Nums: entries.flatMap(([key, value]) => [PDFNumber.of(key), value]) }));
-    context.assign(rootRef, context.obj({ Type: 'StructTreeRoot', K: refs.get(this.document)!, ParentTree: parentTree, ParentTreeNextKey: this.nextKey }));
+    const parentTree = context.register(
+      context.obj({ Nums: entries.flatMap(([key, value]) => [PDFNumber.of(key), value]) }),
+    );
+    context.assign(
+      rootRef,
+      context.obj({
+        Type: 'StructTreeRoot',
+        K: refs.get(this.document)!,
+        ParentTree: parentTree,
+        ParentTreeNextKey: this.nextKey,
+      }),
+    );
     this.doc.catalog.set(PDFName.of('StructTreeRoot'), rootRef);
     this.doc.catalog.set(PDFName.of('MarkInfo'), context.obj({ Marked: true }));
     // Tab order follows the structure, so a form's fields are visited in reading order.

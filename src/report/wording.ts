@@ -1,7 +1,20 @@
 // Dates and times as a person reads them in a report: "15 April 2013", "23 November 2026, 08:00 UTC".
 import type { IsoDate } from '../qc/fields.js';
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** `2013-04-15` → "15 April 2013" (a calendar day: no time zone applies). */
 export function formatDay(iso: IsoDate): string {

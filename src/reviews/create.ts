@@ -2,13 +2,11 @@
 // written in one transaction. The worker records every create its workflow ingests; the API records a
 // small live create itself and starts the review's workflow after answering (docs/decisions.md,
 // "Creates the API records").
-import type { Config } from '../config.js';
-import type { Sql } from '../db/client.js';
 import { DuplicateReferenceIdError, getReviewRecord, insertReview } from '../db/reviews.js';
 import type { IngestedSubmission } from '../db/submissions.js';
 import { commitDocuments, type StagedFile } from '../ingest/package.js';
-import { refuse, submissionIngester, type IngestingProcess } from '../ingest/submission.js';
-import { removeObjects, type Storage } from '../storage/minio.js';
+import { refuse, submissionIngester, type IngestingDeps } from '../ingest/submission.js';
+import { removeObjects } from '../storage/minio.js';
 import { isRefused, type Refused } from './pipeline.js';
 import type { Review, ReviewStatus } from './review.js';
 import type { InternalState } from './states.js';
@@ -42,15 +40,20 @@ export function unkept(staged: readonly string[], documentKeys: readonly string[
   return staged.filter((key) => !kept.has(key));
 }
 
-export function reviewCreation({ sql, storage, config, by }: { sql: Sql; storage: Storage; config: Config; by: IngestingProcess }) {
-  const ingested = submissionIngester({ sql, storage, config, by });
+export function reviewCreation(deps: IngestingDeps) {
+  const { sql, storage, by } = deps;
+  const ingested = submissionIngester(deps);
 
   /**
    * Keeps the documents, then writes the review and its documents in one transaction. `runPending`: the
    * review's workflow is started after (the API records the review), not running already (it records its
    * own creates); until it is started the review is a pending run (src/db/reviews.ts, pendingRuns).
    */
-  const record = async (input: ReviewToCreate, { documents, staged }: IngestedSubmission, o: { runPending: boolean }): Promise<RecordedReview | Refused> => {
+  const record = async (
+    input: ReviewToCreate,
+    { documents, staged }: IngestedSubmission,
+    o: { runPending: boolean },
+  ): Promise<RecordedReview | Refused> => {
     const keys = await commitDocuments(storage, input.reviewId, documents);
     let review: Review;
     try {
@@ -76,7 +79,14 @@ export function reviewCreation({ sql, storage, config, by }: { sql: Sql; storage
         // Refused: nothing of it is kept.
         await removeObjects(storage, [...keys, ...staged]).catch(() => {});
         const message = 'A review with this reference_id already exists in your organization.';
-        return refuse({ by, requestId: input.requestId, what: 'the create', reviewId: input.reviewId, code: 'duplicate_reference_id', message });
+        return refuse({
+          by,
+          requestId: input.requestId,
+          what: 'the create',
+          reviewId: input.reviewId,
+          code: 'duplicate_reference_id',
+          message,
+        });
       }
       throw err;
     }
@@ -91,10 +101,20 @@ export function reviewCreation({ sql, storage, config, by }: { sql: Sql; storage
      * Ingests a create's uploads and records the review with them. Once the review is recorded, the same
      * create again answers it as recorded and ingests nothing (a retried activity, a resumed request).
      */
-    async fromUploads(input: ReviewToCreate, files: StagedFile[], o: { runPending: boolean }): Promise<RecordedReview | Refused> {
+    async fromUploads(
+      input: ReviewToCreate,
+      files: StagedFile[],
+      o: { runPending: boolean },
+    ): Promise<RecordedReview | Refused> {
       const existing = await getReviewRecord(sql, input.organizationId, input.reviewId);
       if (existing) return { review: existing.review, internalState: existing.internalState };
-      const submission = await ingested({ reviewId: input.reviewId, target: { kind: 'create' }, files, sources: [], ...(input.requestId ? { requestId: input.requestId } : {}) });
+      const submission = await ingested({
+        reviewId: input.reviewId,
+        target: { kind: 'create' },
+        files,
+        sources: [],
+        ...(input.requestId ? { requestId: input.requestId } : {}),
+      });
       return isRefused(submission) ? submission : record(input, submission, o);
     },
   };

@@ -20,7 +20,9 @@ function sign(payload: string, secret: string): Buffer {
 }
 
 export function encodeCursor(organizationId: string, position: ListPosition, secret: string): string {
-  const payload = Buffer.from(JSON.stringify({ o: organizationId, c: position.createdAt, i: position.id })).toString('base64url');
+  const payload = Buffer.from(JSON.stringify({ o: organizationId, c: position.createdAt, i: position.id })).toString(
+    'base64url',
+  );
   return `${payload}.${sign(payload, secret).toString('base64url')}`;
 }
 
@@ -28,7 +30,8 @@ export function encodeCursor(organizationId: string, position: ListPosition, sec
 export function decodeCursor(cursor: string, organizationId: string, secret: SecretRing<string>): ListPosition {
   const [payload, signature, ...rest] = cursor.split('.');
   if (!payload || !signature || rest.length > 0) throw new InvalidCursorError('malformed cursor');
-  if (!signedByAny(Buffer.from(signature, 'base64url'), secret, (s) => sign(payload, s))) throw new InvalidCursorError('cursor signature mismatch');
+  if (!signedByAny(Buffer.from(signature, 'base64url'), secret, (s) => sign(payload, s)))
+    throw new InvalidCursorError('cursor signature mismatch');
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
@@ -36,6 +39,7 @@ export function decodeCursor(cursor: string, organizationId: string, secret: Sec
     throw new InvalidCursorError('malformed cursor');
   }
   const parsed = PayloadSchema.safeParse(decoded);
-  if (!parsed.success || parsed.data.o !== organizationId) throw new InvalidCursorError('cursor is not for this organization');
+  if (!parsed.success || parsed.data.o !== organizationId)
+    throw new InvalidCursorError('cursor is not for this organization');
   return { createdAt: parsed.data.c, id: parsed.data.i };
 }

@@ -40,7 +40,12 @@ export async function beginPass(sql: Sql, limits: Config['limits'], r: PassReque
   const slot = await acquireAnalysisSlot(sql, { reviewId: r.reviewId, organizationId: r.organizationId, limit });
   const next: InternalState = slot ? r.working : 'waiting_for_capacity';
   if (next !== r.current) {
-    await recordTransition(sql, { reviewId: r.reviewId, internalState: next, status: customerStatus(next), detail: slot ? null : slotsInUse(limit) });
+    await recordTransition(sql, {
+      reviewId: r.reviewId,
+      internalState: next,
+      status: customerStatus(next),
+      detail: slot ? null : slotsInUse(limit),
+    });
   }
   return { policy, slot };
 }

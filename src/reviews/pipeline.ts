@@ -47,7 +47,10 @@ export interface AnalysisSummary {
   nothingReadable: boolean;
   /** Findings to release, the integrator's standing decisions applied (cleared ones left out). */
   findings: number;
-  /** Findings the integrator disputes: such a release goes through the release gate (decisions.md, "Disposition effects"). */
+  /**
+   * Findings the integrator disputes: such a release goes through the release gate (decisions.md,
+   * "Disposition effects").
+   */
   disputed: number;
   /** The first of them, for the operator who approves the release. */
   disputes: Dispute[];

@@ -9,29 +9,33 @@ export const REVIEW_TYPES = ['mortgage_v1'] as const;
 export type ReviewType = (typeof REVIEW_TYPES)[number];
 
 // "No properties other than these appear": strict, so a stray field in a response is a test failure.
-export const ReviewSchema = z.strictObject({
-  review_id: z.uuid(),
-  status: z.enum(REVIEW_STATUSES),
-  review_type: z.string(),
-  created_at: z.iso.datetime(),
-  updated_at: z.iso.datetime(),
-  document_count: z.number().int().min(0),
-  label: z.string().nullable(),
-  reference_id: z.string().nullable(),
-  report_available: z.boolean(),
-  sandbox: z.boolean(),
-}).openapi('Review');
+export const ReviewSchema = z
+  .strictObject({
+    review_id: z.uuid(),
+    status: z.enum(REVIEW_STATUSES),
+    review_type: z.string(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+    document_count: z.number().int().min(0),
+    label: z.string().nullable(),
+    reference_id: z.string().nullable(),
+    report_available: z.boolean(),
+    sandbox: z.boolean(),
+  })
+  .openapi('Review');
 export type Review = z.infer<typeof ReviewSchema>;
 
 /** A document's file name, as a source URL's `filename` or a multipart file part's filename="…". */
 export const FileNameSchema = storable(z.string().min(1).max(500));
 
-export const DocumentSourceSchema = z.strictObject({
-  filename: FileNameSchema,
-  content_type: storable(z.string().min(1).max(255)),
-  // Checked by the server beyond its shape (public HTTPS hosts only, interface "Source URL rules").
-  url: storable(z.string().min(1).max(4000)).openapi({ format: 'uri', pattern: '^https://' }),
-}).openapi('DocumentSource');
+export const DocumentSourceSchema = z
+  .strictObject({
+    filename: FileNameSchema,
+    content_type: storable(z.string().min(1).max(255)),
+    // Checked by the server beyond its shape (public HTTPS hosts only, interface "Source URL rules").
+    url: storable(z.string().min(1).max(4000)).openapi({ format: 'uri', pattern: '^https://' }),
+  })
+  .openapi('DocumentSource');
 export type DocumentSource = z.infer<typeof DocumentSourceSchema>;
 
 export const MetadataSchema = z.record(storable(z.string()), storable(z.string()));
@@ -46,10 +50,16 @@ const NOT_A_REFERENCE = ['null', 'undefined'] as const;
 /** `reference_id` in both create forms: the lender's own identifier of the loan, unique in the organization. */
 export const ReferenceIdSchema = storable(z.string().max(255))
   .refine((v) => !(NOT_A_REFERENCE as readonly string[]).includes(v), {
-    message: `must be your identifier of the loan, not ${NOT_A_REFERENCE.map((w) => `"${w}"`).join(' or ')}: leave reference_id out when there is none`,
+    message:
+      `must be your identifier of the loan, not ` +
+      `${NOT_A_REFERENCE.map((w) => `"${w}"`).join(' or ')}: leave reference_id out when there is none`,
   })
   // Stated in words: Schemathesis 4.32.5 cannot generate a multipart body whose field carries `not`.
-  .meta({ description: `Your identifier of the loan, unique in your organization; not the words ${NOT_A_REFERENCE.map((w) => `"${w}"`).join(' or ')}.` });
+  .meta({
+    description:
+      `Your identifier of the loan, unique in your organization; not the words ` +
+      `${NOT_A_REFERENCE.map((w) => `"${w}"`).join(' or ')}.`,
+  });
 
 /** The documents of a JSON request: at least one (none at all is `document_required`, see the routes). */
 export const DocumentSourcesSchema = z.array(DocumentSourceSchema).min(1);

@@ -12,7 +12,9 @@ export const SANDBOX_FINDINGS: readonly Finding[] = [
     severity: 'critical',
     category: 'compliance',
     title: 'Sample: APR outside tolerance',
-    summary: `Sample data: a disclosed APR of 6.125% against a computed 6.500% (difference 0.375, tolerance 0.125). ${NOT_YOURS}`,
+    summary:
+      `Sample data: a disclosed APR of 6.125% against a computed 6.500% (difference 0.375, ` +
+      `tolerance 0.125). ${NOT_YOURS}`,
     evidence: [{ document: 'sample-closing-disclosure.pdf', page: 5, field: 'apr', value: '6.125%' }],
     regulation: '12 CFR 1026.22(a)(2)',
   },

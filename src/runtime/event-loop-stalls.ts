@@ -15,7 +15,8 @@ export function watchEventLoopStalls(log: (line: string) => void, thresholdMs = 
     const now = performance.now();
     const blocked = now - last - tickMs;
     last = now;
-    if (blocked >= thresholdMs) log(`the event loop was blocked for ${(blocked / 1000).toFixed(1)} s: nothing was answered meanwhile`);
+    if (blocked >= thresholdMs)
+      log(`the event loop was blocked for ${(blocked / 1000).toFixed(1)} s: nothing was answered meanwhile`);
   }, tickMs);
   timer.unref();
   return () => clearInterval(timer);

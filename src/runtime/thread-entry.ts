@@ -49,6 +49,9 @@ async function locate(name: string, source: URL): Promise<URL> {
   if (!code) throw new Error(`esbuild compiled the ${name} thread to nothing`);
   const file = `${name}.${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
   const path = join(BUILD_DIR, file);
-  const present = await access(path).then(() => true, () => false);
+  const present = await access(path).then(
+    () => true,
+    () => false,
+  );
   return pathToFileURL(present ? path : await writeBuildOutput(file, code));
 }

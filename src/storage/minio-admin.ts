@@ -48,7 +48,8 @@ export function sealForMinioAdmin(password: string, plaintext: Buffer): Buffer {
 const sha256Hex = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data).digest();
 /** RFC 3986 encoding, as Signature V4 canonicalises query strings. */
-const encode = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const encode = (s: string) =>
+  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** The headers of a Signature V4 request for service s3. */
 export function signV4(
@@ -59,31 +60,59 @@ export function signV4(
   body: Buffer,
   now = new Date(),
 ): Record<string, string> {
-  const amzDate = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  const amzDate = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
   const day = amzDate.slice(0, 8);
   const payloadHash = sha256Hex(body);
-  const headers: Record<string, string> = { host: target.endpoint.host, 'x-amz-content-sha256': payloadHash, 'x-amz-date': amzDate };
+  const headers: Record<string, string> = {
+    host: target.endpoint.host,
+    'x-amz-content-sha256': payloadHash,
+    'x-amz-date': amzDate,
+  };
   const signed = Object.keys(headers).sort();
   const canonicalQuery = Object.keys(query)
     .sort()
     .map((k) => `${encode(k)}=${encode(query[k]!)}`)
     .join('&');
-  const canonical = [method, path, canonicalQuery, ...signed.map((h) => `${h}:${headers[h]}`), '', signed.join(';'), payloadHash].join('\n');
+  const canonical = [
+    method,
+    path,
+    canonicalQuery,
+    ...signed.map((h) => `${h}:${headers[h]}`),
+    '',
+    signed.join(';'),
+    payloadHash,
+  ].join('\n');
   const scope = `${day}/${target.region}/s3/aws4_request`;
   const toSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonical)].join('\n');
   const key = hmac(hmac(hmac(hmac(`AWS4${target.secretKey}`, day), target.region), 's3'), 'aws4_request');
   const signature = createHmac('sha256', key).update(toSign).digest('hex');
   return {
     ...headers,
-    authorization: `AWS4-HMAC-SHA256 Credential=${target.accessKey}/${scope}, SignedHeaders=${signed.join(';')}, Signature=${signature}`,
+    authorization:
+      `AWS4-HMAC-SHA256 Credential=${target.accessKey}/${scope}, ` +
+      `SignedHeaders=${signed.join(';')}, Signature=${signature}`,
   };
 }
 
-async function adminCall(target: MinioAdminTarget, method: 'PUT' | 'GET', operation: string, query: Record<string, string>, body: Buffer = Buffer.alloc(0)): Promise<void> {
+async function adminCall(
+  target: MinioAdminTarget,
+  method: 'PUT' | 'GET',
+  operation: string,
+  query: Record<string, string>,
+  body: Buffer = Buffer.alloc(0),
+): Promise<void> {
   const path = `${ADMIN_PREFIX}/${operation}`;
   const url = new URL(path, target.endpoint);
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
-  const res = await fetch(url, { method, headers: signV4(target, method, path, query, body), ...(body.length > 0 ? { body: new Uint8Array(body) } : {}), signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(url, {
+    method,
+    headers: signV4(target, method, path, query, body),
+    ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
+    signal: AbortSignal.timeout(30_000),
+  });
   const text = await res.text();
   if (!res.ok) throw new Error(`MinIO admin ${operation} answered ${res.status}: ${text.slice(0, 500)}`);
 }
@@ -101,5 +130,9 @@ export function putUser(target: MinioAdminTarget, accessKey: string, secretKey: 
 
 /** Makes `policy` the user's one policy. */
 export function setUserPolicy(target: MinioAdminTarget, accessKey: string, policy: string): Promise<void> {
-  return adminCall(target, 'PUT', 'set-user-or-group-policy', { policyName: policy, userOrGroup: accessKey, isGroup: 'false' });
+  return adminCall(target, 'PUT', 'set-user-or-group-policy', {
+    policyName: policy,
+    userOrGroup: accessKey,
+    isGroup: 'false',
+  });
 }

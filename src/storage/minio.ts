@@ -7,7 +7,11 @@ import { STAGING_PREFIX, TRANSIENT_TAG } from './keys.js';
 import { unsignedPayloads, uploadStream, type StoredStream, type StreamLimit } from './stream-upload.js';
 import type { Config } from '../config.js';
 
-function clientFor(endpoint: URL, config: Config['minio'], credentials: { accessKey: string; secretKey: string } = config): Client {
+function clientFor(
+  endpoint: URL,
+  config: Config['minio'],
+  credentials: { accessKey: string; secretKey: string } = config,
+): Client {
   const useSSL = endpoint.protocol === 'https:';
   return new Client({
     endPoint: endpoint.hostname,
@@ -69,7 +73,11 @@ export async function objectExists(storage: Storage, key: string): Promise<boole
 }
 
 /** A GET URL for the public endpoint, valid `seconds` from now, and when it expires. */
-export async function presignDownload(storage: Storage, key: string, seconds: number): Promise<{ url: string; expiresAt: Date }> {
+export async function presignDownload(
+  storage: Storage,
+  key: string,
+  seconds: number,
+): Promise<{ url: string; expiresAt: Date }> {
   const signedAt = new Date();
   const url = await storage.publicClient.presignedGetObject(storage.bucket, key, seconds, {}, signedAt);
   return { url, expiresAt: new Date(Math.floor(signedAt.getTime() / 1000) * 1000 + seconds * 1000) };
@@ -80,9 +88,22 @@ export async function presignDownload(storage: Storage, key: string, seconds: nu
  * hashes it on the way (stream-upload.ts), failing past `limit` when given; tagged transient: it expires unless
  * `keepObject` is called for it. Its size and SHA-256 are those of exactly the bytes stored.
  */
-export async function putStream(storage: Storage, key: string, stream: Readable, contentType: string, limit?: StreamLimit): Promise<StoredStream> {
+export async function putStream(
+  storage: Storage,
+  key: string,
+  stream: Readable,
+  contentType: string,
+  limit?: StreamLimit,
+): Promise<StoredStream> {
   const tagging = `${TRANSIENT_TAG.key}=${TRANSIENT_TAG.value}`;
-  return uploadStream(storage.uploader, storage.bucket, key, stream, { 'Content-Type': contentType, 'X-Amz-Tagging': tagging }, limit);
+  return uploadStream(
+    storage.uploader,
+    storage.bucket,
+    key,
+    stream,
+    { 'Content-Type': contentType, 'X-Amz-Tagging': tagging },
+    limit,
+  );
 }
 
 /** Keeps an arrived object for good where it lies (a metadata change; its bytes are not touched). */
@@ -93,7 +114,9 @@ export async function keepObject(storage: Storage, key: string): Promise<void> {
 
 /** Stores a small object held in memory (a rendered report). */
 export async function putBuffer(storage: Storage, key: string, bytes: Uint8Array, contentType: string): Promise<void> {
-  await storage.client.putObject(storage.bucket, key, Buffer.from(bytes), bytes.length, { 'Content-Type': contentType });
+  await storage.client.putObject(storage.bucket, key, Buffer.from(bytes), bytes.length, {
+    'Content-Type': contentType,
+  });
 }
 
 export async function objectSize(storage: Storage, key: string): Promise<number> {

@@ -32,7 +32,13 @@ export function rolePolicy(role: StorageRole, bucket: string): { Version: string
       // (drops their transient tag), as the worker does for every other submission.
       {
         Effect: 'Allow',
-        Action: ['s3:PutObject', 's3:PutObjectTagging', 's3:DeleteObjectTagging', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],
+        Action: [
+          's3:PutObject',
+          's3:PutObjectTagging',
+          's3:DeleteObjectTagging',
+          's3:AbortMultipartUpload',
+          's3:ListMultipartUploadParts',
+        ],
         Resource: [objects(UPLOADS_PREFIX)],
       },
       // Reads what is still arriving, to ingest a small create: never a document a review has kept.
@@ -71,7 +77,11 @@ export function rolePolicy(role: StorageRole, bucket: string): { Version: string
  * Makes (or updates) the user of each role given a secret, with its policy, through MinIO's admin API;
  * `admin` is the root user or one allowed to administer users. Idempotent: setup runs it at every start.
  */
-export async function provisionServiceUsers(admin: MinioAdminTarget, bucket: string, secrets: Partial<Record<StorageRole, string>>): Promise<StorageRole[]> {
+export async function provisionServiceUsers(
+  admin: MinioAdminTarget,
+  bucket: string,
+  secrets: Partial<Record<StorageRole, string>>,
+): Promise<StorageRole[]> {
   const made: StorageRole[] = [];
   for (const role of STORAGE_ROLES) {
     const secret = secrets[role];

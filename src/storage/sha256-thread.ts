@@ -50,7 +50,8 @@ class HashThread {
   }
 
   send(id: number, message: { bytes: Uint8Array } | { end: 'digest' }): Promise<Reply> {
-    if (id < this.lostBelow) return Promise.reject(new Error('the hashing thread stopped while this stream was hashed'));
+    if (id < this.lostBelow)
+      return Promise.reject(new Error('the hashing thread stopped while this stream was hashed'));
     const thread = this.started();
     return new Promise((resolve, reject) => {
       const queue = this.pending.get(id) ?? [];

@@ -57,7 +57,14 @@ export function unsignedPayloads(client: Client): Client {
  * Stores `stream` under `key` and measures it: one PUT when it fits in a part, else a multipart upload that
  * is aborted if the stream, the limit or any part fails (nothing half-written is left to be read).
  */
-export async function uploadStream(client: Client, bucket: string, key: string, stream: Readable, headers: Record<string, string>, limit?: StreamLimit): Promise<StoredStream> {
+export async function uploadStream(
+  client: Client,
+  bucket: string,
+  key: string,
+  stream: Readable,
+  headers: Record<string, string>,
+  limit?: StreamLimit,
+): Promise<StoredStream> {
   const hash = new ThreadedSha256();
   // This upload's buffers that are neither filling, being sent nor being hashed; `spare` gets them at the end.
   const free: Buffer[] = [];
@@ -85,9 +92,11 @@ export async function uploadStream(client: Client, bucket: string, key: string, 
     const number = ++part;
     uploadId ??= await client.initiateNewMultipartUpload(bucket, key, { ...headers });
     const payload = buffer.subarray(0, length);
-    const sent = client.uploadPart({ bucketName: bucket, objectName: key, uploadID: uploadId, partNumber: number, headers: {} }, payload).then(({ etag }) => {
-      etags.push({ part: number, etag });
-    });
+    const sent = client
+      .uploadPart({ bucketName: bucket, objectName: key, uploadID: uploadId, partNumber: number, headers: {} }, payload)
+      .then(({ etag }) => {
+        etags.push({ part: number, etag });
+      });
     const done: Promise<void> = hashAfter(sent, payload).finally(() => inFlight.delete(done));
     // A failure is seen where the part is awaited; until then it must not count as unhandled.
     done.catch(() => {});
@@ -136,7 +145,11 @@ export async function uploadStream(client: Client, bucket: string, key: string, 
     if (small) {
       // The whole stream was small: one PUT of its bytes, hashed here (a few milliseconds at most).
       const payload = Buffer.concat(small, size);
-      await client.makeRequestAsyncOmit({ method: 'PUT', bucketName: bucket, objectName: key, headers: { ...headers } }, payload, [200]);
+      await client.makeRequestAsyncOmit(
+        { method: 'PUT', bucketName: bucket, objectName: key, headers: { ...headers } },
+        payload,
+        [200],
+      );
       return { size, sha256: createHash('sha256').update(payload).digest('hex') };
     }
     const last = filling;
@@ -144,7 +157,11 @@ export async function uploadStream(client: Client, bucket: string, key: string, 
     if (part === 0) {
       // The stream ended within one part (or empty): one PUT, as a multipart upload needs a part of 5 MiB.
       const payload = last ? last.subarray(0, filled) : Buffer.alloc(0);
-      const sent = client.makeRequestAsyncOmit({ method: 'PUT', bucketName: bucket, objectName: key, headers: { ...headers } }, payload, [200]);
+      const sent = client.makeRequestAsyncOmit(
+        { method: 'PUT', bucketName: bucket, objectName: key, headers: { ...headers } },
+        payload,
+        [200],
+      );
       await (last ? hashAfter(sent, payload) : sent);
       return { size, sha256: await hash.digest() };
     }

@@ -25,7 +25,9 @@ export function payloadFromJson(p: JsonPayload): Payload {
 
 export function payloadToJson(p: Payload): JsonPayload {
   return {
-    metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? new Uint8Array()).toString('base64')])),
+    metadata: Object.fromEntries(
+      Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? new Uint8Array()).toString('base64')]),
+    ),
     data: Buffer.from(p.data ?? new Uint8Array()).toString('base64'),
   };
 }
@@ -39,7 +41,12 @@ export function createCodecServer(codec: PayloadCodec, allowedOrigins: readonly 
   });
 }
 
-async function answer(codec: PayloadCodec, allowedOrigins: readonly string[], req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function answer(
+  codec: PayloadCodec,
+  allowedOrigins: readonly string[],
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const origin = req.headers.origin;
   if (origin && allowedOrigins.includes(origin)) {
     res.setHeader('access-control-allow-origin', origin);
@@ -62,7 +69,7 @@ async function answer(codec: PayloadCodec, allowedOrigins: readonly string[], re
     send(res, 413, { message: `bodies of at most ${MAX_BODY_BYTES} bytes` });
     return;
   }
-  let parsed;
+  let parsed: ReturnType<typeof CodecRequestSchema.safeParse> | undefined;
   try {
     parsed = CodecRequestSchema.safeParse(JSON.parse(body.toString('utf8')));
   } catch {

@@ -43,7 +43,10 @@ export function temporalDataConverter(config: Pick<Config, 'temporal'>): DataCon
 }
 
 /** A connection made now: a failure to reach or to be let in by the server is thrown here. */
-export function connectTemporal(config: Pick<Config, 'temporal'>, o: { connectTimeout?: number } = {}): Promise<Connection> {
+export function connectTemporal(
+  config: Pick<Config, 'temporal'>,
+  o: { connectTimeout?: number } = {},
+): Promise<Connection> {
   return Connection.connect({ ...temporalConnectionOptions(config), ...o });
 }
 

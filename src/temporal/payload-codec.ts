@@ -45,7 +45,10 @@ export class PayloadEncryptionCodec implements PayloadCodec {
       const opened = openSealed(Buffer.from(payload.data), this.ring);
       if (!opened) {
         const id = payload.metadata?.[KEY_ID_METADATA];
-        throw new Error(`no key of TEMPORAL_PAYLOAD_KEY or TEMPORAL_PAYLOAD_KEY_PREVIOUS has id ${id ? decoder.decode(id) : '(none)'}`);
+        throw new Error(
+          `no key of TEMPORAL_PAYLOAD_KEY or TEMPORAL_PAYLOAD_KEY_PREVIOUS has id ` +
+            `${id ? decoder.decode(id) : '(none)'}`,
+        );
       }
       return temporal.api.common.v1.Payload.decode(opened) as Payload;
     });

@@ -22,15 +22,25 @@ const INDEXED: Partial<Record<SearchAttributeType, Api.api.enums.v1.IndexedValue
 export class MissingSearchAttributesError extends Error {}
 
 /** The type names `temporal operator search-attribute create` and `tcld` take. */
-const TYPE_NAMES: Partial<Record<SearchAttributeType, string>> = { [SearchAttributeType.KEYWORD]: 'Keyword', [SearchAttributeType.BOOL]: 'Bool' };
+const TYPE_NAMES: Partial<Record<SearchAttributeType, string>> = {
+  [SearchAttributeType.KEYWORD]: 'Keyword',
+  [SearchAttributeType.BOOL]: 'Bool',
+};
 
-export function missingSearchAttributesMessage(namespace: string, missing: readonly { name: string; type: SearchAttributeType }[], cause: string): string {
+export function missingSearchAttributesMessage(
+  namespace: string,
+  missing: readonly { name: string; type: SearchAttributeType }[],
+  cause: string,
+): string {
   const typed = missing.map((k) => ({ name: k.name, type: TYPE_NAMES[k.type] ?? k.type }));
   return [
-    `the namespace "${namespace}" lacks the search attributes ${typed.map((k) => `${k.name} (${k.type})`).join(', ')}, and this worker may not add them: ${cause}`,
+    `the namespace "${namespace}" lacks the search attributes ` +
+      `${typed.map((k) => `${k.name} (${k.type})`).join(', ')}, and this worker may not add them: ${cause}`,
     'Add them once, then start the worker again:',
-    `  temporal operator search-attribute create --namespace ${namespace} ${typed.map((k) => `--name ${k.name} --type ${k.type}`).join(' ')}`,
-    `  (Temporal Cloud: tcld namespace search-attributes add --namespace ${namespace} ${typed.map((k) => `--search-attribute "${k.name}=${k.type}"`).join(' ')})`,
+    `  temporal operator search-attribute create --namespace ${namespace} ` +
+      `${typed.map((k) => `--name ${k.name} --type ${k.type}`).join(' ')}`,
+    `  (Temporal Cloud: tcld namespace search-attributes add --namespace ${namespace} ` +
+      `${typed.map((k) => `--search-attribute "${k.name}=${k.type}"`).join(' ')})`,
   ].join('\n');
 }
 

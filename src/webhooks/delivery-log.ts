@@ -5,12 +5,19 @@ import { WEBHOOK_EVENTS } from './payload.js';
 
 export const WebhookDeliverySchema = z
   .strictObject({
-    event_id: z.uuid().nullable().describe("The delivered event's `id` (the payload's); null for attempts made before events had ids."),
+    event_id: z
+      .uuid()
+      .nullable()
+      .describe("The delivered event's `id` (the payload's); null for attempts made before events had ids."),
     event: z.enum(WEBHOOK_EVENTS),
     review_id: z.uuid(),
     release_id: z.uuid().nullable(),
     attempt: z.number().int().min(1).describe('1 to 3: the attempts of one event at one endpoint.'),
-    status_code: z.number().int().nullable().describe('The HTTP status the endpoint answered; null when it gave none (refused, timed out).'),
+    status_code: z
+      .number()
+      .int()
+      .nullable()
+      .describe('The HTTP status the endpoint answered; null when it gave none (refused, timed out).'),
     delivered: z.boolean().describe('Whether the endpoint acknowledged the event with a 2xx.'),
     error: z.string().nullable().describe('Why the attempt failed, when it did.'),
     duration_ms: z.number().int().min(0),

@@ -41,7 +41,10 @@ export const NO_HTTP_RESPONSE = 'no HTTP response: the connection or TLS handsha
 
 export async function deliverOnce(r: DeliveryRequest): Promise<DeliveryOutcome> {
   const started = performance.now();
-  const done = (o: Omit<DeliveryOutcome, 'durationMs'>): DeliveryOutcome => ({ ...o, durationMs: Math.round(performance.now() - started) });
+  const done = (o: Omit<DeliveryOutcome, 'durationMs'>): DeliveryOutcome => ({
+    ...o,
+    durationMs: Math.round(performance.now() - started),
+  });
   const timeoutMs = r.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const signal = AbortSignal.timeout(timeoutMs);
   try {
@@ -118,7 +121,8 @@ export async function deliverWithRetries(
   const first = o.firstAttempt ?? 1;
   let attempt = first;
   for (; attempt <= DELIVERY_ATTEMPTS; attempt++) {
-    if (attempt > 1 && !(attempt === first && o.pausedAlready)) await pause(DELIVERY_BACKOFF_MS[Math.min(attempt - 2, DELIVERY_BACKOFF_MS.length - 1)]!);
+    if (attempt > 1 && !(attempt === first && o.pausedAlready))
+      await pause(DELIVERY_BACKOFF_MS[Math.min(attempt - 2, DELIVERY_BACKOFF_MS.length - 1)]!);
     const paced = o.pace ? await o.pace(attempt) : 'go';
     if (paced !== 'go') return { delivered: false, attempts: attempt - 1, pacedUntil: paced.until };
     const outcome = await deliverOnce(r);

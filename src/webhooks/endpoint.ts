@@ -1,14 +1,16 @@
 // The Webhook endpoint resource and its registration request.
 import { storable, z } from '../openapi/zod.js';
 
-export const WebhookEndpointSchema = z.strictObject({
-  id: z.string(),
-  url: z.string(),
-  enabled: z.boolean(),
-  description: z.string(),
-  secret_hint: z.string(),
-  created_at: z.iso.datetime(),
-}).openapi('WebhookEndpoint');
+export const WebhookEndpointSchema = z
+  .strictObject({
+    id: z.string(),
+    url: z.string(),
+    enabled: z.boolean(),
+    description: z.string(),
+    secret_hint: z.string(),
+    created_at: z.iso.datetime(),
+  })
+  .openapi('WebhookEndpoint');
 export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
 
 /**

@@ -8,9 +8,17 @@ import type { WebhookEvent } from './payload.js';
  * from what names the event (review, event, time), so that every attempt of it, on any worker, carries the
  * same: a UUID of version 8 (RFC 9562's custom layout) holding the first 122 bits of their SHA-256.
  */
-export function eventIdOf(input: { eventId?: string | undefined; reviewId: string; event: WebhookEvent; occurredAt: string }): string {
+export function eventIdOf(input: {
+  eventId?: string | undefined;
+  reviewId: string;
+  event: WebhookEvent;
+  occurredAt: string;
+}): string {
   if (input.eventId) return input.eventId;
-  const bytes = createHash('sha256').update(`${input.reviewId}\n${input.event}\n${input.occurredAt}`).digest().subarray(0, 16);
+  const bytes = createHash('sha256')
+    .update(`${input.reviewId}\n${input.event}\n${input.occurredAt}`)
+    .digest()
+    .subarray(0, 16);
   bytes[6] = (bytes[6]! & 0x0f) | 0x80;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
   const hex = bytes.toString('hex');

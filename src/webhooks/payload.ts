@@ -8,9 +8,17 @@ export const WebhookPayloadSchema = z.strictObject({
   id: z.uuid().describe("The event's id: the same on every attempt and at every endpoint. De-duplicate on it."),
   event: z.enum(WEBHOOK_EVENTS),
   review_id: z.uuid(),
-  release_id: z.uuid().nullable().describe('The release the event announces (`review.completed`, `review.amended`); null for `review.failed`.'),
+  release_id: z
+    .uuid()
+    .nullable()
+    .describe('The release the event announces (`review.completed`, `review.amended`); null for `review.failed`.'),
   reference_id: z.string().nullable(),
-  status: z.enum(['completed', 'failed']).describe('The review\'s status when the event happened: `completed` for review.completed and review.amended, `failed` for review.failed.'),
+  status: z
+    .enum(['completed', 'failed'])
+    .describe(
+      "The review's status when the event happened: `completed` for review.completed and " +
+        'review.amended, `failed` for review.failed.',
+    ),
   occurred_at: z.iso.datetime(),
 });
 export type WebhookPayload = z.infer<typeof WebhookPayloadSchema>;

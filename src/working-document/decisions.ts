@@ -1,5 +1,6 @@
 // Dispositions: the integrator's decisions on findings, read from a returned working document
-// (decisions.md, "Working document", "Dispositions", "Disposition effects"). Judging them is pure: which are applied, skipped or failed, and why; the decisions
+// (decisions.md, "Working document", "Dispositions", "Disposition effects"). Judging them is pure: which are
+// applied, skipped or failed, and why; the decisions
 // that stand then shape every later release (cleared findings left out, disputed ones marked).
 import { z } from 'zod';
 import type { Finding } from '../qc/finding.js';
@@ -59,7 +60,12 @@ export function judgeDispositions(input: DispositionInput): JudgedDisposition[] 
     const cure = (input.fields.get(names.cureDocument) ?? '').trim() || null;
     const finding = answered.get(key);
     const code = finding?.code ?? key.split(':')[0]!;
-    const entry = (decision: Disposition['decision'], outcome: Disposition['outcome'], detail: string, cureDocument: string | null = null): JudgedDisposition => ({
+    const entry = (
+      decision: Disposition['decision'],
+      outcome: Disposition['outcome'],
+      detail: string,
+      cureDocument: string | null = null,
+    ): JudgedDisposition => ({
       finding: code,
       finding_id: key,
       decision,
@@ -71,18 +77,32 @@ export function judgeDispositions(input: DispositionInput): JudgedDisposition[] 
 
     const parsed = DecisionFieldSchema.safeParse(raw.trim());
     if (!parsed.success) {
-      out.push(entry(UNRECOGNISED_DECISION, 'failed', `The decision "${raw}" is not one of ${DISPOSITION_DECISIONS.join(', ')}.`));
+      out.push(
+        entry(
+          UNRECOGNISED_DECISION,
+          'failed',
+          `The decision "${raw}" is not one of ${DISPOSITION_DECISIONS.join(', ')}.`,
+        ),
+      );
       continue;
     }
     const decision = parsed.data;
     // An empty decision is no decision: it is not listed at all (decisions.md, "Dispositions").
     if (decision === '') continue;
     if (!finding) {
-      out.push(entry(decision, 'failed', `The working document names a finding (${key}) that its release does not have.`));
+      out.push(
+        entry(decision, 'failed', `The working document names a finding (${key}) that its release does not have.`),
+      );
       continue;
     }
     if (!current.has(key) && standing.get(key) !== decision) {
-      out.push(entry(decision, 'failed', `${code} is no longer a finding of this review: the working document answers a superseded release.`));
+      out.push(
+        entry(
+          decision,
+          'failed',
+          `${code} is no longer a finding of this review: the working document answers a superseded release.`,
+        ),
+      );
       continue;
     }
     if (standing.get(key) === decision) {
@@ -91,11 +111,20 @@ export function judgeDispositions(input: DispositionInput): JudgedDisposition[] 
     }
     if (decision === 'cure_attached') {
       if (cure === null) {
-        out.push(entry(decision, 'skipped', `No cure document is named for ${code}: fill in the cure document field with the file name of the document uploaded with it.`));
+        out.push(
+          entry(
+            decision,
+            'skipped',
+            `No cure document is named for ${code}: fill in the cure document field with the file ` +
+              `name of the document uploaded with it.`,
+          ),
+        );
         continue;
       }
       if (!uploaded.has(baseName(cure))) {
-        out.push(entry(decision, 'skipped', `The cure document "${cure}" named for ${code} was not uploaded in this request.`));
+        out.push(
+          entry(decision, 'skipped', `The cure document "${cure}" named for ${code} was not uploaded in this request.`),
+        );
         continue;
       }
       out.push(entry(decision, 'applied', `${code} will be re-checked against ${cure} in the re-assessment.`, cure));
@@ -130,7 +159,14 @@ export function applyDecisions(
     const s = byKey.get(f.key);
     if (s?.decision === 'cleared') continue;
     if (s?.decision === 'disputed') {
-      disputes.push({ findingId: f.key, code: f.code, title: f.title, comment: shown(s.comment), sentBy: s.sentBy, decidedAt: s.decidedAt });
+      disputes.push({
+        findingId: f.key,
+        code: f.code,
+        title: f.title,
+        comment: shown(s.comment),
+        sentBy: s.sentBy,
+        decidedAt: s.decidedAt,
+      });
       out.push({ ...f, summary: `${f.summary} Disputed by the lender${s.comment ? `: ${s.comment}` : ''}.` });
       continue;
     }
@@ -147,7 +183,9 @@ export const MAX_DISPUTES_SHOWN = 20;
 const MAX_COMMENT_SHOWN = 500;
 
 function shown(comment: string | null): string | null {
-  return comment !== null && comment.length > MAX_COMMENT_SHOWN ? `${comment.slice(0, MAX_COMMENT_SHOWN - 1)}…` : comment;
+  return comment !== null && comment.length > MAX_COMMENT_SHOWN
+    ? `${comment.slice(0, MAX_COMMENT_SHOWN - 1)}…`
+    : comment;
 }
 
 function baseName(name: string): string {

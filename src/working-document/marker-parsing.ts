@@ -8,7 +8,9 @@ import { Worker } from 'node:worker_threads';
 import { threadEntry } from '../runtime/thread-entry.js';
 import type { InspectedWorkingDocument } from './marker.js';
 
-export type ParseRequest = { kind: 'inspect'; bytes: Uint8Array; secrets: string[] } | { kind: 'fields'; bytes: Uint8Array };
+export type ParseRequest =
+  | { kind: 'inspect'; bytes: Uint8Array; secrets: string[] }
+  | { kind: 'fields'; bytes: Uint8Array };
 
 export type ParseReply =
   | { kind: 'inspect'; found: InspectedWorkingDocument | null }
@@ -37,7 +39,9 @@ export async function parseInThread(request: ParseRequest): Promise<ParseReply> 
   const { timeoutMs, heapMb } = budget;
   let thread: Worker;
   try {
-    thread = new Worker(await threadEntry('marker-thread', new URL('./marker-thread.ts', import.meta.url)), { resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+    thread = new Worker(await threadEntry('marker-thread', new URL('./marker-thread.ts', import.meta.url)), {
+      resourceLimits: { maxOldGenerationSizeMb: heapMb },
+    });
   } catch (err) {
     return { kind: 'failed', reason: `the parser's thread could not start: ${(err as Error).message}` };
   }
@@ -50,7 +54,10 @@ export async function parseInThread(request: ParseRequest): Promise<ParseReply> 
       void thread.terminate();
       resolve(reply);
     };
-    const timer = setTimeout(() => finish({ kind: 'failed', reason: `the parse took longer than ${timeoutMs} ms` }), timeoutMs);
+    const timer = setTimeout(
+      () => finish({ kind: 'failed', reason: `the parse took longer than ${timeoutMs} ms` }),
+      timeoutMs,
+    );
     thread.once('message', (reply: ParseReply) => finish(reply));
     // Out of heap (ERR_WORKER_OUT_OF_MEMORY) or a crash.
     thread.once('error', (err) => finish({ kind: 'failed', reason: err.message }));

@@ -60,7 +60,11 @@ async function inflateWithin(data: Buffer, limit: number, onLoop: number): Promi
 /** The same bytes as a Buffer (for its indexOf and includes), not a copy. */
 const bufferOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-export async function scanForMarker(bytes: Uint8Array, name: string, maxInflated = OBJECT_STREAMS_MAX_INFLATED_BYTES): Promise<MarkerScan> {
+export async function scanForMarker(
+  bytes: Uint8Array,
+  name: string,
+  maxInflated = OBJECT_STREAMS_MAX_INFLATED_BYTES,
+): Promise<MarkerScan> {
   const pdf = bufferOf(bytes);
   const needle = `/${name}`;
   let found = pdf.includes(needle);

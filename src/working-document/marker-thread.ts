@@ -13,6 +13,10 @@ port.once('message', (request: ParseRequest) => {
       : parseWorkingDocumentFields(request.bytes).then((fields) => ({ kind: 'fields', fields: [...fields] }));
   void reply.then(
     (r) => port.postMessage(r),
-    (err: unknown) => port.postMessage({ kind: 'failed', reason: err instanceof Error ? err.message : String(err) } satisfies ParseReply),
+    (err: unknown) =>
+      port.postMessage({
+        kind: 'failed',
+        reason: err instanceof Error ? err.message : String(err),
+      } satisfies ParseReply),
   );
 });

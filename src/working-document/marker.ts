@@ -1,5 +1,6 @@
 // The working document is the released report PDF itself: fillable, and stamped with a service marker
-// (decisions.md, "Working document") so that an upload can be recognised as ours when renamed and cannot be forged. The marker
+// (decisions.md, "Working document") so that an upload can be recognised as ours when renamed and cannot be
+// forged. The marker
 // is a custom entry of the PDF's document information dictionary holding the review id, the release id and
 // an HMAC of both keyed by the server secret; viewers keep it when a filled form is saved.
 import { secretsOf, signedByAny, type SecretRing } from '../secrets/ring.js';
@@ -55,7 +56,10 @@ export function stampWorkingDocument(doc: PDFDocument, mark: WorkingDocumentMark
  * streams name the marker is parsed (marker-scan.ts), in a thread of its own: nearly every upload is
  * told apart without pdf-lib, and none holds the worker's event loop.
  */
-export async function inspectWorkingDocument(bytes: Uint8Array, secret: SecretRing<string>): Promise<InspectedWorkingDocument | null> {
+export async function inspectWorkingDocument(
+  bytes: Uint8Array,
+  secret: SecretRing<string>,
+): Promise<InspectedWorkingDocument | null> {
   if (bytes.length > WORKING_DOCUMENT_MAX_BYTES) return null;
   if ((await scanForMarker(bytes, MARKER_NAME)) === 'absent') return null;
   const reply = await parseInThread({ kind: 'inspect', bytes, secrets: [...secretsOf(secret)] });
@@ -69,12 +73,18 @@ export async function inspectWorkingDocument(bytes: Uint8Array, secret: SecretRi
  */
 export async function readWorkingDocumentFields(bytes: Uint8Array): Promise<Map<string, string>> {
   const reply = await parseInThread({ kind: 'fields', bytes });
-  if (reply.kind !== 'fields') throw new Error(`the working document's fields could not be read: ${reply.kind === 'failed' ? reply.reason : reply.kind}`);
+  if (reply.kind !== 'fields')
+    throw new Error(
+      `the working document's fields could not be read: ${reply.kind === 'failed' ? reply.reason : reply.kind}`,
+    );
   return new Map(reply.fields);
 }
 
 /** inspectWorkingDocument's parse, run in the parser's thread (marker-thread.ts). */
-export async function parseWorkingDocument(bytes: Uint8Array, secret: SecretRing<string>): Promise<InspectedWorkingDocument | null> {
+export async function parseWorkingDocument(
+  bytes: Uint8Array,
+  secret: SecretRing<string>,
+): Promise<InspectedWorkingDocument | null> {
   let doc: PDFDocument;
   try {
     doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
@@ -98,7 +108,11 @@ export async function parseWorkingDocument(bytes: Uint8Array, secret: SecretRing
 
 /** readWorkingDocumentFields's parse, run in the parser's thread (marker-thread.ts). */
 export async function parseWorkingDocumentFields(bytes: Uint8Array): Promise<Map<string, string>> {
-  const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
+  const doc = await PDFDocument.load(bytes, {
+    ignoreEncryption: true,
+    updateMetadata: false,
+    throwOnInvalidObject: false,
+  });
   const values = new Map<string, string>();
   for (const field of doc.getForm().getFields()) {
     // A reviewer's comment is kept, with any character the database cannot hold replaced.

@@ -24,8 +24,17 @@ test.before((t) => {
 });
 
 /** Runs a service of this checkout with `env` until it exits or `ms` pass; its output and exit code. */
-async function runService(role: 'worker' | 'api', env: Record<string, string>, ms: number, until?: (output: string) => boolean): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, role === 'api' ? 'api/server.ts' : 'worker/main.ts')], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+async function runService(
+  role: 'worker' | 'api',
+  env: Record<string, string>,
+  ms: number,
+  until?: (output: string) => boolean,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(REPO_ROOT, role === 'api' ? 'api/server.ts' : 'worker/main.ts')],
+    { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -59,10 +68,21 @@ test('the stack runs on the cluster: Temporal 1.29.1 persisting in PostgreSQL, r
 
 test('a live review goes end to end through the cluster: created, analysed, released with its report', async (t) => {
   const org = await newOrganization();
-  const res = await call(stack.apiUrl, 'POST', '/reviews', { key: org.liveKey, form: form([{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }, { name: 'note.pdf', data: await pdf('NOTE') }]) });
+  const res = await call(stack.apiUrl, 'POST', '/reviews', {
+    key: org.liveKey,
+    form: form([
+      { name: 'cd.pdf', data: await pdf('Closing Disclosure') },
+      { name: 'note.pdf', data: await pdf('NOTE') },
+    ]),
+  });
   t.is(res.status, 201, res.text);
   const { review_id } = ReviewSchema.parse(res.body);
-  const done = await waitForReview(org.liveKey, review_id, (r) => r.status === 'completed' || r.status === 'failed', 120_000);
+  const done = await waitForReview(
+    org.liveKey,
+    review_id,
+    (r) => r.status === 'completed' || r.status === 'failed',
+    120_000,
+  );
   t.like(done, { status: 'completed', report_available: true });
   const report = await call(stack.apiUrl, 'GET', `/reviews/${review_id}/report`, { key: org.liveKey });
   t.is(report.status, 200, report.text);
@@ -72,21 +92,41 @@ test('a live review goes end to end through the cluster: created, analysed, rele
   t.true((history.events ?? []).length > 10);
 });
 
-test('a worker without the client certificate does not start: it says which Temporal refused it and how it connected', async (t) => {
-  const { code, output } = await runService('worker', withoutClientCertificate(stack.serviceEnv), 90_000);
-  t.is(code, 1, output);
-  t.regex(output, new RegExp(`cannot connect to Temporal at ${stack.serviceEnv.TEMPORAL_ADDRESS!.replace(/\./g, '\\.')} \\(namespace default, TLS\\)`));
-  t.notRegex(output, /polling task queue/);
-});
+test(
+  'a worker without the client certificate does not start: it says which Temporal refused it and ' + 'how it connected',
+  async (t) => {
+    const { code, output } = await runService('worker', withoutClientCertificate(stack.serviceEnv), 90_000);
+    t.is(code, 1, output);
+    t.regex(
+      output,
+      new RegExp(
+        `cannot connect to Temporal at ${stack.serviceEnv.TEMPORAL_ADDRESS!.replace(/\./g, '\\.')} ` +
+          `\\(namespace default, TLS\\)`,
+      ),
+    );
+    t.notRegex(output, /polling task queue/);
+  },
+);
 
 test('an API without the client certificate says at once that Temporal refused it, and is not ready', async (t) => {
   const port = await freePort();
   let ready = -1;
-  const { output } = await runService('api', { ...withoutClientCertificate(stack.apiServiceEnv), PORT: String(port) }, 60_000, (out) => {
-    if (!/refused the connection/.test(out)) return false;
-    void fetch(`http://127.0.0.1:${port}/readyz`).then((r) => (ready = r.status), () => undefined);
-    return ready !== -1;
-  });
-  t.regex(output, /Temporal at 127\.0\.0\.1:\d+ \(namespace default, TLS\) is not reachable yet or refused the connection/);
+  const { output } = await runService(
+    'api',
+    { ...withoutClientCertificate(stack.apiServiceEnv), PORT: String(port) },
+    60_000,
+    (out) => {
+      if (!/refused the connection/.test(out)) return false;
+      void fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => (ready = r.status),
+        () => undefined,
+      );
+      return ready !== -1;
+    },
+  );
+  t.regex(
+    output,
+    /Temporal at 127\.0\.0\.1:\d+ \(namespace default, TLS\) is not reachable yet or refused the connection/,
+  );
   t.is(ready, 503);
 });

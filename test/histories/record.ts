@@ -9,7 +9,14 @@ import { approveUpdate } from '../../workflows/messages.js';
 import { corruptPdf, fillWorkingDocument, pdf } from '../support/fixtures.js';
 import { call, form } from '../support/http.js';
 import { registerEndpoint, waitForInternalState, waitForReview } from '../support/reviews.js';
-import { closeShared, config, newOrganization, stack, temporalClient, type TestOrganization } from '../support/stack.js';
+import {
+  closeShared,
+  config,
+  newOrganization,
+  stack,
+  temporalClient,
+  type TestOrganization,
+} from '../support/stack.js';
 import { ENCRYPTED_ENCODING, PayloadEncryptionCodec } from '../../src/temporal/payload-codec.js';
 import { payloadFromJson, payloadToJson } from '../../src/temporal/codec-server.js';
 import { encodingOf, payloadsIn } from '../support/history-payloads.js';
@@ -18,20 +25,26 @@ import { WebhookReceiver } from '../support/webhook-receiver.js';
 const receiver = await WebhookReceiver.start();
 const client = await temporalClient();
 
-async function create(org: TestOrganization, key: string, files: { name: string; data: Buffer }[]): Promise<Review> {
+async function create(key: string, files: { name: string; data: Buffer }[]): Promise<Review> {
   const res = await call(stack.apiUrl, 'POST', '/reviews', { key, form: form(files) });
   if (res.status !== 201) throw new Error(`create: ${res.status} ${res.text}`);
   return ReviewSchema.parse(res.body);
 }
 
 async function add(org: TestOrganization, reviewId: string, files: { name: string; data: Buffer }[]): Promise<void> {
-  const res = await call(stack.apiUrl, 'POST', `/reviews/${reviewId}/documents`, { key: org.liveKey, form: form(files) });
+  const res = await call(stack.apiUrl, 'POST', `/reviews/${reviewId}/documents`, {
+    key: org.liveKey,
+    form: form(files),
+  });
   if (res.status !== 200) throw new Error(`add: ${res.status} ${res.text}`);
 }
 
 const codec = new PayloadEncryptionCodec(config.temporal.payloadKeys);
 
-/** The history's JSON with every sealed payload opened in place: the files are read by people, and replay either way. */
+/**
+ * The history's JSON with every sealed payload opened in place: the files are read by people, and replay
+ * either way.
+ */
 async function opened(json: unknown): Promise<unknown> {
   for (const { payload } of payloadsIn(json)) {
     if (encodingOf(payload) !== ENCRYPTED_ENCODING) continue;
@@ -56,12 +69,15 @@ await registerEndpoint(org.sandboxKey, receiver.url);
 const completed = (r: Review) => r.status === 'completed';
 
 // create → analysing → rendering → released (review.completed); the run completes
-const plain = await create(org, org.liveKey, [{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }, { name: 'note.pdf', data: await pdf('NOTE') }]);
+const plain = await create(org.liveKey, [
+  { name: 'cd.pdf', data: await pdf('Closing Disclosure') },
+  { name: 'note.pdf', data: await pdf('NOTE') },
+]);
 await waitForReview(org.liveKey, plain.review_id, completed);
 await save('create-completed', plain.review_id);
 
 // create → awaiting_documents → add a Closing Disclosure → completed
-const waiting = await create(org, org.liveKey, [{ name: 'paystub.pdf', data: await pdf('Earnings Statement') }]);
+const waiting = await create(org.liveKey, [{ name: 'paystub.pdf', data: await pdf('Earnings Statement') }]);
 await waitForInternalState(waiting.review_id, 'awaiting_documents');
 await add(org, waiting.review_id, [{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }]);
 await waitForReview(org.liveKey, waiting.review_id, completed);
@@ -69,27 +85,35 @@ await save('create-awaiting-add-completed', waiting.review_id);
 
 // completed, the run completes → the working document (cleared, disputed) with new evidence starts a run that
 // continues the review → release gate → approved (the update) → amended; that run completes too
-const amended = await create(org, org.liveKey, [{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }, { name: 'note.pdf', data: await pdf('NOTE') }]);
+const amended = await create(org.liveKey, [
+  { name: 'cd.pdf', data: await pdf('Closing Disclosure') },
+  { name: 'note.pdf', data: await pdf('NOTE') },
+]);
 await waitForReview(org.liveKey, amended.review_id, completed);
 await client.workflow.getHandle(amended.review_id).result();
-const report = ReportSchema.parse((await call(stack.apiUrl, 'GET', `/reviews/${amended.review_id}/report`, { key: org.liveKey })).body);
+const report = ReportSchema.parse(
+  (await call(stack.apiUrl, 'GET', `/reviews/${amended.review_id}/report`, { key: org.liveKey })).body,
+);
 const filled = await fillWorkingDocument(Buffer.from(await (await fetch(report.report_pdf_url)).arrayBuffer()), {
   'DOC-002': { decision: 'cleared' },
   'DOC-001:urla': { decision: 'disputed', comment: 'in the lender file' },
 });
-await add(org, amended.review_id, [{ name: 'answers.pdf', data: filled }, { name: 'le.pdf', data: await pdf('Loan Estimate') }]);
+await add(org, amended.review_id, [
+  { name: 'answers.pdf', data: filled },
+  { name: 'le.pdf', data: await pdf('Loan Estimate') },
+]);
 await waitForInternalState(amended.review_id, 'release_gate');
 await client.workflow.getHandle(amended.review_id).executeUpdate(approveUpdate);
 await waitForReview(org.liveKey, amended.review_id, completed);
 await save('amendment', amended.review_id);
 
 // create → analysing → failed (review.failed); the run closes
-const failed = await create(org, org.liveKey, [{ name: 'broken.pdf', data: corruptPdf }]);
+const failed = await create(org.liveKey, [{ name: 'broken.pdf', data: corruptPdf }]);
 await waitForReview(org.liveKey, failed.review_id, (r) => r.status === 'failed');
 await save('failure', failed.review_id);
 
 // sandbox: create → released at once (review.completed to the sandbox endpoint); the run completes
-const sandbox = await create(org, org.sandboxKey, [{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }]);
+const sandbox = await create(org.sandboxKey, [{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }]);
 await save('sandbox', sandbox.review_id);
 
 await receiver.close();

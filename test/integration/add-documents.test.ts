@@ -8,7 +8,15 @@ import { ReviewSchema, type Review } from '../../src/reviews/review.js';
 import { keysUnder, leftUnder, sha256 as sha, storedDocuments } from '../support/objects.js';
 import { waitForReview, workflowState } from '../support/reviews.js';
 import { call, errorCode, errorMessage as message, form } from '../support/http.js';
-import { closeShared, config, db, newOrganization, stack, temporalClient, type TestOrganization } from '../support/stack.js';
+import {
+  closeShared,
+  config,
+  db,
+  newOrganization,
+  stack,
+  temporalClient,
+  type TestOrganization,
+} from '../support/stack.js';
 import { sharedSources } from '../support/source-server.js';
 import { corruptPdf, elf, pdf, png, workingDocument, zip } from '../support/fixtures.js';
 import { onThisMachine } from '../support/machine-load.js';
@@ -16,11 +24,12 @@ import { onThisMachine } from '../support/machine-load.js';
 const { server: files } = await sharedSources();
 test.after.always(closeShared);
 
-
 async function createReview(org: TestOrganization, key = org.liveKey, first?: Buffer): Promise<Review> {
   const res = await call(stack.apiUrl, 'POST', '/reviews', {
     key,
-    form: form([{ name: 'cd.pdf', data: first ?? (await pdf(`Closing Disclosure ${randomUUID()}`)), type: 'application/pdf' }]),
+    form: form([
+      { name: 'cd.pdf', data: first ?? (await pdf(`Closing Disclosure ${randomUUID()}`)), type: 'application/pdf' },
+    ]),
   });
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
   return ReviewSchema.parse(res.body);
@@ -34,7 +43,6 @@ async function documentCount(reviewId: string): Promise<number> {
   return (await db()`select document_count from reviews where id = ${reviewId}`)[0]!.document_count as number;
 }
 
-
 test('new evidence is ingested, counted and queued for re-assessment', async (t) => {
   const org = await newOrganization();
   const review = await createReview(org);
@@ -42,7 +50,14 @@ test('new evidence is ingested, counted and queued for re-assessment', async (t)
   const res = await add(org.liveKey, review.review_id, {
     form: form([
       { name: 'note.pdf', data: note, type: 'application/pdf' },
-      { name: 'more.zip', data: await zip([{ name: 'id.png', data: png }, { name: 'note-copy.pdf', data: note }]), type: 'application/zip' },
+      {
+        name: 'more.zip',
+        data: await zip([
+          { name: 'id.png', data: png },
+          { name: 'note-copy.pdf', data: note },
+        ]),
+        type: 'application/zip',
+      },
     ]),
   });
   t.is(res.status, 200, res.text);
@@ -56,7 +71,9 @@ test('new evidence is ingested, counted and queued for re-assessment', async (t)
     dispositions_skipped: 0,
   });
   t.is(await documentCount(review.review_id), 3);
-  const got = ReviewSchema.parse((await call(stack.apiUrl, 'GET', `/reviews/${review.review_id}`, { key: org.liveKey })).body);
+  const got = ReviewSchema.parse(
+    (await call(stack.apiUrl, 'GET', `/reviews/${review.review_id}`, { key: org.liveKey })).body,
+  );
   t.is(got.document_count, 3);
   t.true(got.updated_at > review.updated_at, 'updated_at moves');
   t.true((await storedDocuments(review.review_id)).includes(sha(note)));
@@ -75,7 +92,12 @@ test('documents the review already holds are not added again; all duplicates is 
   t.is(again.status, 409, again.text);
   t.is(errorCode(again), 'all_documents_duplicate');
   t.is(await documentCount(review.review_id), 1);
-  const mixed = await add(org.liveKey, review.review_id, { form: form([{ name: 'cd.pdf', data: cd }, { name: 'id.png', data: png }]) });
+  const mixed = await add(org.liveKey, review.review_id, {
+    form: form([
+      { name: 'cd.pdf', data: cd },
+      { name: 'id.png', data: png },
+    ]),
+  });
   t.is(mixed.status, 200, mixed.text);
   t.is(AddDocumentsResultSchema.parse(mixed.body).documents_ingested, 1);
   t.is(await documentCount(review.review_id), 2);
@@ -86,14 +108,22 @@ test('documents can be added as signed URLs, and an unfetchable one is 422 namin
   const org = await newOrganization();
   const review = await createReview(org);
   const ok = await add(org.liveKey, review.review_id, {
-    json: { documents: [{ filename: 'w2.pdf', content_type: 'application/pdf', url: files.file('/w2.pdf', await pdf('W-2')) }] },
+    json: {
+      documents: [
+        { filename: 'w2.pdf', content_type: 'application/pdf', url: files.file('/w2.pdf', await pdf('W-2')) },
+      ],
+    },
   });
   t.is(ok.status, 200, ok.text);
   t.is(AddDocumentsResultSchema.parse(ok.body).documents_ingested, 1);
   const bad = await add(org.liveKey, review.review_id, {
     json: {
       documents: [
-        { filename: 'paystub.pdf', content_type: 'application/pdf', url: files.file('/paystub.pdf', await pdf('pay stub')) },
+        {
+          filename: 'paystub.pdf',
+          content_type: 'application/pdf',
+          url: files.file('/paystub.pdf', await pdf('pay stub')),
+        },
         { filename: 'gone.pdf', content_type: 'application/pdf', url: files.url('/gone.pdf') },
       ],
     },
@@ -110,11 +140,34 @@ test('refused submissions add nothing and keep nothing', async (t) => {
   const review = await createReview(org);
   const before = await storedDocuments(review.review_id);
   const cases: [string, { form?: FormData; json?: unknown }, number, string, RegExp][] = [
-    ['an executable', { form: form([{ name: 'ok.png', data: png }, { name: 'run.pdf', data: elf }]) }, 400, 'document_unsupported', /run\.pdf/],
-    ['an empty file', { form: form([{ name: 'blank.pdf', data: Buffer.alloc(0) }]) }, 400, 'document_required', /blank\.pdf/],
+    [
+      'an executable',
+      {
+        form: form([
+          { name: 'ok.png', data: png },
+          { name: 'run.pdf', data: elf },
+        ]),
+      },
+      400,
+      'document_unsupported',
+      /run\.pdf/,
+    ],
+    [
+      'an empty file',
+      { form: form([{ name: 'blank.pdf', data: Buffer.alloc(0) }]) },
+      400,
+      'document_required',
+      /blank\.pdf/,
+    ],
     ['no file', { form: form([]) }, 400, 'document_required', /documents/],
     ['no documents in JSON', { json: { documents: [] } }, 400, 'document_required', /document/],
-    ['another field in multipart', { form: form([{ name: 'ok.png', data: png }], { label: 'x' }) }, 422, 'invalid_request', /label/],
+    [
+      'another field in multipart',
+      { form: form([{ name: 'ok.png', data: png }], { label: 'x' }) },
+      422,
+      'invalid_request',
+      /label/,
+    ],
     ['another field in JSON', { json: { documents: [], reference_id: 'x' } }, 422, 'invalid_request', /reference_id/],
   ];
   for (const [title, body, status, code, pattern] of cases) {
@@ -166,7 +219,9 @@ test('concurrent submissions of the same document add it once', async (t) => {
   const org = await newOrganization();
   const review = await createReview(org);
   const doc = await pdf('bank statement');
-  const results = await Promise.all([1, 2].map(() => add(org.liveKey, review.review_id, { form: form([{ name: 'bank.pdf', data: doc }]) })));
+  const results = await Promise.all(
+    [1, 2].map(() => add(org.liveKey, review.review_id, { form: form([{ name: 'bank.pdf', data: doc }]) })),
+  );
   t.deepEqual(results.map((r) => r.status).sort(), [200, 409], results.map((r) => r.text).join(' | '));
   t.is(await documentCount(review.review_id), 2);
 });
@@ -206,7 +261,10 @@ test('a working document is recognised: refused on create, flattened refused, ne
   const releaseId = randomUUID();
   const filled = await workingDocument({ reviewId: review.review_id, releaseId, secret });
 
-  const onCreate = await call(stack.apiUrl, 'POST', '/reviews', { key: org.liveKey, form: form([{ name: 'report.pdf', data: filled }]) });
+  const onCreate = await call(stack.apiUrl, 'POST', '/reviews', {
+    key: org.liveKey,
+    form: form([{ name: 'report.pdf', data: filled }]),
+  });
   t.is(onCreate.status, 422, onCreate.text);
   t.is(errorCode(onCreate), 'working_doc_not_review_input');
   // Renamed and packed in a zip, it is still ours.
@@ -215,10 +273,19 @@ test('a working document is recognised: refused on create, flattened refused, ne
     form: form([{ name: 'docs.zip', data: await zip([{ name: 'scan-0001.bin', data: filled }]) }]),
   });
   t.is(errorCode(packed), 'working_doc_not_review_input');
-  t.is((await db()`select count(*)::int as n from reviews where organization_id = ${org.id}`)[0]!.n, 1, 'only the first review exists');
+  t.is(
+    (await db()`select count(*)::int as n from reviews where organization_id = ${org.id}`)[0]!.n,
+    1,
+    'only the first review exists',
+  );
 
   const flattened = await add(org.liveKey, review.review_id, {
-    form: form([{ name: 'report-printed.pdf', data: await workingDocument({ reviewId: review.review_id, releaseId, secret, flattened: true }) }]),
+    form: form([
+      {
+        name: 'report-printed.pdf',
+        data: await workingDocument({ reviewId: review.review_id, releaseId, secret, flattened: true }),
+      },
+    ]),
   });
   t.is(flattened.status, 422, flattened.text);
   t.is(errorCode(flattened), 'working_doc_flattened');
@@ -230,71 +297,113 @@ test('a working document is recognised: refused on create, flattened refused, ne
   t.is(errorCode(foreign), 'invalid_request');
   t.regex(message(foreign), /different review/);
 
-  const forged = await workingDocument({ reviewId: review.review_id, releaseId, secret: 'not-the-server-secret-but-32-chars-long' });
+  const forged = await workingDocument({
+    reviewId: review.review_id,
+    releaseId,
+    secret: 'not-the-server-secret-but-32-chars-long',
+  });
   const answer = await add(org.liveKey, review.review_id, {
-    form: form([{ name: 'report.pdf', data: filled }, { name: 'forged.pdf', data: forged }]),
+    form: form([
+      { name: 'report.pdf', data: filled },
+      { name: 'forged.pdf', data: forged },
+    ]),
   });
   t.is(answer.status, 200, answer.text);
-  t.is(AddDocumentsResultSchema.parse(answer.body).documents_ingested, 1, 'the forged one is evidence; the working document is not');
-  t.is(await documentCount(review.review_id), 2);
-  const rows = await db()`select sha256, role, answers_release_id from documents where review_id = ${review.review_id} and role = 'working_document'`;
-  t.deepEqual(rows.map((r) => [r.sha256, r.answers_release_id]), [[sha(filled), releaseId]]);
-});
-
-test('clients adding to one review at once are each answered within 2 s (stretched on a loaded machine), whatever another one\'s slow source URL takes', async (t) => {
-  const org = await newOrganization();
-  const review = await createReview(org);
-  await waitForReview(org.liveKey, review.review_id, (r) => r.status === 'completed' || r.status === 'awaiting_documents', 120_000);
-  // A file host that answers at once and sends the body a second before the time a source may take.
-  const slowPdf = await pdf(`Appraisal ${randomUUID()}`);
-  const slowUrl = files.handle(`/slow-${randomUUID()}.pdf`, (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': slowPdf.length });
-    setTimeout(() => res.end(slowPdf), config.limits.sourceFetchTimeoutMs - 1_000);
-  });
-  const slow = (async () => {
-    const started = Date.now();
-    const res = await add(org.liveKey, review.review_id, { json: { documents: [{ filename: 'appraisal.pdf', content_type: 'application/pdf', url: slowUrl }] } });
-    return { res, ms: Date.now() - started };
-  })();
-  // The others begin while the slow one is being fetched.
-  await new Promise((r) => setTimeout(r, 300));
-  const sends = [
-    { form: form([{ name: 'note.pdf', data: await pdf(`Note ${randomUUID()}`), type: 'application/pdf' }]) },
-    { form: form([{ name: 'paystub.pdf', data: await pdf(`Earnings Statement ${randomUUID()}`), type: 'application/pdf' }]) },
-    { form: form([{ name: 'w2.pdf', data: await pdf(`Wage and Tax Statement ${randomUUID()}`), type: 'application/pdf' }]) },
-    { form: form([{ name: 'tool.pdf', data: elf }]) },
-  ];
-  const answers = await Promise.all(
-    sends.map(async (body) => {
-      const started = Date.now();
-      const res = await add(org.liveKey, review.review_id, body);
-      return { res, ms: Date.now() - started };
-    }),
+  t.is(
+    AddDocumentsResultSchema.parse(answer.body).documents_ingested,
+    1,
+    'the forged one is evidence; the working document is not',
   );
-  t.log(`answered in ${answers.map((a) => a.ms).join(', ')} ms`);
-  for (const { res } of answers.slice(0, 3)) t.is(res.status, 200, res.text);
-  t.is(answers[3]!.res.status, 400, answers[3]!.res.text);
-  t.is(errorCode(answers[3]!.res), 'document_unsupported');
-  for (const { ms } of answers) t.true(ms <= onThisMachine(2_000), `answered in ${ms} ms`);
-  // The slow one is answered in its own time: added, or (on a machine so loaded that its fetch overran the
-  // source's time limit) refused naming its URL; the others' answers did not wait for it either way.
-  const slowAnswer = await slow;
-  t.log(`the slow source's add answered ${slowAnswer.res.status} in ${slowAnswer.ms} ms`);
-  if (slowAnswer.res.status !== 200) t.regex(message(slowAnswer.res), /documents\[0\]\.url: did not finish/);
-  t.is(await documentCount(review.review_id), slowAnswer.res.status === 200 ? 5 : 4);
+  t.is(await documentCount(review.review_id), 2);
+  const rows = await db()`select sha256, role, answers_release_id from documents where review_id =
+      ${review.review_id} and role = 'working_document'`;
+  t.deepEqual(
+    rows.map((r) => [r.sha256, r.answers_release_id]),
+    [[sha(filled), releaseId]],
+  );
 });
 
-test('the same new document added by two clients at once is added once: one answer adds it, the other is 409 all_documents_duplicate and keeps nothing', async (t) => {
-  const org = await newOrganization();
-  const review = await createReview(org);
-  const note = await pdf(`Note ${randomUUID()}`);
-  const answers = await Promise.all([0, 1].map(() => add(org.liveKey, review.review_id, { form: form([{ name: 'note.pdf', data: note, type: 'application/pdf' }]) })));
-  const statuses = answers.map((a) => a.status).sort();
-  t.deepEqual(statuses, [200, 409], answers.map((a) => a.text).join('\n'));
-  const refused = answers.find((a) => a.status === 409)!;
-  t.is(errorCode(refused), 'all_documents_duplicate');
-  t.is(AddDocumentsResultSchema.parse(answers.find((a) => a.status === 200)!.body).documents_ingested, 1);
-  t.is(await documentCount(review.review_id), 2);
-  // Only the documents' own objects are left under the organization's uploads.
-  t.deepEqual(await leftUnder(`uploads/${org.id}/`), []);
-});
+test(
+  'clients adding to one review at once are each answered within 2 s (stretched on a loaded ' +
+    "machine), whatever another one's slow source URL takes",
+  async (t) => {
+    const org = await newOrganization();
+    const review = await createReview(org);
+    await waitForReview(
+      org.liveKey,
+      review.review_id,
+      (r) => r.status === 'completed' || r.status === 'awaiting_documents',
+      120_000,
+    );
+    // A file host that answers at once and sends the body a second before the time a source may take.
+    const slowPdf = await pdf(`Appraisal ${randomUUID()}`);
+    const slowUrl = files.handle(`/slow-${randomUUID()}.pdf`, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': slowPdf.length });
+      setTimeout(() => res.end(slowPdf), config.limits.sourceFetchTimeoutMs - 1_000);
+    });
+    const slow = (async () => {
+      const started = Date.now();
+      const res = await add(org.liveKey, review.review_id, {
+        json: { documents: [{ filename: 'appraisal.pdf', content_type: 'application/pdf', url: slowUrl }] },
+      });
+      return { res, ms: Date.now() - started };
+    })();
+    // The others begin while the slow one is being fetched.
+    await new Promise((r) => setTimeout(r, 300));
+    const sends = [
+      { form: form([{ name: 'note.pdf', data: await pdf(`Note ${randomUUID()}`), type: 'application/pdf' }]) },
+      {
+        form: form([
+          { name: 'paystub.pdf', data: await pdf(`Earnings Statement ${randomUUID()}`), type: 'application/pdf' },
+        ]),
+      },
+      {
+        form: form([
+          { name: 'w2.pdf', data: await pdf(`Wage and Tax Statement ${randomUUID()}`), type: 'application/pdf' },
+        ]),
+      },
+      { form: form([{ name: 'tool.pdf', data: elf }]) },
+    ];
+    const answers = await Promise.all(
+      sends.map(async (body) => {
+        const started = Date.now();
+        const res = await add(org.liveKey, review.review_id, body);
+        return { res, ms: Date.now() - started };
+      }),
+    );
+    t.log(`answered in ${answers.map((a) => a.ms).join(', ')} ms`);
+    for (const { res } of answers.slice(0, 3)) t.is(res.status, 200, res.text);
+    t.is(answers[3]!.res.status, 400, answers[3]!.res.text);
+    t.is(errorCode(answers[3]!.res), 'document_unsupported');
+    for (const { ms } of answers) t.true(ms <= onThisMachine(2_000), `answered in ${ms} ms`);
+    // The slow one is answered in its own time: added, or (on a machine so loaded that its fetch overran the
+    // source's time limit) refused naming its URL; the others' answers did not wait for it either way.
+    const slowAnswer = await slow;
+    t.log(`the slow source's add answered ${slowAnswer.res.status} in ${slowAnswer.ms} ms`);
+    if (slowAnswer.res.status !== 200) t.regex(message(slowAnswer.res), /documents\[0\]\.url: did not finish/);
+    t.is(await documentCount(review.review_id), slowAnswer.res.status === 200 ? 5 : 4);
+  },
+);
+
+test(
+  'the same new document added by two clients at once is added once: one answer adds it, the ' +
+    'other is 409 all_documents_duplicate and keeps nothing',
+  async (t) => {
+    const org = await newOrganization();
+    const review = await createReview(org);
+    const note = await pdf(`Note ${randomUUID()}`);
+    const answers = await Promise.all(
+      [0, 1].map(() =>
+        add(org.liveKey, review.review_id, { form: form([{ name: 'note.pdf', data: note, type: 'application/pdf' }]) }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    t.deepEqual(statuses, [200, 409], answers.map((a) => a.text).join('\n'));
+    const refused = answers.find((a) => a.status === 409)!;
+    t.is(errorCode(refused), 'all_documents_duplicate');
+    t.is(AddDocumentsResultSchema.parse(answers.find((a) => a.status === 200)!.body).documents_ingested, 1);
+    t.is(await documentCount(review.review_id), 2);
+    // Only the documents' own objects are left under the organization's uploads.
+    t.deepEqual(await leftUnder(`uploads/${org.id}/`), []);
+  },
+);

@@ -11,26 +11,29 @@ test('org create, key create, key list and key revoke work end to end', async (t
   const org = (await admin('org', 'create', '--name', 'Acme Lending')) as { id: string; name: string };
   t.is(org.name, 'Acme Lending');
 
-  const live = (await admin('key', 'create', '--org', org.id, '--mode', 'live', '--label', 'ci')) as { key: string; id: string; prefix: string };
+  const live = (await admin('key', 'create', '--org', org.id, '--mode', 'live', '--label', 'ci')) as {
+    key: string;
+    id: string;
+    prefix: string;
+  };
   const sandbox = (await admin('key', 'create', '--org', org.id, '--mode', 'sandbox')) as { key: string };
   t.regex(live.key, /^rk_live_/);
   t.regex(sandbox.key, /^rk_test_/);
   t.is(live.prefix, live.key.slice(0, 12));
 
   // Only the hash is stored.
-  const stored = await db()`select count(*)::int as n from api_keys where prefix = ${live.prefix} and key_hash = sha256(${live.key}::bytea)`;
+  const stored = await db()`select count(*)::int as n from api_keys where prefix = ${live.prefix} and key_hash =
+      sha256(${live.key}::bytea)`;
   t.is(stored[0]!.n, 1);
-  const plain = await db()`select count(*)::int as n from api_keys where encode(key_hash, 'escape') like ${'%' + live.key + '%'}`;
+  const plain =
+    await db()`select count(*)::int as n from api_keys where encode(key_hash, 'escape') like ${`%${live.key}%`}`;
   t.is(plain[0]!.n, 0);
 
   const listed = (await admin('key', 'list', '--org', org.id)) as { prefix: string; mode: string; state: string }[];
-  t.deepEqual(
-    listed.map((k) => [k.mode, k.state]).sort(),
-    [
-      ['live', 'active'],
-      ['sandbox', 'active'],
-    ],
-  );
+  t.deepEqual(listed.map((k) => [k.mode, k.state]).sort(), [
+    ['live', 'active'],
+    ['sandbox', 'active'],
+  ]);
   t.false(JSON.stringify(listed).includes(live.key));
 
   const path = `/reviews/${randomUUID()}`;
@@ -61,8 +64,24 @@ test('a usage error exits 2 with the usage text', async (t) => {
 
 test("org set changes an organization's operator settings, and 'default' clears an override", async (t) => {
   const org = (await admin('org', 'create', '--name', 'Policy Lending')) as { id: string };
-  const set = await admin('org', 'set', org.id, '--release-policy', 'hold', '--max-analyses', '2', '--awaiting-seconds', '3600');
-  t.deepEqual(set, { id: org.id, release_policy: 'hold', max_concurrent_analyses: 2, awaiting_documents_seconds: 3600, rate_limit_per_minute: null });
+  const set = await admin(
+    'org',
+    'set',
+    org.id,
+    '--release-policy',
+    'hold',
+    '--max-analyses',
+    '2',
+    '--awaiting-seconds',
+    '3600',
+  );
+  t.deepEqual(set, {
+    id: org.id,
+    release_policy: 'hold',
+    max_concurrent_analyses: 2,
+    awaiting_documents_seconds: 3600,
+    rate_limit_per_minute: null,
+  });
   const cleared = await admin('org', 'set', org.id, '--max-analyses', 'default', '--release-policy', 'auto');
   t.like(cleared, { release_policy: 'auto', max_concurrent_analyses: null, awaiting_documents_seconds: 3600 });
   await t.throwsAsync(admin('org', 'set', org.id, '--max-analyses', '0'));

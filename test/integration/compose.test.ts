@@ -23,39 +23,76 @@ const compose = parse(readFileSync(new URL('../../docker-compose.yml', import.me
 };
 
 test('the deployment has postgres, minio, temporal with its UI, setup, api, and a worker for each task queue', (t) => {
-  t.deepEqual(Object.keys(compose.services).sort(), ['analysis', 'api', 'codec', 'minio', 'postgres', 'setup', 'temporal', 'temporal-ui', 'worker']);
+  t.deepEqual(Object.keys(compose.services).sort(), [
+    'analysis',
+    'api',
+    'codec',
+    'minio',
+    'postgres',
+    'setup',
+    'temporal',
+    'temporal-ui',
+    'worker',
+  ]);
   t.is(compose.services.worker!.environment?.WORKER_QUEUES, 'reviews');
   t.is(compose.services.analysis!.environment?.WORKER_QUEUES, 'analysis');
   t.is(compose.services.analysis!.depends_on?.setup?.condition, 'service_completed_successfully');
-  for (const name of ['postgres', 'minio', 'temporal', 'api']) t.truthy(compose.services[name]!.healthcheck, `${name} has a health check`);
+  for (const name of ['postgres', 'minio', 'temporal', 'api'])
+    t.truthy(compose.services[name]!.healthcheck, `${name} has a health check`);
   t.is(compose.services.worker!.depends_on?.setup?.condition, 'service_completed_successfully');
   t.is(compose.services.api!.depends_on?.setup?.condition, 'service_completed_successfully');
 });
 
-test('only the API and the S3 endpoint are published beyond this host; the Temporal UI, its codec server and the MinIO console are not', (t) => {
-  const published = Object.entries(compose.services).flatMap(([name, service]) =>
-    ((service as { ports?: string[] }).ports ?? []).map((p) => ({ name, public: !p.startsWith('127.0.0.1:'), container: p.split(':').at(-1) })),
-  );
-  t.deepEqual(
-    published.filter((p) => p.public).map((p) => `${p.name}:${p.container}`).sort(),
-    ['api:8080', 'minio:9000'],
-  );
-  t.deepEqual(published.filter((p) => !p.public).map((p) => `${p.name}:${p.container}`).sort(), ['codec:8234', 'minio:9001', 'temporal-ui:8080']);
-  // The UI's browser calls the codec server at the address this host publishes it on, and it answers that origin.
-  const ui = compose.services['temporal-ui']!.environment ?? {};
-  t.is(ui.TEMPORAL_CODEC_ENDPOINT, 'http://127.0.0.1:8234');
-  t.regex(String(compose.services.codec!.environment?.CODEC_SERVER_ALLOWED_ORIGINS), /(^|,)http:\/\/127\.0\.0\.1:8233(,|$)/);
-});
+test(
+  'only the API and the S3 endpoint are published beyond this host; the Temporal UI, its codec ' +
+    'server and the MinIO console are not',
+  (t) => {
+    const published = Object.entries(compose.services).flatMap(([name, service]) =>
+      ((service as { ports?: string[] }).ports ?? []).map((p) => ({
+        name,
+        public: !p.startsWith('127.0.0.1:'),
+        container: p.split(':').at(-1),
+      })),
+    );
+    t.deepEqual(
+      published
+        .filter((p) => p.public)
+        .map((p) => `${p.name}:${p.container}`)
+        .sort(),
+      ['api:8080', 'minio:9000'],
+    );
+    t.deepEqual(
+      published
+        .filter((p) => !p.public)
+        .map((p) => `${p.name}:${p.container}`)
+        .sort(),
+      ['codec:8234', 'minio:9001', 'temporal-ui:8080'],
+    );
+    // The UI's browser calls the codec server at the address this host publishes it on, and it answers that origin.
+    const ui = compose.services['temporal-ui']!.environment ?? {};
+    t.is(ui.TEMPORAL_CODEC_ENDPOINT, 'http://127.0.0.1:8234');
+    t.regex(
+      String(compose.services.codec!.environment?.CODEC_SERVER_ALLOWED_ORIGINS),
+      /(^|,)http:\/\/127\.0\.0\.1:8233(,|$)/,
+    );
+  },
+);
 
-test("only setup holds MinIO's root credentials; the API, the workers and report links each have a user of their own", (t) => {
-  const env = (name: string) => compose.services[name]!.environment ?? {};
-  const holdsRoot = Object.keys(compose.services).filter((name) => Object.values(env(name)).some((v) => /MINIO_ROOT_(USER|PASSWORD)/.test(String(v))));
-  t.deepEqual(holdsRoot.sort(), ['minio', 'setup']);
-  t.like(env('api'), { S3_ACCESS_KEY: SERVICE_USERS.api, S3_PRESIGN_ACCESS_KEY: SERVICE_USERS.reports });
-  for (const name of ['worker', 'analysis']) t.is(env(name).S3_ACCESS_KEY, SERVICE_USERS.worker, name);
-  // Setup makes every one of them.
-  for (const variable of ['MINIO_API_SECRET_KEY', 'MINIO_WORKER_SECRET_KEY', 'MINIO_REPORTS_SECRET_KEY']) t.truthy(env('setup')[variable], variable);
-});
+test(
+  "only setup holds MinIO's root credentials; the API, the workers and report links each have a " + 'user of their own',
+  (t) => {
+    const env = (name: string) => compose.services[name]!.environment ?? {};
+    const holdsRoot = Object.keys(compose.services).filter((name) =>
+      Object.values(env(name)).some((v) => /MINIO_ROOT_(USER|PASSWORD)/.test(String(v))),
+    );
+    t.deepEqual(holdsRoot.sort(), ['minio', 'setup']);
+    t.like(env('api'), { S3_ACCESS_KEY: SERVICE_USERS.api, S3_PRESIGN_ACCESS_KEY: SERVICE_USERS.reports });
+    for (const name of ['worker', 'analysis']) t.is(env(name).S3_ACCESS_KEY, SERVICE_USERS.worker, name);
+    // Setup makes every one of them.
+    for (const variable of ['MINIO_API_SECRET_KEY', 'MINIO_WORKER_SECRET_KEY', 'MINIO_REPORTS_SECRET_KEY'])
+      t.truthy(env('setup')[variable], variable);
+  },
+);
 
 test('the API and both workers run as two replicas each, and start only after setup has migrated once', (t) => {
   for (const name of ['api', 'worker', 'analysis']) {
@@ -73,7 +110,9 @@ test('production needs the addresses callers reach: no default puts localhost in
 });
 
 test('the image runs a Node.js release line still supported (24, LTS until April 2028)', (t) => {
-  const from = /^FROM node:(\d+)\.(\d+)-bookworm-slim$/m.exec(readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8'));
+  const from = /^FROM node:(\d+)\.(\d+)-bookworm-slim$/m.exec(
+    readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8'),
+  );
   t.truthy(from, 'the Dockerfile starts from a pinned node:<major>.<minor>-bookworm-slim');
   t.is(Number(from![1]), 24);
 });
@@ -94,7 +133,9 @@ test('the api and worker environment passes config validation in production mode
             : variable === 'SERVER_SECRET'
               ? 's'.repeat(40)
               : variable.endsWith('_URL') || variable.endsWith('_ENDPOINT')
-                ? (op === '-' && text ? text : `https://${variable.toLowerCase().replaceAll('_', '-')}.example.com`)
+                ? op === '-' && text
+                  ? text
+                  : `https://${variable.toLowerCase().replaceAll('_', '-')}.example.com`
                 : 'value123',
         ),
       ]),

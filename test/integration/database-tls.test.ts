@@ -39,27 +39,44 @@ test('sslmode=verify-full with the CA file: the session is encrypted and the ser
   t.false(await sessionUsesTls(stack.serviceEnv.DATABASE_URL!));
 });
 
-test('a server the CA did not sign, or whose certificate names another host, is refused under verify-full', async (t) => {
-  const untrusted = await t.throwsAsync(sessionUsesTls(databaseUrl({ sslmode: 'verify-full', sslrootcert: stack.tls.untrustedCertFile })));
-  t.regex(String((untrusted as { code?: string }).code ?? untrusted!.message), /CERT|SIGNATURE|ISSUER/i);
-  const otherName = await t.throwsAsync(sessionUsesTls(databaseUrl({ sslmode: 'verify-full', sslrootcert: stack.tls.caFile }, 'localhost')));
-  t.is((otherName as { code?: string }).code, 'ERR_TLS_CERT_ALTNAME_INVALID');
-  // verify-ca checks the chain only; require encrypts without a check when no CA is given (libpq's meanings).
-  t.true(await sessionUsesTls(databaseUrl({ sslmode: 'verify-ca', sslrootcert: stack.tls.caFile }, 'localhost')));
-  t.true(await sessionUsesTls(databaseUrl({ sslmode: 'require' })));
-});
+test(
+  'a server the CA did not sign, or whose certificate names another host, is refused under ' + 'verify-full',
+  async (t) => {
+    const untrusted = await t.throwsAsync(
+      sessionUsesTls(databaseUrl({ sslmode: 'verify-full', sslrootcert: stack.tls.untrustedCertFile })),
+    );
+    t.regex(String((untrusted as { code?: string }).code ?? untrusted!.message), /CERT|SIGNATURE|ISSUER/i);
+    const otherName = await t.throwsAsync(
+      sessionUsesTls(databaseUrl({ sslmode: 'verify-full', sslrootcert: stack.tls.caFile }, 'localhost')),
+    );
+    t.is((otherName as { code?: string }).code, 'ERR_TLS_CERT_ALTNAME_INVALID');
+    // verify-ca checks the chain only; require encrypts without a check when no CA is given (libpq's meanings).
+    t.true(await sessionUsesTls(databaseUrl({ sslmode: 'verify-ca', sslrootcert: stack.tls.caFile }, 'localhost')));
+    t.true(await sessionUsesTls(databaseUrl({ sslmode: 'require' })));
+  },
+);
 
 test('a CA file that cannot be read is a configuration error naming it, at start', (t) => {
-  const error = t.throws(() => loadConfig({ DATABASE_URL: databaseUrl({ sslmode: 'verify-full', sslrootcert: '/nonexistent/ca.pem' }) }), { instanceOf: ConfigError });
+  const error = t.throws(
+    () => loadConfig({ DATABASE_URL: databaseUrl({ sslmode: 'verify-full', sslrootcert: '/nonexistent/ca.pem' }) }),
+    { instanceOf: ConfigError },
+  );
   t.regex(error!.message, /DATABASE_URL: sslrootcert: cannot read \/nonexistent\/ca\.pem \(ENOENT\)/);
-  const orphan = t.throws(() => loadConfig({ DATABASE_URL: databaseUrl({ sslrootcert: stack.tls.caFile }) }), { instanceOf: ConfigError });
+  const orphan = t.throws(() => loadConfig({ DATABASE_URL: databaseUrl({ sslrootcert: stack.tls.caFile }) }), {
+    instanceOf: ConfigError,
+  });
   t.regex(orphan!.message, /need sslmode=require, verify-ca or verify-full/);
 });
 
 test('DATABASE_POOL_MAX is the connections one process opens, however many queries wait', async (t) => {
   const sql = createSql(loadConfig({ DATABASE_URL: stack.serviceEnv.DATABASE_URL!, DATABASE_POOL_MAX: '3' }));
   try {
-    const pids = await Promise.all(Array.from({ length: 12 }, async () => (await sql<{ pid: number }[]>`select pg_backend_pid() as pid, pg_sleep(0.2)`)[0]!.pid));
+    const pids = await Promise.all(
+      Array.from(
+        { length: 12 },
+        async () => (await sql<{ pid: number }[]>`select pg_backend_pid() as pid, pg_sleep(0.2)`)[0]!.pid,
+      ),
+    );
     t.is(new Set(pids).size, 3);
   } finally {
     await sql.end({ timeout: 5 });
@@ -67,7 +84,9 @@ test('DATABASE_POOL_MAX is the connections one process opens, however many queri
 });
 
 test('the API runs on a verify-full database URL: ready, and answering from it', async (t) => {
-  const api = await services.api({ DATABASE_URL: databaseUrl({ sslmode: 'verify-full', sslrootcert: stack.tls.caFile }) });
+  const api = await services.api({
+    DATABASE_URL: databaseUrl({ sslmode: 'verify-full', sslrootcert: stack.tls.caFile }),
+  });
   const ready = await call(api.root, 'GET', '/readyz');
   t.is(ready.status, 200, ready.text);
   t.like(ready.body, { checks: { postgres: 'ok' } });

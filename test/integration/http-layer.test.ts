@@ -45,8 +45,16 @@ function parsed(text: string): { status: number; requestId: string | undefined; 
 const host = `Host: ${api.host}\r\n`;
 
 for (const [what, bytes, status] of [
-  ['a chunk size that is not hexadecimal', `POST /v1/reviews HTTP/1.1\r\n${host}Transfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n`, 400],
-  ['Content-Length beside chunked', `POST /v1/reviews HTTP/1.1\r\n${host}Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, 400],
+  [
+    'a chunk size that is not hexadecimal',
+    `POST /v1/reviews HTTP/1.1\r\n${host}Transfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n`,
+    400,
+  ],
+  [
+    'Content-Length beside chunked',
+    `POST /v1/reviews HTTP/1.1\r\n${host}Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+    400,
+  ],
   ['a header over 16 KiB', `GET /v1/reviews HTTP/1.1\r\n${host}X-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`, 431],
   ['a request line that is not HTTP', `BREW /v1/reviews HTCPCP/1.0\r\n\r\n`, 400],
 ] as const) {
@@ -72,7 +80,9 @@ test('a 10 MB query is answered 414 invalid_request, the answer read whole (no r
 
 test('a URL over 8 KiB that the header limit lets through is 414 invalid_request', async (t) => {
   const org = await newOrganization();
-  const res = await fetch(`${stack.apiUrl}/reviews?cursor=${'c'.repeat(9 * 1024)}`, { headers: { authorization: `Bearer ${org.liveKey}` } });
+  const res = await fetch(`${stack.apiUrl}/reviews?cursor=${'c'.repeat(9 * 1024)}`, {
+    headers: { authorization: `Bearer ${org.liveKey}` },
+  });
   t.is(res.status, 414);
   t.is(((await res.json()) as { error: { code: string } }).error.code, 'invalid_request');
   t.truthy(res.headers.get('x-request-id'));
@@ -81,48 +91,72 @@ test('a URL over 8 KiB that the header limit lets through is 414 invalid_request
 /** Starts a multipart create whose body then goes on as `trickle` says; resolves with the answer. */
 function stalledCreate(key: string, trickle: (write: (b: string | Buffer) => boolean) => () => void) {
   const boundary = 'stalled-boundary';
-  return new Promise<{ status: number; body: string; requestId: string | undefined; seconds: number }>((resolve, reject) => {
-    const started = Date.now();
-    const req = request(`${stack.apiUrl}/reviews`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(10 * 1024 * 1024) },
-    });
-    let stop = () => {};
-    req.on('error', reject);
-    req.on('response', (res) => {
-      stop();
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, body, requestId: res.headers['x-request-id'] as string | undefined, seconds: (Date.now() - started) / 1000 });
-        req.destroy();
+  return new Promise<{ status: number; body: string; requestId: string | undefined; seconds: number }>(
+    (resolve, reject) => {
+      const started = Date.now();
+      const req = request(`${stack.apiUrl}/reviews`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': String(10 * 1024 * 1024),
+        },
       });
-    });
-    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="documents"; filename="slow.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\n`);
-    // Some bytes, enough that a part of the file is being staged when the body stops.
-    req.write(randomBytes(256 * 1024));
-    stop = trickle((b) => req.write(b));
-  });
+      let stop = () => {};
+      req.on('error', reject);
+      req.on('response', (res) => {
+        stop();
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => {
+          resolve({
+            status: res.statusCode ?? 0,
+            body,
+            requestId: res.headers['x-request-id'] as string | undefined,
+            seconds: (Date.now() - started) / 1000,
+          });
+          req.destroy();
+        });
+      });
+      req.write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="documents"; ` +
+          `filename="slow.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\n`,
+      );
+      // Some bytes, enough that a part of the file is being staged when the body stops.
+      req.write(randomBytes(256 * 1024));
+      stop = trickle((b) => req.write(b));
+    },
+  );
 }
 
-test('a body that stops, or trickles at 1 byte a second, is answered 408 invalid_request after 30 s and leaves nothing staged', async (t) => {
-  const org = await newOrganization();
-  const [stopped, trickling] = await Promise.all([
-    stalledCreate(org.liveKey, () => () => {}),
-    stalledCreate(org.liveKey, (write) => {
-      const timer = setInterval(() => write('x'), 1_000);
-      return () => clearInterval(timer);
-    }),
-  ]);
-  for (const [what, answer] of [['stopped', stopped], ['trickling', trickling]] as const) {
-    t.is(answer.status, 408, `${what}: ${answer.body}`);
-    t.is((JSON.parse(answer.body) as { error: { code: string } }).error.code, 'invalid_request');
-    t.truthy(answer.requestId);
-    // Refused once a whole window has passed without enough bytes, and not long after.
-    t.true(answer.seconds >= BODY_IDLE_MS / 1000 && answer.seconds < BODY_IDLE_MS / 1000 + 15, `${what}: answered after ${answer.seconds} s`);
-  }
-  const prefix = `uploads/${org.id}/`;
-  for (let i = 0; i < 100 && (await keysUnder(prefix)).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
-  t.deepEqual(await keysUnder(prefix), []);
-});
+test(
+  'a body that stops, or trickles at 1 byte a second, is answered 408 invalid_request after 30 s ' +
+    'and leaves nothing staged',
+  async (t) => {
+    const org = await newOrganization();
+    const [stopped, trickling] = await Promise.all([
+      stalledCreate(org.liveKey, () => () => {}),
+      stalledCreate(org.liveKey, (write) => {
+        const timer = setInterval(() => write('x'), 1_000);
+        return () => clearInterval(timer);
+      }),
+    ]);
+    for (const [what, answer] of [
+      ['stopped', stopped],
+      ['trickling', trickling],
+    ] as const) {
+      t.is(answer.status, 408, `${what}: ${answer.body}`);
+      t.is((JSON.parse(answer.body) as { error: { code: string } }).error.code, 'invalid_request');
+      t.truthy(answer.requestId);
+      // Refused once a whole window has passed without enough bytes, and not long after.
+      t.true(
+        answer.seconds >= BODY_IDLE_MS / 1000 && answer.seconds < BODY_IDLE_MS / 1000 + 15,
+        `${what}: answered after ${answer.seconds} s`,
+      );
+    }
+    const prefix = `uploads/${org.id}/`;
+    for (let i = 0; i < 100 && (await keysUnder(prefix)).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    t.deepEqual(await keysUnder(prefix), []);
+  },
+);

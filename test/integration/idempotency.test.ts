@@ -12,7 +12,8 @@ test.after.always(closeShared);
 
 const create = (key: string, idempotencyKey: string, json: unknown) =>
   call(stack.apiUrl, 'POST', '/reviews', { key, json, headers: { 'idempotency-key': idempotencyKey } });
-const count = async (orgId: string) => (await db()`select count(*)::int as n from reviews where organization_id = ${orgId}`)[0]!.n as number;
+const count = async (orgId: string) =>
+  (await db()`select count(*)::int as n from reviews where organization_id = ${orgId}`)[0]!.n as number;
 
 test('a retry with the same key returns 200 with the original body, byte for byte, and creates nothing', async (t) => {
   const org = await newOrganization();
@@ -57,7 +58,9 @@ test('a key over 255 characters is 422 invalid_request', async (t) => {
 test('concurrent requests with one key create exactly one review', async (t) => {
   const org = await newOrganization();
   const key = randomUUID();
-  const results = await Promise.all(Array.from({ length: 6 }, () => create(org.liveKey, key, createBody({ reference_id: 'LN-race' }))));
+  const results = await Promise.all(
+    Array.from({ length: 6 }, () => create(org.liveKey, key, createBody({ reference_id: 'LN-race' }))),
+  );
   const statuses = results.map((r) => r.status).sort();
   t.deepEqual(statuses, [200, 200, 200, 200, 200, 201]);
   t.is(new Set(results.map((r) => r.text)).size, 1);
@@ -67,9 +70,17 @@ test('concurrent requests with one key create exactly one review', async (t) => 
 test('a failed create is not remembered: the key can then succeed', async (t) => {
   const org = await newOrganization();
   const key = randomUUID();
-  const refused = await call(stack.apiUrl, 'POST', '/reviews', { key: org.liveKey, headers: { 'idempotency-key': key }, form: form([{ name: 'x.pdf', data: elf }]) });
+  const refused = await call(stack.apiUrl, 'POST', '/reviews', {
+    key: org.liveKey,
+    headers: { 'idempotency-key': key },
+    form: form([{ name: 'x.pdf', data: elf }]),
+  });
   t.is(refused.status, 400);
-  const ok = await call(stack.apiUrl, 'POST', '/reviews', { key: org.liveKey, headers: { 'idempotency-key': key }, form: form([{ name: 'x.png', data: png }]) });
+  const ok = await call(stack.apiUrl, 'POST', '/reviews', {
+    key: org.liveKey,
+    headers: { 'idempotency-key': key },
+    form: form([{ name: 'x.png', data: png }]),
+  });
   t.is(ok.status, 201);
 });
 
@@ -77,31 +88,48 @@ test('multipart retries are recognised by content: same files replay, different 
   const org = await newOrganization();
   const key = randomUUID();
   const cd = await pdf('CD');
-  const first = await call(stack.apiUrl, 'POST', '/reviews', { key: org.liveKey, headers: { 'idempotency-key': key }, form: form([{ name: 'cd.pdf', data: cd }]) });
+  const first = await call(stack.apiUrl, 'POST', '/reviews', {
+    key: org.liveKey,
+    headers: { 'idempotency-key': key },
+    form: form([{ name: 'cd.pdf', data: cd }]),
+  });
   t.is(first.status, 201);
-  const replay = await call(stack.apiUrl, 'POST', '/reviews', { key: org.liveKey, headers: { 'idempotency-key': key }, form: form([{ name: 'cd.pdf', data: cd }]) });
+  const replay = await call(stack.apiUrl, 'POST', '/reviews', {
+    key: org.liveKey,
+    headers: { 'idempotency-key': key },
+    form: form([{ name: 'cd.pdf', data: cd }]),
+  });
   t.is(replay.status, 200);
   t.is(replay.text, first.text);
-  const different = await call(stack.apiUrl, 'POST', '/reviews', { key: org.liveKey, headers: { 'idempotency-key': key }, form: form([{ name: 'cd.pdf', data: await pdf('other') }]) });
+  const different = await call(stack.apiUrl, 'POST', '/reviews', {
+    key: org.liveKey,
+    headers: { 'idempotency-key': key },
+    form: form([{ name: 'cd.pdf', data: await pdf('other') }]),
+  });
   t.is(different.status, 422);
   t.is(await count(org.id), 1);
 });
 
-test('a retry after the API died between starting the review and storing its answer finds that review, never a second', async (t) => {
-  const org = await newOrganization();
-  const key = `crash-${randomUUID()}`;
-  const first = await create(org.liveKey, key, createBody());
-  t.is(first.status, 201);
-  const review = ReviewSchema.parse(first.body);
-  // What a crash right after Temporal took the create leaves: the claim without its answer, minutes old.
-  await db()`update idempotency_records set response_body = null, response_status = null, created_at = now() - interval '10 minutes'
+test(
+  'a retry after the API died between starting the review and storing its answer finds that ' +
+    'review, never a second',
+  async (t) => {
+    const org = await newOrganization();
+    const key = `crash-${randomUUID()}`;
+    const first = await create(org.liveKey, key, createBody());
+    t.is(first.status, 201);
+    const review = ReviewSchema.parse(first.body);
+    // What a crash right after Temporal took the create leaves: the claim without its answer, minutes old.
+    await db()`update idempotency_records set response_body = null, response_status = null, created_at =
+      now() - interval '10 minutes'
               where organization_id = ${org.id} and key = ${key}`;
-  const retry = await create(org.liveKey, key, createBody());
-  t.is(retry.status, 200, retry.text);
-  t.is(ReviewSchema.parse(retry.body).review_id, review.review_id);
-  t.is(await count(org.id), 1);
-  // Its answer is stored now: the next retry replays it byte for byte.
-  const again = await create(org.liveKey, key, createBody());
-  t.is(again.status, 200);
-  t.is(again.text, retry.text);
-});
+    const retry = await create(org.liveKey, key, createBody());
+    t.is(retry.status, 200, retry.text);
+    t.is(ReviewSchema.parse(retry.body).review_id, review.review_id);
+    t.is(await count(org.id), 1);
+    // Its answer is stored now: the next retry replays it byte for byte.
+    const again = await create(org.liveKey, key, createBody());
+    t.is(again.status, 200);
+    t.is(again.text, retry.text);
+  },
+);

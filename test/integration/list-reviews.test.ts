@@ -9,7 +9,8 @@ import { closeShared, db, newOrganization, stack } from '../support/stack.js';
 
 test.after.always(closeShared);
 
-const api = (method: string, path: string, opts: Parameters<typeof call>[3] = {}) => call(stack.apiUrl, method, path, opts);
+const api = (method: string, path: string, opts: Parameters<typeof call>[3] = {}) =>
+  call(stack.apiUrl, method, path, opts);
 
 /** Rows straight into the read model, with chosen creation times (ties included). */
 async function seed(organizationId: string, createdAt: Date[]): Promise<string[]> {
@@ -17,21 +18,34 @@ async function seed(organizationId: string, createdAt: Date[]): Promise<string[]
   for (const at of createdAt) {
     const id = randomUUID();
     await insertReview(db(), {
-      id, organizationId, sandbox: false, status: 'processing', internalState: 'ingesting', reviewType: 'mortgage_v1',
-      label: null, referenceId: null, metadata: null, createdAt: at,
+      id,
+      organizationId,
+      sandbox: false,
+      status: 'processing',
+      internalState: 'ingesting',
+      reviewType: 'mortgage_v1',
+      label: null,
+      referenceId: null,
+      metadata: null,
+      createdAt: at,
     });
     ids.push(id);
   }
   return ids;
 }
 
-interface Page { data: unknown[]; next_cursor: string | null }
+interface Page {
+  data: unknown[];
+  next_cursor: string | null;
+}
 
 async function pageThrough(key: string, limit: number, between?: () => Promise<void>): Promise<string[]> {
   const seen: string[] = [];
   let cursor: string | null = null;
   do {
-    const res = await api('GET', `/reviews?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+    const res = await api('GET', `/reviews?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+      key,
+    });
     if (res.status !== 200) throw new Error(`page failed: ${res.text}`);
     const page = res.body as Page;
     seen.push(...page.data.map((r) => ReviewSchema.parse(r).review_id));
@@ -50,7 +64,10 @@ test('reviews are listed newest first, ties broken by id descending, with the Re
   const page = res.body as Page;
   t.is(page.next_cursor, null);
   const tie = [ids[1]!, ids[2]!].sort().reverse();
-  t.deepEqual(page.data.map((r) => ReviewSchema.parse(r).review_id), [ids[3], ...tie, ids[0]]);
+  t.deepEqual(
+    page.data.map((r) => ReviewSchema.parse(r).review_id),
+    [ids[3], ...tie, ids[0]],
+  );
 });
 
 test('a review created through the API appears in the list', async (t) => {
@@ -69,7 +86,10 @@ test('a review created through the API appears in the list', async (t) => {
 test('limit defaults to 20 and pages cover everything exactly once', async (t) => {
   const org = await newOrganization();
   const base = Date.now() - 3_600_000;
-  const ids = await seed(org.id, Array.from({ length: 23 }, (_, i) => new Date(base + Math.floor(i / 3) * 1000)));
+  const ids = await seed(
+    org.id,
+    Array.from({ length: 23 }, (_, i) => new Date(base + Math.floor(i / 3) * 1000)),
+  );
   const first = (await api('GET', '/reviews', { key: org.liveKey })).body as Page;
   t.is(first.data.length, 20);
   t.truthy(first.next_cursor);
@@ -81,7 +101,10 @@ test('limit defaults to 20 and pages cover everything exactly once', async (t) =
 test('reviews created while paging neither duplicate nor hide the ones being paged', async (t) => {
   const org = await newOrganization();
   const base = Date.now() - 3_600_000;
-  const ids = await seed(org.id, Array.from({ length: 9 }, (_, i) => new Date(base + i * 1000)));
+  const ids = await seed(
+    org.id,
+    Array.from({ length: 9 }, (_, i) => new Date(base + i * 1000)),
+  );
   const seen = await pageThrough(org.liveKey, 2, async () => {
     await seed(org.id, [new Date()]);
   });
@@ -95,11 +118,22 @@ test('only the organization’s own reviews are listed; sandbox ones carry sandb
   await seed(other.id, [new Date()]);
   const id = randomUUID();
   await insertReview(db(), {
-    id, organizationId: org.id, sandbox: true, status: 'completed', internalState: 'released', reviewType: 'mortgage_v1',
-    label: null, referenceId: null, metadata: null, createdAt: new Date(),
+    id,
+    organizationId: org.id,
+    sandbox: true,
+    status: 'completed',
+    internalState: 'released',
+    reviewType: 'mortgage_v1',
+    label: null,
+    referenceId: null,
+    metadata: null,
+    createdAt: new Date(),
   });
   const page = (await api('GET', '/reviews', { key: org.liveKey })).body as Page;
-  t.deepEqual(page.data.map((r) => ReviewSchema.parse(r)).map((r) => [r.review_id, r.sandbox]), [[id, true]]);
+  t.deepEqual(
+    page.data.map((r) => ReviewSchema.parse(r)).map((r) => [r.review_id, r.sandbox]),
+    [[id, true]],
+  );
 });
 
 test('limit outside 1..100 and a malformed, altered or foreign cursor are 422 invalid_request', async (t) => {

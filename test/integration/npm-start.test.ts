@@ -45,15 +45,26 @@ async function descendants(root: number): Promise<number[]> {
   const frontier = [root];
   while (frontier.length > 0) {
     const parent = frontier.pop()!;
-    for (const [pid, p] of ppid) if (p === parent) (found.push(pid), frontier.push(pid));
+    for (const [pid, p] of ppid) {
+      if (p !== parent) continue;
+      found.push(pid);
+      frontier.push(pid);
+    }
   }
   return found;
 }
 
-const alive = (pid: number) => readFile(`/proc/${pid}/stat`, 'utf8').then((s) => !/^\d+ \(.*\) Z /.test(s), () => false);
+const alive = (pid: number) =>
+  readFile(`/proc/${pid}/stat`, 'utf8').then(
+    (s) => !/^\d+ \(.*\) Z /.test(s),
+    () => false,
+  );
 
 /** Starts `npm start` with only what a user's shell would have, and resolves once its output says `until`. */
-async function npmStart(env: Record<string, string>, until = 'is ready'): Promise<{ npm: ChildProcess; output: () => string }> {
+async function npmStart(
+  env: Record<string, string>,
+  until = 'is ready',
+): Promise<{ npm: ChildProcess; output: () => string }> {
   const npm = spawn('npm', ['start'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   npm.stdout!.on('data', (d: Buffer) => (output += d.toString()));
@@ -81,19 +92,29 @@ test.after.always(async () => {
 });
 
 async function userEnv(): Promise<{ env: Record<string, string>; ports: Record<string, string> }> {
-  const ports = Object.fromEntries(await Promise.all(PORT_VARIABLES.map(async (v) => [v, String(await freePort())] as const)));
+  const ports = Object.fromEntries(
+    await Promise.all(PORT_VARIABLES.map(async (v) => [v, String(await freePort())] as const)),
+  );
   const env: Record<string, string> = { PATH: process.env.PATH!, HOME: process.env.HOME!, DATA_DIR: dataDir, ...ports };
   // The Go-built servers' cache, where this machine keeps it elsewhere.
-  for (const v of ['LOAN_REVIEW_CACHE_DIR', 'XDG_CACHE_HOME', 'GOPATH', 'GOCACHE', 'GOMODCACHE']) if (process.env[v]) env[v] = process.env[v]!;
+  for (const v of ['LOAN_REVIEW_CACHE_DIR', 'XDG_CACHE_HOME', 'GOPATH', 'GOCACHE', 'GOMODCACHE'])
+    if (process.env[v]) env[v] = process.env[v]!;
   return { env, ports };
 }
 
-const commandLine = async (pid: number) => (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replaceAll('\0', ' ');
+const commandLine = async (pid: number) =>
+  (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replaceAll('\0', ' ');
 
 /** Sends `signal` to npm's own process; asserts it exits 0 leaving no process of `tree` and no port behind. */
 async function stopsCleanly(
   t: ExecutionContext,
-  o: { npm: ChildProcess; output: () => string; signal: NodeJS.Signals; ports: Record<string, string>; tree: () => Promise<number[]> },
+  o: {
+    npm: ChildProcess;
+    output: () => string;
+    signal: NodeJS.Signals;
+    ports: Record<string, string>;
+    tree: () => Promise<number[]>;
+  },
 ): Promise<void> {
   const exited = once(o.npm, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   // What was running when the signal went, and whatever was started after it (nothing should be).
@@ -111,7 +132,8 @@ async function stopsCleanly(
   for (const pid of tree) if (await alive(pid)) left.push(`${pid} ${await commandLine(pid)}`);
   t.deepEqual(left, [], 'no process of the stack outlives npm');
   const busy = [];
-  for (const [name, port] of Object.entries(o.ports)) if (!(await isPortFree(Number(port)))) busy.push(`${name}=${port}`);
+  for (const [name, port] of Object.entries(o.ports))
+    if (!(await isPortFree(Number(port)))) busy.push(`${name}=${port}`);
   t.deepEqual(busy, [], 'every port is free again');
 }
 
@@ -125,8 +147,10 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     const stackProcesses = (await Promise.all(tree.map(commandLine))).join('\n');
     // The stack under npm: API, worker, Temporal, MinIO and PostgreSQL are all its descendants; the API
     // and the worker run compiled, as production does, not their TypeScript through tsx.
-    for (const name of ['.build/api.js', '.build/worker.js', 'temporal', 'minio', 'postgres']) t.true(stackProcesses.includes(name), `${name} among:\n${stackProcesses}`);
-    for (const source of ['api/server.ts', 'worker/main.ts']) t.false(stackProcesses.includes(source), `${source} is not run:\n${stackProcesses}`);
+    for (const name of ['.build/api.js', '.build/worker.js', 'temporal', 'minio', 'postgres'])
+      t.true(stackProcesses.includes(name), `${name} among:\n${stackProcesses}`);
+    for (const source of ['api/server.ts', 'worker/main.ts'])
+      t.false(stackProcesses.includes(source), `${source} is not run:\n${stackProcesses}`);
     // The workflow bundle was built (or found current) before the worker connected: it loads it, and
     // does not bundle at its start.
     t.regex(output(), /worker\s*\| worker: loading the pre-built workflow bundle \S*\.build\/workflow-bundle\.js/);
@@ -138,21 +162,27 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   });
 }
 
-test.serial('SIGTERM while npm start is still starting stops what it started, exits 0 and frees every port', async (t) => {
-  t.timeout(300_000);
-  const { env, ports } = await userEnv();
-  // A tesseract that hangs: the stack's probe of it (run while the servers start) is surely under way
-  // when the signal comes, and must not outlive the stack.
-  const hanging = join(dataDir, 'hanging-tesseract');
-  await mkdir(hanging, { recursive: true });
-  await writeFile(join(hanging, 'tesseract'), '#!/bin/sh\nexec sleep 120\n', { mode: 0o755 });
-  env.PATH = `${hanging}:${env.PATH}`;
-  // As soon as the servers are launched and the stack waits for them: the worker and the API are starting.
-  const { npm, output } = await npmStart(env, 'ready (');
-  const running = await Promise.all((await descendants(npm.pid!)).map(commandLine));
-  t.true(running.some((c) => c.startsWith('sleep 120')), `the hanging probe runs:\n${running.join('\n')}`);
-  started.push(npm.pid!);
-  t.notRegex(output(), /is ready/, 'the signal comes before the stack is ready');
-  await stopsCleanly(t, { npm, output, signal: 'SIGTERM', ports, tree: () => descendants(npm.pid!) });
-  t.notRegex(output(), /is ready/, 'a stack stopped while starting is not announced');
-});
+test.serial(
+  'SIGTERM while npm start is still starting stops what it started, exits 0 and frees every port',
+  async (t) => {
+    t.timeout(300_000);
+    const { env, ports } = await userEnv();
+    // A tesseract that hangs: the stack's probe of it (run while the servers start) is surely under way
+    // when the signal comes, and must not outlive the stack.
+    const hanging = join(dataDir, 'hanging-tesseract');
+    await mkdir(hanging, { recursive: true });
+    await writeFile(join(hanging, 'tesseract'), '#!/bin/sh\nexec sleep 120\n', { mode: 0o755 });
+    env.PATH = `${hanging}:${env.PATH}`;
+    // As soon as the servers are launched and the stack waits for them: the worker and the API are starting.
+    const { npm, output } = await npmStart(env, 'ready (');
+    const running = await Promise.all((await descendants(npm.pid!)).map(commandLine));
+    t.true(
+      running.some((c) => c.startsWith('sleep 120')),
+      `the hanging probe runs:\n${running.join('\n')}`,
+    );
+    started.push(npm.pid!);
+    t.notRegex(output(), /is ready/, 'the signal comes before the stack is ready');
+    await stopsCleanly(t, { npm, output, signal: 'SIGTERM', ports, tree: () => descendants(npm.pid!) });
+    t.notRegex(output(), /is ready/, 'a stack stopped while starting is not announced');
+  },
+);

@@ -16,7 +16,10 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 async function served() {
   const res = await fetch(`${apiRoot}/v1/openapi.json`);
-  return { status: res.status, doc: (await res.json()) as Record<string, unknown> & { paths: Record<string, unknown> } };
+  return {
+    status: res.status,
+    doc: (await res.json()) as Record<string, unknown> & { paths: Record<string, unknown> },
+  };
 }
 
 test('the document is served without a key, as OpenAPI 3.1 with the interface version', async (t) => {
@@ -24,7 +27,15 @@ test('the document is served without a key, as OpenAPI 3.1 with the interface ve
   t.is(status, 200);
   t.is(doc.openapi, '3.1.0');
   t.like(doc, { info: { version: '2026-05-30' }, servers: [{ url: stack.apiUrl }] });
-  t.deepEqual(Object.keys(doc.paths).sort(), ['/reviews', '/reviews/{review_id}', '/reviews/{review_id}/documents', '/reviews/{review_id}/report', '/webhook-endpoints', '/webhook-endpoints/{id}', '/webhook-endpoints/{id}/deliveries']);
+  t.deepEqual(Object.keys(doc.paths).sort(), [
+    '/reviews',
+    '/reviews/{review_id}',
+    '/reviews/{review_id}/documents',
+    '/reviews/{review_id}/report',
+    '/webhook-endpoints',
+    '/webhook-endpoints/{id}',
+    '/webhook-endpoints/{id}/deliveries',
+  ]);
 });
 
 test('every response of every operation declares the X-Request-Id it carries', async (t) => {
@@ -32,7 +43,12 @@ test('every response of every operation declares the X-Request-Id it carries', a
   t.truthy((doc.components as { headers: Record<string, unknown> }).headers.RequestId);
   t.regex((doc.info as { description: string }).description, /X-Request-Id/);
   let responses = 0;
-  for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { headers?: Record<string, { $ref?: string }> }> }>>)) {
+  for (const [path, item] of Object.entries(
+    doc.paths as Record<
+      string,
+      Record<string, { responses: Record<string, { headers?: Record<string, { $ref?: string }> }> }>
+    >,
+  )) {
     for (const [method, operation] of Object.entries(item)) {
       for (const [status, response] of Object.entries(operation.responses)) {
         responses += 1;
@@ -76,13 +92,24 @@ test('the response validator rejects what the document does not allow', async (t
   const { doc } = await served();
   const v = new OpenApiValidator(doc as never);
   const review = {
-    review_id: '2b1e7a4e-8a51-4a8e-9b4b-1f0b0b0b0b0b', status: 'processing', review_type: 'mortgage_v1',
-    created_at: '2026-11-22T10:00:00.000Z', updated_at: '2026-11-22T10:00:00.000Z', document_count: 0,
-    label: null, reference_id: null, report_available: false, sandbox: false,
+    review_id: '2b1e7a4e-8a51-4a8e-9b4b-1f0b0b0b0b0b',
+    status: 'processing',
+    review_type: 'mortgage_v1',
+    created_at: '2026-11-22T10:00:00.000Z',
+    updated_at: '2026-11-22T10:00:00.000Z',
+    document_count: 0,
+    label: null,
+    reference_id: null,
+    report_available: false,
+    sandbox: false,
   };
   t.notThrows(() => v.check('GET', `/reviews/${review.review_id}`, 200, JSON.stringify(review)));
-  t.throws(() => v.check('GET', `/reviews/${review.review_id}`, 200, JSON.stringify({ ...review, metadata: {} })), { message: /does not match/ });
-  t.throws(() => v.check('GET', `/reviews/${review.review_id}`, 200, JSON.stringify({ ...review, status: 'done' })), { message: /does not match/ });
+  t.throws(() => v.check('GET', `/reviews/${review.review_id}`, 200, JSON.stringify({ ...review, metadata: {} })), {
+    message: /does not match/,
+  });
+  t.throws(() => v.check('GET', `/reviews/${review.review_id}`, 200, JSON.stringify({ ...review, status: 'done' })), {
+    message: /does not match/,
+  });
   t.throws(() => v.check('GET', '/reviews', 418, '{}'), { message: /not documented/ });
   t.throws(() => v.check('GET', '/nowhere', 200, '{}'), { message: /does not describe/ });
   t.throws(() => v.check('GET', '/nowhere', 404, '{"error":{"code":"x"}}'), { message: /does not match/ });
@@ -90,35 +117,65 @@ test('the response validator rejects what the document does not allow', async (t
   t.throws(() => v.check('DELETE', '/webhook-endpoints/x', 204, 'surprise'), { message: /without a body/ });
 });
 
-test('request constraints the server enforces are stated: key and cursor lengths, review_type, HTTPS URLs, at least one document', async (t) => {
-  const { doc } = await served();
-  type Schema = { type?: string; minLength?: number; minItems?: number; enum?: string[]; format?: string; pattern?: string; properties?: Record<string, Schema>; required?: string[]; $ref?: string; items?: Schema };
-  const schemas = (doc as unknown as { components: { schemas: Record<string, Schema> } }).components.schemas;
-  const resolve = (s: Schema): Schema => (s.$ref ? schemas[s.$ref.split('/').at(-1)!]! : s);
-  type Operation = { parameters?: { name: string; in: string; schema: Schema }[]; requestBody: { content: Record<string, { schema: Schema }> } };
-  const op = (path: string, method: string) => (doc.paths[path] as Record<string, Operation>)[method]!;
-  const create = op('/reviews', 'post');
-  t.is(create.parameters!.find((p) => p.name === 'Idempotency-Key')!.schema.minLength, 1);
-  t.is(op('/reviews', 'get').parameters!.find((p) => p.name === 'cursor')!.schema.minLength, 1);
-  for (const [name, operation] of [['create', create], ['add documents', op('/reviews/{review_id}/documents', 'post')]] as const) {
-    const json = resolve(operation.requestBody.content['application/json']!.schema);
-    t.true(json.required?.includes('documents'), name);
-    t.is(json.properties!.documents!.minItems, 1, name);
-    const url = resolve(resolve(json.properties!.documents!.items!)).properties!.url!;
-    t.like(url, { format: 'uri', pattern: '^https://' }, name);
-    t.is(operation.requestBody.content['multipart/form-data']!.schema.properties!.documents!.minItems, 1, name);
-  }
-  const createJson = resolve(create.requestBody.content['application/json']!.schema);
-  t.deepEqual(createJson.properties!.review_type!.enum, ['mortgage_v1']);
-  t.deepEqual(create.requestBody.content['multipart/form-data']!.schema.properties!.review_type!.enum, ['mortgage_v1']);
-  const hook = resolve((doc.paths['/webhook-endpoints'] as Record<string, Operation>).post!.requestBody.content['application/json']!.schema);
-  t.like(hook.properties!.url, { format: 'uri', pattern: '^https://' });
-});
+test(
+  'request constraints the server enforces are stated: key and cursor lengths, review_type, HTTPS ' +
+    'URLs, at least one document',
+  async (t) => {
+    const { doc } = await served();
+    type Schema = {
+      type?: string;
+      minLength?: number;
+      minItems?: number;
+      enum?: string[];
+      format?: string;
+      pattern?: string;
+      properties?: Record<string, Schema>;
+      required?: string[];
+      $ref?: string;
+      items?: Schema;
+    };
+    const schemas = (doc as unknown as { components: { schemas: Record<string, Schema> } }).components.schemas;
+    const resolve = (s: Schema): Schema => (s.$ref ? schemas[s.$ref.split('/').at(-1)!]! : s);
+    type Operation = {
+      parameters?: { name: string; in: string; schema: Schema }[];
+      requestBody: { content: Record<string, { schema: Schema }> };
+    };
+    const op = (path: string, method: string) => (doc.paths[path] as Record<string, Operation>)[method]!;
+    const create = op('/reviews', 'post');
+    t.is(create.parameters!.find((p) => p.name === 'Idempotency-Key')!.schema.minLength, 1);
+    t.is(op('/reviews', 'get').parameters!.find((p) => p.name === 'cursor')!.schema.minLength, 1);
+    for (const [name, operation] of [
+      ['create', create],
+      ['add documents', op('/reviews/{review_id}/documents', 'post')],
+    ] as const) {
+      const json = resolve(operation.requestBody.content['application/json']!.schema);
+      t.true(json.required?.includes('documents'), name);
+      t.is(json.properties!.documents!.minItems, 1, name);
+      const url = resolve(resolve(json.properties!.documents!.items!)).properties!.url!;
+      t.like(url, { format: 'uri', pattern: '^https://' }, name);
+      t.is(operation.requestBody.content['multipart/form-data']!.schema.properties!.documents!.minItems, 1, name);
+    }
+    const createJson = resolve(create.requestBody.content['application/json']!.schema);
+    t.deepEqual(createJson.properties!.review_type!.enum, ['mortgage_v1']);
+    t.deepEqual(create.requestBody.content['multipart/form-data']!.schema.properties!.review_type!.enum, [
+      'mortgage_v1',
+    ]);
+    const hook = resolve(
+      (doc.paths['/webhook-endpoints'] as Record<string, Operation>).post!.requestBody.content['application/json']!
+        .schema,
+    );
+    t.like(hook.properties!.url, { format: 'uri', pattern: '^https://' });
+  },
+);
 
 test('every schema has a realistic example that its own schema accepts, and the closed sets are enums', async (t) => {
   const { doc } = await served();
   const validator = new OpenApiValidator(doc as unknown as ConstructorParameters<typeof OpenApiValidator>[0]);
-  const schemas = (doc.components as { schemas: Record<string, { example?: unknown; properties?: Record<string, { enum?: string[] }> }> }).schemas;
+  const schemas = (
+    doc.components as {
+      schemas: Record<string, { example?: unknown; properties?: Record<string, { enum?: string[] }> }>;
+    }
+  ).schemas;
   t.true(Object.keys(schemas).length >= 20);
   for (const [name, schema] of Object.entries(schemas)) {
     t.not(schema.example, undefined, name);
@@ -128,9 +185,20 @@ test('every schema has a realistic example that its own schema accepts, and the 
   const issue = schemas.Issue!.example as Record<string, unknown>;
   t.throws(() => validator.checkSchema('Issue', { ...issue, severity: 'banana' }), { message: /severity/ });
   t.deepEqual(schemas.Issue!.properties!.severity!.enum, ['critical', 'high', 'medium', 'low', 'info']);
-  t.deepEqual(schemas.Issue!.properties!.category!.enum, ['compliance', 'documentation', 'consistency', 'income', 'collateral']);
+  t.deepEqual(schemas.Issue!.properties!.category!.enum, [
+    'compliance',
+    'documentation',
+    'consistency',
+    'income',
+    'collateral',
+  ]);
   t.deepEqual(schemas.Report!.properties!.outcome!.enum, ['clear', 'issues_found']);
-  t.deepEqual(schemas.Disposition!.properties!.decision!.enum, ['cleared', 'disputed', 'cure_attached', 'unrecognised']);
+  t.deepEqual(schemas.Disposition!.properties!.decision!.enum, [
+    'cleared',
+    'disputed',
+    'cure_attached',
+    'unrecognised',
+  ]);
   t.deepEqual(schemas.WebhookPayload!.properties!.status!.enum, ['completed', 'failed']);
   t.deepEqual(schemas.WebhookPayload!.properties!.event!.enum, ['review.completed', 'review.failed', 'review.amended']);
 });
@@ -140,19 +208,24 @@ test('every operation is tagged with its resource, and the tags are described', 
   const tags = (doc.tags as { name: string; description: string }[]).map((tag) => tag.name);
   t.deepEqual(tags, ['Reviews', 'Reports', 'Webhook endpoints', 'Webhooks']);
   const tagged: Record<string, string[]> = {};
-  for (const item of [...Object.values(doc.paths), ...Object.values(doc.webhooks as Record<string, unknown>)] as Record<string, { operationId: string; tags?: string[] }>[]) {
+  for (const item of [...Object.values(doc.paths), ...Object.values(doc.webhooks as Record<string, unknown>)] as Record<
+    string,
+    { operationId: string; tags?: string[] }
+  >[]) {
     for (const operation of Object.values(item)) {
       t.is(operation.tags?.length, 1, operation.operationId);
       (tagged[operation.tags![0]!] ??= []).push(operation.operationId);
     }
   }
-  t.deepEqual(
-    Object.fromEntries(Object.entries(tagged).map(([tag, ids]) => [tag, ids.sort()])),
-    {
-      Reviews: ['addDocuments', 'createReview', 'getReview', 'listReviews'],
-      Reports: ['getReport'],
-      'Webhook endpoints': ['createWebhookEndpoint', 'deleteWebhookEndpoint', 'listWebhookDeliveries', 'listWebhookEndpoints'],
-      Webhooks: ['reviewAmended', 'reviewCompleted', 'reviewFailed'],
-    },
-  );
+  t.deepEqual(Object.fromEntries(Object.entries(tagged).map(([tag, ids]) => [tag, ids.sort()])), {
+    Reviews: ['addDocuments', 'createReview', 'getReview', 'listReviews'],
+    Reports: ['getReport'],
+    'Webhook endpoints': [
+      'createWebhookEndpoint',
+      'deleteWebhookEndpoint',
+      'listWebhookDeliveries',
+      'listWebhookEndpoints',
+    ],
+    Webhooks: ['reviewAmended', 'reviewCompleted', 'reviewFailed'],
+  });
 });

@@ -18,51 +18,74 @@ import { closeShared, config, db, newOrganization, stack, temporalClient } from 
 
 test.after.always(closeShared);
 
-const settled = (r: { status: string }) => r.status === 'completed' || r.status === 'failed' || r.status === 'awaiting_documents';
+const settled = (r: { status: string }) =>
+  r.status === 'completed' || r.status === 'failed' || r.status === 'awaiting_documents';
 
-test('a small live create answers 201, its workflow run is started after and the review completes; no run is left pending', async (t) => {
-  const org = await newOrganization();
-  const created = await call(stack.apiUrl, 'POST', '/reviews', { key: org.liveKey, form: form([{ name: 'cd.pdf', data: await pdf('Closing Disclosure'), type: 'application/pdf' }]) });
-  assertStatus(t, created, 201);
-  const { review_id } = ReviewSchema.parse(created.body);
-  const done = await waitForReview(org.liveKey, review_id, settled, 60_000);
-  t.not(done.status, 'failed');
-  const [row] = await db()<{ run_pending_since: Date | null }[]>`select run_pending_since from reviews where id = ${review_id}`;
-  t.is(row!.run_pending_since, null);
-  // One run, started as the continuation of the review the API recorded.
-  const described = await (await temporalClient()).workflow.getHandle(review_id).describe();
-  t.is(described.workflowId, review_id);
-});
+test(
+  'a small live create answers 201, its workflow run is started after and the review completes; ' +
+    'no run is left pending',
+  async (t) => {
+    const org = await newOrganization();
+    const created = await call(stack.apiUrl, 'POST', '/reviews', {
+      key: org.liveKey,
+      form: form([{ name: 'cd.pdf', data: await pdf('Closing Disclosure'), type: 'application/pdf' }]),
+    });
+    assertStatus(t, created, 201);
+    const { review_id } = ReviewSchema.parse(created.body);
+    const done = await waitForReview(org.liveKey, review_id, settled, 60_000);
+    t.not(done.status, 'failed');
+    const [row] = await db()<
+      { run_pending_since: Date | null }[]
+    >`select run_pending_since from reviews where id = ${review_id}`;
+    t.is(row!.run_pending_since, null);
+    // One run, started as the continuation of the review the API recorded.
+    const described = await (await temporalClient()).workflow.getHandle(review_id).describe();
+    t.is(described.workflowId, review_id);
+  },
+);
 
-test('a review recorded by a process that died before starting its run is started by an API process and completes', async (t) => {
-  const org = await newOrganization();
-  const reviewId = randomUUID();
-  const bytes = await pdf('Closing Disclosure');
-  const key = uploadKey(org.id);
-  const { sha256, size } = await putStream(storage, key, Readable.from([bytes]), 'application/octet-stream', { maxBytes: bytes.length, tooLarge: () => new Error('too large') });
-  // As the API records a small create, and then dies: no run is started for it.
-  const recorded = await reviewCreation({ sql: db(), storage, config, by: 'api' }).fromUploads(
-    {
+test(
+  'a review recorded by a process that died before starting its run is started by an API process ' + 'and completes',
+  async (t) => {
+    const org = await newOrganization();
+    const reviewId = randomUUID();
+    const bytes = await pdf('Closing Disclosure');
+    const key = uploadKey(org.id);
+    const { sha256, size } = await putStream(storage, key, Readable.from([bytes]), 'application/octet-stream', {
+      maxBytes: bytes.length,
+      tooLarge: () => new Error('too large'),
+    });
+    // As the API records a small create, and then dies: no run is started for it.
+    const recorded = await reviewCreation({ sql: db(), storage, config, by: 'api' }).fromUploads(
+      {
+        reviewId,
+        organizationId: org.id,
+        sandbox: false,
+        reviewType: 'mortgage_v1',
+        label: 'orphaned',
+        referenceId: null,
+        metadata: null,
+        createdAt: new Date().toISOString(),
+        status: 'processing',
+        internalState: 'ingesting',
+      },
+      [{ key, filename: 'cd.pdf', declaredType: 'application/pdf', source: 'upload', content: { sha256, size } }],
+      { runPending: true },
+    );
+    if (isRefused(recorded)) return t.fail(recorded.refused.message);
+    const started = Date.now();
+    const done = await waitForReview(
+      org.liveKey,
       reviewId,
-      organizationId: org.id,
-      sandbox: false,
-      reviewType: 'mortgage_v1',
-      label: 'orphaned',
-      referenceId: null,
-      metadata: null,
-      createdAt: new Date().toISOString(),
-      status: 'processing',
-      internalState: 'ingesting',
-    },
-    [{ key, filename: 'cd.pdf', declaredType: 'application/pdf', source: 'upload', content: { sha256, size } }],
-    { runPending: true },
-  );
-  if (isRefused(recorded)) return t.fail(recorded.refused.message);
-  const started = Date.now();
-  const done = await waitForReview(org.liveKey, reviewId, settled, (PENDING_RUN_GRACE_SECONDS * 1000 + PENDING_RUN_SWEEP_MS) * 2 + 60_000);
-  t.not(done.status, 'failed');
-  t.is(done.document_count, 1);
-  t.log(`started and settled ${Date.now() - started} ms after it was recorded`);
-  const [row] = await db()<{ run_pending_since: Date | null }[]>`select run_pending_since from reviews where id = ${reviewId}`;
-  t.is(row!.run_pending_since, null);
-});
+      settled,
+      (PENDING_RUN_GRACE_SECONDS * 1000 + PENDING_RUN_SWEEP_MS) * 2 + 60_000,
+    );
+    t.not(done.status, 'failed');
+    t.is(done.document_count, 1);
+    t.log(`started and settled ${Date.now() - started} ms after it was recorded`);
+    const [row] = await db()<
+      { run_pending_since: Date | null }[]
+    >`select run_pending_since from reviews where id = ${reviewId}`;
+    t.is(row!.run_pending_since, null);
+  },
+);

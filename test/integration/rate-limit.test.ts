@@ -60,19 +60,27 @@ test('the limit is shared by two API processes and answered with 429 rate_limite
   assertStatus(t, await call(second.url, 'GET', '/reviews', { key: other.liveKey }), 200);
 });
 
-test('concurrent requests to two API processes are admitted exactly up to the limit, each with a place of its own', async (t) => {
-  const org = await newOrganization();
-  await db()`update organizations set rate_limit_per_minute = 30 where id = ${org.id}`;
-  const second = await services.api();
-  await earlyInMinute();
-  const apis = [stack.apiUrl, second.url];
-  const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => call(apis[i % 2]!, 'GET', `/reviews/${randomUUID()}`, { key: org.liveKey })));
-  const admitted = answers.filter((r) => r.status === 404);
-  const refused = answers.filter((r) => r.status === 429);
-  t.is(admitted.length, 30);
-  t.is(refused.length, 30);
-  t.true(refused.every((r) => errorCode(r) === 'rate_limited'));
-  // Every admitted request had a place of its own in the window: remaining 29 … 0, none twice.
-  const remaining = admitted.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => a - b);
-  t.deepEqual(remaining, Array.from({ length: 30 }, (_, i) => i));
-});
+test(
+  'concurrent requests to two API processes are admitted exactly up to the limit, each with a ' + 'place of its own',
+  async (t) => {
+    const org = await newOrganization();
+    await db()`update organizations set rate_limit_per_minute = 30 where id = ${org.id}`;
+    const second = await services.api();
+    await earlyInMinute();
+    const apis = [stack.apiUrl, second.url];
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => call(apis[i % 2]!, 'GET', `/reviews/${randomUUID()}`, { key: org.liveKey })),
+    );
+    const admitted = answers.filter((r) => r.status === 404);
+    const refused = answers.filter((r) => r.status === 429);
+    t.is(admitted.length, 30);
+    t.is(refused.length, 30);
+    t.true(refused.every((r) => errorCode(r) === 'rate_limited'));
+    // Every admitted request had a place of its own in the window: remaining 29 … 0, none twice.
+    const remaining = admitted.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => a - b);
+    t.deepEqual(
+      remaining,
+      Array.from({ length: 30 }, (_, i) => i),
+    );
+  },
+);

@@ -41,17 +41,32 @@ const findings: Finding[] = [
 const issues = findings.map(({ key, ...f }) => ({ id: key, ...f }));
 const summary = { total: 2, critical: 2, high: 0, medium: 0, low: 0, info: 0 };
 
-async function review(organizationId: string, status: ReviewStatus, opts: { release?: 'stored' | 'missing'; sandbox?: boolean } = {}) {
+async function review(
+  organizationId: string,
+  status: ReviewStatus,
+  opts: { release?: 'stored' | 'missing'; sandbox?: boolean } = {},
+) {
   const id = randomUUID();
   await insertReview(db(), {
-    id, organizationId, sandbox: opts.sandbox ?? false, status, internalState: status === 'completed' ? 'released' : 'analysing',
-    reviewType: 'mortgage_v1', label: null, referenceId: null, metadata: null, createdAt: new Date(),
+    id,
+    organizationId,
+    sandbox: opts.sandbox ?? false,
+    status,
+    internalState: status === 'completed' ? 'released' : 'analysing',
+    reviewType: 'mortgage_v1',
+    label: null,
+    referenceId: null,
+    metadata: null,
+    createdAt: new Date(),
   });
   if (opts.release) {
     const key = `reports/${id}/1.pdf`;
-    await db()`insert into releases (id, review_id, sequence, outcome, summary, issues, findings, report_object_key, generated_at)
-               values (${randomUUID()}, ${id}, 1, 'issues_found', ${db().json(summary)}, ${db().json(issues)}, ${db().json(findings)}, ${key}, now())`;
-    if (opts.release === 'stored') await storage.client.putObject(storage.bucket, key, pdf, pdf.length, { 'Content-Type': 'application/pdf' });
+    await db()`insert into releases (id, review_id, sequence, outcome, summary, issues, findings,
+      report_object_key, generated_at)
+               values (${randomUUID()}, ${id}, 1, 'issues_found', ${db().json(summary)},
+               ${db().json(issues)}, ${db().json(findings)}, ${key}, now())`;
+    if (opts.release === 'stored')
+      await storage.client.putObject(storage.bucket, key, pdf, pdf.length, { 'Content-Type': 'application/pdf' });
   }
   return id;
 }
@@ -69,7 +84,10 @@ test('completed: 200 with the report and a download URL valid for 5 minutes', as
   t.deepEqual(body.summary, summary);
   t.deepEqual(body.issues, issues);
   const expires = Date.parse(body.report_pdf_expires_at);
-  t.true(expires >= Math.floor(before / 1000) * 1000 + 299_000 && expires <= Date.now() + 300_000, body.report_pdf_expires_at);
+  t.true(
+    expires >= Math.floor(before / 1000) * 1000 + 299_000 && expires <= Date.now() + 300_000,
+    body.report_pdf_expires_at,
+  );
   t.regex(body.report_pdf_url, /X-Amz-Expires=300/);
   const download = await fetch(body.report_pdf_url);
   t.is(download.status, 200);
@@ -122,23 +140,50 @@ test('a sandbox review’s report says sandbox: true', async (t) => {
   t.true(ReportSchema.parse(res.body).sandbox);
 });
 
-test("a release published before findings were stored (issues only) shows its issues with their code as id, no evidence and their rule's regulation, once migration 7 has run", async (t) => {
-  const org = await newOrganization();
-  const id = await review(org.id, 'completed', { release: 'stored' });
-  const early = [
-    { code: 'DOC-005', severity: 'high', category: 'documentation', title: 'Signature missing', summary: 'The Note is unsigned.' },
-    { code: 'APR-001', severity: 'critical', category: 'compliance', title: 'APR outside tolerance', summary: 'CD APR 4.274%.' },
-    { code: 'DOC-005', severity: 'high', category: 'documentation', title: 'Signature missing', summary: 'The Deed of Trust is unsigned.' },
-  ];
-  await db()`update releases set issues = ${db().json(early)}, findings = '[]'::jsonb where review_id = ${id}`;
-  await db().unsafe(readFileSync(new URL('../../src/db/migrations/00007_findings_of_early_releases/index.sql', import.meta.url), 'utf8'));
-  const body = ReportSchema.parse((await report(org.liveKey, id)).body);
-  t.deepEqual(
-    body.issues.map((i) => [i.id, i.code, i.summary, i.evidence, i.regulation]),
-    [
-      ['DOC-005', 'DOC-005', 'The Note is unsigned.', [], null],
-      ['APR-001', 'APR-001', 'CD APR 4.274%.', [], '12 CFR 1026.22(a)(2)'],
-      ['DOC-005~2', 'DOC-005', 'The Deed of Trust is unsigned.', [], null],
-    ],
-  );
-});
+test(
+  'a release published before findings were stored (issues only) shows its issues with their code ' +
+    "as id, no evidence and their rule's regulation, once migration 7 has run",
+  async (t) => {
+    const org = await newOrganization();
+    const id = await review(org.id, 'completed', { release: 'stored' });
+    const early = [
+      {
+        code: 'DOC-005',
+        severity: 'high',
+        category: 'documentation',
+        title: 'Signature missing',
+        summary: 'The Note is unsigned.',
+      },
+      {
+        code: 'APR-001',
+        severity: 'critical',
+        category: 'compliance',
+        title: 'APR outside tolerance',
+        summary: 'CD APR 4.274%.',
+      },
+      {
+        code: 'DOC-005',
+        severity: 'high',
+        category: 'documentation',
+        title: 'Signature missing',
+        summary: 'The Deed of Trust is unsigned.',
+      },
+    ];
+    await db()`update releases set issues = ${db().json(early)}, findings = '[]'::jsonb where review_id = ${id}`;
+    await db().unsafe(
+      readFileSync(
+        new URL('../../src/db/migrations/00007_findings_of_early_releases/index.sql', import.meta.url),
+        'utf8',
+      ),
+    );
+    const body = ReportSchema.parse((await report(org.liveKey, id)).body);
+    t.deepEqual(
+      body.issues.map((i) => [i.id, i.code, i.summary, i.evidence, i.regulation]),
+      [
+        ['DOC-005', 'DOC-005', 'The Note is unsigned.', [], null],
+        ['APR-001', 'APR-001', 'CD APR 4.274%.', [], '12 CFR 1026.22(a)(2)'],
+        ['DOC-005~2', 'DOC-005', 'The Deed of Trust is unsigned.', [], null],
+      ],
+    );
+  },
+);

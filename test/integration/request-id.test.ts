@@ -25,35 +25,51 @@ test.after.always(async () => {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-test('every answer carries a request id of its own: success, client errors, health, the OpenAPI document and unknown routes', async (t) => {
-  const org = await newOrganization();
-  const created = await call(api.url, 'POST', '/reviews', { key: org.liveKey, json: createBody() });
-  const answers = [
-    created,
-    await call(api.url, 'GET', '/reviews', { key: org.liveKey }),
-    await call(api.url, 'GET', '/reviews/00000000-0000-4000-8000-000000000000', { key: org.liveKey }),
-    await call(api.url, 'GET', '/reviews'),
-    await call(api.url, 'POST', '/reviews', { key: org.liveKey, json: { documents: 'none' } }),
-    await call(api.root, 'GET', '/healthz'),
-    await call(api.root, 'GET', '/readyz'),
-    await call(api.url, 'GET', '/openapi.json'),
-    await call(api.root, 'GET', '/no/such/route'),
-  ];
-  t.deepEqual(answers.map((a) => a.status), [201, 200, 404, 401, 422, 200, 200, 200, 404]);
-  const ids = answers.map((a) => a.headers.get('x-request-id') ?? '');
-  for (const id of ids) t.regex(id, UUID);
-  t.is(new Set(ids).size, ids.length, 'one id per request');
-});
+test(
+  'every answer carries a request id of its own: success, client errors, health, the OpenAPI ' +
+    'document and unknown routes',
+  async (t) => {
+    const org = await newOrganization();
+    const created = await call(api.url, 'POST', '/reviews', { key: org.liveKey, json: createBody() });
+    const answers = [
+      created,
+      await call(api.url, 'GET', '/reviews', { key: org.liveKey }),
+      await call(api.url, 'GET', '/reviews/00000000-0000-4000-8000-000000000000', { key: org.liveKey }),
+      await call(api.url, 'GET', '/reviews'),
+      await call(api.url, 'POST', '/reviews', { key: org.liveKey, json: { documents: 'none' } }),
+      await call(api.root, 'GET', '/healthz'),
+      await call(api.root, 'GET', '/readyz'),
+      await call(api.url, 'GET', '/openapi.json'),
+      await call(api.root, 'GET', '/no/such/route'),
+    ];
+    t.deepEqual(
+      answers.map((a) => a.status),
+      [201, 200, 404, 401, 422, 200, 200, 200, 404],
+    );
+    const ids = answers.map((a) => a.headers.get('x-request-id') ?? '');
+    for (const id of ids) t.regex(id, UUID);
+    t.is(new Set(ids).size, ids.length, 'one id per request');
+  },
+);
 
-test("a caller's own usable id is answered back and begins the request's line in the log, with its status", async (t) => {
-  const org = await newOrganization();
-  const mine = `trace-${randomUUID()}:span/7+x=`;
-  const res = await call(api.url, 'GET', '/reviews/00000000-0000-4000-8000-000000000000', { key: org.liveKey, headers: { 'X-Request-Id': mine } });
-  t.is(res.status, 404);
-  t.is(res.headers.get('x-request-id'), mine);
-  const line = new RegExp(`\\[${mine.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\] GET /v1/reviews/00000000-0000-4000-8000-000000000000 404 \\d+ ms`);
-  t.regex(await logOnceItHolds(api.log, line), line);
-});
+test(
+  "a caller's own usable id is answered back and begins the request's line in the log, with " + 'its status',
+  async (t) => {
+    const org = await newOrganization();
+    const mine = `trace-${randomUUID()}:span/7+x=`;
+    const res = await call(api.url, 'GET', '/reviews/00000000-0000-4000-8000-000000000000', {
+      key: org.liveKey,
+      headers: { 'X-Request-Id': mine },
+    });
+    t.is(res.status, 404);
+    t.is(res.headers.get('x-request-id'), mine);
+    const line = new RegExp(
+      `\\[${mine.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\] GET ` +
+        `/v1/reviews/00000000-0000-4000-8000-000000000000 404 \\d+ ms`,
+    );
+    t.regex(await logOnceItHolds(api.log, line), line);
+  },
+);
 
 test('an id that could forge or flood a log line is replaced by one the service makes, and never logged', async (t) => {
   const org = await newOrganization();
@@ -66,7 +82,8 @@ test('an id that could forge or flood a log line is replaced by one the service 
     await logOnceItHolds(api.log, new RegExp(`\\[${answered}\\] GET /v1/reviews 200`));
   }
   const log = await readFile(api.log, 'utf8');
-  for (const given of unusable.filter((g) => g.length > 0)) t.false(log.includes(given), `${JSON.stringify(given)} is not in the log`);
+  for (const given of unusable.filter((g) => g.length > 0))
+    t.false(log.includes(given), `${JSON.stringify(given)} is not in the log`);
 });
 
 test("a 5xx is logged, with what failed, under the caller's id it is answered with", async (t) => {
@@ -74,7 +91,11 @@ test("a 5xx is logged, with what failed, under the caller's id it is answered wi
   // Object storage refusing connections while an upload is staged: nothing the client did.
   const broken = await services.api({ S3_ENDPOINT: `http://127.0.0.1:${await freePort()}` }, { waitReady: false });
   const mine = `support-case-${randomUUID()}`;
-  const res = await call(broken.url, 'POST', '/reviews', { key: org.liveKey, headers: { 'X-Request-Id': mine }, form: form([{ name: 'id.png', data: png }]) });
+  const res = await call(broken.url, 'POST', '/reviews', {
+    key: org.liveKey,
+    headers: { 'X-Request-Id': mine },
+    form: form([{ name: 'id.png', data: png }]),
+  });
   t.is(res.status, 503, res.text);
   t.is(res.headers.get('x-request-id'), mine);
   const logFile = join(stack.logDir, `${broken.child.spec.name}.log`);

@@ -6,7 +6,14 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ReviewSchema } from '../../src/reviews/review.js';
 import { getStateQuery } from '../../workflows/messages.js';
-import { OrgIdKey, ReferenceIdKey, ReviewStatusKey, SandboxKey, InternalStateKey, ReviewTypeKey } from '../../src/temporal/search-attribute-keys.js';
+import {
+  OrgIdKey,
+  ReferenceIdKey,
+  ReviewStatusKey,
+  SandboxKey,
+  InternalStateKey,
+  ReviewTypeKey,
+} from '../../src/temporal/search-attribute-keys.js';
 import { assertStatus, call, createBody, errorCode, errorMessage, form } from '../support/http.js';
 import { pdf, zip } from '../support/fixtures.js';
 import { describedAt, waitForInternalState } from '../support/reviews.js';
@@ -16,11 +23,15 @@ import { logOnceItHolds } from '../support/logs.js';
 
 test.after.always(closeShared);
 
-const api = (method: string, path: string, opts: Parameters<typeof call>[3] = {}) => call(stack.apiUrl, method, path, opts);
+const api = (method: string, path: string, opts: Parameters<typeof call>[3] = {}) =>
+  call(stack.apiUrl, method, path, opts);
 
 test('a live create returns 201 with exactly the Review fields, status processing', async (t) => {
   const org = await newOrganization();
-  const res = await api('POST', '/reviews', { key: org.liveKey, json: createBody({ label: 'Smith purchase', reference_id: 'LN-1' }) });
+  const res = await api('POST', '/reviews', {
+    key: org.liveKey,
+    json: createBody({ label: 'Smith purchase', reference_id: 'LN-1' }),
+  });
   t.is(res.status, 201);
   const review = ReviewSchema.parse(res.body);
   t.deepEqual(Object.keys(res.body as object).sort(), Object.keys(ReviewSchema.shape).sort());
@@ -62,13 +73,21 @@ test('the review is a running workflow in Temporal, searchable by organization, 
   t.deepEqual(await description.memo, { metadata: { branch: 'north' } });
 
   const state = await handle.query(getStateQuery);
-  t.like(state, { reviewId: review_id, organizationId: org.id, created: true, internalState: 'release_gate', rejection: null, releases: 0 });
+  t.like(state, {
+    reviewId: review_id,
+    organizationId: org.id,
+    created: true,
+    internalState: 'release_gate',
+    rejection: null,
+    releases: 0,
+  });
 
   // Operators find it by organization in the visibility store (eventually consistent).
   let found: string[] = [];
   for (let i = 0; i < 40 && found.length === 0; i++) {
     found = [];
-    for await (const wf of client.workflow.list({ query: `OrgId = '${org.id}' AND ReferenceId = '${reference}'` })) found.push(wf.workflowId);
+    for await (const wf of client.workflow.list({ query: `OrgId = '${org.id}' AND ReferenceId = '${reference}'` }))
+      found.push(wf.workflowId);
     if (found.length === 0) await new Promise((r) => setTimeout(r, 250));
   }
   t.deepEqual(found, [review_id]);
@@ -79,11 +98,16 @@ test('the status row is in Postgres and GET /v1/reviews/{id} returns it', async 
   const created = await api('POST', '/reviews', { key: org.liveKey, json: createBody() });
   const review = ReviewSchema.parse(created.body);
   // The create's own row, first in the transition log.
-  const [first] = await db()`select internal_state, status from review_transitions where review_id = ${review.review_id} order by id limit 1`;
+  const [first] = await db()`select internal_state, status from review_transitions where review_id =
+      ${review.review_id} order by id limit 1`;
   t.deepEqual({ ...first }, { internal_state: 'ingesting', status: 'processing' });
   await waitForInternalState(review.review_id, 'release_gate');
-  const [row] = await db()`select organization_id, status, internal_state, sandbox from reviews where id = ${review.review_id}`;
-  t.deepEqual({ ...row }, { organization_id: org.id, status: 'processing', internal_state: 'release_gate', sandbox: false });
+  const [row] =
+    await db()`select organization_id, status, internal_state, sandbox from reviews where id = ${review.review_id}`;
+  t.deepEqual(
+    { ...row },
+    { organization_id: org.id, status: 'processing', internal_state: 'release_gate', sandbox: false },
+  );
 
   const read = await api('GET', `/reviews/${review.review_id}`, { key: org.liveKey });
   t.is(read.status, 200);
@@ -108,7 +132,13 @@ test('a malformed review_id is 422 with the detail body', async (t) => {
   t.is(res.status, 422);
   t.deepEqual(res.body, {
     detail: [
-      { loc: ['path', 'review_id'], msg: 'Input should be a valid UUID', type: 'uuid_parsing', ctx: { error: 'invalid UUID format' }, input: 'not-a-uuid' },
+      {
+        loc: ['path', 'review_id'],
+        msg: 'Input should be a valid UUID',
+        type: 'uuid_parsing',
+        ctx: { error: 'invalid UUID format' },
+        input: 'not-a-uuid',
+      },
     ],
   });
 });
@@ -124,84 +154,124 @@ test('a duplicate reference_id returns 409 duplicate_reference_id and leaves no 
   t.is(rows.length, 1);
   // The same reference in another organization is independent.
   const other = await newOrganization();
-  assertStatus(t, await api('POST', '/reviews', { key: other.liveKey, json: createBody({ reference_id: 'LN-dup' }) }), 201);
+  assertStatus(
+    t,
+    await api('POST', '/reviews', { key: other.liveKey, json: createBody({ reference_id: 'LN-dup' }) }),
+    201,
+  );
 });
 
-test('the workflow of a rejected create ends at once, marked rejected, with no ReviewStatus an operator could mistake for a review', async (t) => {
-  const org = await newOrganization();
-  assertStatus(t, await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'LN-once' }) }), 201);
-  const requestIds = { duplicate: `dup-${randomUUID()}`, nested: `nested-${randomUUID()}`, small: `small-${randomUUID()}` };
-  const duplicate = await api('POST', '/reviews', { key: org.liveKey, headers: { 'X-Request-Id': requestIds.duplicate }, json: createBody({ reference_id: 'LN-once' }) });
-  t.is(errorCode(duplicate), 'duplicate_reference_id');
-  // Refused by ingest, inside the workflow (a sandbox key's create is ingested there): a zip inside a zip.
-  const nestedZip = await zip([{ name: 'inner.zip', data: await zip([{ name: 'a.pdf', data: await pdf() }]) }]);
-  const nested = await api('POST', '/reviews', { key: org.sandboxKey, headers: { 'X-Request-Id': requestIds.nested }, form: form([{ name: 'nested.zip', data: nestedZip }]) });
-  t.is(errorCode(nested), 'document_unsupported', nested.text);
-  // A live key's small create is ingested by the API: refused there, it starts no workflow at all.
-  const small = await api('POST', '/reviews', { key: org.liveKey, headers: { 'X-Request-Id': requestIds.small }, form: form([{ name: 'nested.zip', data: nestedZip }]) });
-  t.is(errorCode(small), 'document_unsupported', small.text);
-  // A refusal is an answer: one line in the log of the process that refused it, under the request's id,
-  // no failure and no stack trace.
-  const workerLog = join(stack.logDir, 'worker.log');
-  const refusals = [
-    ['worker', requestIds.duplicate, 'duplicate_reference_id'],
-    ['worker', requestIds.nested, 'document_unsupported'],
-    ['api', requestIds.small, 'document_unsupported'],
-  ] as const;
-  for (const [process, id, code] of refusals) {
-    const line = new RegExp(`^${process}: \\[${id}\\] the create of review [0-9a-f-]{36} refused: ${code}: .+$`, 'm');
-    t.regex(await logOnceItHolds(join(stack.logDir, `${process}.log`), line), line);
-  }
+test(
+  'the workflow of a rejected create ends at once, marked rejected, with no ReviewStatus an ' +
+    'operator could mistake for a review',
+  async (t) => {
+    const org = await newOrganization();
+    assertStatus(
+      t,
+      await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'LN-once' }) }),
+      201,
+    );
+    const requestIds = {
+      duplicate: `dup-${randomUUID()}`,
+      nested: `nested-${randomUUID()}`,
+      small: `small-${randomUUID()}`,
+    };
+    const duplicate = await api('POST', '/reviews', {
+      key: org.liveKey,
+      headers: { 'X-Request-Id': requestIds.duplicate },
+      json: createBody({ reference_id: 'LN-once' }),
+    });
+    t.is(errorCode(duplicate), 'duplicate_reference_id');
+    // Refused by ingest, inside the workflow (a sandbox key's create is ingested there): a zip inside a zip.
+    const nestedZip = await zip([{ name: 'inner.zip', data: await zip([{ name: 'a.pdf', data: await pdf() }]) }]);
+    const nested = await api('POST', '/reviews', {
+      key: org.sandboxKey,
+      headers: { 'X-Request-Id': requestIds.nested },
+      form: form([{ name: 'nested.zip', data: nestedZip }]),
+    });
+    t.is(errorCode(nested), 'document_unsupported', nested.text);
+    // A live key's small create is ingested by the API: refused there, it starts no workflow at all.
+    const small = await api('POST', '/reviews', {
+      key: org.liveKey,
+      headers: { 'X-Request-Id': requestIds.small },
+      form: form([{ name: 'nested.zip', data: nestedZip }]),
+    });
+    t.is(errorCode(small), 'document_unsupported', small.text);
+    // A refusal is an answer: one line in the log of the process that refused it, under the request's id,
+    // no failure and no stack trace.
+    const workerLog = join(stack.logDir, 'worker.log');
+    const refusals = [
+      ['worker', requestIds.duplicate, 'duplicate_reference_id'],
+      ['worker', requestIds.nested, 'document_unsupported'],
+      ['api', requestIds.small, 'document_unsupported'],
+    ] as const;
+    for (const [process, id, code] of refusals) {
+      const line = new RegExp(`^${process}: \\[${id}\\] the create of review [0-9a-f-]{36} refused: ${code}: .+$`, 'm');
+      t.regex(await logOnceItHolds(join(stack.logDir, `${process}.log`), line), line);
+    }
 
-  const client = await temporalClient();
-  let closed: string[] = [];
-  for (let i = 0; i < 40 && closed.length < 2; i++) {
-    closed = [];
-    for await (const wf of client.workflow.list({ query: `OrgId = '${org.id}' AND ExecutionStatus = 'Completed' AND InternalState = 'rejected'` })) closed.push(wf.workflowId);
-    if (closed.length < 2) await new Promise((r) => setTimeout(r, 250));
-  }
-  t.is(closed.length, 2);
-  const codes = [];
-  for (const id of closed) {
-    const handle = client.workflow.getHandle(id);
-    const result = await handle.result();
-    t.like(result, { created: false });
-    codes.push(result.rejection?.code);
-    const attributes = (await handle.describe()).typedSearchAttributes;
-    t.is(attributes.get(InternalStateKey), 'rejected');
-    t.is(attributes.get(ReviewStatusKey), undefined);
-    assertStatus(t, await api('GET', `/reviews/${id}`, { key: org.liveKey }), 404);
-  }
-  t.deepEqual(codes.sort(), ['document_unsupported', 'duplicate_reference_id']);
-  const log = await readFile(workerLog, 'utf8');
-  for (const id of closed) t.false(log.includes(`workflowId: '${id}'`), `no activity failure is logged for ${id}`);
-  // What operators search by: the organization's processing reviews are the one accepted, never a refusal.
-  for await (const wf of client.workflow.list({ query: `OrgId = '${org.id}' AND ReviewStatus = 'processing'` })) t.false(closed.includes(wf.workflowId));
-  // The organization's runs: the review accepted and the two refusals its workflow made; none for the API's.
-  let runs = 0;
-  for await (const wf of client.workflow.list({ query: `OrgId = '${org.id}'` })) if (wf.workflowId) runs++;
-  t.is(runs, 3);
-});
+    const client = await temporalClient();
+    let closed: string[] = [];
+    for (let i = 0; i < 40 && closed.length < 2; i++) {
+      closed = [];
+      for await (const wf of client.workflow.list({
+        query: `OrgId = '${org.id}' AND ExecutionStatus = 'Completed' AND InternalState = 'rejected'`,
+      }))
+        closed.push(wf.workflowId);
+      if (closed.length < 2) await new Promise((r) => setTimeout(r, 250));
+    }
+    t.is(closed.length, 2);
+    const codes = [];
+    for (const id of closed) {
+      const handle = client.workflow.getHandle(id);
+      const result = await handle.result();
+      t.like(result, { created: false });
+      codes.push(result.rejection?.code);
+      const attributes = (await handle.describe()).typedSearchAttributes;
+      t.is(attributes.get(InternalStateKey), 'rejected');
+      t.is(attributes.get(ReviewStatusKey), undefined);
+      assertStatus(t, await api('GET', `/reviews/${id}`, { key: org.liveKey }), 404);
+    }
+    t.deepEqual(codes.sort(), ['document_unsupported', 'duplicate_reference_id']);
+    const log = await readFile(workerLog, 'utf8');
+    for (const id of closed) t.false(log.includes(`workflowId: '${id}'`), `no activity failure is logged for ${id}`);
+    // What operators search by: the organization's processing reviews are the one accepted, never a refusal.
+    for await (const wf of client.workflow.list({ query: `OrgId = '${org.id}' AND ReviewStatus = 'processing'` }))
+      t.false(closed.includes(wf.workflowId));
+    // The organization's runs: the review accepted and the two refusals its workflow made; none for the API's.
+    let runs = 0;
+    for await (const wf of client.workflow.list({ query: `OrgId = '${org.id}'` })) if (wf.workflowId) runs++;
+    t.is(runs, 3);
+  },
+);
 
-test('a reference_id of "null" or "undefined", what a client\'s serialiser makes of a missing value, is refused naming the field', async (t) => {
-  const org = await newOrganization();
-  // As JavaScript sends a null: FormData.append turns it into the text "null".
-  const fd = new FormData();
-  fd.append('reference_id', null as unknown as string);
-  fd.append('documents', new Blob([await pdf()], { type: 'application/pdf' }), 'cd.pdf');
-  const multipart = await api('POST', '/reviews', { key: org.liveKey, form: fd });
-  t.is(multipart.status, 422, multipart.text);
-  t.is(errorCode(multipart), 'invalid_request');
-  t.regex(errorMessage(multipart), /reference_id: must be your identifier of the loan, not "null" or "undefined"/);
-  const json = await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'undefined' }) });
-  t.is(json.status, 422, json.text);
-  t.regex(json.text, /reference_id/);
-  // A reference that merely contains the word is a reference; JSON's null is no reference at all.
-  assertStatus(t, await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'null-2026-17' }) }), 201);
-  assertStatus(t, await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: null }) }), 201);
-  const [row] = await db()<{ n: number }[]>`select count(*)::int as n from reviews where organization_id = ${org.id}`;
-  t.is(row!.n, 2, 'nothing of the refused creates is kept');
-});
+test(
+  'a reference_id of "null" or "undefined", what a client\'s serialiser makes of a missing value, ' +
+    'is refused naming the field',
+  async (t) => {
+    const org = await newOrganization();
+    // As JavaScript sends a null: FormData.append turns it into the text "null".
+    const fd = new FormData();
+    fd.append('reference_id', null as unknown as string);
+    fd.append('documents', new Blob([await pdf()], { type: 'application/pdf' }), 'cd.pdf');
+    const multipart = await api('POST', '/reviews', { key: org.liveKey, form: fd });
+    t.is(multipart.status, 422, multipart.text);
+    t.is(errorCode(multipart), 'invalid_request');
+    t.regex(errorMessage(multipart), /reference_id: must be your identifier of the loan, not "null" or "undefined"/);
+    const json = await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'undefined' }) });
+    t.is(json.status, 422, json.text);
+    t.regex(json.text, /reference_id/);
+    // A reference that merely contains the word is a reference; JSON's null is no reference at all.
+    assertStatus(
+      t,
+      await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'null-2026-17' }) }),
+      201,
+    );
+    assertStatus(t, await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: null }) }), 201);
+    const [row] = await db()<{ n: number }[]>`select count(*)::int as n from reviews where organization_id = ${org.id}`;
+    t.is(row!.n, 2, 'nothing of the refused creates is kept');
+  },
+);
 
 test('create validates its body: document_required, invalid_request naming fields, malformed JSON', async (t) => {
   const org = await newOrganization();
@@ -242,17 +312,26 @@ test('create validates its body: document_required, invalid_request naming field
   t.is((await db()`select count(*)::int as n from reviews where organization_id = ${org.id}`)[0]!.n, 0);
 });
 
-test('a body over the size limit is answered in the envelope as invalid_request 422 (413 is document_too_large\'s), not dropped', async (t) => {
-  const org = await newOrganization();
-  const res = await api('POST', '/reviews', { key: org.liveKey, json: createBody({ label: 'x'.repeat(2 * 1024 * 1024) }) });
-  t.is(res.status, 422);
-  t.is(errorCode(res), 'invalid_request');
-  t.regex((res.body as { error: { message: string } }).error.message, /body/);
-});
+test(
+  'a body over the size limit is answered in the envelope as invalid_request 422 (413 is ' +
+    "document_too_large's), not dropped",
+  async (t) => {
+    const org = await newOrganization();
+    const res = await api('POST', '/reviews', {
+      key: org.liveKey,
+      json: createBody({ label: 'x'.repeat(2 * 1024 * 1024) }),
+    });
+    t.is(res.status, 422);
+    t.is(errorCode(res), 'invalid_request');
+    t.regex((res.body as { error: { message: string } }).error.message, /body/);
+  },
+);
 
 test('text the database cannot hold (a NUL, an unpaired surrogate) is refused at once, naming the field', async (t) => {
   const org = await newOrganization();
-  const doc = (filename: string) => ({ documents: [{ filename, content_type: 'application/pdf', url: 'https://files.example.com/a.pdf' }] });
+  const doc = (filename: string) => ({
+    documents: [{ filename, content_type: 'application/pdf', url: 'https://files.example.com/a.pdf' }],
+  });
   const cases: [string, Record<string, unknown>, RegExp][] = [
     ['NUL in label', createBody({ label: 'Smith\u0000purchase' }), /label/],
     ['lone high surrogate in reference_id', createBody({ reference_id: 'LN-\ud800' }), /reference_id/],
@@ -270,7 +349,10 @@ test('text the database cannot hold (a NUL, an unpaired surrogate) is refused at
     t.regex((res.body as { error: { message: string } }).error.message, field, name);
     t.true(Date.now() - started < onThisMachine(2_000), `${name} answered in ${Date.now() - started} ms`);
   }
-  const hook = await api('POST', '/webhook-endpoints', { key: org.liveKey, json: { url: 'https://hooks.example.com/in', description: 'LOS\u0000inbox' } });
+  const hook = await api('POST', '/webhook-endpoints', {
+    key: org.liveKey,
+    json: { url: 'https://hooks.example.com/in', description: 'LOS\u0000inbox' },
+  });
   t.is(hook.status, 422);
   t.regex((hook.body as { error: { message: string } }).error.message, /description/);
   t.is((await db()`select count(*)::int as n from reviews where organization_id = ${org.id}`)[0]!.n, 0);

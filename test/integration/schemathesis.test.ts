@@ -45,12 +45,19 @@ test('Schemathesis with all checks finds no failure in any operation of the Open
     '2',
     '--no-color',
   ];
-  const child = spawn(schemathesis[0]!, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(schemathesis[0]!, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   const [code] = (await once(child, 'close')) as [number | null];
-  const summary = output.split('\n').filter((l) => /passed|failed|errors?|Test cases|Operations|warnings?/i.test(l)).slice(-12).join('\n');
+  const summary = output
+    .split('\n')
+    .filter((l) => /passed|failed|errors?|Test cases|Operations|warnings?/i.test(l))
+    .slice(-12)
+    .join('\n');
   t.log(summary);
   t.is(code, 0, output.slice(-20_000));
 });

@@ -22,15 +22,33 @@ test.after.always(async () => {
 });
 
 function options(extra: Partial<SourceFetchOptions> = {}): SourceFetchOptions {
-  return { storage, reviewId: randomUUID(), maxFileBytes: 1024 * 1024, maxReviewBytes: 4 * 1024 * 1024, timeoutMs: 2000, allowLoopback: true, ...extra };
+  return {
+    storage,
+    reviewId: randomUUID(),
+    maxFileBytes: 1024 * 1024,
+    maxReviewBytes: 4 * 1024 * 1024,
+    timeoutMs: 2000,
+    allowLoopback: true,
+    ...extra,
+  };
 }
 
 const source = (url: string, filename = 'cd.pdf') => ({ filename, content_type: 'application/pdf', url });
 
 const staged = (reviewId: string) => keysUnder(`uploads/sources/${reviewId}/`);
 
-async function refusal(t: import('ava').ExecutionContext, o: SourceFetchOptions, urls: string[]): Promise<IngestRejection> {
-  const err = await t.throwsAsync(fetchSources(urls.map((u) => source(u)), o), { instanceOf: IngestRejection });
+async function refusal(
+  t: import('ava').ExecutionContext,
+  o: SourceFetchOptions,
+  urls: string[],
+): Promise<IngestRejection> {
+  const err = await t.throwsAsync(
+    fetchSources(
+      urls.map((u) => source(u)),
+      o,
+    ),
+    { instanceOf: IngestRejection },
+  );
   t.deepEqual(await staged(o.reviewId), [], 'nothing is left in staging');
   return err!;
 }
@@ -39,8 +57,17 @@ test('each source is fetched whole into staging, in the order given', async (t) 
   const a = await pdf('Closing Disclosure');
   const b = await pdf('Note');
   const o = options();
-  const files = await fetchSources([source(server.file('/a.pdf', a), 'a.pdf'), source(server.file('/b.pdf', b), 'b.pdf')], o);
-  t.deepEqual(files.map((f) => [f.filename, f.declaredType, f.source]), [['a.pdf', 'application/pdf', 'url'], ['b.pdf', 'application/pdf', 'url']]);
+  const files = await fetchSources(
+    [source(server.file('/a.pdf', a), 'a.pdf'), source(server.file('/b.pdf', b), 'b.pdf')],
+    o,
+  );
+  t.deepEqual(
+    files.map((f) => [f.filename, f.declaredType, f.source]),
+    [
+      ['a.pdf', 'application/pdf', 'url'],
+      ['b.pdf', 'application/pdf', 'url'],
+    ],
+  );
   t.deepEqual(await bytesOf(files[0]!.key), a);
   t.deepEqual(await bytesOf(files[1]!.key), b);
   t.deepEqual(await staged(o.reviewId), files.map((f) => f.key).sort());
@@ -137,25 +164,32 @@ test('the per-file limit is enforced on the declared length and while streaming'
   }
 });
 
-test('the sources together are cut off while streaming once they pass the per-review limit: documents_too_large, nothing kept', async (t) => {
-  // Three files each within the per-file limit, 12 KiB together against a review limit of 10,000 bytes.
-  const urls = ['a', 'b', 'c'].map((n) =>
-    server.handle(`/${n}-undeclared.pdf`, (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/pdf' });
-      res.end(Buffer.alloc(4096, 0x41));
-    }),
-  );
-  const err = await refusal(t, options({ maxFileBytes: 8192, maxReviewBytes: 10_000 }), urls);
-  t.is(err.code, 'documents_too_large');
-  t.regex(err.message, /more than the per-review limit of 10000 bytes/);
-});
+test(
+  'the sources together are cut off while streaming once they pass the per-review limit: ' +
+    'documents_too_large, nothing kept',
+  async (t) => {
+    // Three files each within the per-file limit, 12 KiB together against a review limit of 10,000 bytes.
+    const urls = ['a', 'b', 'c'].map((n) =>
+      server.handle(`/${n}-undeclared.pdf`, (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/pdf' });
+        res.end(Buffer.alloc(4096, 0x41));
+      }),
+    );
+    const err = await refusal(t, options({ maxFileBytes: 8192, maxReviewBytes: 10_000 }), urls);
+    t.is(err.code, 'documents_too_large');
+    t.regex(err.message, /more than the per-review limit of 10000 bytes/);
+  },
+);
 
 test('the connection goes to the checked address, whatever the host name resolves to now', async (t) => {
   server.file('/pinned.pdf', Buffer.from('%PDF-pinned'));
   // This name does not resolve here at all: only the pinned address can have answered, and TLS was
   // verified against the name (the certificate is issued for it).
   const res = await pinnedRequest(
-    { url: new URL(`https://documents.example.com:${server.port}/pinned.pdf`), addresses: [{ address: '127.0.0.1', family: 4 }] },
+    {
+      url: new URL(`https://documents.example.com:${server.port}/pinned.pdf`),
+      addresses: [{ address: '127.0.0.1', family: 4 }],
+    },
     { method: 'GET', signal: AbortSignal.timeout(2000) },
   );
   const chunks: Buffer[] = [];

@@ -28,7 +28,10 @@ test.after.always(async () => {
   await closeShared();
 });
 
-/** A trusted HTTPS server on the IPv6 and IPv4 wildcard (so 127/8, ::1 and 0.0.0.0 all reach it) that counts connections. */
+/**
+ * A trusted HTTPS server on the IPv6 and IPv4 wildcard (so 127/8, ::1 and 0.0.0.0 all reach it) that counts
+ * connections.
+ */
 class Trap {
   connections = 0;
   private constructor(private readonly server: Server) {
@@ -36,8 +39,9 @@ class Trap {
   }
 
   static async start(body: Buffer): Promise<Trap> {
-    const server = createServer({ cert: readFileSync(stack.tls.certFile), key: readFileSync(stack.tls.keyFile) }, (_req, res) =>
-      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': body.length }).end(body),
+    const server = createServer(
+      { cert: readFileSync(stack.tls.certFile), key: readFileSync(stack.tls.keyFile) },
+      (_req, res) => res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': body.length }).end(body),
     );
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -113,45 +117,56 @@ function loopbackForms(p: number): string[] {
   ];
 }
 
-test.serial('a loopback target in any of its forms is refused as a source or a webhook, and the trap sees no connection', async (t) => {
-  // Services of their own, without the test suite's loopback switch: the guard as it runs in production.
-  const strict = { TEMPORAL_TASK_QUEUE: `ssrf-${process.pid}`, TEST_ONLY_ALLOW_LOOPBACK_TARGETS: 'false', RATE_LIMIT_PER_MINUTE: '1000' };
-  await services.worker(strict);
-  const api = await services.api(strict);
-  const org = await newOrganization();
-  const forms = loopbackForms(trap.port);
-  t.true(forms.length >= 40, `${forms.length} forms`);
+test.serial(
+  'a loopback target in any of its forms is refused as a source or a webhook, and the trap sees no connection',
+  async (t) => {
+    // Services of their own, without the test suite's loopback switch: the guard as it runs in production.
+    const strict = {
+      TEMPORAL_TASK_QUEUE: `ssrf-${process.pid}`,
+      TEST_ONLY_ALLOW_LOOPBACK_TARGETS: 'false',
+      RATE_LIMIT_PER_MINUTE: '1000',
+    };
+    await services.worker(strict);
+    const api = await services.api(strict);
+    const org = await newOrganization();
+    const forms = loopbackForms(trap.port);
+    t.true(forms.length >= 40, `${forms.length} forms`);
 
-  for (const url of forms) {
-    const created = await call(api.url, 'POST', '/reviews', {
-      key: org.liveKey,
-      json: { documents: [{ filename: 'cd.pdf', content_type: 'application/pdf', url }] },
-    });
-    t.is(created.status, 422, `${url} as a source: ${created.text}`);
-    t.is(errorCode(created), 'invalid_request', url);
-    t.regex(errorMessage(created), /documents(\[0\]|\.0)\.url/, url);
+    for (const url of forms) {
+      const created = await call(api.url, 'POST', '/reviews', {
+        key: org.liveKey,
+        json: { documents: [{ filename: 'cd.pdf', content_type: 'application/pdf', url }] },
+      });
+      t.is(created.status, 422, `${url} as a source: ${created.text}`);
+      t.is(errorCode(created), 'invalid_request', url);
+      t.regex(errorMessage(created), /documents(\[0\]|\.0)\.url/, url);
 
-    const endpoint = await call(api.url, 'POST', '/webhook-endpoints', { key: org.liveKey, json: { url } });
-    t.is(endpoint.status, 400, `${url} as a webhook: ${endpoint.text}`);
-    t.is(errorCode(endpoint), 'invalid_request', url);
-  }
-  t.is(trap.connections, 0, 'no form reached the trap');
-  // The trap does answer: it is reachable, so a zero above means refused, not unreachable.
-  await new Promise<void>((resolve, reject) => connect(trap.port, '127.0.0.1', function (this: Socket) {
-    this.end();
-    resolve();
-  }).once('error', reject));
-  await new Promise((r) => setTimeout(r, 100));
-  t.is(trap.connections, 1);
-  trap.connections = 0;
-});
+      const endpoint = await call(api.url, 'POST', '/webhook-endpoints', { key: org.liveKey, json: { url } });
+      t.is(endpoint.status, 400, `${url} as a webhook: ${endpoint.text}`);
+      t.is(errorCode(endpoint), 'invalid_request', url);
+    }
+    t.is(trap.connections, 0, 'no form reached the trap');
+    // The trap does answer: it is reachable, so a zero above means refused, not unreachable.
+    await new Promise<void>((resolve, reject) =>
+      connect(trap.port, '127.0.0.1', function (this: Socket) {
+        this.end();
+        resolve();
+      }).once('error', reject),
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    t.is(trap.connections, 1);
+    trap.connections = 0;
+  },
+);
 
 test.serial('a source host that redirects to this machine is not followed, whatever the redirect status', async (t) => {
   // The suite's own services let loopback through (its file host lives here); the redirect must still stop.
   const org = await newOrganization();
   for (const status of [301, 302, 303, 307, 308]) {
     const target = `https://127.0.0.1:${trap.port}/cd.pdf`;
-    const url = sources.handle(`/moved-${status}.pdf`, (_req, res) => res.writeHead(status, { location: target }).end());
+    const url = sources.handle(`/moved-${status}.pdf`, (_req, res) =>
+      res.writeHead(status, { location: target }).end(),
+    );
     const created = await call(stack.apiUrl, 'POST', '/reviews', {
       key: org.liveKey,
       json: { documents: [{ filename: 'cd.pdf', content_type: 'application/pdf', url }] },

@@ -39,128 +39,192 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
   return [result, Date.now() - started];
 }
 
-test.serial('a Postgres stall: requests on open connections answer 503 auth_unavailable with Retry-After within 10 s; service resumes after', async (t) => {
-  const url = new URL(stack.serviceEnv.DATABASE_URL!);
-  const pg = await proxy(url.hostname, Number(url.port));
-  url.port = String(pg.port);
-  const api = await services.api({ DATABASE_URL: url.toString() });
-  const org = await newOrganization();
-  const created = await call(api.url, 'POST', '/reviews', { key: org.liveKey, json: createBody() });
-  t.is(created.status, 201, created.text);
-  const { review_id } = ReviewSchema.parse(created.body);
-  // Warm: the pool's connections are open when the stall begins.
-  assertStatus(t, await call(api.url, 'GET', `/reviews/${review_id}`, { key: org.liveKey }), 200);
+test.serial(
+  'a Postgres stall: requests on open connections answer 503 auth_unavailable with Retry-After ' +
+    'within 10 s; service resumes after',
+  async (t) => {
+    const url = new URL(stack.serviceEnv.DATABASE_URL!);
+    const pg = await proxy(url.hostname, Number(url.port));
+    url.port = String(pg.port);
+    const api = await services.api({ DATABASE_URL: url.toString() });
+    const org = await newOrganization();
+    const created = await call(api.url, 'POST', '/reviews', { key: org.liveKey, json: createBody() });
+    t.is(created.status, 201, created.text);
+    const { review_id } = ReviewSchema.parse(created.body);
+    // Warm: the pool's connections are open when the stall begins.
+    assertStatus(t, await call(api.url, 'GET', `/reviews/${review_id}`, { key: org.liveKey }), 200);
 
-  pg.stall();
-  const answers = await Promise.all(
-    [0, 1, 2].map(() => timed(() => call(api.url, 'GET', `/reviews/${review_id}`, { key: org.liveKey }))),
-  );
-  for (const [res, ms] of answers) {
-    t.is(res.status, 503, res.text);
-    t.is(errorCode(res), 'auth_unavailable');
-    t.truthy(res.headers.get('retry-after'));
+    pg.stall();
+    const answers = await Promise.all(
+      [0, 1, 2].map(() => timed(() => call(api.url, 'GET', `/reviews/${review_id}`, { key: org.liveKey }))),
+    );
+    for (const [res, ms] of answers) {
+      t.is(res.status, 503, res.text);
+      t.is(errorCode(res), 'auth_unavailable');
+      t.truthy(res.headers.get('retry-after'));
+      t.true(ms < ANSWERED_WITHIN_MS(), `answered in ${ms} ms`);
+    }
+    t.log(`answered in ${answers.map(([, ms]) => ms).join(', ')} ms`);
+
+    pg.resume();
+    const [again, ms] = await timed(() => call(api.url, 'GET', `/reviews/${review_id}`, { key: org.liveKey }));
+    t.is(again.status, 200, again.text);
+    t.log(`first request after the stall: ${ms} ms`);
+  },
+);
+
+test.serial(
+  'a Temporal stall: a small multipart create is answered 201 from Postgres and its review completes ' +
+    'once Temporal answers; a create Temporal must ingest answers 503 with Retry-After within 10 s, and ' +
+    'a retry with its Idempotency-Key returns the review it started; nothing else is made',
+  async (t) => {
+    const [host, port] = stack.serviceEnv.TEMPORAL_ADDRESS!.split(':');
+    const temporal = await proxy(host!, Number(port));
+    const api = await services.api({ TEMPORAL_ADDRESS: `127.0.0.1:${temporal.port}` });
+    const org = await newOrganization();
+    const before = await call(api.url, 'POST', '/reviews', {
+      key: org.liveKey,
+      json: createBody({ reference_id: 'before' }),
+    });
+    assertStatus(t, before, 201);
+
+    temporal.stall();
+    // A small multipart create is ingested and recorded by the API: Temporal is not on its path.
+    const cd = await pdf('Closing Disclosure');
+    const [small, smallMs] = await timed(() =>
+      call(api.url, 'POST', '/reviews', {
+        key: org.liveKey,
+        form: form([{ name: 'cd.pdf', data: cd, type: 'application/pdf' }], { reference_id: 'small' }),
+      }),
+    );
+    assertStatus(t, small, 201);
+    t.is(ReviewSchema.parse(small.body).status, 'processing');
+    t.log(`small create answered 201 in ${smallMs} ms with Temporal stalled`);
+    // A create by source URL is ingested by its workflow: refused for now, as the 503 says.
+    const during = () =>
+      call(api.url, 'POST', '/reviews', {
+        key: org.liveKey,
+        json: createBody({ reference_id: 'during' }),
+        headers: { 'Idempotency-Key': 'stall-1' },
+      });
+    const [stalled, ms] = await timed(during);
+    t.is(stalled.status, 503, stalled.text);
+    t.is(errorCode(stalled), 'service_unavailable');
+    t.truthy(stalled.headers.get('retry-after'));
     t.true(ms < ANSWERED_WITHIN_MS(), `answered in ${ms} ms`);
-  }
-  t.log(`answered in ${answers.map(([, ms]) => ms).join(', ')} ms`);
+    // Reads that need only Postgres are not held up.
+    assertStatus(t, await call(api.url, 'GET', '/reviews', { key: org.liveKey }), 200);
 
-  pg.resume();
-  const [again, ms] = await timed(() => call(api.url, 'GET', `/reviews/${review_id}`, { key: org.liveKey }));
-  t.is(again.status, 200, again.text);
-  t.log(`first request after the stall: ${ms} ms`);
-});
-
-test.serial('a Temporal stall: a small multipart create is answered 201 from Postgres and its review completes once Temporal answers; a create Temporal must ingest answers 503 with Retry-After within 10 s, and a retry with its Idempotency-Key returns the review it started; nothing else is made', async (t) => {
-  const [host, port] = stack.serviceEnv.TEMPORAL_ADDRESS!.split(':');
-  const temporal = await proxy(host!, Number(port));
-  const api = await services.api({ TEMPORAL_ADDRESS: `127.0.0.1:${temporal.port}` });
-  const org = await newOrganization();
-  const before = await call(api.url, 'POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'before' }) });
-  assertStatus(t, before, 201);
-
-  temporal.stall();
-  // A small multipart create is ingested and recorded by the API: Temporal is not on its path.
-  const cd = await pdf('Closing Disclosure');
-  const [small, smallMs] = await timed(() => call(api.url, 'POST', '/reviews', { key: org.liveKey, form: form([{ name: 'cd.pdf', data: cd, type: 'application/pdf' }], { reference_id: 'small' }) }));
-  assertStatus(t, small, 201);
-  t.is(ReviewSchema.parse(small.body).status, 'processing');
-  t.log(`small create answered 201 in ${smallMs} ms with Temporal stalled`);
-  // A create by source URL is ingested by its workflow: refused for now, as the 503 says.
-  const during = () => call(api.url, 'POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'during' }), headers: { 'Idempotency-Key': 'stall-1' } });
-  const [stalled, ms] = await timed(during);
-  t.is(stalled.status, 503, stalled.text);
-  t.is(errorCode(stalled), 'service_unavailable');
-  t.truthy(stalled.headers.get('retry-after'));
-  t.true(ms < ANSWERED_WITHIN_MS(), `answered in ${ms} ms`);
-  // Reads that need only Postgres are not held up.
-  assertStatus(t, await call(api.url, 'GET', '/reviews', { key: org.liveKey }), 200);
-
-  temporal.resume();
-  // The retry, as the 503 asks, with the same key: the review the stalled create started, never a second.
-  const retried = await whileUnavailable(during, 60_000);
-  t.true(retried.status === 200 || retried.status === 201, retried.text);
-  const { review_id } = ReviewSchema.parse(retried.body);
-  const smallId = ReviewSchema.parse(small.body).review_id;
-  // Both are analysed and completed: the small one's run started once Temporal answered, the other's
-  // package kept for it, not failed for a missing document.
-  for (const id of [review_id, smallId]) {
-    const done = await waitForReview(org.liveKey, id, (r) => r.status === 'completed' || r.status === 'failed' || r.status === 'awaiting_documents', 120_000, api.url);
-    t.not(done.status, 'failed', id);
-    t.true(done.document_count! >= 1, id);
-  }
-  // A caller without the key finds it by its reference_id.
-  const found = await call(api.url, 'GET', '/reviews?reference_id=during', { key: org.liveKey });
-  assertStatus(t, found, 200);
-  t.deepEqual((found.body as { data: { review_id: string }[] }).data.map((r) => r.review_id), [review_id]);
-  const after = await call(api.url, 'POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'after' }) });
-  t.is(after.status, 201, after.text);
-  // Every review of the organization is one a create was answered with, and none has a run still to start.
-  const rows = await db()<{ id: string; run_pending_since: Date | null }[]>`select id, run_pending_since from reviews where organization_id = ${org.id}`;
-  t.deepEqual(rows.map((r) => r.id).sort(), [ReviewSchema.parse(before.body).review_id, smallId, review_id, ReviewSchema.parse(after.body).review_id].sort());
-  t.deepEqual(rows.filter((r) => r.run_pending_since !== null), []);
-});
-
-test.serial('object storage killed mid-upload: the create answers 503 service_unavailable with Retry-After, within the deadline of the upload ending, and makes no review', async (t) => {
-  const minio = await proxy(config.minio.endpoint.hostname, Number(config.minio.endpoint.port));
-  const api = await services.api({ S3_ENDPOINT: `http://127.0.0.1:${minio.port}` });
-  const org = await newOrganization();
-  const boundary = 'killed-store-boundary';
-  // Large enough that parts are on their way to the store when it dies; under the per-file limit.
-  const total = 60 * 1024 * 1024;
-  const answered = new Promise<{ status: number; body: string; retryAfter: string | undefined; at: number }>((resolve, reject) => {
-    const req = request(`${api.url}/reviews`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${org.liveKey}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    temporal.resume();
+    // The retry, as the 503 asks, with the same key: the review the stalled create started, never a second.
+    const retried = await whileUnavailable(during, 60_000);
+    t.true(retried.status === 200 || retried.status === 201, retried.text);
+    const { review_id } = ReviewSchema.parse(retried.body);
+    const smallId = ReviewSchema.parse(small.body).review_id;
+    // Both are analysed and completed: the small one's run started once Temporal answered, the other's
+    // package kept for it, not failed for a missing document.
+    for (const id of [review_id, smallId]) {
+      const done = await waitForReview(
+        org.liveKey,
+        id,
+        (r) => r.status === 'completed' || r.status === 'failed' || r.status === 'awaiting_documents',
+        120_000,
+        api.url,
+      );
+      t.not(done.status, 'failed', id);
+      t.true(done.document_count! >= 1, id);
+    }
+    // A caller without the key finds it by its reference_id.
+    const found = await call(api.url, 'GET', '/reviews?reference_id=during', { key: org.liveKey });
+    assertStatus(t, found, 200);
+    t.deepEqual(
+      (found.body as { data: { review_id: string }[] }).data.map((r) => r.review_id),
+      [review_id],
+    );
+    const after = await call(api.url, 'POST', '/reviews', {
+      key: org.liveKey,
+      json: createBody({ reference_id: 'after' }),
     });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, retryAfter: res.headers['retry-after'] as string | undefined, at: Date.now() }));
-    });
-    void (async () => {
-      req.write(`--${boundary}\r\nContent-Disposition: form-data; name="documents"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\n`);
-      const block = randomBytes(1024 * 1024);
-      for (let sent = 0; sent < total; sent += block.length) {
-        // The store dies once a fifth of the file is on its way.
-        if (sent === total / 5) {
-          minio.kill();
-          killedAt = Date.now();
-        }
-        if (!req.write(block)) await new Promise((r) => req.once('drain', r));
-      }
-      req.end(`\r\n--${boundary}--\r\n`);
-      sentAt = Date.now();
-    })().catch(() => {});
-  });
-  let killedAt = 0;
-  let sentAt = 0;
-  const answer = await answered;
-  t.is(answer.status, 503, answer.body);
-  t.is((JSON.parse(answer.body) as { error: { code: string } }).error.code, 'service_unavailable');
-  t.truthy(answer.retryAfter);
-  t.true(killedAt > 0);
-  // The caller's time sending its body does not count; the answer comes within the deadline of its end.
-  t.true(answer.at - Math.max(killedAt, sentAt || killedAt) < ANSWERED_WITHIN_MS(), `answered ${answer.at - killedAt} ms after the kill`);
-  t.is((await db()`select count(*)::int as n from reviews where organization_id = ${org.id}`)[0]!.n, 0);
-});
+    t.is(after.status, 201, after.text);
+    // Every review of the organization is one a create was answered with, and none has a run still to start.
+    const rows = await db()<
+      { id: string; run_pending_since: Date | null }[]
+    >`select id, run_pending_since from reviews where organization_id = ${org.id}`;
+    t.deepEqual(
+      rows.map((r) => r.id).sort(),
+      [ReviewSchema.parse(before.body).review_id, smallId, review_id, ReviewSchema.parse(after.body).review_id].sort(),
+    );
+    t.deepEqual(
+      rows.filter((r) => r.run_pending_since !== null),
+      [],
+    );
+  },
+);
+
+test.serial(
+  'object storage killed mid-upload: the create answers 503 service_unavailable with Retry-After, ' +
+    'within the deadline of the upload ending, and makes no review',
+  async (t) => {
+    const minio = await proxy(config.minio.endpoint.hostname, Number(config.minio.endpoint.port));
+    const api = await services.api({ S3_ENDPOINT: `http://127.0.0.1:${minio.port}` });
+    const org = await newOrganization();
+    const boundary = 'killed-store-boundary';
+    // Large enough that parts are on their way to the store when it dies; under the per-file limit.
+    const total = 60 * 1024 * 1024;
+    const answered = new Promise<{ status: number; body: string; retryAfter: string | undefined; at: number }>(
+      (resolve, reject) => {
+        const req = request(`${api.url}/reviews`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${org.liveKey}`,
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+          },
+        });
+        req.on('error', reject);
+        req.on('response', (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (body += c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              body,
+              retryAfter: res.headers['retry-after'] as string | undefined,
+              at: Date.now(),
+            }),
+          );
+        });
+        void (async () => {
+          req.write(
+            `--${boundary}\r\nContent-Disposition: form-data; name="documents"; ` +
+              `filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\n`,
+          );
+          const block = randomBytes(1024 * 1024);
+          for (let sent = 0; sent < total; sent += block.length) {
+            // The store dies once a fifth of the file is on its way.
+            if (sent === total / 5) {
+              minio.kill();
+              killedAt = Date.now();
+            }
+            if (!req.write(block)) await new Promise((r) => req.once('drain', r));
+          }
+          req.end(`\r\n--${boundary}--\r\n`);
+          sentAt = Date.now();
+        })().catch(() => {});
+      },
+    );
+    let killedAt = 0;
+    let sentAt = 0;
+    const answer = await answered;
+    t.is(answer.status, 503, answer.body);
+    t.is((JSON.parse(answer.body) as { error: { code: string } }).error.code, 'service_unavailable');
+    t.truthy(answer.retryAfter);
+    t.true(killedAt > 0);
+    // The caller's time sending its body does not count; the answer comes within the deadline of its end.
+    t.true(
+      answer.at - Math.max(killedAt, sentAt || killedAt) < ANSWERED_WITHIN_MS(),
+      `answered ${answer.at - killedAt} ms after the kill`,
+    );
+    t.is((await db()`select count(*)::int as n from reviews where organization_id = ${org.id}`)[0]!.n, 0);
+  },
+);

@@ -23,10 +23,22 @@ function clientAs(accessKey: string, secretKey: string): Client {
   // A connection per request: MinIO may close one after refusing a request, which a kept-alive socket
   // would carry into the next request as a reset.
   const transportAgent = new Agent({ keepAlive: false });
-  return new Client({ endPoint: endpoint.hostname, port: Number(endpoint.port), useSSL: false, accessKey, secretKey, region: config.minio.region, transportAgent });
+  return new Client({
+    endPoint: endpoint.hostname,
+    port: Number(endpoint.port),
+    useSSL: false,
+    accessKey,
+    secretKey,
+    region: config.minio.region,
+    transportAgent,
+  });
 }
 
-async function refused(t: import('ava').ExecutionContext, what: string, attempt: () => Promise<unknown>): Promise<void> {
+async function refused(
+  t: import('ava').ExecutionContext,
+  what: string,
+  attempt: () => Promise<unknown>,
+): Promise<void> {
   const error = await t.throwsAsync(attempt, undefined, what);
   t.is((error as { code?: string } | undefined)?.code, 'AccessDenied', what);
 }
@@ -37,65 +49,89 @@ async function refused(t: import('ava').ExecutionContext, what: string, attempt:
  */
 async function notWritten(t: import('ava').ExecutionContext, what: string, as: Client, key: string): Promise<void> {
   await t.throwsAsync(() => as.putObject(config.minio.bucket, key, Buffer.from('%PDF-1.7 forged')), undefined, what);
-  const stat = await t.throwsAsync(() => clientAs(stack.serviceEnv.S3_ACCESS_KEY!, stack.serviceEnv.S3_SECRET_KEY!).statObject(config.minio.bucket, key));
+  const stat = await t.throwsAsync(() =>
+    clientAs(stack.serviceEnv.S3_ACCESS_KEY!, stack.serviceEnv.S3_SECRET_KEY!).statObject(config.minio.bucket, key),
+  );
   t.is((stat as { code?: string } | undefined)?.code, 'NotFound', `${what}: nothing was written`);
 }
 
-test('report links are signed by the reports user; each role reaches what it does and nothing more; no service holds the root credentials', async (t) => {
-  const org = await newOrganization();
-  const created = await call(stack.apiUrl, 'POST', '/reviews', { key: org.sandboxKey, form: form([{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }]) });
-  t.is(created.status, 201, created.text);
-  const { review_id } = ReviewSchema.parse(created.body);
-  const report = ReportSchema.parse((await call(stack.apiUrl, 'GET', `/reviews/${review_id}/report`, { key: org.sandboxKey })).body);
-  const link = new URL(report.report_pdf_url);
-  t.true(link.searchParams.get('X-Amz-Credential')!.startsWith(`${SERVICE_USERS.reports}/`), link.searchParams.get('X-Amz-Credential')!);
-  t.is((await fetch(link)).status, 200, 'the link downloads the report');
+test(
+  'report links are signed by the reports user; each role reaches what it does and nothing more; ' +
+    'no service holds the root credentials',
+  async (t) => {
+    const org = await newOrganization();
+    const created = await call(stack.apiUrl, 'POST', '/reviews', {
+      key: org.sandboxKey,
+      form: form([{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }]),
+    });
+    t.is(created.status, 201, created.text);
+    const { review_id } = ReviewSchema.parse(created.body);
+    const report = ReportSchema.parse(
+      (await call(stack.apiUrl, 'GET', `/reviews/${review_id}/report`, { key: org.sandboxKey })).body,
+    );
+    const link = new URL(report.report_pdf_url);
+    t.true(
+      link.searchParams.get('X-Amz-Credential')!.startsWith(`${SERVICE_USERS.reports}/`),
+      link.searchParams.get('X-Amz-Credential')!,
+    );
+    t.is((await fetch(link)).status, 200, 'the link downloads the report');
 
-  const [document] = await db()<{ object_key: string }[]>`select object_key from documents where review_id = ${review_id}`;
-  const [release] = await db()<{ report_object_key: string }[]>`select report_object_key from releases where review_id = ${review_id}`;
-  const bucket = config.minio.bucket;
-  const api = stack.apiServiceEnv;
-  const reports = clientAs(api.S3_PRESIGN_ACCESS_KEY!, api.S3_PRESIGN_SECRET_KEY!);
-  const apiUser = clientAs(api.S3_ACCESS_KEY!, api.S3_SECRET_KEY!);
-  const worker = clientAs(stack.serviceEnv.S3_ACCESS_KEY!, stack.serviceEnv.S3_SECRET_KEY!);
-  t.is(api.S3_ACCESS_KEY, SERVICE_USERS.api);
-  t.is(stack.serviceEnv.S3_ACCESS_KEY, SERVICE_USERS.worker);
+    const [document] = await db()<
+      { object_key: string }[]
+    >`select object_key from documents where review_id = ${review_id}`;
+    const [release] = await db()<
+      { report_object_key: string }[]
+    >`select report_object_key from releases where review_id = ${review_id}`;
+    const bucket = config.minio.bucket;
+    const api = stack.apiServiceEnv;
+    const reports = clientAs(api.S3_PRESIGN_ACCESS_KEY!, api.S3_PRESIGN_SECRET_KEY!);
+    const apiUser = clientAs(api.S3_ACCESS_KEY!, api.S3_SECRET_KEY!);
+    const worker = clientAs(stack.serviceEnv.S3_ACCESS_KEY!, stack.serviceEnv.S3_SECRET_KEY!);
+    t.is(api.S3_ACCESS_KEY, SERVICE_USERS.api);
+    t.is(stack.serviceEnv.S3_ACCESS_KEY, SERVICE_USERS.worker);
 
-  // The reports user: reports, read only.
-  t.true((await reports.statObject(bucket, release!.report_object_key)).size > 0);
-  await refused(t, 'reports user reads a document', () => reports.statObject(bucket, document!.object_key));
-  await notWritten(t, 'reports user writes a report', reports, `reports/${review_id}/forged-by-reports.pdf`);
-  await refused(t, 'reports user lists the bucket', async () => {
-    for await (const o of reports.listObjectsV2(bucket, '', true)) void o;
-  });
+    // The reports user: reports, read only.
+    t.true((await reports.statObject(bucket, release!.report_object_key)).size > 0);
+    await refused(t, 'reports user reads a document', () => reports.statObject(bucket, document!.object_key));
+    await notWritten(t, 'reports user writes a report', reports, `reports/${review_id}/forged-by-reports.pdf`);
+    await refused(t, 'reports user lists the bucket', async () => {
+      for await (const o of reports.listObjectsV2(bucket, '', true)) void o;
+    });
 
-  // The API's user: uploads in, read while they are arriving (a small create is ingested by the API) and
-  // out again, reports checked, documents never read (not even one the API itself kept), reports never written.
-  const [refusedUpload, probe] = [`uploads/${org.id}/refused`, `uploads/${org.id}/probe`];
-  for (const key of [refusedUpload, probe]) {
-    await apiUser.putObject(bucket, key, Buffer.from('probe'));
-    await apiUser.setObjectTagging(bucket, key, { [TRANSIENT_TAG.key]: TRANSIENT_TAG.value });
-  }
-  const read: Buffer[] = [];
-  for await (const chunk of await apiUser.getObject(bucket, probe)) read.push(chunk as Buffer);
-  t.is(Buffer.concat(read).toString(), 'probe');
-  await apiUser.removeObject(bucket, refusedUpload);
-  await apiUser.removeObjectTagging(bucket, probe, { versionId: '' });
-  t.true((await apiUser.statObject(bucket, release!.report_object_key)).size > 0);
-  await refused(t, 'API user reads an upload once it is kept', () => apiUser.getObject(bucket, probe));
-  await refused(t, 'API user reads a document', () => apiUser.getObject(bucket, document!.object_key));
-  await notWritten(t, 'API user writes a report', apiUser, `reports/${review_id}/forged-by-api.pdf`);
-  await refused(t, 'API user removes a report', () => apiUser.removeObject(bucket, release!.report_object_key));
-
-  // The worker's user: the bucket's objects.
-  t.true((await worker.statObject(bucket, document!.object_key)).size > 0);
-  await worker.removeObject(bucket, probe);
-
-  // The root user is the launcher's only.
-  const secrets = JSON.parse(readFileSync(join(stack.dataDir, 'secrets.json'), 'utf8')) as { minioAccessKey: string; minioSecretKey: string };
-  for (const env of [stack.serviceEnv, stack.apiServiceEnv]) {
-    for (const value of Object.values(env)) {
-      t.false(value.includes(secrets.minioAccessKey) || value.includes(secrets.minioSecretKey), 'a service environment holds a root credential');
+    // The API's user: uploads in, read while they are arriving (a small create is ingested by the API) and
+    // out again, reports checked, documents never read (not even one the API itself kept), reports never written.
+    const [refusedUpload, probe] = [`uploads/${org.id}/refused`, `uploads/${org.id}/probe`];
+    for (const key of [refusedUpload, probe]) {
+      await apiUser.putObject(bucket, key, Buffer.from('probe'));
+      await apiUser.setObjectTagging(bucket, key, { [TRANSIENT_TAG.key]: TRANSIENT_TAG.value });
     }
-  }
-});
+    const read: Buffer[] = [];
+    for await (const chunk of await apiUser.getObject(bucket, probe)) read.push(chunk as Buffer);
+    t.is(Buffer.concat(read).toString(), 'probe');
+    await apiUser.removeObject(bucket, refusedUpload);
+    await apiUser.removeObjectTagging(bucket, probe, { versionId: '' });
+    t.true((await apiUser.statObject(bucket, release!.report_object_key)).size > 0);
+    await refused(t, 'API user reads an upload once it is kept', () => apiUser.getObject(bucket, probe));
+    await refused(t, 'API user reads a document', () => apiUser.getObject(bucket, document!.object_key));
+    await notWritten(t, 'API user writes a report', apiUser, `reports/${review_id}/forged-by-api.pdf`);
+    await refused(t, 'API user removes a report', () => apiUser.removeObject(bucket, release!.report_object_key));
+
+    // The worker's user: the bucket's objects.
+    t.true((await worker.statObject(bucket, document!.object_key)).size > 0);
+    await worker.removeObject(bucket, probe);
+
+    // The root user is the launcher's only.
+    const secrets = JSON.parse(readFileSync(join(stack.dataDir, 'secrets.json'), 'utf8')) as {
+      minioAccessKey: string;
+      minioSecretKey: string;
+    };
+    for (const env of [stack.serviceEnv, stack.apiServiceEnv]) {
+      for (const value of Object.values(env)) {
+        t.false(
+          value.includes(secrets.minioAccessKey) || value.includes(secrets.minioSecretKey),
+          'a service environment holds a root credential',
+        );
+      }
+    }
+  },
+);

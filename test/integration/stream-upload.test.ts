@@ -44,7 +44,10 @@ for (const [title, size] of [
 }
 
 test('streams stored at the same time keep their own bytes and hashes', async (t) => {
-  const streams = [2 * PART_BYTES + 17, 3 * PART_BYTES + 1, 5000].map((size) => ({ key: `uploads/test/${randomUUID()}`, bytes: randomBytes(size) }));
+  const streams = [2 * PART_BYTES + 17, 3 * PART_BYTES + 1, 5000].map((size) => ({
+    key: `uploads/test/${randomUUID()}`,
+    bytes: randomBytes(size),
+  }));
   const stored = await Promise.all(streams.map((s) => putStream(storage, s.key, chunked(s.bytes), 'application/pdf')));
   for (const [i, s] of streams.entries()) {
     t.deepEqual(stored[i], { size: s.bytes.length, sha256: sha256(s.bytes) });
@@ -52,38 +55,50 @@ test('streams stored at the same time keep their own bytes and hashes', async (t
   }
 });
 
-test('a stream past its limit fails as the limit says, mid-way, leaving no object and no multipart upload', async (t) => {
-  const key = `uploads/test/${randomUUID()}`;
-  let produced = 0;
-  const endless = Readable.from(
-    (function* () {
-      for (;;) {
-        produced += 1024 * 1024;
-        yield randomBytes(1024 * 1024);
-      }
-    })(),
-  );
-  const limit = { maxBytes: 2 * PART_BYTES + 5, tooLarge: () => new Error('too large') };
-  await t.throwsAsync(putStream(storage, key, endless, 'application/pdf', limit), { message: 'too large' });
-  // Read no further than the limit (and what the stream had buffered ahead): it was stopped, not drained.
-  t.true(produced < limit.maxBytes + 32 * 1024 * 1024);
-  t.true(endless.destroyed);
-  t.deepEqual(await keysUnder(key), []);
-  const open: string[] = [];
-  for await (const u of storage.client.listIncompleteUploads(storage.bucket, key, true)) open.push(u.key);
-  t.deepEqual(open, []);
-});
+test(
+  'a stream past its limit fails as the limit says, mid-way, leaving no object and no ' + 'multipart upload',
+  async (t) => {
+    const key = `uploads/test/${randomUUID()}`;
+    let produced = 0;
+    const endless = Readable.from(
+      (function* () {
+        for (;;) {
+          produced += 1024 * 1024;
+          yield randomBytes(1024 * 1024);
+        }
+      })(),
+    );
+    const limit = { maxBytes: 2 * PART_BYTES + 5, tooLarge: () => new Error('too large') };
+    await t.throwsAsync(putStream(storage, key, endless, 'application/pdf', limit), { message: 'too large' });
+    // Read no further than the limit (and what the stream had buffered ahead): it was stopped, not drained.
+    t.true(produced < limit.maxBytes + 32 * 1024 * 1024);
+    t.true(endless.destroyed);
+    t.deepEqual(await keysUnder(key), []);
+    const open: string[] = [];
+    for await (const u of storage.client.listIncompleteUploads(storage.bucket, key, true)) open.push(u.key);
+    t.deepEqual(open, []);
+  },
+);
 
 test('a small stream past its limit fails as the limit says and leaves no object', async (t) => {
   const key = `uploads/test/${randomUUID()}`;
-  await t.throwsAsync(putStream(storage, key, chunked(randomBytes(5000)), 'application/pdf', { maxBytes: 4999, tooLarge: () => new Error('too large') }), { message: 'too large' });
+  await t.throwsAsync(
+    putStream(storage, key, chunked(randomBytes(5000)), 'application/pdf', {
+      maxBytes: 4999,
+      tooLarge: () => new Error('too large'),
+    }),
+    { message: 'too large' },
+  );
   t.deepEqual(await keysUnder(key), []);
 });
 
 test('a stream of exactly its limit is stored', async (t) => {
   const key = `uploads/test/${randomUUID()}`;
   const bytes = randomBytes(PART_BYTES + 3);
-  const stored = await putStream(storage, key, chunked(bytes), 'application/pdf', { maxBytes: bytes.length, tooLarge: () => new Error('too large') });
+  const stored = await putStream(storage, key, chunked(bytes), 'application/pdf', {
+    maxBytes: bytes.length,
+    tooLarge: () => new Error('too large'),
+  });
   t.deepEqual(stored, { size: bytes.length, sha256: sha256(bytes) });
 });
 

@@ -11,7 +11,12 @@ import { run, Supervisor, type RestartPolicy } from '../../scripts/stack/supervi
 // machine can take seconds to start `node -e`, and a crasher counted healthy would be restarted forever.
 const POLICY: RestartPolicy = { healthyMs: 60_000, maxFastFailures: 3, firstDelayMs: 50, maxDelayMs: 200 };
 const dir = mkdtempSync(join(tmpdir(), 'supervisor-test-'));
-const node = (name: string, script: string) => ({ name, command: process.execPath, args: ['-e', script], logFile: join(dir, `${name}.log`) });
+const node = (name: string, script: string) => ({
+  name,
+  command: process.execPath,
+  args: ['-e', script],
+  logFile: join(dir, `${name}.log`),
+});
 
 test('a child killed with -9 is started again, in the same Supervised, and the restart is reported', async (t) => {
   const supervisor = new Supervisor(POLICY);
@@ -32,43 +37,49 @@ test('a child killed with -9 is started again, in the same Supervised, and the r
   t.false(child.running());
 });
 
-test('a child that keeps failing at once is given up on after the policy\'s fast failures, with backoff between', async (t) => {
-  const supervisor = new Supervisor(POLICY);
-  const delays: number[] = [];
-  supervisor.onRestart = (_child, _code, delay) => delays.push(delay);
-  const gaveUp = new Promise<number | null>((resolve) => {
-    supervisor.onUnexpectedExit = (_child, code) => resolve(code);
-  });
-  supervisor.start(node('crasher', 'console.log("boom"); process.exit(3)'));
-  t.is(await gaveUp, 3);
-  t.deepEqual(delays, [50, 100]);
-  // Each run's output reaches its log (written as it comes; the last run's a moment after its exit).
-  const runs = () => (readFileSync(join(dir, 'crasher.log'), 'utf8').match(/boom/g) ?? []).length;
-  for (let i = 0; i < 20 && runs() < 3; i++) await new Promise((r) => setTimeout(r, 50));
-  t.is(runs(), 3, 'three runs, logged');
-  await supervisor.stopAll();
-});
+test(
+  "a child that keeps failing at once is given up on after the policy's fast failures, with " + 'backoff between',
+  async (t) => {
+    const supervisor = new Supervisor(POLICY);
+    const delays: number[] = [];
+    supervisor.onRestart = (_child, _code, delay) => delays.push(delay);
+    const gaveUp = new Promise<number | null>((resolve) => {
+      supervisor.onUnexpectedExit = (_child, code) => resolve(code);
+    });
+    supervisor.start(node('crasher', 'console.log("boom"); process.exit(3)'));
+    t.is(await gaveUp, 3);
+    t.deepEqual(delays, [50, 100]);
+    // Each run's output reaches its log (written as it comes; the last run's a moment after its exit).
+    const runs = () => (readFileSync(join(dir, 'crasher.log'), 'utf8').match(/boom/g) ?? []).length;
+    for (let i = 0; i < 20 && runs() < 3; i++) await new Promise((r) => setTimeout(r, 50));
+    t.is(runs(), 3, 'three runs, logged');
+    await supervisor.stopAll();
+  },
+);
 
-test('without a restart policy (tests) an exit is reported at once; stopping the stack cancels a pending restart', async (t) => {
-  const plain = new Supervisor();
-  const reported = new Promise<string>((resolve) => {
-    plain.onUnexpectedExit = (child) => resolve(child.spec.name);
-  });
-  plain.start(node('once', 'process.exit(1)'));
-  t.is(await reported, 'once');
-  await plain.stopAll();
+test(
+  'without a restart policy (tests) an exit is reported at once; stopping the stack cancels a ' + 'pending restart',
+  async (t) => {
+    const plain = new Supervisor();
+    const reported = new Promise<string>((resolve) => {
+      plain.onUnexpectedExit = (child) => resolve(child.spec.name);
+    });
+    plain.start(node('once', 'process.exit(1)'));
+    t.is(await reported, 'once');
+    await plain.stopAll();
 
-  const slow = new Supervisor({ ...POLICY, firstDelayMs: 500 });
-  let restarted = false;
-  const child = slow.start(node('sleeper2', 'setInterval(() => {}, 1000)'));
-  process.kill(child.process.pid!, 'SIGKILL');
-  await child.exited;
-  await slow.stopAll();
-  const pid = child.process.pid;
-  await new Promise((r) => setTimeout(r, 700));
-  restarted = child.process.pid !== pid || child.running();
-  t.false(restarted, 'no process started after the stack was stopped');
-});
+    const slow = new Supervisor({ ...POLICY, firstDelayMs: 500 });
+    let restarted = false;
+    const child = slow.start(node('sleeper2', 'setInterval(() => {}, 1000)'));
+    process.kill(child.process.pid!, 'SIGKILL');
+    await child.exited;
+    await slow.stopAll();
+    const pid = child.process.pid;
+    await new Promise((r) => setTimeout(r, 700));
+    restarted = child.process.pid !== pid || child.running();
+    t.false(restarted, 'no process started after the stack was stopped');
+  },
+);
 
 /** Whether a process of this pid exists (a zombie counts: its parent has not reaped it). */
 function exists(pid: number): boolean {
@@ -80,34 +91,44 @@ function exists(pid: number): boolean {
   }
 }
 
-test('stopping the stack while a step of starting runs a command kills the command and what it started, and waits for them', async (t) => {
-  const supervisor = new Supervisor(POLICY);
-  // A command that starts a grandchild and waits for it, as go install waits for its compilers.
-  const pids = join(dir, 'step.pids');
-  const step = supervisor.step((signal) => run('sh', ['-c', `sleep 60 & echo $$ $! > ${pids}; wait`], { signal }));
-  let started: number[] = [];
-  for (let i = 0; i < 100 && started.length < 2; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    started = (() => {
-      try {
-        return readFileSync(pids, 'utf8').trim().split(' ').map(Number);
-      } catch {
-        return [];
-      }
-    })();
-  }
-  t.is(started.length, 2, 'the command and its child are running');
-  const stoppedAt = Date.now();
-  await supervisor.stopAll();
-  t.true(Date.now() - stoppedAt < 10_000, 'the step was killed, not waited out');
-  await t.throwsAsync(step, { message: /the stack is stopping/ });
-  t.false(exists(started[0]!), 'the command is gone (and reaped) once stopAll returns');
-  // The grandchild was reparented to init by the kill: it is reaped a moment later, not by us.
-  for (let i = 0; i < 40 && exists(started[1]!); i++) await new Promise((r) => setTimeout(r, 50));
-  t.false(exists(started[1]!), 'the command\'s own child is gone too');
-  await t.throwsAsync(supervisor.step(async () => 'never'), { message: /the stack is stopping/ }, 'a stopped stack begins no step');
-});
+test(
+  'stopping the stack while a step of starting runs a command kills the command and what it ' +
+    'started, and waits for them',
+  async (t) => {
+    const supervisor = new Supervisor(POLICY);
+    // A command that starts a grandchild and waits for it, as go install waits for its compilers.
+    const pids = join(dir, 'step.pids');
+    const step = supervisor.step((signal) => run('sh', ['-c', `sleep 60 & echo $$ $! > ${pids}; wait`], { signal }));
+    let started: number[] = [];
+    for (let i = 0; i < 100 && started.length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      started = (() => {
+        try {
+          return readFileSync(pids, 'utf8').trim().split(' ').map(Number);
+        } catch {
+          return [];
+        }
+      })();
+    }
+    t.is(started.length, 2, 'the command and its child are running');
+    const stoppedAt = Date.now();
+    await supervisor.stopAll();
+    t.true(Date.now() - stoppedAt < 10_000, 'the step was killed, not waited out');
+    await t.throwsAsync(step, { message: /the stack is stopping/ });
+    t.false(exists(started[0]!), 'the command is gone (and reaped) once stopAll returns');
+    // The grandchild was reparented to init by the kill: it is reaped a moment later, not by us.
+    for (let i = 0; i < 40 && exists(started[1]!); i++) await new Promise((r) => setTimeout(r, 50));
+    t.false(exists(started[1]!), "the command's own child is gone too");
+    await t.throwsAsync(
+      supervisor.step(async () => 'never'),
+      { message: /the stack is stopping/ },
+      'a stopped stack begins no step',
+    );
+  },
+);
 
 test('a command run for a step that fails says its exit and output', async (t) => {
-  await t.throwsAsync(run('sh', ['-c', 'echo no such package >&2; exit 100']), { message: /exited with 100:\nno such package/ });
+  await t.throwsAsync(run('sh', ['-c', 'echo no such package >&2; exit 100']), {
+    message: /exited with 100:\nno such package/,
+  });
 });

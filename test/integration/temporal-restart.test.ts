@@ -21,42 +21,52 @@ async function settled(api: string, key: string, reviewId: string, timeoutMs: nu
   }
 }
 
-test('Temporal killed with -9 mid-analysis and restarted: the review completes exactly once, and new reviews are taken after', async (t) => {
-  t.timeout(10 * 60_000);
-  // Its own rate limit out of reach: the test polls and retries through the outage.
-  await withThrowawayStack({ restart: RESTART, serviceEnv: { RATE_LIMIT_PER_MINUTE: '100000' }, log: () => {} }, async ({ stack, api, key }) => {
-    const restarts: string[] = [];
-    stack.supervisor.onRestart = (child) => restarts.push(child.spec.name);
-    const big = await longPdf('Closing Disclosure', 400);
-    const created = await call(api, 'POST', '/reviews', { key, form: form([{ name: 'cd.pdf', data: big }]) });
-    t.is(created.status, 201, created.text);
-    const { review_id } = ReviewSchema.parse(created.body);
+test(
+  'Temporal killed with -9 mid-analysis and restarted: the review completes exactly once, and new ' +
+    'reviews are taken after',
+  async (t) => {
+    t.timeout(10 * 60_000);
+    // Its own rate limit out of reach: the test polls and retries through the outage.
+    await withThrowawayStack(
+      { restart: RESTART, serviceEnv: { RATE_LIMIT_PER_MINUTE: '100000' }, log: () => {} },
+      async ({ stack, api, key }) => {
+        const restarts: string[] = [];
+        stack.supervisor.onRestart = (child) => restarts.push(child.spec.name);
+        const big = await longPdf('Closing Disclosure', 400);
+        const created = await call(api, 'POST', '/reviews', { key, form: form([{ name: 'cd.pdf', data: big }]) });
+        t.is(created.status, 201, created.text);
+        const { review_id } = ReviewSchema.parse(created.body);
 
-    const temporal = stack.supervisor.child('temporal')!;
-    const killedPid = temporal.process.pid!;
-    process.kill(-killedPid, 'SIGKILL');
-    await temporal.exited;
-    for (const until = Date.now() + 30_000; temporal.process.pid === killedPid || !temporal.running(); ) {
-      if (Date.now() > until) return t.fail('Temporal was not restarted');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    t.deepEqual(restarts, ['temporal']);
+        const temporal = stack.supervisor.child('temporal')!;
+        const killedPid = temporal.process.pid!;
+        process.kill(-killedPid, 'SIGKILL');
+        await temporal.exited;
+        for (const until = Date.now() + 30_000; temporal.process.pid === killedPid || !temporal.running(); ) {
+          if (Date.now() > until) return t.fail('Temporal was not restarted');
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        t.deepEqual(restarts, ['temporal']);
 
-    const killedAt = Date.now();
-    t.is(await settled(api, key, review_id, 240_000), 'completed');
-    t.log(`the review completed ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill`);
-    const sql = createSql(stack.config, { max: 1 });
-    try {
-      const states = (await reviewTransitions(sql, review_id)).map((s) => s.internalState);
-      t.is(states.filter((s) => s === 'released').length, 1, states.join(' → '));
-    } finally {
-      await sql.end();
-    }
+        const killedAt = Date.now();
+        t.is(await settled(api, key, review_id, 240_000), 'completed');
+        t.log(`the review completed ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill`);
+        const sql = createSql(stack.config, { max: 1 });
+        try {
+          const states = (await reviewTransitions(sql, review_id)).map((s) => s.internalState);
+          t.is(states.filter((s) => s === 'released').length, 1, states.join(' → '));
+        } finally {
+          await sql.end();
+        }
 
-    // Creates may answer 503 until the worker and API have their connections back; then one goes through.
-    const document = await pdf('Closing Disclosure');
-    const next = await whileUnavailable(() => call(api, 'POST', '/reviews', { key, form: form([{ name: 'cd.pdf', data: document }]) }), 60_000);
-    t.is(next.status, 201, next.text);
-    t.is(await settled(api, key, ReviewSchema.parse(next.body).review_id, 120_000), 'completed');
-  });
-});
+        // Creates may answer 503 until the worker and API have their connections back; then one goes through.
+        const document = await pdf('Closing Disclosure');
+        const next = await whileUnavailable(
+          () => call(api, 'POST', '/reviews', { key, form: form([{ name: 'cd.pdf', data: document }]) }),
+          60_000,
+        );
+        t.is(next.status, 201, next.text);
+        t.is(await settled(api, key, ReviewSchema.parse(next.body).review_id, 120_000), 'completed');
+      },
+    );
+  },
+);

@@ -1,4 +1,5 @@
-// Webhook delivery (interface "Events"; decisions.md, "Webhook secrets" to "Webhook status"): signed with the endpoint's secret in the Stripe
+// Webhook delivery (interface "Events"; decisions.md, "Webhook secrets" to "Webhook status"): signed with the
+// endpoint's secret in the Stripe
 // scheme (checked with Stripe's own verifier), retried 3 times about 0.5 s then 1 s apart on a non-2xx or a
 // timeout of 10 s, each attempt recorded; all attempts failing changes nothing about the review.
 import test from 'ava';
@@ -26,63 +27,85 @@ test.after.always(async () => {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const verifier = new Stripe('sk_test_only_used_for_its_webhook_verifier').webhooks.signature;
-if (!verifier) throw new Error("this stripe package has no webhook signature verifier");
+if (!verifier) throw new Error('this stripe package has no webhook signature verifier');
 
 /** A sandbox create: its review.completed goes out at once, to the sandbox endpoints. */
 async function sandboxReview(org: TestOrganization, apiUrl = stack.apiUrl): Promise<string> {
-  const res = await call(apiUrl, 'POST', '/reviews', { key: org.sandboxKey, form: form([{ name: 'cd.pdf', data: await pdf() }], { reference_id: 'SBX-HOOK' }) });
+  const res = await call(apiUrl, 'POST', '/reviews', {
+    key: org.sandboxKey,
+    form: form([{ name: 'cd.pdf', data: await pdf() }], { reference_id: 'SBX-HOOK' }),
+  });
   if (res.status !== 201) throw new Error(`create: ${res.status} ${res.text}`);
   return ReviewSchema.parse(res.body).review_id;
 }
 
-test('500, 500, 200: delivered on the third attempt, about 0.5 s then 1 s apart, each attempt signed and recorded', async (t) => {
-  const org = await newOrganization();
-  const receiver = (await WebhookReceiver.start()).script([500, 500], 200);
-  const liveReceiver = await WebhookReceiver.start();
-  const { secret, id } = await registerEndpoint(org.sandboxKey, receiver.url);
-  await registerEndpoint(org.liveKey, liveReceiver.url);
-  const reviewId = await sandboxReview(org);
+test(
+  '500, 500, 200: delivered on the third attempt, about 0.5 s then 1 s apart, each attempt signed ' + 'and recorded',
+  async (t) => {
+    const org = await newOrganization();
+    const receiver = (await WebhookReceiver.start()).script([500, 500], 200);
+    const liveReceiver = await WebhookReceiver.start();
+    const { secret, id } = await registerEndpoint(org.sandboxKey, receiver.url);
+    await registerEndpoint(org.liveKey, liveReceiver.url);
+    const reviewId = await sandboxReview(org);
 
-  const [a, b, c] = await receiver.waitFor(3);
-  const gaps = [b!.at - a!.at, c!.at - b!.at];
-  t.log(`gaps between attempts: ${gaps.map((g) => Math.round(g)).join(' ms, ')} ms`);
-  t.true(gaps[0]! >= 450 && gaps[0]! < 500 + onThisMachine(1_500), `first retry after ${gaps[0]} ms`);
-  t.true(gaps[1]! >= 950 && gaps[1]! < 1_000 + onThisMachine(2_000), `second retry after ${gaps[1]} ms`);
-  t.true(gaps[1]! > gaps[0]!, `the backoff grows: ${gaps.join(' ms, ')} ms`);
+    const [a, b, c] = await receiver.waitFor(3);
+    const gaps = [b!.at - a!.at, c!.at - b!.at];
+    t.log(`gaps between attempts: ${gaps.map((g) => Math.round(g)).join(' ms, ')} ms`);
+    t.true(gaps[0]! >= 450 && gaps[0]! < 500 + onThisMachine(1_500), `first retry after ${gaps[0]} ms`);
+    t.true(gaps[1]! >= 950 && gaps[1]! < 1_000 + onThisMachine(2_000), `second retry after ${gaps[1]} ms`);
+    t.true(gaps[1]! > gaps[0]!, `the backoff grows: ${gaps.join(' ms, ')} ms`);
 
-  for (const delivery of [a!, b!, c!]) {
-    const header = delivery.headers[SIGNATURE_HEADER.toLowerCase()] as string;
-    t.regex(header, /^t=\d+,v1=[0-9a-f]{64}$/);
-    // Stripe's verifier: HMAC-SHA256 over "<t>.<raw body>", and t within its 5-minute tolerance.
-    t.true(verifier.verifyHeader(delivery.body, header, secret, 300));
-    t.throws(() => verifier.verifyHeader(delivery.body, header, `${secret}x`, 300));
-    // Signed when sent: t is the attempt's own time.
-    t.true(Math.abs(Number(/^t=(\d+)/.exec(header)![1]) - Date.now() / 1000) < 60);
-  }
-  t.is(a!.body, c!.body, 'every attempt carries the same payload, its event id included');
-  const payload = JSON.parse(c!.body) as Record<string, unknown>;
-  t.deepEqual(Object.keys(payload).sort(), ['event', 'id', 'occurred_at', 'reference_id', 'release_id', 'review_id', 'status']);
-  const [release] = await db()<{ id: string }[]>`select id from releases where review_id = ${reviewId}`;
-  t.like(payload, { event: 'review.completed', review_id: reviewId, release_id: release!.id, reference_id: 'SBX-HOOK', status: 'completed' });
-  // The event happened when the release was made: its time is the report's generated_at.
-  const [made] = await db()<{ generated_at: Date }[]>`select generated_at from releases where review_id = ${reviewId}`;
-  t.is(payload.occurred_at, made!.generated_at.toISOString());
-  t.regex(String(payload.id), UUID);
+    for (const delivery of [a!, b!, c!]) {
+      const header = delivery.headers[SIGNATURE_HEADER.toLowerCase()] as string;
+      t.regex(header, /^t=\d+,v1=[0-9a-f]{64}$/);
+      // Stripe's verifier: HMAC-SHA256 over "<t>.<raw body>", and t within its 5-minute tolerance.
+      t.true(verifier.verifyHeader(delivery.body, header, secret, 300));
+      t.throws(() => verifier.verifyHeader(delivery.body, header, `${secret}x`, 300));
+      // Signed when sent: t is the attempt's own time.
+      t.true(Math.abs(Number(/^t=(\d+)/.exec(header)![1]) - Date.now() / 1000) < 60);
+    }
+    t.is(a!.body, c!.body, 'every attempt carries the same payload, its event id included');
+    const payload = JSON.parse(c!.body) as Record<string, unknown>;
+    t.deepEqual(Object.keys(payload).sort(), [
+      'event',
+      'id',
+      'occurred_at',
+      'reference_id',
+      'release_id',
+      'review_id',
+      'status',
+    ]);
+    const [release] = await db()<{ id: string }[]>`select id from releases where review_id = ${reviewId}`;
+    t.like(payload, {
+      event: 'review.completed',
+      review_id: reviewId,
+      release_id: release!.id,
+      reference_id: 'SBX-HOOK',
+      status: 'completed',
+    });
+    // The event happened when the release was made: its time is the report's generated_at.
+    const [made] = await db()<
+      { generated_at: Date }[]
+    >`select generated_at from releases where review_id = ${reviewId}`;
+    t.is(payload.occurred_at, made!.generated_at.toISOString());
+    t.regex(String(payload.id), UUID);
 
-  t.deepEqual(
-    (await deliveryRows(reviewId)).map((r) => [r.endpointId, r.event, r.eventId, r.attempt, r.statusCode]),
-    [
-      [id, 'review.completed', payload.id, 1, 500],
-      [id, 'review.completed', payload.id, 2, 500],
-      [id, 'review.completed', payload.id, 3, 200],
-    ],
-  );
-  // Sandbox reviews never deliver to live endpoints.
-  await new Promise((r) => setTimeout(r, 1_000));
-  t.is(liveReceiver.received.length, 0);
-  await receiver.close();
-  await liveReceiver.close();
-});
+    t.deepEqual(
+      (await deliveryRows(reviewId)).map((r) => [r.endpointId, r.event, r.eventId, r.attempt, r.statusCode]),
+      [
+        [id, 'review.completed', payload.id, 1, 500],
+        [id, 'review.completed', payload.id, 2, 500],
+        [id, 'review.completed', payload.id, 3, 200],
+      ],
+    );
+    // Sandbox reviews never deliver to live endpoints.
+    await new Promise((r) => setTimeout(r, 1_000));
+    t.is(liveReceiver.received.length, 0);
+    await receiver.close();
+    await liveReceiver.close();
+  },
+);
 
 test('a receiver slower than 10 s times out and the delivery is retried', async (t) => {
   const org = await newOrganization();
@@ -117,7 +140,14 @@ test('every attempt failing leaves the review as it was; three attempts and no m
   await receiver.waitFor(3);
   await new Promise((r) => setTimeout(r, 3_000));
   t.is(receiver.received.length, 3);
-  t.deepEqual((await deliveryRows(reviewId)).map((r) => [r.attempt, r.statusCode]), [[1, 503], [2, 503], [3, 503]]);
+  t.deepEqual(
+    (await deliveryRows(reviewId)).map((r) => [r.attempt, r.statusCode]),
+    [
+      [1, 503],
+      [2, 503],
+      [3, 503],
+    ],
+  );
   const review = await waitForReview(org.sandboxKey, reviewId, () => true);
   t.like(review, { status: 'completed', report_available: true });
 });
@@ -137,7 +167,11 @@ test('a delivery a crashed worker had begun continues with the attempts it has l
   const attempts: number[] = [];
   const result = await deliverWithRetries(
     { url: receiver.url, secret: 'whsec_test', body: '{"event":"review.completed"}', allowLoopback: true },
-    { firstAttempt: 2, record: async (attempt) => void attempts.push(attempt), sleep: async (ms) => void pauses.push(ms) },
+    {
+      firstAttempt: 2,
+      record: async (attempt) => void attempts.push(attempt),
+      sleep: async (ms) => void pauses.push(ms),
+    },
   );
   t.deepEqual(result, { delivered: false, attempts: 3 });
   t.deepEqual(attempts, [2, 3], 'attempt 1 was made before the crash');
@@ -146,142 +180,195 @@ test('a delivery a crashed worker had begun continues with the attempts it has l
   await receiver.close();
 });
 
-test("an endpoint's deliveries list its latest attempts, newest first, with the event id each payload carried; other organizations and modes see none", async (t) => {
-  const org = await newOrganization();
-  const other = await newOrganization();
-  const receiver = (await WebhookReceiver.start()).script([503], 200);
-  const second = await WebhookReceiver.start();
-  const endpoint = await registerEndpoint(org.sandboxKey, receiver.url);
-  await registerEndpoint(org.sandboxKey, second.url);
-  const reviewId = await sandboxReview(org);
-  const [, delivered] = await receiver.waitFor(2);
-  const [atSecond] = await second.waitFor(1);
-  const eventId = (JSON.parse(delivered!.body) as { id: string }).id;
-  t.is((JSON.parse(atSecond!.body) as { id: string }).id, eventId, 'one event, one id, at every endpoint');
+test(
+  "an endpoint's deliveries list its latest attempts, newest first, with the event id each " +
+    'payload carried; other organizations and modes see none',
+  async (t) => {
+    const org = await newOrganization();
+    const other = await newOrganization();
+    const receiver = (await WebhookReceiver.start()).script([503], 200);
+    const second = await WebhookReceiver.start();
+    const endpoint = await registerEndpoint(org.sandboxKey, receiver.url);
+    await registerEndpoint(org.sandboxKey, second.url);
+    const reviewId = await sandboxReview(org);
+    const [, delivered] = await receiver.waitFor(2);
+    const [atSecond] = await second.waitFor(1);
+    const eventId = (JSON.parse(delivered!.body) as { id: string }).id;
+    t.is((JSON.parse(atSecond!.body) as { id: string }).id, eventId, 'one event, one id, at every endpoint');
 
-  // The attempt is recorded once its answer is back, a moment after the receiver saw it.
-  const list = async (key: string, query = '') => call(stack.apiUrl, 'GET', `/webhook-endpoints/${endpoint.id}/deliveries${query}`, { key });
-  let res = await list(org.sandboxKey);
-  for (let i = 0; i < 50 && (res.body as { deliveries: unknown[] }).deliveries.length < 2; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    res = await list(org.sandboxKey);
-  }
-  t.is(res.status, 200, res.text);
-  const { deliveries } = res.body as { deliveries: Record<string, unknown>[] };
-  t.deepEqual(
-    deliveries.map((d) => [d.event_id, d.event, d.review_id, d.attempt, d.status_code, d.delivered]),
-    [
-      [eventId, 'review.completed', reviewId, 2, 200, true],
-      [eventId, 'review.completed', reviewId, 1, 503, false],
-    ],
-  );
-  t.true(Date.parse(String(deliveries[0]!.attempted_at)) >= Date.parse(String(deliveries[1]!.attempted_at)));
-  t.deepEqual((await list(org.sandboxKey, '?limit=1')).body, { deliveries: [deliveries[0]] });
+    // The attempt is recorded once its answer is back, a moment after the receiver saw it.
+    const list = async (key: string, query = '') =>
+      call(stack.apiUrl, 'GET', `/webhook-endpoints/${endpoint.id}/deliveries${query}`, { key });
+    let res = await list(org.sandboxKey);
+    for (let i = 0; i < 50 && (res.body as { deliveries: unknown[] }).deliveries.length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      res = await list(org.sandboxKey);
+    }
+    t.is(res.status, 200, res.text);
+    const { deliveries } = res.body as { deliveries: Record<string, unknown>[] };
+    t.deepEqual(
+      deliveries.map((d) => [d.event_id, d.event, d.review_id, d.attempt, d.status_code, d.delivered]),
+      [
+        [eventId, 'review.completed', reviewId, 2, 200, true],
+        [eventId, 'review.completed', reviewId, 1, 503, false],
+      ],
+    );
+    t.true(Date.parse(String(deliveries[0]!.attempted_at)) >= Date.parse(String(deliveries[1]!.attempted_at)));
+    t.deepEqual((await list(org.sandboxKey, '?limit=1')).body, { deliveries: [deliveries[0]] });
 
-  // Scoped like the endpoint: another organization, the other mode, a malformed or unknown id.
-  for (const key of [other.sandboxKey, org.liveKey]) {
-    const refused = await list(key);
-    t.is(refused.status, 404, refused.text);
-    t.is((refused.body as { error: { code: string } }).error.code, 'webhook_endpoint_not_found');
-  }
-  for (const path of ['/webhook-endpoints/not-a-uuid/deliveries', '/webhook-endpoints/00000000-0000-4000-8000-000000000000/deliveries']) {
-    t.is((await call(stack.apiUrl, 'GET', path, { key: org.sandboxKey })).status, 404);
-  }
-  for (const bad of ['?limit=0', '?limit=101', '?limit=x']) t.is((await list(org.sandboxKey, bad)).status, 422, bad);
-  // A deleted endpoint's attempts go with it.
-  t.is((await call(stack.apiUrl, 'DELETE', `/webhook-endpoints/${endpoint.id}`, { key: org.sandboxKey })).status, 204);
-  t.is((await list(org.sandboxKey)).status, 404);
-  await receiver.close();
-  await second.close();
-});
+    // Scoped like the endpoint: another organization, the other mode, a malformed or unknown id.
+    for (const key of [other.sandboxKey, org.liveKey]) {
+      const refused = await list(key);
+      t.is(refused.status, 404, refused.text);
+      t.is((refused.body as { error: { code: string } }).error.code, 'webhook_endpoint_not_found');
+    }
+    for (const path of [
+      '/webhook-endpoints/not-a-uuid/deliveries',
+      '/webhook-endpoints/00000000-0000-4000-8000-000000000000/deliveries',
+    ]) {
+      t.is((await call(stack.apiUrl, 'GET', path, { key: org.sandboxKey })).status, 404);
+    }
+    for (const bad of ['?limit=0', '?limit=101', '?limit=x']) t.is((await list(org.sandboxKey, bad)).status, 422, bad);
+    // A deleted endpoint's attempts go with it.
+    t.is(
+      (await call(stack.apiUrl, 'DELETE', `/webhook-endpoints/${endpoint.id}`, { key: org.sandboxKey })).status,
+      204,
+    );
+    t.is((await list(org.sandboxKey)).status, 404);
+    await receiver.close();
+    await second.close();
+  },
+);
 
-test("a connection or TLS failure is listed to the endpoint's owner in the same words, whatever the port held; the worker's log keeps the failure itself", async (t) => {
-  // A closed port, and a port whose server speaks something other than TLS.
-  const closed = createTcpServer();
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  const closedPort = (closed.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => closed.close(() => resolve()));
-  const notTls = createTcpServer((socket) => socket.end('SSH-2.0-OpenSSH_9.6\r\n'));
-  await new Promise<void>((resolve) => notTls.listen(0, '127.0.0.1', resolve));
-  const notTlsPort = (notTls.address() as AddressInfo).port;
+test(
+  "a connection or TLS failure is listed to the endpoint's owner in the same words, whatever the " +
+    "port held; the worker's log keeps the failure itself",
+  async (t) => {
+    // A closed port, and a port whose server speaks something other than TLS.
+    const closed = createTcpServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const notTls = createTcpServer((socket) => socket.end('SSH-2.0-OpenSSH_9.6\r\n'));
+    await new Promise<void>((resolve) => notTls.listen(0, '127.0.0.1', resolve));
+    const notTlsPort = (notTls.address() as AddressInfo).port;
 
-  const refused = await deliverOnce({ url: `https://127.0.0.1:${closedPort}/hook`, secret: 'whsec_test', body: '{}', allowLoopback: true });
-  const garbled = await deliverOnce({ url: `https://127.0.0.1:${notTlsPort}/hook`, secret: 'whsec_test', body: '{}', allowLoopback: true });
-  for (const outcome of [refused, garbled]) t.like(outcome, { delivered: false, statusCode: null, error: NO_HTTP_RESPONSE, final: false });
-  t.regex(refused.detail ?? '', /ECONNREFUSED/);
-  t.notRegex(garbled.detail ?? '', /ECONNREFUSED/);
-  t.notDeepEqual(refused.detail, garbled.detail, 'operators still tell them apart');
-  notTls.close();
-});
+    const refused = await deliverOnce({
+      url: `https://127.0.0.1:${closedPort}/hook`,
+      secret: 'whsec_test',
+      body: '{}',
+      allowLoopback: true,
+    });
+    const garbled = await deliverOnce({
+      url: `https://127.0.0.1:${notTlsPort}/hook`,
+      secret: 'whsec_test',
+      body: '{}',
+      allowLoopback: true,
+    });
+    for (const outcome of [refused, garbled])
+      t.like(outcome, { delivered: false, statusCode: null, error: NO_HTTP_RESPONSE, final: false });
+    t.regex(refused.detail ?? '', /ECONNREFUSED/);
+    t.notRegex(garbled.detail ?? '', /ECONNREFUSED/);
+    t.notDeepEqual(refused.detail, garbled.detail, 'operators still tell them apart');
+    notTls.close();
+  },
+);
 
-test('delivery slots of one host are given once each, one second\'s worth at once and then 1 / rate apart, however many take them at the same time', async (t) => {
-  const host = `pace-${randomUUID()}.example`;
-  const slots = await Promise.all(Array.from({ length: 20 }, () => takeDeliverySlot(db(), host, 5)));
-  const at = slots.map((s) => s.at.getTime()).sort((a, b) => a - b);
-  t.is(new Set(at).size, 20, 'no slot given twice');
-  // A host idle until now: its first 6 (one second at 5 a second, and the one due now) go at once.
-  const immediate = slots.filter((s) => s.at.getTime() <= s.now.getTime()).length;
-  t.is(immediate, 6);
-  for (let i = 6; i < at.length; i++) t.is(at[i]! - at[i - 1]!, 200, `slot ${i}`);
-  // Another host has its own schedule.
-  const other = await takeDeliverySlot(db(), `pace-${randomUUID()}.example`, 5);
-  t.true(other.at.getTime() <= other.now.getTime());
-});
+test(
+  "delivery slots of one host are given once each, one second's worth at once and then 1 / rate " +
+    'apart, however many take them at the same time',
+  async (t) => {
+    const host = `pace-${randomUUID()}.example`;
+    const slots = await Promise.all(Array.from({ length: 20 }, () => takeDeliverySlot(db(), host, 5)));
+    const at = slots.map((s) => s.at.getTime()).sort((a, b) => a - b);
+    t.is(new Set(at).size, 20, 'no slot given twice');
+    // A host idle until now: its first 6 (one second at 5 a second, and the one due now) go at once.
+    const immediate = slots.filter((s) => s.at.getTime() <= s.now.getTime()).length;
+    t.is(immediate, 6);
+    for (let i = 6; i < at.length; i++) t.is(at[i]! - at[i - 1]!, 200, `slot ${i}`);
+    // Another host has its own schedule.
+    const other = await takeDeliverySlot(db(), `pace-${randomUUID()}.example`, 5);
+    t.true(other.at.getTime() <= other.now.getTime());
+  },
+);
 
-test('a delivery its host\'s pace holds back stops before the attempt and says until when; continued, it skips the pause it had', async (t) => {
-  const receiver = (await WebhookReceiver.start()).script([], 500);
-  const until = new Date(Date.now() + 5_000);
-  const pauses: number[] = [];
-  const attempts: number[] = [];
-  const request = { url: receiver.url, secret: 'whsec_test', body: '{}', allowLoopback: true };
-  const record = async (attempt: number) => void attempts.push(attempt);
-  const sleep = async (ms: number) => void pauses.push(ms);
-  const held = await deliverWithRetries(request, { record, sleep, pace: async (attempt) => (attempt === 2 ? { until } : 'go') });
-  t.deepEqual(held, { delivered: false, attempts: 1, pacedUntil: until });
-  t.deepEqual(attempts, [1]);
-  t.deepEqual(pauses, [500], 'the pause before attempt 2 was had before the pace held it');
-  const continued = await deliverWithRetries(request, { firstAttempt: 2, pausedAlready: true, record, sleep, pace: async () => 'go' });
-  t.deepEqual(continued, { delivered: false, attempts: 3 });
-  t.deepEqual(attempts, [1, 2, 3]);
-  t.deepEqual(pauses, [500, 1_000]);
-  await receiver.close();
-});
+test(
+  "a delivery its host's pace holds back stops before the attempt and says until when; continued, " +
+    'it skips the pause it had',
+  async (t) => {
+    const receiver = (await WebhookReceiver.start()).script([], 500);
+    const until = new Date(Date.now() + 5_000);
+    const pauses: number[] = [];
+    const attempts: number[] = [];
+    const request = { url: receiver.url, secret: 'whsec_test', body: '{}', allowLoopback: true };
+    const record = async (attempt: number) => void attempts.push(attempt);
+    const sleep = async (ms: number) => void pauses.push(ms);
+    const held = await deliverWithRetries(request, {
+      record,
+      sleep,
+      pace: async (attempt) => (attempt === 2 ? { until } : 'go'),
+    });
+    t.deepEqual(held, { delivered: false, attempts: 1, pacedUntil: until });
+    t.deepEqual(attempts, [1]);
+    t.deepEqual(pauses, [500], 'the pause before attempt 2 was had before the pace held it');
+    const continued = await deliverWithRetries(request, {
+      firstAttempt: 2,
+      pausedAlready: true,
+      record,
+      sleep,
+      pace: async () => 'go',
+    });
+    t.deepEqual(continued, { delivered: false, attempts: 3 });
+    t.deepEqual(attempts, [1, 2, 3]);
+    t.deepEqual(pauses, [500, 1_000]);
+    await receiver.close();
+  },
+);
 
-test('deliveries to one host are paced fleet-wide: six endpoints on one host at 1 a second are each delivered once, a second apart after the burst, and the workflow waits for the later ones', async (t) => {
-  t.timeout(120_000);
-  const queue = { TEMPORAL_TASK_QUEUE: `paced-${randomUUID()}`, WEBHOOK_HOST_DELIVERIES_PER_SECOND: '1' };
-  const org = await newOrganization();
-  // Its own host (::1), so no other test's deliveries share its schedule.
-  const receiver = await WebhookReceiver.start('::1');
-  for (let i = 0; i < 6; i++) await registerEndpoint(org.sandboxKey, `${receiver.url}?endpoint=${i}`);
-  await services.worker(queue);
-  const api = await services.api(queue);
-  const reviewId = await sandboxReview(org, api.url);
+test(
+  'deliveries to one host are paced fleet-wide: six endpoints on one host at 1 a second are each ' +
+    'delivered once, a second apart after the burst, and the workflow waits for the later ones',
+  async (t) => {
+    t.timeout(120_000);
+    const queue = { TEMPORAL_TASK_QUEUE: `paced-${randomUUID()}`, WEBHOOK_HOST_DELIVERIES_PER_SECOND: '1' };
+    const org = await newOrganization();
+    // Its own host (::1), so no other test's deliveries share its schedule.
+    const receiver = await WebhookReceiver.start('::1');
+    for (let i = 0; i < 6; i++) await registerEndpoint(org.sandboxKey, `${receiver.url}?endpoint=${i}`);
+    await services.worker(queue);
+    const api = await services.api(queue);
+    const reviewId = await sandboxReview(org, api.url);
 
-  const received = (await receiver.waitFor(6, 60_000)).map((d) => d.at).sort((a, b) => a - b);
-  const offsets = received.map((at) => Math.round(at - received[0]!));
-  t.log(`arrivals after the first: ${offsets.join(', ')} ms`);
-  // One second's worth and the one due now go at once; each later one has a slot of its own a second on
-  // (measured between paced ones: each arrival also carries its own connection's time, a first TLS
-  // handshake included, which the slot does not).
-  t.true(offsets[1]! < onThisMachine(1_000), 'the first two go at once');
-  for (let i = 3; i < 6; i++) {
-    const after = received[i]! - received[2]!;
-    t.true(after >= (i - 2) * 1_000 - 250, `delivery ${i + 1} came ${Math.round(after)} ms after the third`);
-  }
-  await new Promise((r) => setTimeout(r, 1_000));
-  t.is(receiver.received.length, 6, 'each endpoint once');
-  let rows = await deliveryRows(reviewId);
-  for (let i = 0; i < 50 && rows.length < 6; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    rows = await deliveryRows(reviewId);
-  }
-  t.deepEqual(rows.map((r) => [r.attempt, r.statusCode, r.error]), Array.from({ length: 6 }, () => [1, 200, null]));
-  // The deliveries whose slot was more than a moment away went back to the workflow, which slept until it.
-  const history = await (await temporalClient()).workflow.getHandle(reviewId).fetchHistory();
-  const events = history.events ?? [];
-  const scheduled = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverWebhook').length;
-  const timers = events.filter((e) => e.timerStartedEventAttributes).length;
-  t.true(scheduled > 6 && timers >= 1, `${scheduled} delivery activities, ${timers} timers`);
-  await receiver.close();
-});
+    const received = (await receiver.waitFor(6, 60_000)).map((d) => d.at).sort((a, b) => a - b);
+    const offsets = received.map((at) => Math.round(at - received[0]!));
+    t.log(`arrivals after the first: ${offsets.join(', ')} ms`);
+    // One second's worth and the one due now go at once; each later one has a slot of its own a second on
+    // (measured between paced ones: each arrival also carries its own connection's time, a first TLS
+    // handshake included, which the slot does not).
+    t.true(offsets[1]! < onThisMachine(1_000), 'the first two go at once');
+    for (let i = 3; i < 6; i++) {
+      const after = received[i]! - received[2]!;
+      t.true(after >= (i - 2) * 1_000 - 250, `delivery ${i + 1} came ${Math.round(after)} ms after the third`);
+    }
+    await new Promise((r) => setTimeout(r, 1_000));
+    t.is(receiver.received.length, 6, 'each endpoint once');
+    let rows = await deliveryRows(reviewId);
+    for (let i = 0; i < 50 && rows.length < 6; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      rows = await deliveryRows(reviewId);
+    }
+    t.deepEqual(
+      rows.map((r) => [r.attempt, r.statusCode, r.error]),
+      Array.from({ length: 6 }, () => [1, 200, null]),
+    );
+    // The deliveries whose slot was more than a moment away went back to the workflow, which slept until it.
+    const history = await (await temporalClient()).workflow.getHandle(reviewId).fetchHistory();
+    const events = history.events ?? [];
+    const scheduled = events.filter(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverWebhook',
+    ).length;
+    const timers = events.filter((e) => e.timerStartedEventAttributes).length;
+    t.true(scheduled > 6 && timers >= 1, `${scheduled} delivery activities, ${timers} timers`);
+    await receiver.close();
+  },
+);

@@ -22,90 +22,129 @@ test.after.always(async () => {
 // A task queue of its own per test, so killing its worker disturbs no other test.
 const ownQueue = () => ({ TEMPORAL_TASK_QUEUE: `restart-${randomUUID()}` });
 
-test('a create sent while no worker runs answers 503 and is not lost: its Idempotency-Key retry returns the review once a worker is back', async (t) => {
-  const queue = ownQueue();
-  const org = await newOrganization();
-  const worker = await services.worker(queue);
-  const api = await services.api(queue);
-  await services.crash(worker);
-  const key = { 'idempotency-key': `while-down-${randomUUID()}` };
-  const sentAt = Date.now();
-  const refused = await call(api.url, 'POST', '/reviews', { key: org.liveKey, headers: key, json: createBody({ label: 'while the worker was down' }) });
-  t.is(refused.status, 503, refused.text);
-  t.is(errorCode(refused), 'service_unavailable');
-  t.truthy(refused.headers.get('retry-after'));
-  // How soon is stalls.test.ts's to assert; here, on a machine busy starting workers, it is only reported.
-  t.log(`answered 503 after ${Date.now() - sentAt} ms`);
+test(
+  'a create sent while no worker runs answers 503 and is not lost: its Idempotency-Key retry ' +
+    'returns the review once a worker is back',
+  async (t) => {
+    const queue = ownQueue();
+    const org = await newOrganization();
+    const worker = await services.worker(queue);
+    const api = await services.api(queue);
+    await services.crash(worker);
+    const key = { 'idempotency-key': `while-down-${randomUUID()}` };
+    const sentAt = Date.now();
+    const refused = await call(api.url, 'POST', '/reviews', {
+      key: org.liveKey,
+      headers: key,
+      json: createBody({ label: 'while the worker was down' }),
+    });
+    t.is(refused.status, 503, refused.text);
+    t.is(errorCode(refused), 'service_unavailable');
+    t.truthy(refused.headers.get('retry-after'));
+    // How soon is stalls.test.ts's to assert; here, on a machine busy starting workers, it is only reported.
+    t.log(`answered 503 after ${Date.now() - sentAt} ms`);
 
-  await services.worker(queue);
-  // The create Temporal took goes on when a worker returns; the retry answers with its review.
-  const late = await whileUnavailable(
-    () => call(api.url, 'POST', '/reviews', { key: org.liveKey, headers: key, json: createBody({ label: 'while the worker was down' }) }),
-    60_000,
-  );
-  t.is(late.status, 200, late.text);
-  const review = ReviewSchema.parse(late.body);
-  t.is(review.label, 'while the worker was down');
-  await waitForReview(org.liveKey, review.review_id, (r) => r.status === 'completed', 60_000, api.url);
-  t.is((await transitions(review.review_id)).filter((s) => s === 'released').length, 1);
-  // No reference_id, so nothing but the key keeps a retry from creating a second review.
-  const [row] = await db()<{ count: number }[]>`select count(*)::int as count from reviews where organization_id = ${org.id}`;
-  t.is(row!.count, 1, 'one review for the create and its retries');
-});
+    await services.worker(queue);
+    // The create Temporal took goes on when a worker returns; the retry answers with its review.
+    const late = await whileUnavailable(
+      () =>
+        call(api.url, 'POST', '/reviews', {
+          key: org.liveKey,
+          headers: key,
+          json: createBody({ label: 'while the worker was down' }),
+        }),
+      60_000,
+    );
+    t.is(late.status, 200, late.text);
+    const review = ReviewSchema.parse(late.body);
+    t.is(review.label, 'while the worker was down');
+    await waitForReview(org.liveKey, review.review_id, (r) => r.status === 'completed', 60_000, api.url);
+    t.is((await transitions(review.review_id)).filter((s) => s === 'released').length, 1);
+    // No reference_id, so nothing but the key keeps a retry from creating a second review.
+    const [row] = await db()<
+      { count: number }[]
+    >`select count(*)::int as count from reviews where organization_id = ${org.id}`;
+    t.is(row!.count, 1, 'one review for the create and its retries');
+  },
+);
 
-test('a worker killed with -9 mid-analysis: the analysis runs again on another worker, the review completes exactly once', async (t) => {
-  // A new worker, Temporal noticing the lost heartbeat (20 s) and reading the document again take minutes
-  // on a machine busy with other suites.
-  t.timeout(360_000);
-  const queue = ownQueue();
-  const org = await newOrganization();
-  const receiver = await WebhookReceiver.start();
-  await registerEndpoint(org.liveKey, receiver.url);
-  const worker = await services.worker(queue);
-  const api = await services.api(queue);
-  // Long enough to read (7 s on a free machine, against about a second from the activity's start to the
-  // kill) that the kill lands while the analysis is under way, which is asserted below. No longer: the
-  // second reading is the run's own work, and 1,500 pages (37 s free) outran the wait under CI's load.
-  const big = await longPdf('Closing Disclosure', 300);
-  const res = await call(api.url, 'POST', '/reviews', { key: org.liveKey, form: form([{ name: 'cd-with-exhibits.pdf', data: big }]) });
-  t.is(res.status, 201, res.text);
-  const { review_id } = ReviewSchema.parse(res.body);
+test(
+  'a worker killed with -9 mid-analysis: the analysis runs again on another worker, the review ' +
+    'completes exactly once',
+  async (t) => {
+    // A new worker, Temporal noticing the lost heartbeat (20 s) and reading the document again take minutes
+    // on a machine busy with other suites.
+    t.timeout(360_000);
+    const queue = ownQueue();
+    const org = await newOrganization();
+    const receiver = await WebhookReceiver.start();
+    await registerEndpoint(org.liveKey, receiver.url);
+    const worker = await services.worker(queue);
+    const api = await services.api(queue);
+    // Long enough to read (7 s on a free machine, against about a second from the activity's start to the
+    // kill) that the kill lands while the analysis is under way, which is asserted below. No longer: the
+    // second reading is the run's own work, and 1,500 pages (37 s free) outran the wait under CI's load.
+    const big = await longPdf('Closing Disclosure', 300);
+    const res = await call(api.url, 'POST', '/reviews', {
+      key: org.liveKey,
+      form: form([{ name: 'cd-with-exhibits.pdf', data: big }]),
+    });
+    t.is(res.status, 201, res.text);
+    const { review_id } = ReviewSchema.parse(res.body);
 
-  // Kill once the analysis activity is running on the worker (not merely scheduled).
-  await waitForInternalState(review_id, 'analysing', 30_000);
-  const handle = (await temporalClient()).workflow.getHandle(review_id);
-  for (let i = 0; ; i++) {
-    const pending = (await handle.describe()).raw.pendingActivities ?? [];
-    if (pending.some((a) => a.activityType?.name === 'analyseToDraft' && a.state === temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED)) break;
-    if (i > 600) throw new Error('the analysis never started');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  await services.crash(worker);
-  const [row] = await db()`select internal_state from reviews where id = ${review_id}`;
-  t.is(row!.internal_state, 'analysing', 'killed before the analysis finished');
+    // Kill once the analysis activity is running on the worker (not merely scheduled).
+    await waitForInternalState(review_id, 'analysing', 30_000);
+    const handle = (await temporalClient()).workflow.getHandle(review_id);
+    for (let i = 0; ; i++) {
+      const pending = (await handle.describe()).raw.pendingActivities ?? [];
+      if (
+        pending.some(
+          (a) =>
+            a.activityType?.name === 'analyseToDraft' &&
+            a.state === temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED,
+        )
+      )
+        break;
+      if (i > 600) throw new Error('the analysis never started');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await services.crash(worker);
+    const [row] = await db()`select internal_state from reviews where id = ${review_id}`;
+    t.is(row!.internal_state, 'analysing', 'killed before the analysis finished');
 
-  const killedAt = Date.now();
-  await services.worker(queue);
-  await waitForReview(org.liveKey, review_id, (r) => r.status === 'completed', 240_000, api.url);
-  t.log(`completed ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill`);
+    const killedAt = Date.now();
+    await services.worker(queue);
+    await waitForReview(org.liveKey, review_id, (r) => r.status === 'completed', 240_000, api.url);
+    t.log(`completed ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill`);
 
-  // The analysis activity was started again (a second attempt) after the kill.
-  const history = await handle.fetchHistory();
-  const scheduled = new Set(
-    (history.events ?? [])
-      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'analyseToDraft')
-      .map((e) => String(e.eventId)),
-  );
-  const attempts = (history.events ?? [])
-    .filter((e) => e.activityTaskStartedEventAttributes && scheduled.has(String(e.activityTaskStartedEventAttributes.scheduledEventId)))
-    .map((e) => e.activityTaskStartedEventAttributes!.attempt);
-  t.true(attempts.some((a) => (a ?? 1) >= 2), `analyseToDraft attempts: ${JSON.stringify(attempts)}`);
+    // The analysis activity was started again (a second attempt) after the kill.
+    const history = await handle.fetchHistory();
+    const scheduled = new Set(
+      (history.events ?? [])
+        .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'analyseToDraft')
+        .map((e) => String(e.eventId)),
+    );
+    const attempts = (history.events ?? [])
+      .filter(
+        (e) =>
+          e.activityTaskStartedEventAttributes &&
+          scheduled.has(String(e.activityTaskStartedEventAttributes.scheduledEventId)),
+      )
+      .map((e) => e.activityTaskStartedEventAttributes!.attempt);
+    t.true(
+      attempts.some((a) => (a ?? 1) >= 2),
+      `analyseToDraft attempts: ${JSON.stringify(attempts)}`,
+    );
 
-  // Exactly once: one release, one `released`, one review.completed.
-  t.is((await db()`select count(*)::int as n from releases where review_id = ${review_id}`)[0]!.n, 1);
-  t.is((await transitions(review_id)).filter((s) => s === 'released').length, 1);
-  await receiver.waitFor(1);
-  await new Promise((r) => setTimeout(r, 2_000));
-  t.deepEqual(receiver.payloads().map((p) => p.event), ['review.completed']);
-  await receiver.close();
-});
+    // Exactly once: one release, one `released`, one review.completed.
+    t.is((await db()`select count(*)::int as n from releases where review_id = ${review_id}`)[0]!.n, 1);
+    t.is((await transitions(review_id)).filter((s) => s === 'released').length, 1);
+    await receiver.waitFor(1);
+    await new Promise((r) => setTimeout(r, 2_000));
+    t.deepEqual(
+      receiver.payloads().map((p) => p.event),
+      ['review.completed'],
+    );
+    await receiver.close();
+  },
+);

@@ -6,9 +6,13 @@ import { fileURLToPath } from 'node:url';
 
 test('tsc --noEmit reports no errors', async (t) => {
   const root = fileURLToPath(new URL('../..', import.meta.url));
-  const result = await promisify(execFile)(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.'], {
-    cwd: root,
-  }).then(
+  const result = await promisify(execFile)(
+    process.execPath,
+    ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.'],
+    {
+      cwd: root,
+    },
+  ).then(
     () => '',
     (err: { stdout?: string }) => err.stdout ?? String(err),
   );

@@ -37,9 +37,14 @@ test('during an analysis the event loop answers within 200 ms (99th percentile)'
   histogram.disable();
   const ms = (ns: number) => ns / 1e6;
   t.log(
-    `${names.length} files, ${analysis.findings.length} findings in ${((Date.now() - started) / 1000).toFixed(1)} s; event-loop delay ` +
-      `p50 ${ms(histogram.percentile(50)).toFixed(1)} ms, p99 ${ms(histogram.percentile(99)).toFixed(1)} ms, max ${ms(histogram.max).toFixed(1)} ms`,
+    `${names.length} files, ${analysis.findings.length} findings in ` +
+      `${((Date.now() - started) / 1000).toFixed(1)} s; event-loop delay ` +
+      `p50 ${ms(histogram.percentile(50)).toFixed(1)} ms, p99 ` +
+      `${ms(histogram.percentile(99)).toFixed(1)} ms, max ${ms(histogram.max).toFixed(1)} ms`,
   );
-  t.true(analysis.documents.every((d) => d.unreadable === null), 'every file was read');
+  t.true(
+    analysis.documents.every((d) => d.unreadable === null),
+    'every file was read',
+  );
   t.true(ms(histogram.percentile(99)) < 200, `p99 ${ms(histogram.percentile(99)).toFixed(0)} ms`);
 });

@@ -11,7 +11,12 @@ import type { Evidence, Finding } from '../../src/qc/finding.js';
 import { analyseFile } from '../../src/qc/logical-documents.js';
 import { tesseractOcr } from '../../src/qc/reading/document.js';
 import { ocrImage, terminateOcr } from '../../src/qc/reading/ocr.js';
-import { evidencePictures, openPageSource, pictureKey, type EvidencePicture } from '../../src/report/evidence-pictures.js';
+import {
+  evidencePictures,
+  openPageSource,
+  pictureKey,
+  type EvidencePicture,
+} from '../../src/report/evidence-pictures.js';
 import { DEGRADATIONS, degradedPages, imagePdf } from '../support/degrade.js';
 import { readWithoutTimeBudgets } from '../support/reading-budgets.js';
 
@@ -30,7 +35,16 @@ function evidenceOf(document: string, doc: LoanDocument, names: readonly string[
   });
 }
 
-const findingOf = (evidence: Evidence[]): Finding => ({ key: 'X-001', code: 'X-001', severity: 'high', category: 'consistency', title: 't', summary: 's', evidence, regulation: null });
+const findingOf = (evidence: Evidence[]): Finding => ({
+  key: 'X-001',
+  code: 'X-001',
+  severity: 'high',
+  category: 'consistency',
+  title: 't',
+  summary: 's',
+  evidence,
+  regulation: null,
+});
 
 /** What OCR reads inside the picture's box (the box grown by a few pixels, scaled up for small print). */
 async function readInBox(p: EvidencePicture): Promise<string> {
@@ -38,7 +52,12 @@ async function readInBox(p: EvidencePicture): Promise<string> {
   const top = Math.floor(p.mark.top * p.height);
   const width = Math.max(1, Math.ceil(p.mark.right * p.width) - left);
   const height = Math.max(1, Math.ceil(p.mark.bottom * p.height) - top);
-  const region = await sharp(p.png).extract({ left, top, width, height }).extend({ top: 20, bottom: 20, left: 20, right: 20, background: '#ffffff' }).resize({ width: width * 3 + 120 }).png().toBuffer();
+  const region = await sharp(p.png)
+    .extract({ left, top, width, height })
+    .extend({ top: 20, bottom: 20, left: 20, right: 20, background: '#ffffff' })
+    .resize({ width: width * 3 + 120 })
+    .png()
+    .toBuffer();
   const read = await ocrImage(new Uint8Array(region), 'image/png');
   return read.readable ? read.pages.map((page) => page.text).join(' ') : '';
 }
@@ -52,34 +71,40 @@ async function picturesFor(bytes: Uint8Array, mime: string, evidence: Evidence[]
   });
 }
 
-test('a value read from a text layer is boxed where it is printed, also on a page whose crop box is offset', async (t) => {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const page = doc.addPage([612, 792]);
-  page.drawText('Settlement Statement (HUD-1)', { x: 200, y: 750, size: 14, font });
-  page.drawText('I. Settlement Date: 04/15/2026', { x: 72, y: 700, size: 11, font });
-  page.drawText('202. Principal amount of new loan(s)', { x: 72, y: 660, size: 11, font });
-  page.drawText('$150,000.00', { x: 330, y: 660, size: 11, font });
-  // A page shown from (40, 100): the viewer's origin is not user space's.
-  page.setCropBox(40, 100, 540, 680);
-  const bytes = await doc.save();
-  const { documents } = await analyseFile('hud1.pdf', 'application/pdf', bytes);
-  const evidence = evidenceOf('hud1.pdf', documents[0]!, ['loanAmount', 'settlementDate']);
-  t.true(evidence.every((e) => e.box?.source === 'text_layer'));
-  const [amount, date] = await picturesFor(bytes, 'application/pdf', evidence);
-  t.regex(await readInBox(amount!), /\$?150,000\.00/);
-  const dateRead = await readInBox(date!);
-  t.regex(dateRead, /04\/15\/2026/, dateRead);
-  // The picture holds the value's neighbourhood (its label), drawn at the page's size.
-  t.true(amount!.width >= 300 * amount!.scale - 1);
-});
+test(
+  'a value read from a text layer is boxed where it is printed, also on a page whose crop ' + 'box is offset',
+  async (t) => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([612, 792]);
+    page.drawText('Settlement Statement (HUD-1)', { x: 200, y: 750, size: 14, font });
+    page.drawText('I. Settlement Date: 04/15/2026', { x: 72, y: 700, size: 11, font });
+    page.drawText('202. Principal amount of new loan(s)', { x: 72, y: 660, size: 11, font });
+    page.drawText('$150,000.00', { x: 330, y: 660, size: 11, font });
+    // A page shown from (40, 100): the viewer's origin is not user space's.
+    page.setCropBox(40, 100, 540, 680);
+    const bytes = await doc.save();
+    const { documents } = await analyseFile('hud1.pdf', 'application/pdf', bytes);
+    const evidence = evidenceOf('hud1.pdf', documents[0]!, ['loanAmount', 'settlementDate']);
+    t.true(evidence.every((e) => e.box?.source === 'text_layer'));
+    const [amount, date] = await picturesFor(bytes, 'application/pdf', evidence);
+    t.regex(await readInBox(amount!), /\$?150,000\.00/);
+    const dateRead = await readInBox(date!);
+    t.regex(dateRead, /04\/15\/2026/, dateRead);
+    // The picture holds the value's neighbourhood (its label), drawn at the page's size.
+    t.true(amount!.width >= 300 * amount!.scale - 1);
+  },
+);
 
 test('values OCR read on a straight scan and on a page photographed 1.5° off are boxed on the value', async (t) => {
   for (const degradation of [DEGRADATIONS[0]!, DEGRADATIONS[1]!]) {
     const scan = await imagePdf(await degradedPages(cd, degradation, [2]));
     const { documents } = await analyseFile('scan.pdf', 'application/pdf', scan, tesseractOcr);
     const evidence = evidenceOf('scan.pdf', documents[0]!, ['loanAmount', 'interestRate', 'dateIssued', 'loanId']);
-    t.true(evidence.every((e) => e.box?.source === 'ocr'), degradation.name);
+    t.true(
+      evidence.every((e) => e.box?.source === 'ocr'),
+      degradation.name,
+    );
     const pictures = await picturesFor(scan, 'application/pdf', evidence);
     const read = await Promise.all(pictures.map(readInBox));
     t.regex(read[0]!, /162,000/, degradation.name);
@@ -89,19 +114,31 @@ test('values OCR read on a straight scan and on a page photographed 1.5° off ar
   }
 });
 
-test('a phone picture (a JPEG file) is cut as OCR read it; a file that cannot be drawn gives no picture rather than failing', async (t) => {
-  const [jpeg] = await degradedPages(cd, DEGRADATIONS[3]!, [2]);
-  const bytes = new Uint8Array(jpeg!);
-  const { documents } = await analyseFile('photo.jpg', 'image/jpeg', bytes, tesseractOcr);
-  const evidence = evidenceOf('photo.jpg', documents[0]!, ['loanAmount', 'monthlyPrincipalAndInterest']);
-  const pictures = await picturesFor(bytes, 'image/jpeg', evidence);
-  t.regex(await readInBox(pictures[0]!), /162,000/);
-  t.regex(await readInBox(pictures[1]!), /761\.78/);
+test(
+  'a phone picture (a JPEG file) is cut as OCR read it; a file that cannot be drawn gives no ' +
+    'picture rather than failing',
+  async (t) => {
+    const [jpeg] = await degradedPages(cd, DEGRADATIONS[3]!, [2]);
+    const bytes = new Uint8Array(jpeg!);
+    const { documents } = await analyseFile('photo.jpg', 'image/jpeg', bytes, tesseractOcr);
+    const evidence = evidenceOf('photo.jpg', documents[0]!, ['loanAmount', 'monthlyPrincipalAndInterest']);
+    const pictures = await picturesFor(bytes, 'image/jpeg', evidence);
+    t.regex(await readInBox(pictures[0]!), /162,000/);
+    t.regex(await readInBox(pictures[1]!), /761\.78/);
 
-  const broken = await evidencePictures([findingOf(evidence)], async () => openPageSource(new Uint8Array([1, 2, 3]), 'application/pdf'));
-  t.is(broken.size, 0);
-  const missing = await evidencePictures([findingOf(evidence)], async () => undefined);
-  t.is(missing.size, 0);
-  const pastDeadline = await evidencePictures([findingOf(evidence)], async () => openPageSource(bytes, 'image/jpeg'), { deadline: Date.now() - 1 });
-  t.is(pastDeadline.size, 0);
-});
+    const broken = await evidencePictures([findingOf(evidence)], async () =>
+      openPageSource(new Uint8Array([1, 2, 3]), 'application/pdf'),
+    );
+    t.is(broken.size, 0);
+    const missing = await evidencePictures([findingOf(evidence)], async () => undefined);
+    t.is(missing.size, 0);
+    const pastDeadline = await evidencePictures(
+      [findingOf(evidence)],
+      async () => openPageSource(bytes, 'image/jpeg'),
+      {
+        deadline: Date.now() - 1,
+      },
+    );
+    t.is(pastDeadline.size, 0);
+  },
+);

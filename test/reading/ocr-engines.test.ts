@@ -50,14 +50,21 @@ function assertStraightened(t: ExecutionContext, page: PageText) {
     const figure = page.items.find((i) => i.text === value);
     if (!first || !figure) return t.fail(`${label} or ${value} missing from ${JSON.stringify(page.text)}`);
     t.true(Math.abs(first.y - figure.y) < 3, `${label} at y ${first.y}, ${value} at ${figure.y}`);
-    t.true(figure.ink !== undefined && Math.abs(figure.ink.bottom - figure.y) < 4, `${value}'s ink stands on its baseline`);
+    t.true(
+      figure.ink !== undefined && Math.abs(figure.ink.bottom - figure.y) < 4,
+      `${value}'s ink stands on its baseline`,
+    );
   }
   t.true((page.confidence ?? 0) > 70, `confidence ${page.confidence}`);
 }
 
 test.serial('native tesseract reads scans where it is installed, and straightens a tilted one', async (t) => {
   configureOcr({ engine: 'auto' });
-  t.is(await ocrEngine(), 'native', 'install tesseract-ocr tesseract-ocr-eng tesseract-ocr-spa (npm test does as root)');
+  t.is(
+    await ocrEngine(),
+    'native',
+    'install tesseract-ocr tesseract-ocr-eng tesseract-ocr-spa (npm test does as root)',
+  );
   assertStraightened(t, await readWith(t, 'native'));
 });
 
@@ -67,21 +74,24 @@ test.serial('tesseract.js, when forced, reads and straightens the same scan', as
   assertStraightened(t, page);
 });
 
-test.serial('without a tesseract binary, auto falls back to tesseract.js and a forced native engine is unavailable', async (t) => {
-  const path = process.env.PATH;
-  // The binary is looked for on PATH, as the child process will be started.
-  process.env.PATH = '/nonexistent';
-  try {
-    configureOcr({ engine: 'native' });
-    await t.throwsAsync(ocrEngine(), { message: /native tesseract is not usable: no tesseract binary on PATH/ });
-    await t.throwsAsync(ocrImage(await tiltedForm(), 'image/png'), { instanceOf: ReaderUnavailable });
-    configureOcr({ engine: 'auto' });
-    t.is(await ocrEngine(), 'tesseract.js');
-    const read = await ocrImage(await tiltedForm(), 'image/png');
-    if (!read.readable) return t.fail(read.reason);
-    t.regex(read.pages[0]!.text, /Loan Amount/);
-  } finally {
-    process.env.PATH = path;
-    configureOcr({ engine: 'auto' });
-  }
-});
+test.serial(
+  'without a tesseract binary, auto falls back to tesseract.js and a forced native engine is unavailable',
+  async (t) => {
+    const path = process.env.PATH;
+    // The binary is looked for on PATH, as the child process will be started.
+    process.env.PATH = '/nonexistent';
+    try {
+      configureOcr({ engine: 'native' });
+      await t.throwsAsync(ocrEngine(), { message: /native tesseract is not usable: no tesseract binary on PATH/ });
+      await t.throwsAsync(ocrImage(await tiltedForm(), 'image/png'), { instanceOf: ReaderUnavailable });
+      configureOcr({ engine: 'auto' });
+      t.is(await ocrEngine(), 'tesseract.js');
+      const read = await ocrImage(await tiltedForm(), 'image/png');
+      if (!read.readable) return t.fail(read.reason);
+      t.regex(read.pages[0]!.text, /Loan Amount/);
+    } finally {
+      process.env.PATH = path;
+      configureOcr({ engine: 'auto' });
+    }
+  },
+);

@@ -29,7 +29,8 @@ function onlyPage(t: ExecutionContext, read: OcrRead): PageText {
 
 function assertSample(t: ExecutionContext, page: PageText) {
   const text = page.text.toLowerCase();
-  for (const word of ['closing', 'disclosure', 'loan', 'amount', '$162,000']) t.true(text.includes(word), `"${word}" in ${JSON.stringify(page.text)}`);
+  for (const word of ['closing', 'disclosure', 'loan', 'amount', '$162,000'])
+    t.true(text.includes(word), `"${word}" in ${JSON.stringify(page.text)}`);
   t.is(page.source, 'ocr');
   t.true((page.confidence ?? 0) > 70, `confidence ${page.confidence}`);
   for (const item of page.items) {
@@ -55,7 +56,11 @@ test('JPEG, WEBP and GIF are read', async (t) => {
   const jpeg = await raw().jpeg({ quality: 80 }).toBuffer();
   const webp = await raw().webp({ quality: 80 }).toBuffer();
   const gif = await raw().gif().toBuffer();
-  for (const [bytes, mime] of [[jpeg, 'image/jpeg'], [webp, 'image/webp'], [gif, 'image/gif']] as const) {
+  for (const [bytes, mime] of [
+    [jpeg, 'image/jpeg'],
+    [webp, 'image/webp'],
+    [gif, 'image/gif'],
+  ] as const) {
     assertSample(t, onlyPage(t, await ocrImage(bytes, mime)));
   }
 });
@@ -90,7 +95,10 @@ test('a two-page TIFF is read as two pages', async (t) => {
     .toBuffer();
   const read = await ocrImage(tiff, 'image/tiff');
   if (!read.readable) return t.fail(read.reason);
-  t.deepEqual(read.pages.map((p) => p.number), [1, 2]);
+  t.deepEqual(
+    read.pages.map((p) => p.number),
+    [1, 2],
+  );
   t.regex(read.pages[0]!.text, /CLOSING DISCLOSURE/);
   t.notRegex(read.pages[0]!.text, /162/);
   t.regex(read.pages[1]!.text, /Loan Amount \$162,000/);
@@ -111,7 +119,10 @@ function watchedOcr(): Ocr & { asked: number[] } {
   return {
     asked,
     image: (bytes, mime, deadline) => tesseractOcr.image(bytes, mime, deadline),
-    pdfPages: (bytes, pages, deadline) => (asked.push(...pages), tesseractOcr.pdfPages(bytes, pages, deadline)),
+    pdfPages: (bytes, pages, deadline) => {
+      asked.push(...pages);
+      return tesseractOcr.pdfPages(bytes, pages, deadline);
+    },
   };
 }
 
@@ -122,7 +133,12 @@ function outlinedText(text: string): string[] {
   g.fillStyle = '#000000';
   g.font = `28px ${SCAN_FONT}`;
   g.fillText(text, 40, 60);
-  return [...canvas.getContent().toString().matchAll(/ d="([^"]+)"/g)].map((m) => m[1]!);
+  return [
+    ...canvas
+      .getContent()
+      .toString()
+      .matchAll(/ d="([^"]+)"/g),
+  ].map((m) => m[1]!);
 }
 
 test('a PDF page with a thin text layer is OCRed only when it draws an image or outlined text', async (t) => {
@@ -143,7 +159,10 @@ test('a PDF page with a thin text layer is OCRed only when it draws an image or 
   if (!read.readable) return t.fail(read.reason);
 
   t.deepEqual(ocr.asked, [2, 3, 4]);
-  t.deepEqual(read.pages.map((p) => p.source), ['text_layer', 'ocr', 'ocr', 'ocr']);
+  t.deepEqual(
+    read.pages.map((p) => p.source),
+    ['text_layer', 'ocr', 'ocr', 'ocr'],
+  );
   t.is(read.pages[0]!.text, 'Closing Disclosure');
   t.regex(read.pages[1]!.text, /Loan Amount \$162,000/);
   t.regex(read.pages[2]!.text, /LOAN ESTIMATE Loan Amount \$162,000/);
@@ -161,14 +180,22 @@ const firstWords = FOUR_PAGES.map((lines) => lines[0]!);
 
 /** A page `height` px tall with `lines` repeated all the way down: much slower to read than a strip. */
 const fullPage = (lines: string[], height: number) =>
-  drawScan(Array.from({ length: Math.floor((height - 150) / 200) + 1 }, (_, j) => lines[j % lines.length]!), height);
+  drawScan(
+    Array.from({ length: Math.floor((height - 150) / 200) + 1 }, (_, j) => lines[j % lines.length]!),
+    height,
+  );
 
 function assertFourPages(t: ExecutionContext, read: OcrRead) {
   if (!read.readable) return t.fail(read.reason);
-  t.deepEqual(read.pages.map((p) => p.number), [1, 2, 3, 4]);
+  t.deepEqual(
+    read.pages.map((p) => p.number),
+    [1, 2, 3, 4],
+  );
   read.pages.forEach((page, i) => {
-    for (const line of FOUR_PAGES[i]!) t.true(page.text.includes(line), `page ${i + 1} reads "${line}": ${JSON.stringify(page.text)}`);
-    for (const other of firstWords.filter((_, j) => j !== i)) t.false(page.text.includes(other), `page ${i + 1} has no "${other}"`);
+    for (const line of FOUR_PAGES[i]!)
+      t.true(page.text.includes(line), `page ${i + 1} reads "${line}": ${JSON.stringify(page.text)}`);
+    for (const other of firstWords.filter((_, j) => j !== i))
+      t.false(page.text.includes(other), `page ${i + 1} has no "${other}"`);
   });
 }
 
@@ -195,7 +222,9 @@ test('a four-frame TIFF is read two frames at a time, each page with its own tex
 });
 
 const noise = (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 90 } } })
+  sharp({
+    create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 90 } },
+  })
     .png()
     .toBuffer();
 
@@ -211,7 +240,9 @@ test('a PDF page drawn with fonts renders for OCR: the CFPB Closing Disclosure r
 });
 
 test('a blank page has confidence 0 and random noise a low one', async (t) => {
-  const blank = await sharp({ create: { width: 1700, height: 600, channels: 3, background: '#ffffff' } }).png().toBuffer();
+  const blank = await sharp({ create: { width: 1700, height: 600, channels: 3, background: '#ffffff' } })
+    .png()
+    .toBuffer();
   const page = onlyPage(t, await ocrImage(blank, 'image/png'));
   t.deepEqual([page.items, page.text, page.confidence], [[], '', 0]);
 
@@ -233,35 +264,45 @@ test.serial('a page whose recognition is cut short comes back illegible, and the
 });
 
 // Serial: the shortened timeout must not meet other tests' pages.
-test.serial('a page that outlives the page timeout is abandoned on its own worker; the other worker reads on', async (t) => {
-  // The timeout leaves a text page (under 2 s here) eight times its time, so a loaded machine (the whole
-  // suite runs four test files at once) does not cut a text page short; the noise page needs more.
-  const previous = configureOcr({ pageTimeoutMs: 15_000 });
-  try {
-    const stuck = await noise(1700, 2400); // about 24 s of recognition here
-    // Twenty-eight full Letter pages of text, each read in about a second: the other worker is still busy
-    // with them when the stuck page's worker is killed.
-    const pdf = await PDFDocument.create();
-    const images = await Promise.all(FOUR_PAGES.map((lines) => pdf.embedPng(fullPage(lines, 2200).png)));
-    for (let i = 0; i < 28; i++) pdf.addPage([612, 792]).drawImage(images[i % 4]!, { x: 0, y: 0, width: 612, height: 792 });
-    const bytes = await pdf.save();
-    const numbers = Array.from({ length: 28 }, (_, i) => i + 1);
+test.serial(
+  'a page that outlives the page timeout is abandoned on its own worker; the other worker reads on',
+  async (t) => {
+    // The timeout leaves a text page (under 2 s here) eight times its time, so a loaded machine (the whole
+    // suite runs four test files at once) does not cut a text page short; the noise page needs more.
+    const previous = configureOcr({ pageTimeoutMs: 15_000 });
+    try {
+      const stuck = await noise(1700, 2400); // about 24 s of recognition here
+      // Twenty-eight full Letter pages of text, each read in about a second: the other worker is still busy
+      // with them when the stuck page's worker is killed.
+      const pdf = await PDFDocument.create();
+      const images = await Promise.all(FOUR_PAGES.map((lines) => pdf.embedPng(fullPage(lines, 2200).png)));
+      for (let i = 0; i < 28; i++)
+        pdf.addPage([612, 792]).drawImage(images[i % 4]!, { x: 0, y: 0, width: 612, height: 792 });
+      const bytes = await pdf.save();
+      const numbers = Array.from({ length: 28 }, (_, i) => i + 1);
 
-    const started = Date.now();
-    const timed = <T>(reading: Promise<T>) => reading.then((read) => ({ read, seconds: (Date.now() - started) / 1000 }));
-    const [slow, text] = await Promise.all([timed(ocrImage(stuck, 'image/png')), timed(ocrPdfPages(bytes, numbers))]);
-    t.log(`stuck page abandoned after ${slow.seconds} s; twenty-eight text pages read in ${text.seconds} s`);
-    const page = onlyPage(t, slow.read);
-    t.deepEqual([page.items, page.confidence], [[], 0]);
-    t.true(text.seconds > slow.seconds + 1, 'text pages were still being read when the stuck page was abandoned');
-    if (!text.read.readable) return t.fail(text.read.reason);
-    t.deepEqual(text.read.pages.map((p) => p.number), numbers);
-    text.read.pages.forEach((p, i) => t.true(p.text.includes(firstWords[i % 4]!), `page ${i + 1}: ${JSON.stringify(p.text.slice(0, 80))}`));
-    assertSample(t, onlyPage(t, await ocrImage(sample.png, 'image/png')));
-  } finally {
-    configureOcr(previous);
-  }
-});
+      const started = Date.now();
+      const timed = <T>(reading: Promise<T>) =>
+        reading.then((read) => ({ read, seconds: (Date.now() - started) / 1000 }));
+      const [slow, text] = await Promise.all([timed(ocrImage(stuck, 'image/png')), timed(ocrPdfPages(bytes, numbers))]);
+      t.log(`stuck page abandoned after ${slow.seconds} s; twenty-eight text pages read in ${text.seconds} s`);
+      const page = onlyPage(t, slow.read);
+      t.deepEqual([page.items, page.confidence], [[], 0]);
+      t.true(text.seconds > slow.seconds + 1, 'text pages were still being read when the stuck page was abandoned');
+      if (!text.read.readable) return t.fail(text.read.reason);
+      t.deepEqual(
+        text.read.pages.map((p) => p.number),
+        numbers,
+      );
+      text.read.pages.forEach((p, i) => {
+        t.true(p.text.includes(firstWords[i % 4]!), `page ${i + 1}: ${JSON.stringify(p.text.slice(0, 80))}`);
+      });
+      assertSample(t, onlyPage(t, await ocrImage(sample.png, 'image/png')));
+    } finally {
+      configureOcr(previous);
+    }
+  },
+);
 
 test('a corrupt or unsupported image is unreadable, not an exception', async (t) => {
   const garbage = new Uint8Array(4096).map((_, i) => (i * 7919) % 251);
@@ -295,7 +336,9 @@ test.serial('an image declaring huge dimensions is refused before it is decoded'
 
 test(`a TIFF of more than ${MAX_IMAGE_FRAMES} frames is refused`, async (t) => {
   const frames = MAX_IMAGE_FRAMES + 1;
-  const tiff = await sharp(Buffer.alloc(frames * 8 * 8, 255), { raw: { width: 8, height: 8 * frames, channels: 1, pageHeight: 8 } })
+  const tiff = await sharp(Buffer.alloc(frames * 8 * 8, 255), {
+    raw: { width: 8, height: 8 * frames, channels: 1, pageHeight: 8 },
+  })
     .tiff()
     .toBuffer();
   const read = await ocrImage(tiff, 'image/tiff');
@@ -329,10 +372,17 @@ test('RLE runs that declare far more pixels than a row holds cost one step per r
   // 16 MiB of runs of 255 pixels each in a 4×4 bitmap: two billion pixels declared, 16 to draw. Stepping
   // through every declared pixel takes seconds of CPU; a step per run, milliseconds.
   const palette = Buffer.alloc(256 * 4);
-  for (const [bits, compression] of [[8, 1], [4, 2]] as const) {
+  for (const [bits, compression] of [
+    [8, 1],
+    [4, 2],
+  ] as const) {
     const runs = Buffer.alloc(16 * 1024 * 1024);
     for (let i = 0; i < runs.length; i += 2) runs[i] = 255;
-    const file = bmpFile(infoHeader(40, 4, 4, bits, compression, runs.length), palette.subarray(0, (1 << bits) * 4), runs);
+    const file = bmpFile(
+      infoHeader(40, 4, 4, bits, compression, runs.length),
+      palette.subarray(0, (1 << bits) * 4),
+      runs,
+    );
     const before = process.cpuUsage();
     const decoded = decodeBmp(file);
     const { user, system } = process.cpuUsage(before);
@@ -353,7 +403,14 @@ function bmpFile(infoHeader: Buffer, palette: Buffer, pixels: Buffer): Buffer {
   return Buffer.concat([file, infoHeader, palette, pixels]);
 }
 
-function infoHeader(size: number, width: number, height: number, bits: number, compression: number, imageSize: number): Buffer {
+function infoHeader(
+  size: number,
+  width: number,
+  height: number,
+  bits: number,
+  compression: number,
+  imageSize: number,
+): Buffer {
   const h = Buffer.alloc(size);
   h.writeUInt32LE(size, 0);
   h.writeInt32LE(width, 4);

@@ -15,7 +15,12 @@ import { terminateOcr } from '../../src/qc/reading/ocr.js';
 import { runRules } from '../../src/qc/rules/registry.js';
 import { readWithoutTimeBudgets } from '../support/reading-budgets.js';
 import { PACKAGES, type PackageSpec } from '../fixtures/defects.js';
-import { renderPackage, type PackageFile, type PrintedDocument, type RenderedPackage } from '../fixtures/loan-package.js';
+import {
+  renderPackage,
+  type PackageFile,
+  type PrintedDocument,
+  type RenderedPackage,
+} from '../fixtures/loan-package.js';
 
 // One OCR worker, as before: the packages are read one at a time.
 readWithoutTimeBudgets({ ocrWorkers: 1 });
@@ -85,14 +90,17 @@ test('the clean package gives no finding at all', async (t) => {
   );
 });
 
-test('the clean package in its variants (one-file Note and Deed, cover sheet, printed URLA, scans) gives no finding', async (t) => {
-  t.timeout(600_000);
-  const { findings } = await outcomeOf(packageNamed('clean-variants'));
-  t.deepEqual(
-    findings.map((f) => `${f.key}: ${f.summary}`),
-    [],
-  );
-});
+test(
+  'the clean package in its variants (one-file Note and Deed, cover sheet, printed URLA, scans) ' + 'gives no finding',
+  async (t) => {
+    t.timeout(600_000);
+    const { findings } = await outcomeOf(packageNamed('clean-variants'));
+    t.deepEqual(
+      findings.map((f) => `${f.key}: ${f.summary}`),
+      [],
+    );
+  },
+);
 
 test('every catalog code is exercised by at least one package, and at least 40 packages are generated', (t) => {
   const exercised = new Set(PACKAGES.flatMap((p) => p.expected));
@@ -104,59 +112,72 @@ test('every catalog code is exercised by at least one package, and at least 40 p
   t.is(new Set(PACKAGES.map((p) => p.name)).size, PACKAGES.length, 'package names are unique');
 });
 
-test(`the engine finds the expected codes in every package: recall ≥ ${RECALL_FLOOR}, precision ≥ ${PRECISION_FLOOR}`, async (t) => {
-  t.timeout(900_000);
-  const results: Outcome[] = [];
-  // One package at a time: OCR has one worker, and the rendering of the next overlaps nothing useful.
-  for (const spec of PACKAGES) results.push(await outcomeOf(spec));
+test(
+  `the engine finds the expected codes in every package: recall ≥ ${RECALL_FLOOR}, precision ≥ ` + `${PRECISION_FLOOR}`,
+  async (t) => {
+    t.timeout(900_000);
+    const results: Outcome[] = [];
+    // One package at a time: OCR has one worker, and the rendering of the next overlaps nothing useful.
+    for (const spec of PACKAGES) results.push(await outcomeOf(spec));
 
-  const perCode = new Map<string, { expected: number; tp: number; fn: string[]; fp: string[] }>(CATALOG.map((r) => [r.code, { expected: 0, tp: 0, fn: [], fp: [] }]));
-  let tp = 0;
-  let fn = 0;
-  let fp = 0;
-  const mismatches: string[] = [];
-  for (const { spec, codes, findings } of results) {
-    const expected = new Set(spec.expected);
-    const found = new Set(codes);
-    for (const code of expected) {
-      const row = perCode.get(code)!;
-      row.expected++;
-      if (found.has(code)) {
-        tp++;
-        row.tp++;
-      } else {
-        fn++;
-        row.fn.push(spec.name);
+    const perCode = new Map<string, { expected: number; tp: number; fn: string[]; fp: string[] }>(
+      CATALOG.map((r) => [r.code, { expected: 0, tp: 0, fn: [], fp: [] }]),
+    );
+    let tp = 0;
+    let fn = 0;
+    let fp = 0;
+    const mismatches: string[] = [];
+    for (const { spec, codes, findings } of results) {
+      const expected = new Set(spec.expected);
+      const found = new Set(codes);
+      for (const code of expected) {
+        const row = perCode.get(code)!;
+        row.expected++;
+        if (found.has(code)) {
+          tp++;
+          row.tp++;
+        } else {
+          fn++;
+          row.fn.push(spec.name);
+        }
+      }
+      for (const code of found) {
+        if (expected.has(code)) continue;
+        fp++;
+        perCode.get(code)?.fp.push(spec.name);
+      }
+      if (codes.join() !== [...expected].sort().join()) {
+        const extra = findings
+          .filter((f) => !expected.has(f.code as RuleCode))
+          .map((f) => `    + ${f.key}: ${f.summary}`);
+        mismatches.push(
+          `  ${spec.name}: expected [${[...expected].sort().join(', ')}], found [${codes.join(', ')}]`,
+          ...extra,
+        );
       }
     }
-    for (const code of found) {
-      if (expected.has(code)) continue;
-      fp++;
-      perCode.get(code)?.fp.push(spec.name);
-    }
-    if (codes.join() !== [...expected].sort().join()) {
-      const extra = findings.filter((f) => !expected.has(f.code as RuleCode)).map((f) => `    + ${f.key}: ${f.summary}`);
-      mismatches.push(`  ${spec.name}: expected [${[...expected].sort().join(', ')}], found [${codes.join(', ')}]`, ...extra);
-    }
-  }
-  const recall = tp + fn === 0 ? 1 : tp / (tp + fn);
-  const precision = tp + fp === 0 ? 1 : tp / (tp + fp);
+    const recall = tp + fn === 0 ? 1 : tp / (tp + fn);
+    const precision = tp + fp === 0 ? 1 : tp / (tp + fp);
 
-  t.log(`${results.length} packages; (package, code) pairs: TP ${tp}, FN ${fn}, FP ${fp}`);
-  t.log(`recall ${recall.toFixed(4)}, precision ${precision.toFixed(4)}`);
-  t.log(table(perCode));
-  if (mismatches.length > 0) t.log(`packages whose codes differ from the expected ones:\n${mismatches.join('\n')}`);
+    t.log(`${results.length} packages; (package, code) pairs: TP ${tp}, FN ${fn}, FP ${fp}`);
+    t.log(`recall ${recall.toFixed(4)}, precision ${precision.toFixed(4)}`);
+    t.log(table(perCode));
+    if (mismatches.length > 0) t.log(`packages whose codes differ from the expected ones:\n${mismatches.join('\n')}`);
 
-  t.true(recall >= RECALL_FLOOR, `recall ${recall.toFixed(4)} < ${RECALL_FLOOR}`);
-  t.true(precision >= PRECISION_FLOOR, `precision ${precision.toFixed(4)} < ${PRECISION_FLOOR}`);
-});
+    t.true(recall >= RECALL_FLOOR, `recall ${recall.toFixed(4)} < ${RECALL_FLOOR}`);
+    t.true(precision >= PRECISION_FLOOR, `precision ${precision.toFixed(4)} < ${PRECISION_FLOOR}`);
+  },
+);
 
 function table(perCode: Map<string, { expected: number; tp: number; fn: string[]; fp: string[] }>): string {
   const lines = ['code      expected  found  missed (FN)                      false positives (FP)'];
   for (const [code, row] of perCode) {
     const missed = row.fn.length > 0 ? row.fn.join(', ') : '-';
     const extra = row.fp.length > 0 ? row.fp.join(', ') : '-';
-    lines.push(`${code.padEnd(10)}${String(row.expected).padStart(8)}${String(row.tp).padStart(7)}  ${missed.padEnd(33)}${extra}`);
+    lines.push(
+      `${code.padEnd(10)}${String(row.expected).padStart(8)}${String(row.tp).padStart(7)}  ` +
+        `${missed.padEnd(33)}${extra}`,
+    );
   }
   return lines.join('\n');
 }
@@ -166,19 +187,33 @@ function table(perCode: Map<string, { expected: number; tp: number; fn: string[]
 /** Printed field → what was read, for every field of a printed document that was not read exactly. */
 function differences(printed: PrintedDocument, documents: readonly LoanDocument[]): string[] {
   const doc = documents.find((d) => d.filename === printed.filename && d.documentClass === printed.documentClass);
-  if (!doc) return [`${printed.filename}: no ${printed.documentClass} found (found ${documents.filter((d) => d.filename === printed.filename).map((d) => d.documentClass).join(', ') || 'nothing'})`];
+  if (!doc)
+    return [
+      `${printed.filename}: no ${printed.documentClass} found (found ${
+        documents
+          .filter((d) => d.filename === printed.filename)
+          .map((d) => d.documentClass)
+          .join(', ') || 'nothing'
+      })`,
+    ];
   const fields = doc.fields as Record<string, unknown>;
   const out: string[] = [];
   for (const [name, expected] of Object.entries(printed.fields)) {
     const got = fields[name];
     if (name === 'fees') {
-      const fees = (got as { section: string; name: string; amount: number }[] | undefined)?.map(({ section, name: n, amount }) => ({ section, name: n, amount }));
-      if (JSON.stringify(fees) !== JSON.stringify(expected.value)) out.push(`${printed.filename} fees: printed ${JSON.stringify(expected.value)}, read ${JSON.stringify(fees)}`);
+      const fees = (got as { section: string; name: string; amount: number }[] | undefined)?.map(
+        ({ section, name: n, amount }) => ({ section, name: n, amount }),
+      );
+      if (JSON.stringify(fees) !== JSON.stringify(expected.value))
+        out.push(`${printed.filename} fees: printed ${JSON.stringify(expected.value)}, read ${JSON.stringify(fees)}`);
       continue;
     }
     const read = got as { value: unknown; page: number } | undefined;
     if (!read || JSON.stringify(read.value) !== JSON.stringify(expected.value) || read.page !== expected.page) {
-      out.push(`${printed.filename} ${name}: printed ${JSON.stringify(expected.value)} on p.${expected.page}, read ${read ? `${JSON.stringify(read.value)} on p.${read.page}` : 'nothing'}`);
+      out.push(
+        `${printed.filename} ${name}: printed ${JSON.stringify(expected.value)} on ` +
+          `p.${expected.page}, read ${read ? `${JSON.stringify(read.value)} on p.${read.page}` : 'nothing'}`,
+      );
     }
   }
   return out;
@@ -217,5 +252,6 @@ const FIELD_PACKAGES: [DocumentClass, string[]][] = [
 ];
 
 for (const [documentClass, packages] of FIELD_PACKAGES) {
-  test(`the ${documentClass} extractor reads every field the generated documents print, on the page printed`, (t) => fieldCheck(t, documentClass, packages));
+  test(`the ${documentClass} extractor reads every field the generated documents print, on the page printed`, (t) =>
+    fieldCheck(t, documentClass, packages));
 }

@@ -7,9 +7,16 @@ import { stack } from './stack.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Runs the CLI with these arguments (and `env` over the stack's); resolves to its exit code and output. */
-export async function runAdmin(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runAdmin(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { cwd: root, env: { ...stack.serviceEnv, ...env } });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/admin.ts', ...args],
+      { cwd: root, env: { ...stack.serviceEnv, ...env } },
+    );
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code?: unknown; stdout?: string; stderr?: string };

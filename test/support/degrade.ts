@@ -24,8 +24,22 @@ export const DEGRADATIONS: Degradation[] = [
   { name: '300 dpi, 0.5°, light noise, JPEG 85', dpi: 300, angle: 0.5, noise: 8, jpegQuality: 85 },
   { name: '200 dpi, -1.5°, noise, JPEG 50', dpi: 200, angle: -1.5, noise: 18, jpegQuality: 50 },
   { name: '150 dpi, 3°, noise, JPEG 40', dpi: 150, angle: 3, noise: 20, jpegQuality: 40 },
-  { name: 'phone photo: 200 dpi, 1°, shear 0.03, noise, JPEG 60', dpi: 200, angle: 1, shear: 0.03, noise: 14, jpegQuality: 60 },
-  { name: 'phone photo in a shadow: 200 dpi, 1°, shade 0.6, JPEG 60', dpi: 200, angle: 1, noise: 10, shade: 0.6, jpegQuality: 60 },
+  {
+    name: 'phone photo: 200 dpi, 1°, shear 0.03, noise, JPEG 60',
+    dpi: 200,
+    angle: 1,
+    shear: 0.03,
+    noise: 14,
+    jpegQuality: 60,
+  },
+  {
+    name: 'phone photo in a shadow: 200 dpi, 1°, shade 0.6, JPEG 60',
+    dpi: 200,
+    angle: 1,
+    noise: 10,
+    shade: 0.6,
+    jpegQuality: 60,
+  },
 ];
 
 /** Each page of `pdf` as a degraded JPEG. */
@@ -46,7 +60,9 @@ async function degrade(png: Uint8Array, d: Degradation, seed: number): Promise<B
   const grey = new Uint8Array(info.width * info.height);
   for (let i = 0; i < grey.length; i++) {
     // The shadow deepens from the top-left corner to the bottom-right one, darkening paper and ink alike.
-    const light = d.shade ? 1 - d.shade * (((i % info.width) / info.width + Math.floor(i / info.width) / info.height) / 2) : 1;
+    const light = d.shade
+      ? 1 - d.shade * (((i % info.width) / info.width + Math.floor(i / info.width) / info.height) / 2)
+      : 1;
     const value = data[i * info.channels]! * light + (random() - 0.5) * 2 * d.noise;
     grey[i] = Math.max(0, Math.min(255, Math.round(value)));
   }

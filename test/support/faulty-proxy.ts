@@ -8,20 +8,29 @@ export class FaultyProxy {
   refuse: (req: IncomingMessage) => boolean = () => false;
   refused = 0;
 
-  private constructor(private readonly server: Server, target: URL) {
+  private constructor(
+    private readonly server: Server,
+    target: URL,
+  ) {
     server.on('request', (req, res) => {
       if (this.refuse(req)) {
         this.refused += 1;
         req.resume();
-        res.writeHead(503, { 'content-type': 'application/xml' }).end(
-          '<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>refused by the test proxy</Message></Error>',
-        );
+        res
+          .writeHead(503, { 'content-type': 'application/xml' })
+          .end(
+            '<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>refused by ' +
+              'the test proxy</Message></Error>',
+          );
         return;
       }
-      const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
+      const upstream = request(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        },
+      );
       upstream.on('error', () => res.destroy());
       req.pipe(upstream);
     });

@@ -26,18 +26,27 @@ export async function workingDocument(o: {
   flattened?: boolean;
   findings?: string[];
 }): Promise<Buffer> {
-  const findings = (o.findings ?? ['DOC-011']).map((code): Finding => ({
-    key: code,
-    code,
-    severity: 'high',
-    category: 'documentation',
-    title: `Finding ${code}`,
-    summary: `Test finding ${code}.`,
-    evidence: [],
-    regulation: null,
-  }));
+  const findings = (o.findings ?? ['DOC-011']).map(
+    (code): Finding => ({
+      key: code,
+      code,
+      severity: 'high',
+      category: 'documentation',
+      title: `Finding ${code}`,
+      summary: `Test finding ${code}.`,
+      evidence: [],
+      regulation: null,
+    }),
+  );
   const bytes = await renderReport(
-    { reviewId: o.reviewId, releaseId: o.releaseId, referenceId: null, sandbox: false, ...releaseContent(findings), generatedAt: new Date() },
+    {
+      reviewId: o.reviewId,
+      releaseId: o.releaseId,
+      referenceId: null,
+      sandbox: false,
+      ...releaseContent(findings),
+      generatedAt: new Date(),
+    },
     o.secret,
   );
   if (!o.flattened) return Buffer.from(bytes);
@@ -53,18 +62,52 @@ const u32 = (n: number) => {
   return b;
 };
 // A little-endian TIFF: one IFD with the minimum tags of a 1×1 bilevel image, its one byte of data after.
-const tiffTags: [number, number, number][] = [[256, 3, 1], [257, 3, 1], [259, 3, 1], [262, 3, 1], [273, 4, 8 + 2 + 12 * 7 + 4], [278, 3, 1], [279, 4, 1]];
+const tiffTags: [number, number, number][] = [
+  [256, 3, 1],
+  [257, 3, 1],
+  [259, 3, 1],
+  [262, 3, 1],
+  [273, 4, 8 + 2 + 12 * 7 + 4],
+  [278, 3, 1],
+  [279, 4, 1],
+];
 
 /** Tiny but genuine images of every other accepted type, by their real signatures. */
 export const images = {
-  jpeg: Buffer.from('/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=', 'base64'),
+  jpeg: Buffer.from(
+    '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
+    'base64',
+  ),
   gif: Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64'),
   webp: Buffer.from('UklGRiIAAABXRUJQVlA4IBYAAAAwAQCdASoBAAEADsD+JaQAA3AAAAAA', 'base64'),
-  bmp: Buffer.concat([Buffer.from('BM'), u32(58), u32(0), u32(54), u32(40), u32(1), u32(1), u16(1), u16(24), u32(0), u32(4), u32(2835), u32(2835), u32(0), u32(0), Buffer.from([0, 0, 255, 0])]),
+  bmp: Buffer.concat([
+    Buffer.from('BM'),
+    u32(58),
+    u32(0),
+    u32(54),
+    u32(40),
+    u32(1),
+    u32(1),
+    u16(1),
+    u16(24),
+    u32(0),
+    u32(4),
+    u32(2835),
+    u32(2835),
+    u32(0),
+    u32(0),
+    Buffer.from([0, 0, 255, 0]),
+  ]),
   tiff: Buffer.concat([
-    Buffer.from('II'), u16(42), u32(8), u16(tiffTags.length),
-    ...tiffTags.map(([tag, type, value]) => Buffer.concat([u16(tag), u16(type), u32(1), type === 3 ? Buffer.concat([u16(value), u16(0)]) : u32(value)])),
-    u32(0), Buffer.from([0]),
+    Buffer.from('II'),
+    u16(42),
+    u32(8),
+    u16(tiffTags.length),
+    ...tiffTags.map(([tag, type, value]) =>
+      Buffer.concat([u16(tag), u16(type), u32(1), type === 3 ? Buffer.concat([u16(value), u16(0)]) : u32(value)]),
+    ),
+    u32(0),
+    Buffer.from([0]),
   ]),
 };
 
@@ -72,12 +115,20 @@ export const images = {
 export const outlookMessage = Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(1024)]);
 
 /** A 7-Zip archive, by its signature. */
-export const sevenZip = Buffer.from("7z\xbc\xaf'\x1c\x00\x04" + '\0'.repeat(64), 'binary');
+export const sevenZip = Buffer.from(`7z\xbc\xaf'\x1c\x00\x04${'\0'.repeat(64)}`, 'binary');
 
 /** An Excel workbook (.xlsx): a zip whose entries say spreadsheet. */
 export async function xlsx(): Promise<Buffer> {
   return zip([
-    { name: '[Content_Types].xml', data: Buffer.from('<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>') },
+    {
+      name: '[Content_Types].xml',
+      data: Buffer.from(
+        '<?xml version="1.0"?><Types ' +
+          'xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override ' +
+          'PartName="/xl/workbook.xml" ' +
+          'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>',
+      ),
+    },
     { name: '_rels/.rels', data: Buffer.from('<?xml version="1.0"?><Relationships/>') },
     { name: 'xl/workbook.xml', data: Buffer.from('<?xml version="1.0"?><workbook/>') },
   ]);
@@ -107,7 +158,11 @@ export async function zip(entries: ZipEntry[]): Promise<Buffer> {
     if (e.name.endsWith('/')) z.addEmptyDirectory(e.name.slice(0, -1));
     // An empty member is stored, as zip tools store it: yazl starts a deflate stream (hundreds of KB of
     // zlib state) for every compressed member at once, and 35,000 empty ones took 7.5 GB to build.
-    else z.addBuffer(e.data, e.name, { ...(e.mode !== undefined ? { mode: e.mode } : {}), compress: e.compress ?? e.data.length > 0 });
+    else
+      z.addBuffer(e.data, e.name, {
+        ...(e.mode !== undefined ? { mode: e.mode } : {}),
+        compress: e.compress ?? e.data.length > 0,
+      });
   }
   z.end();
   const chunks: Buffer[] = [];
@@ -153,7 +208,13 @@ export function tarHeader(name: string, size: number, type = '0', linkName?: str
   header.write('0000000\0', 108, 'ascii');
   header.write('0000000\0', 116, 'ascii');
   header.write(`${size.toString(8).padStart(11, '0')}\0`, 124, 'ascii');
-  header.write(`${Math.floor(Date.now() / 1000).toString(8).padStart(11, '0')}\0`, 136, 'ascii');
+  header.write(
+    `${Math.floor(Date.now() / 1000)
+      .toString(8)
+      .padStart(11, '0')}\0`,
+    136,
+    'ascii',
+  );
   header.write('        ', 148, 'ascii');
   header.write(type, 156, 'ascii');
   if (linkName) header.write(linkName, 157, 100, 'utf8');
@@ -170,7 +231,11 @@ export function tar(entries: TarEntry[], opts: { gzip?: boolean } = {}): Buffer 
   const blocks: Buffer[] = [];
   for (const e of entries) {
     const data = e.data ?? Buffer.alloc(0);
-    blocks.push(tarHeader(e.name, e.declaredSize ?? data.length, e.type, e.linkName), data, Buffer.alloc((512 - (data.length % 512)) % 512, 0));
+    blocks.push(
+      tarHeader(e.name, e.declaredSize ?? data.length, e.type, e.linkName),
+      data,
+      Buffer.alloc((512 - (data.length % 512)) % 512, 0),
+    );
   }
   blocks.push(Buffer.alloc(1024, 0));
   const archive = Buffer.concat(blocks);
@@ -180,14 +245,25 @@ export function tar(entries: TarEntry[], opts: { gzip?: boolean } = {}): Buffer 
 /** A minimal .docx: a zip whose first entry is [Content_Types].xml, as Word writes it. */
 export async function docx(): Promise<Buffer> {
   return zip([
-    { name: '[Content_Types].xml', data: Buffer.from('<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>') },
+    {
+      name: '[Content_Types].xml',
+      data: Buffer.from(
+        '<?xml version="1.0"?><Types ' +
+          'xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override ' +
+          'PartName="/word/document.xml" ' +
+          'ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+      ),
+    },
     { name: '_rels/.rels', data: Buffer.from('<?xml version="1.0"?><Relationships/>') },
     { name: 'word/document.xml', data: Buffer.from('<?xml version="1.0"?><w:document/>') },
   ]);
 }
 
 export function bufferSource(buffer: Buffer) {
-  return { size: buffer.length, readRange: (start: number, end: number) => Readable.from([buffer.subarray(start, end)]) };
+  return {
+    size: buffer.length,
+    readRange: (start: number, end: number) => Readable.from([buffer.subarray(start, end)]),
+  };
 }
 
 /** Starts like a PDF (so it is accepted as one) but is not one: no reader can parse it. */
@@ -201,7 +277,12 @@ export async function longPdf(title: string, pages: number): Promise<Buffer> {
     const page = doc.addPage([612, 792]);
     if (i === 1) page.drawText(title, { x: 72, y: 720, size: 14, font });
     for (let line = 0; line < 40; line++) {
-      page.drawText(`Page ${i} line ${line}: the borrower agrees to the terms stated in this document.`, { x: 72, y: 680 - line * 15, size: 9, font });
+      page.drawText(`Page ${i} line ${line}: the borrower agrees to the terms stated in this document.`, {
+        x: 72,
+        y: 680 - line * 15,
+        size: 9,
+        font,
+      });
     }
   }
   return Buffer.from(await doc.save());
@@ -213,7 +294,10 @@ export interface FilledDecision {
   cureDocument?: string;
 }
 
-/** Fills a working document as an integrator would in a PDF viewer: a decision per finding key, saved with its fields. */
+/**
+ * Fills a working document as an integrator would in a PDF viewer: a decision per finding key, saved with its
+ * fields.
+ */
 export async function fillWorkingDocument(bytes: Buffer, decisions: Record<string, FilledDecision>): Promise<Buffer> {
   const doc = await PDFDocument.load(bytes);
   const formFields = doc.getForm();

@@ -13,8 +13,17 @@ function markerOutline(marker: Api.api.history.v1.IMarkerRecordedEventAttributes
   // A local activity's marker holds its result beside the data that names it: the payload that names it.
   for (const payload of Object.values(marker.details ?? {}).flatMap((d) => d.payloads ?? [])) {
     try {
-      const detail = (payload.data ? JSON.parse(new TextDecoder().decode(payload.data)) : {}) as { id?: unknown; activity_type?: unknown; seq?: unknown };
-      const name = typeof detail.id === 'string' ? detail.id : typeof detail.activity_type === 'string' ? `${detail.activity_type} seq ${String(detail.seq)}` : undefined;
+      const detail = (payload.data ? JSON.parse(new TextDecoder().decode(payload.data)) : {}) as {
+        id?: unknown;
+        activity_type?: unknown;
+        seq?: unknown;
+      };
+      const name =
+        typeof detail.id === 'string'
+          ? detail.id
+          : typeof detail.activity_type === 'string'
+            ? `${detail.activity_type} seq ${String(detail.seq)}`
+            : undefined;
       if (name) return `${marker.markerName} ${name}`;
     } catch {
       // Not JSON: not the payload that names it.
@@ -23,7 +32,10 @@ function markerOutline(marker: Api.api.history.v1.IMarkerRecordedEventAttributes
   return marker.markerName ?? '';
 }
 
-/** One line per event: its id, type, and the name that tells events of a type apart (activity, marker, update, timer). */
+/**
+ * One line per event: its id, type, and the name that tells events of a type apart (activity, marker, update,
+ * timer).
+ */
 export function historyOutline(history: Api.api.history.v1.IHistory): string {
   return (history.events ?? [])
     .map((e) => {
@@ -34,7 +46,10 @@ export function historyOutline(history: Api.api.history.v1.IHistory): string {
         e.workflowExecutionSignaledEventAttributes?.signalName ??
         (e.timerStartedEventAttributes ? `timer ${e.timerStartedEventAttributes.timerId}` : '');
       const flags = e.workflowTaskCompletedEventAttributes?.sdkMetadata?.langUsedFlags?.join(',');
-      return `${String(e.eventId)} ${temporal.api.enums.v1.EventType[e.eventType ?? 0]} ${name}${flags ? ` flags ${flags}` : ''}`;
+      return (
+        `${String(e.eventId)} ${temporal.api.enums.v1.EventType[e.eventType ?? 0]} ` +
+        `${name}${flags ? ` flags ${flags}` : ''}`
+      );
     })
     .join('\n');
 }
@@ -49,7 +64,9 @@ export async function queryState(handle: WorkflowHandle): Promise<ReviewWorkflow
     return await handle.query(getStateQuery);
   } catch (err) {
     if (err instanceof Error && /TMPRL1100|nondeterminism/i.test(err.message)) {
-      err.message += `\nhistory of ${handle.workflowId}:\n${historyOutline(await handle.fetchHistory().catch(() => ({ events: [] })))}`;
+      err.message +=
+        `\nhistory of ` +
+        `${handle.workflowId}:\n${historyOutline(await handle.fetchHistory().catch(() => ({ events: [] })))}`;
     }
     throw err;
   }

@@ -7,7 +7,8 @@ export function payloadsIn(json: unknown, path = ''): { path: string; payload: J
   if (Array.isArray(json)) return json.flatMap((v, i) => payloadsIn(v, `${path}[${i}]`));
   if (typeof json !== 'object' || json === null) return [];
   const record = json as Record<string, unknown>;
-  if (typeof (record.metadata as Record<string, unknown> | undefined)?.encoding === 'string') return [{ path, payload: record as JsonPayload }];
+  if (typeof (record.metadata as Record<string, unknown> | undefined)?.encoding === 'string')
+    return [{ path, payload: record as JsonPayload }];
   return Object.entries(record).flatMap(([k, v]) => payloadsIn(v, `${path}.${k}`));
 }
 

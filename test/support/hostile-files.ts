@@ -7,19 +7,27 @@ import { tarHeader } from './fixtures.js';
 const MiB = 1024 * 1024;
 
 /** A PDF from numbered object bodies (1-based), with a correct xref table unless told otherwise. */
-export function rawPdf(objects: (string | Buffer)[], o: { trailer?: string; xref?: (offsets: number[]) => string } = {}): Buffer {
+export function rawPdf(
+  objects: (string | Buffer)[],
+  o: { trailer?: string; xref?: (offsets: number[]) => string } = {},
+): Buffer {
   const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
   let at = parts[0]!.length;
   const offsets: number[] = [];
   objects.forEach((body, i) => {
     offsets.push(at);
-    const chunk = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), Buffer.isBuffer(body) ? body : Buffer.from(body, 'latin1'), Buffer.from('\nendobj\n')]);
+    const chunk = Buffer.concat([
+      Buffer.from(`${i + 1} 0 obj\n`),
+      Buffer.isBuffer(body) ? body : Buffer.from(body, 'latin1'),
+      Buffer.from('\nendobj\n'),
+    ]);
     parts.push(chunk);
     at += chunk.length;
   });
   const xref =
     o.xref?.(offsets) ??
-    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((n) => `${String(n).padStart(10, '0')} 00000 n \n`).join('')}`;
+    `xref\n0 ${objects.length + 1}\n0000000000 65535 f ` +
+      `\n${offsets.map((n) => `${String(n).padStart(10, '0')} 00000 n \n`).join('')}`;
   const trailer = o.trailer ?? `<< /Size ${objects.length + 1} /Root 1 0 R >>`;
   parts.push(Buffer.from(`${xref}trailer\n${trailer}\nstartxref\n${at}\n%%EOF\n`));
   return Buffer.concat(parts);
@@ -27,7 +35,11 @@ export function rawPdf(objects: (string | Buffer)[], o: { trailer?: string; xref
 
 /** A stream object body. */
 function stream(dict: string, data: Buffer): Buffer {
-  return Buffer.concat([Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`), data, Buffer.from('\nendstream')]);
+  return Buffer.concat([
+    Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`),
+    data,
+    Buffer.from('\nendstream'),
+  ]);
 }
 
 const catalog = '<< /Type /Catalog /Pages 2 0 R >>';
@@ -51,7 +63,13 @@ function deflatedRepeats(prefix: Buffer, chunk: Buffer, count: number): Buffer {
   const adler = Buffer.alloc(4);
   adler.writeUInt32BE(((b << 16) | a) >>> 0);
   const block = flushed(chunk);
-  return Buffer.concat([Buffer.from([0x78, 0x9c]), ...(prefix.length > 0 ? [flushed(prefix)] : []), ...Array<Buffer>(count).fill(block), Buffer.from([0x03, 0x00]), adler]);
+  return Buffer.concat([
+    Buffer.from([0x78, 0x9c]),
+    ...(prefix.length > 0 ? [flushed(prefix)] : []),
+    ...Array<Buffer>(count).fill(block),
+    Buffer.from([0x03, 0x00]),
+    adler,
+  ]);
 }
 
 /** Deflated drawing operators, `mib` MiB of them once inflated (about a thousandth of that packed). */
@@ -61,7 +79,8 @@ function drawingBomb(mib: number): Buffer {
 const onePage = '<< /Type /Pages /Kids [3 0 R] /Count 1 >>';
 const text = (s: string) => stream('', Buffer.from(`BT /F1 12 Tf 72 700 Td (${s}) Tj ET`));
 const font = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
-const page = (extra = '', box = '[0 0 612 792]') => `<< /Type /Page /Parent 2 0 R /MediaBox ${box} /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> ${extra} >> >>`;
+const page = (extra = '', box = '[0 0 612 792]') =>
+  `<< /Type /Page /Parent 2 0 R /MediaBox ${box} /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> ${extra} >> >>`;
 
 export const hostilePdfs = {
   /** The trailer's /Prev names its own xref: a reader following the chain never ends. */
@@ -98,9 +117,14 @@ export const hostilePdfs = {
     return rawPdf([
       catalog,
       onePage,
-      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /XObject << /Im1 5 0 R >> >> >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /XObject ' +
+        '<< /Im1 5 0 R >> >> >>',
       content,
-      stream('/Type /XObject /Subtype /Image /Width 50000 /Height 50000 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode', pixels),
+      stream(
+        '/Type /XObject /Subtype /Image /Width 50000 /Height 50000 /ColorSpace /DeviceRGB ' +
+          '/BitsPerComponent 8 /Filter /FlateDecode',
+        pixels,
+      ),
     ]);
   },
   /** A content stream that inflates to `mib` MiB of drawing operators. */
@@ -109,7 +133,9 @@ export const hostilePdfs = {
   },
   /** Three pages, the middle one a content stream that inflates to `mib` MiB; the others carry text. */
   flateBombBetween(mib: number): Buffer {
-    const textPage = (contents: number) => `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${contents} 0 R /Resources << /Font << /F1 9 0 R >> >> >>`;
+    const textPage = (contents: number) =>
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${contents} 0 R /Resources << ` +
+      `/Font << /F1 9 0 R >> >> >>`;
     return rawPdf([
       catalog,
       '<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3 >>',
@@ -131,28 +157,49 @@ export const hostilePdfs = {
     const header = '9 0 ';
     const objects = `${header}<< /LoanReviewWorkingDocument (v1) >>\n`;
     const packed = deflatedRepeats(Buffer.from(objects, 'latin1'), Buffer.alloc(MiB, ' '), mib);
-    return rawPdf([catalog, onePage, page(), text('Appraisal Report'), font, stream(`/Type /ObjStm /N 1 /First ${header.length} /Filter /FlateDecode`, packed)]);
+    return rawPdf([
+      catalog,
+      onePage,
+      page(),
+      text('Appraisal Report'),
+      font,
+      stream(`/Type /ObjStm /N 1 /First ${header.length} /Filter /FlateDecode`, packed),
+    ]);
   },
   /** An xref table that claims a billion objects. */
   billionObjects(): Buffer {
     return rawPdf([catalog, onePage, page(), text('Appraisal'), font], {
       xref: (offsets) =>
-        `xref\n0 1000000000\n0000000000 65535 f \n${offsets.map((n) => `${String(n).padStart(10, '0')} 00000 n \n`).join('')}`,
+        `xref\n0 1000000000\n0000000000 65535 f ` +
+        `\n${offsets.map((n) => `${String(n).padStart(10, '0')} 00000 n \n`).join('')}`,
       trailer: '<< /Size 1000000000 /Root 1 0 R >>',
     });
   },
   /** Encrypted with a user password nobody gave us. */
   passwordProtected(): Buffer {
-    const o = '<' + 'ab'.repeat(32) + '>';
-    const u = '<' + 'cd'.repeat(32) + '>';
-    return rawPdf([catalog, onePage, page(), text('Encrypted'), font, `<< /Filter /Standard /V 2 /R 3 /Length 128 /O ${o} /U ${u} /P -3904 >>`], {
-      trailer: '<< /Size 7 /Root 1 0 R /Encrypt 6 0 R /ID [<0123456789abcdef0123456789abcdef> <0123456789abcdef0123456789abcdef>] >>',
-    });
+    const o = `<${'ab'.repeat(32)}>`;
+    const u = `<${'cd'.repeat(32)}>`;
+    return rawPdf(
+      [
+        catalog,
+        onePage,
+        page(),
+        text('Encrypted'),
+        font,
+        `<< /Filter /Standard /V 2 /R 3 /Length 128 /O ${o} /U ${u} /P -3904 >>`,
+      ],
+      {
+        trailer:
+          '<< /Size 7 /Root 1 0 R /Encrypt 6 0 R /ID [<0123456789abcdef0123456789abcdef> ' +
+          '<0123456789abcdef0123456789abcdef>] >>',
+      },
+    );
   },
   /** JavaScript to run on open and a launch action: a reader must never act on either. */
   scripted(): Buffer {
     return rawPdf([
-      '<< /Type /Catalog /Pages 2 0 R /OpenAction << /S /JavaScript /JS (app.alert\\(1\\); this.exportDataObject\\({cName: "x", nLaunch: 2}\\)) >> /AA << /WC << /S /Launch /F (/bin/sh) >> >> >>',
+      '<< /Type /Catalog /Pages 2 0 R /OpenAction << /S /JavaScript /JS (app.alert\\(1\\); ' +
+        'this.exportDataObject\\({cName: "x", nLaunch: 2}\\)) >> /AA << /WC << /S /Launch /F (/bin/sh) >> >> >>',
       onePage,
       page(),
       text('Closing Disclosure'),
@@ -161,7 +208,12 @@ export const hostilePdfs = {
   },
   /** An object that refers to itself as its own length, and a content array naming itself. */
   selfReference(): Buffer {
-    return rawPdf([catalog, onePage, '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents [3 0 R 4 0 R] >>', '<< /Length 4 0 R >>\nstream\nBT ET\nendstream']);
+    return rawPdf([
+      catalog,
+      onePage,
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents [3 0 R 4 0 R] >>',
+      '<< /Length 4 0 R >>\nstream\nBT ET\nendstream',
+    ]);
   },
   /** Only the header. */
   headerOnly(): Buffer {
@@ -206,8 +258,15 @@ export const hostileImages = {
   },
   /** A JPEG whose frame header says 65,500 × 65,500 and whose data stops at once. */
   jpegBomb(): Buffer {
-    const sof = Buffer.from([0xff, 0xc0, 0x00, 0x11, 0x08, 0xff, 0xdc, 0xff, 0xdc, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01]);
-    return Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0', 'latin1'), sof, Buffer.from([0xff, 0xd9])]);
+    const sof = Buffer.from([
+      0xff, 0xc0, 0x00, 0x11, 0x08, 0xff, 0xdc, 0xff, 0xdc, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01,
+    ]);
+    return Buffer.concat([
+      Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+      Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0', 'latin1'),
+      sof,
+      Buffer.from([0xff, 0xd9]),
+    ]);
   },
   /** A TIFF whose directory names itself as the next one: a page loop. */
   tiffLoop(): Buffer {
@@ -306,19 +365,43 @@ export function overlappingZip(members: number, kernelBytes: number): Buffer {
   const crc = crc32(Buffer.alloc(kernelBytes, 0));
   const name = Buffer.from('kernel.pdf');
   // Version 2.0, deflate, checksum, packed and unpacked sizes, name length.
-  const local = record(30, [[0, 4, 0x04034b50], [4, 2, 20], [8, 2, 8], [14, 4, crc], [18, 4, data.length], [22, 4, kernelBytes], [26, 2, name.length]]);
+  const local = record(30, [
+    [0, 4, 0x04034b50],
+    [4, 2, 20],
+    [8, 2, 8],
+    [14, 4, crc],
+    [18, 4, data.length],
+    [22, 4, kernelBytes],
+    [26, 2, name.length],
+  ]);
   const central: Buffer[] = [];
   for (let i = 0; i < members; i++) {
     const n = Buffer.from(`doc-${i}.pdf`);
     // The same fields two bytes later, and every entry's local header at offset 0.
     central.push(
-      record(46, [[0, 4, 0x02014b50], [4, 2, 20], [6, 2, 20], [10, 2, 8], [16, 4, crc], [20, 4, data.length], [24, 4, kernelBytes], [28, 2, n.length], [42, 4, 0]]),
+      record(46, [
+        [0, 4, 0x02014b50],
+        [4, 2, 20],
+        [6, 2, 20],
+        [10, 2, 8],
+        [16, 4, crc],
+        [20, 4, data.length],
+        [24, 4, kernelBytes],
+        [28, 2, n.length],
+        [42, 4, 0],
+      ]),
       n,
     );
   }
   const head = Buffer.concat([local, name, data]);
   const dir = Buffer.concat(central);
-  const end = record(22, [[0, 4, 0x06054b50], [8, 2, members], [10, 2, members], [12, 4, dir.length], [16, 4, head.length]]);
+  const end = record(22, [
+    [0, 4, 0x06054b50],
+    [8, 2, members],
+    [10, 2, members],
+    [12, 4, dir.length],
+    [16, 4, head.length],
+  ]);
   return Buffer.concat([head, dir, end]);
 }
 
@@ -331,6 +414,8 @@ export function junkTarGz(name: string, type: string, junkBytes: number, pdf: Bu
   const parts = [gzipSync(tarHeader(name, junkBytes, type))];
   for (let left = junkBytes; left > 0; left -= MiB) parts.push(left >= MiB ? zeros : gzipSync(Buffer.alloc(left, 0)));
   const pad = (512 - (pdf.length % 512)) % 512;
-  parts.push(gzipSync(Buffer.concat([tarHeader('cd.pdf', pdf.length), pdf, Buffer.alloc(pad, 0), Buffer.alloc(1024, 0)])));
+  parts.push(
+    gzipSync(Buffer.concat([tarHeader('cd.pdf', pdf.length), pdf, Buffer.alloc(pad, 0), Buffer.alloc(1024, 0)])),
+  );
   return Buffer.concat(parts);
 }

@@ -18,7 +18,13 @@ export async function call(
   base: string,
   method: string,
   path: string,
-  opts: { key?: string; headers?: Record<string, string>; json?: unknown; body?: string | Uint8Array; form?: FormData } = {},
+  opts: {
+    key?: string;
+    headers?: Record<string, string>;
+    json?: unknown;
+    body?: string | Uint8Array;
+    form?: FormData;
+  } = {},
 ): Promise<ApiResponse> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
@@ -28,9 +34,11 @@ export async function call(
     body = JSON.stringify(opts.json);
   }
   const url = new URL(`${base}${path}`);
-  const res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(60_000) }).catch((err: Error & { cause?: unknown }) => {
-    throw new Error(`${method} ${url.pathname}: ${err.message} (${String(err.cause)})`);
-  });
+  const res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(60_000) }).catch(
+    (err: Error & { cause?: unknown }) => {
+      throw new Error(`${method} ${url.pathname}: ${err.message} (${String(err.cause)})`);
+    },
+  );
   const text = await res.text();
   if (url.pathname.startsWith('/v1/') && url.pathname !== '/v1/openapi.json') {
     (await documentValidator(url.origin)).check(method, url.pathname.slice(3), res.status, text);
@@ -80,9 +88,13 @@ export function errorMessage(res: ApiResponse): string {
 }
 
 /** A multipart create body: files under `documents`, plus text fields. */
-export function form(files: { name: string; data: Buffer; type?: string }[], fields: Record<string, string> = {}): FormData {
+export function form(
+  files: { name: string; data: Buffer; type?: string }[],
+  fields: Record<string, string> = {},
+): FormData {
   const fd = new FormData();
   for (const [k, v] of Object.entries(fields)) fd.append(k, v);
-  for (const f of files) fd.append('documents', new Blob([f.data], { type: f.type ?? 'application/octet-stream' }), f.name);
+  for (const f of files)
+    fd.append('documents', new Blob([f.data], { type: f.type ?? 'application/octet-stream' }), f.name);
   return fd;
 }

@@ -1,7 +1,22 @@
 // Builds loan files for rule tests: documents with only the fields a test is about.
-import { DEFAULT_RULE_CONTEXT, MAX_EVIDENCE, type Rule, type RuleCode, type RuleContext, type RuleHit } from '../../src/qc/catalog.js';
+import {
+  DEFAULT_RULE_CONTEXT,
+  MAX_EVIDENCE,
+  type Rule,
+  type RuleCode,
+  type RuleContext,
+  type RuleHit,
+} from '../../src/qc/catalog.js';
 import type { DocumentClass } from '../../src/qc/classify.js';
-import type { ClosingDisclosureFields, DocumentOf, FieldsByClass, Located, LoanDocument, LoanFile, PageInfo } from '../../src/qc/fields.js';
+import type {
+  ClosingDisclosureFields,
+  DocumentOf,
+  FieldsByClass,
+  Located,
+  LoanDocument,
+  LoanFile,
+  PageInfo,
+} from '../../src/qc/fields.js';
 
 /** A value printed on `page` (1 unless given). */
 export function at<T>(value: T, page = 1): Located<T> {
@@ -29,12 +44,18 @@ export function loanFile(...documents: LoanDocument[]): LoanFile {
  */
 export function hitsOf(rules: readonly Rule[], loan: LoanFile): Partial<Record<RuleCode, RuleHit[]>> {
   const all: Partial<Record<RuleCode, RuleHit[]>> = {};
-  for (const [code, hits] of Object.entries(allHits(rules, loan)) as [RuleCode, RuleHit[]][]) all[code] = asserted(code, hits);
+  for (const [code, hits] of Object.entries(allHits(rules, loan)) as [RuleCode, RuleHit[]][])
+    all[code] = asserted(code, hits);
   return all;
 }
 
 /** One rule's hits, as `hitsOf` gives them. */
-export function ruleHits(rules: readonly Rule[], code: RuleCode, loan: LoanFile, context: RuleContext = DEFAULT_RULE_CONTEXT): RuleHit[] {
+export function ruleHits(
+  rules: readonly Rule[],
+  code: RuleCode,
+  loan: LoanFile,
+  context: RuleContext = DEFAULT_RULE_CONTEXT,
+): RuleHit[] {
   const rule = rules.find((r) => r.code === code);
   if (!rule) throw new Error(`no rule ${code}`);
   return asserted(code, rule.check(loan, context));
@@ -49,7 +70,9 @@ function asserted(code: RuleCode, hits: readonly RuleHit[]): RuleHit[] {
 export function evidenceOfHits(rules: readonly Rule[], loan: LoanFile): Partial<Record<RuleCode, string[][]>> {
   const all: Partial<Record<RuleCode, string[][]>> = {};
   for (const [code, hits] of Object.entries(allHits(rules, loan)) as [RuleCode, RuleHit[]][]) {
-    all[code] = hits.map((h) => (h.evidence ?? []).map((e) => `${e.document} p.${e.page} ${e.field}=${e.value ?? 'null'}`));
+    all[code] = hits.map((h) =>
+      (h.evidence ?? []).map((e) => `${e.document} p.${e.page} ${e.field}=${e.value ?? 'null'}`),
+    );
   }
   return all;
 }

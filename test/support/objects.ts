@@ -36,7 +36,11 @@ export async function storedDocuments(reviewId: string): Promise<string[]> {
 
 /** What lies under a prefix that no document names, or that is still transient: what no finished submission leaves. */
 export async function leftUnder(prefix: string): Promise<string[]> {
-  const named = new Set((await db()<{ object_key: string }[]>`select object_key from documents where object_key like ${prefix + '%'}`).map((r) => r.object_key));
+  const named = new Set(
+    (await db()<{ object_key: string }[]>`select object_key from documents where object_key like ${`${prefix}%`}`).map(
+      (r) => r.object_key,
+    ),
+  );
   const left: string[] = [];
   for (const key of await keysUnder(prefix)) if (!named.has(key) || (await isTransient(key))) left.push(key);
   return left;

@@ -39,7 +39,9 @@ export class OpenApiValidator {
   private compile(key: string, schema: Json): ValidateFunction {
     let fn = this.cache.get(key);
     if (!fn) {
-      const rebased = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"components#/components/')) as object;
+      const rebased = JSON.parse(
+        JSON.stringify(schema).replaceAll('"#/components/', '"components#/components/'),
+      ) as object;
       fn = this.ajv.compile(rebased);
       this.cache.set(key, fn);
     }
@@ -75,7 +77,9 @@ export class OpenApiValidator {
     }
     const validate = this.compile(key, schema);
     if (!validate(body)) {
-      throw new Error(`${where}: body does not match the document: ${this.ajv.errorsText(validate.errors)}\n${text.slice(0, 500)}`);
+      throw new Error(
+        `${where}: body does not match the document: ${this.ajv.errorsText(validate.errors)}\n${text.slice(0, 500)}`,
+      );
     }
   }
 

@@ -24,7 +24,12 @@ export async function pagesText(bytes: Uint8Array): Promise<string[]> {
       pages.push(
         [...lines.entries()]
           .sort(([a], [b]) => b - a)
-          .map(([, runs]) => runs.sort((a, b) => a.transform[4]! - b.transform[4]!).map((r) => r.str.trim()).join(' '))
+          .map(([, runs]) =>
+            runs
+              .sort((a, b) => a.transform[4]! - b.transform[4]!)
+              .map((r) => r.str.trim())
+              .join(' '),
+          )
           .join('\n'),
       );
     }

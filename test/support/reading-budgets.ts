@@ -11,5 +11,10 @@ const TEN_MINUTES = 600_000;
 /** Also reads with the engine OCR_ENGINE names (config.ts), so that a suite can be run on either. */
 export function readWithoutTimeBudgets(options: { ocrWorkers: number }): void {
   configureOcr({ workers: options.ocrWorkers, pageTimeoutMs: TEN_MINUTES, engine: loadConfig().qc.ocrEngine });
-  configurePdfThreads({ openTimeoutMs: TEN_MINUTES, pageTimeoutMs: TEN_MINUTES, fileTimeoutMs: 3 * TEN_MINUTES, renderTimeoutMs: TEN_MINUTES });
+  configurePdfThreads({
+    openTimeoutMs: TEN_MINUTES,
+    pageTimeoutMs: TEN_MINUTES,
+    fileTimeoutMs: 3 * TEN_MINUTES,
+    renderTimeoutMs: TEN_MINUTES,
+  });
 }

@@ -16,7 +16,13 @@ import { db, stack, temporalClient } from './stack.js';
  * API as the integrator would. Polls the database, not the API, so the wait spends none of the
  * organization's rate limit.
  */
-export async function waitForReview(key: string, reviewId: string, done: (r: Review) => boolean, timeoutMs = 60_000, base = stack.apiUrl): Promise<Review> {
+export async function waitForReview(
+  key: string,
+  reviewId: string,
+  done: (r: Review) => boolean,
+  timeoutMs = 60_000,
+  base = stack.apiUrl,
+): Promise<Review> {
   const deadline = Date.now() + timeoutMs;
   let last: Review | undefined;
   for (;;) {
@@ -36,7 +42,8 @@ export async function waitForInternalState(reviewId: string, internalState: stri
   for (;;) {
     const [row] = await db()`select internal_state from reviews where id = ${reviewId}`;
     if (row?.internal_state === internalState) return;
-    if (Date.now() > deadline) throw new Error(`review ${reviewId} never reached ${internalState}; it is ${String(row?.internal_state)}`);
+    if (Date.now() > deadline)
+      throw new Error(`review ${reviewId} never reached ${internalState}; it is ${String(row?.internal_state)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -46,14 +53,21 @@ export async function waitForInternalState(reviewId: string, internalState: stri
  * not with it: the row is written by an activity, the attributes when the workflow task that follows it
  * completes, which on a loaded machine is seconds later.
  */
-export async function describedAt(reviewId: string, internalState: string, timeoutMs = 30_000): Promise<WorkflowExecutionDescription> {
+export async function describedAt(
+  reviewId: string,
+  internalState: string,
+  timeoutMs = 30_000,
+): Promise<WorkflowExecutionDescription> {
   const handle = (await temporalClient()).workflow.getHandle(reviewId);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const description = await handle.describe();
     const shown = description.typedSearchAttributes.get(InternalStateKey);
     if (shown === internalState) return description;
-    if (Date.now() > deadline) throw new Error(`review ${reviewId}'s search attributes never showed ${internalState}; they show ${String(shown)}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `review ${reviewId}'s search attributes never showed ${internalState}; they show ${String(shown)}`,
+      );
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -75,7 +89,11 @@ interface HandlerDefinition {
 /** What the Temporal UI shows of a workflow: its current details and its handlers with their descriptions. */
 export async function workflowMetadata(reviewId: string): Promise<{
   currentDetails: string;
-  definition: { queryDefinitions: HandlerDefinition[]; signalDefinitions: HandlerDefinition[]; updateDefinitions: HandlerDefinition[] };
+  definition: {
+    queryDefinitions: HandlerDefinition[];
+    signalDefinitions: HandlerDefinition[];
+    updateDefinitions: HandlerDefinition[];
+  };
 }> {
   return (await temporalClient()).workflow.getHandle(reviewId).query('__temporal_workflow_metadata');
 }

@@ -23,7 +23,9 @@ export function drawScan(lines: readonly string[], height = 600): DrawnScan {
   g.fillRect(0, 0, width, height);
   g.fillStyle = '#000000';
   g.font = `34px ${SCAN_FONT}`;
-  lines.forEach((line, i) => g.fillText(line, 120, 150 + i * 200));
+  lines.forEach((line, i) => {
+    g.fillText(line, 120, 150 + i * 200);
+  });
   const rgba = Buffer.from(g.getImageData(0, 0, width, height).data);
   return { rgba, width, height, png: canvas.toBuffer('image/png') };
 }

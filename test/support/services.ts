@@ -20,10 +20,20 @@ export class TestServices {
     return { ...stack.apiServiceEnv, ...overrides };
   }
 
-  async api(overrides: Record<string, string> = {}, opts: { waitReady?: boolean } = {}): Promise<{ child: Supervised; root: string; url: string }> {
+  async api(
+    overrides: Record<string, string> = {},
+    opts: { waitReady?: boolean } = {},
+  ): Promise<{ child: Supervised; root: string; url: string }> {
     const port = await freePort();
     const env = this.apiEnv({ ...overrides, PORT: String(port) });
-    const child = startService(this.supervisor, 'api', env, stack.logDir, false, `api-test-${process.pid}-${++this.count}`);
+    const child = startService(
+      this.supervisor,
+      'api',
+      env,
+      stack.logDir,
+      false,
+      `api-test-${process.pid}-${++this.count}`,
+    );
     const root = `http://127.0.0.1:${port}`;
     if (opts.waitReady ?? true) await waitForApi(root);
     else await waitForHealthz(root);
@@ -32,7 +42,14 @@ export class TestServices {
 
   async worker(overrides: Record<string, string> = {}): Promise<Supervised> {
     const env = this.env(overrides);
-    const child = startService(this.supervisor, 'worker', env, stack.logDir, false, `worker-test-${process.pid}-${++this.count}`);
+    const child = startService(
+      this.supervisor,
+      'worker',
+      env,
+      stack.logDir,
+      false,
+      `worker-test-${process.pid}-${++this.count}`,
+    );
     await waitForWorker(loadConfig(env));
     return child;
   }

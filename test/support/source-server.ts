@@ -46,7 +46,9 @@ export class SourceServer {
 
   /** Serves `data` at `path` and returns its URL. */
   file(path: string, data: Buffer, type = 'application/octet-stream'): string {
-    return this.handle(path, (_req, res) => res.writeHead(200, { 'content-type': type, 'content-length': data.length }).end(data));
+    return this.handle(path, (_req, res) =>
+      res.writeHead(200, { 'content-type': type, 'content-length': data.length }).end(data),
+    );
   }
 
   handle(path: string, handler: Handler): string {
@@ -71,7 +73,10 @@ let shared: Promise<{ server: SourceServer; packageUrl: string }> | undefined;
 export function sharedSources(): Promise<{ server: SourceServer; packageUrl: string }> {
   shared ??= (async () => {
     const server = await SourceServer.start();
-    const packageUrl = server.file('/package.zip', await zip([{ name: 'closing-disclosure.pdf', data: await pdf('Closing Disclosure') }]));
+    const packageUrl = server.file(
+      '/package.zip',
+      await zip([{ name: 'closing-disclosure.pdf', data: await pdf('Closing Disclosure') }]),
+    );
     return { server, packageUrl };
   })();
   return shared;

@@ -46,7 +46,8 @@ export function db(): Sql {
 let sharedTemporal: Promise<Client> | undefined;
 export function temporalClient(): Promise<Client> {
   sharedTemporal ??= connectTemporal(config).then(
-    (connection) => new Client({ connection, namespace: config.temporal.namespace, dataConverter: temporalDataConverter(config) }),
+    (connection) =>
+      new Client({ connection, namespace: config.temporal.namespace, dataConverter: temporalDataConverter(config) }),
   );
   return sharedTemporal;
 }

@@ -62,7 +62,15 @@ export class WebhookReceiver {
   }
 
   /** The payloads received so far, parsed. */
-  payloads(): { id: string; event: string; review_id: string; release_id: string | null; reference_id: string | null; status: string; occurred_at: string }[] {
+  payloads(): {
+    id: string;
+    event: string;
+    review_id: string;
+    release_id: string | null;
+    reference_id: string | null;
+    status: string;
+    occurred_at: string;
+  }[] {
     return this.received.map((r) => JSON.parse(r.body));
   }
 

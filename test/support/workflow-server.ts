@@ -21,7 +21,10 @@ export function workflowServer(test: TestFn): () => TestWorkflowEnvironment {
   let env: TestWorkflowEnvironment | undefined;
   test.before(async () => {
     env = await TestWorkflowEnvironment.createLocal({
-      server: { executable: { type: 'existing-path', path: binaryPath(process.env, TEMPORAL_CLI) }, searchAttributes: [...REVIEW_SEARCH_ATTRIBUTES] },
+      server: {
+        executable: { type: 'existing-path', path: binaryPath(process.env, TEMPORAL_CLI) },
+        searchAttributes: [...REVIEW_SEARCH_ATTRIBUTES],
+      },
     });
   });
   test.after.always(async () => {
@@ -55,9 +58,24 @@ export function stubReview(reviewId: string, status: Review['status']): Review {
 }
 
 /** Creates a review, as the API does, of no documents (the stub activities stand for them), on `taskQueue`. */
-export async function createReview(env: TestWorkflowEnvironment, reviewId: string, taskQueue: string, sources: DocumentSource[] = []): Promise<void> {
+export async function createReview(
+  env: TestWorkflowEnvironment,
+  reviewId: string,
+  taskQueue: string,
+  sources: DocumentSource[] = [],
+): Promise<void> {
   await env.client.workflow.executeUpdateWithStart(createReviewUpdate, {
-    args: [{ reviewType: 'mortgage_v1', label: null, referenceId: null, metadata: null, createdAt: new Date().toISOString(), files: [], sources }],
+    args: [
+      {
+        reviewType: 'mortgage_v1',
+        label: null,
+        referenceId: null,
+        metadata: null,
+        createdAt: new Date().toISOString(),
+        files: [],
+        sources,
+      },
+    ],
     startWorkflowOperation: new WithStartWorkflowOperation<typeof reviewWorkflow>('reviewWorkflow', {
       workflowId: reviewId,
       taskQueue,

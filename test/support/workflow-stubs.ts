@@ -18,8 +18,19 @@ export interface Scenario {
 
 /** Stub activities for one review, and what the workflow asked of them. */
 export function stubs(reviewId: string, scenario: Scenario) {
-  const calls = { states: [] as InternalState[], analyses: 0, renders: 0, published: [] as { releaseId: string; at: number }[], events: [] as string[] };
-  const policy: ReviewPolicy = { maxConcurrentAnalyses: 4, releasePolicy: 'auto', awaitingDocumentsSeconds: 3_600, ...scenario.policy };
+  const calls = {
+    states: [] as InternalState[],
+    analyses: 0,
+    renders: 0,
+    published: [] as { releaseId: string; at: number }[],
+    events: [] as string[],
+  };
+  const policy: ReviewPolicy = {
+    maxConcurrentAnalyses: 4,
+    releasePolicy: 'auto',
+    awaitingDocumentsSeconds: 3_600,
+    ...scenario.policy,
+  };
   const analyses = scenario.analyses ?? [{}];
   // The review recorded with its first pass begun, as the create's activity does.
   const created = async () => {
@@ -48,10 +59,21 @@ export function stubs(reviewId: string, scenario: Scenario) {
     },
     async analyseToDraft(input: { releaseId: string }): Promise<AnalysisSummary> {
       const found = analyses[Math.min(calls.analyses++, analyses.length - 1)];
-      return { releaseId: input.releaseId, documents: 1, unreadable: 0, primaryPresent: true, nothingReadable: false, findings: 2, disputed: 0, disputes: [], ...found };
+      return {
+        releaseId: input.releaseId,
+        documents: 1,
+        unreadable: 0,
+        primaryPresent: true,
+        nothingReadable: false,
+        findings: 2,
+        disputed: 0,
+        disputes: [],
+        ...found,
+      };
     },
     async renderRelease(input: { releaseId: string }) {
-      if (calls.renders++ < (scenario.failedRenders ?? 0)) throw ApplicationFailure.nonRetryable('MinIO is not answering');
+      if (calls.renders++ < (scenario.failedRenders ?? 0))
+        throw ApplicationFailure.nonRetryable('MinIO is not answering');
       return `reports/${reviewId}/${input.releaseId}.pdf`;
     },
     async publishRelease(input: { releaseId: string }) {
@@ -68,4 +90,3 @@ export function stubs(reviewId: string, scenario: Scenario) {
   } satisfies Partial<ReviewActivities>;
   return { activities, calls };
 }
-

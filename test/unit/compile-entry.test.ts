@@ -12,7 +12,9 @@ import { REPO_ROOT } from '../../scripts/stack/stack.js';
 
 const run = promisify(execFile);
 
-async function project(t: { teardown: (fn: () => Promise<void>) => void }): Promise<EntryBuildPlace & { entry: string }> {
+async function project(t: {
+  teardown: (fn: () => Promise<void>) => void;
+}): Promise<EntryBuildPlace & { entry: string }> {
   const root = await mkdtemp(join(tmpdir(), 'loan-review-compile-entry-'));
   t.teardown(() => rm(root, { recursive: true, force: true }));
   await writeFile(join(root, 'package-lock.json'), '{"lockfileVersion": 3}\n');
@@ -21,12 +23,14 @@ async function project(t: { teardown: (fn: () => Promise<void>) => void }): Prom
   // The entry prints what it imports, then what a module it imports with import() says.
   await writeFile(
     join(root, 'scripts', 'launch.ts'),
-    "import { greeting, root } from './stack/greeting.js';\nconsole.log(greeting satisfies string, root);\nconst later = await import('./later.js');\nconsole.log(later.word);\n",
+    "import { greeting, root } from './stack/greeting.js';\nconsole.log(greeting satisfies string, " +
+      "root);\nconst later = await import('./later.js');\nconsole.log(later.word);\n",
   );
   // Two levels below the root, like scripts/stack/stack.ts finding the repository's root.
   await writeFile(
     join(root, 'scripts', 'stack', 'greeting.ts'),
-    "import { fileURLToPath } from 'node:url';\nexport const greeting: string = 'first';\nexport const root = fileURLToPath(new URL('../..', import.meta.url));\n",
+    "import { fileURLToPath } from 'node:url';\nexport const greeting: string = 'first';\nexport " +
+      "const root = fileURLToPath(new URL('../..', import.meta.url));\n",
   );
   await writeFile(join(root, 'scripts', 'later.ts'), "export const word: string = 'later';\n");
   return { root, outDir: join(root, '.build', 'scripts'), entry: join(root, 'scripts', 'launch.ts') };
@@ -56,25 +60,28 @@ test('a change to any module the entry imports makes the build stale, and the ne
   t.deepEqual(await output(second), [`first ${p.root}/`, 'changed']);
 });
 
-test('a changed lockfile or tsconfig.json, a deleted source or a deleted file of the build makes it stale', async (t) => {
-  const p = await project(t);
-  await compile(p.entry, p);
-  await writeFile(join(p.root, 'package-lock.json'), '{"lockfileVersion": 3, "packages": {}}\n');
-  t.is(await currentBuild(p.entry, p), undefined, 'other package versions (esbuild\'s among them)');
-  await compile(p.entry, p);
-  await writeFile(join(p.root, 'tsconfig.json'), '{"compilerOptions": {"useDefineForClassFields": false}}\n');
-  t.is(await currentBuild(p.entry, p), undefined, 'other compiler options');
+test(
+  'a changed lockfile or tsconfig.json, a deleted source or a deleted file of the build ' + 'makes it stale',
+  async (t) => {
+    const p = await project(t);
+    await compile(p.entry, p);
+    await writeFile(join(p.root, 'package-lock.json'), '{"lockfileVersion": 3, "packages": {}}\n');
+    t.is(await currentBuild(p.entry, p), undefined, "other package versions (esbuild's among them)");
+    await compile(p.entry, p);
+    await writeFile(join(p.root, 'tsconfig.json'), '{"compilerOptions": {"useDefineForClassFields": false}}\n');
+    t.is(await currentBuild(p.entry, p), undefined, 'other compiler options');
 
-  await compile(p.entry, p);
-  const chunk = (await readdir(p.outDir)).find((f) => f.startsWith('chunk-') && f.endsWith('.js'));
-  t.truthy(chunk, 'the module imported later is a chunk of its own');
-  await rm(join(p.outDir, chunk!));
-  t.is(await currentBuild(p.entry, p), undefined, 'a chunk it would import later is gone');
+    await compile(p.entry, p);
+    const chunk = (await readdir(p.outDir)).find((f) => f.startsWith('chunk-') && f.endsWith('.js'));
+    t.truthy(chunk, 'the module imported later is a chunk of its own');
+    await rm(join(p.outDir, chunk!));
+    t.is(await currentBuild(p.entry, p), undefined, 'a chunk it would import later is gone');
 
-  await compile(p.entry, p);
-  await rm(join(p.root, 'scripts', 'later.ts'));
-  t.is(await currentBuild(p.entry, p), undefined, 'a source of the build is gone');
-});
+    await compile(p.entry, p);
+    await rm(join(p.root, 'scripts', 'later.ts'));
+    t.is(await currentBuild(p.entry, p), undefined, 'a source of the build is gone');
+  },
+);
 
 test('a build of the same sources in another place is not current there', async (t) => {
   // The compiled modules carry their sources' paths (import.meta.url): a moved checkout builds again.
@@ -83,27 +90,38 @@ test('a build of the same sources in another place is not current there', async 
   const moved = `${p.root}-moved`;
   t.teardown(() => rm(moved, { recursive: true, force: true }));
   await run('cp', ['-r', p.root, moved]);
-  t.is(await currentBuild(join(moved, 'scripts', 'launch.ts'), { root: moved, outDir: join(moved, '.build', 'scripts') }), undefined);
+  t.is(
+    await currentBuild(join(moved, 'scripts', 'launch.ts'), { root: moved, outDir: join(moved, '.build', 'scripts') }),
+    undefined,
+  );
 });
 
-test('a CommonJS-only package imported statically is loaded with require, an import() and a package with ESM of its own stay imports', async (t) => {
-  const p = await project(t);
-  await symlink(join(REPO_ROOT, 'node_modules'), join(p.root, 'node_modules'));
-  // swagger-ui-dist is CommonJS only; zod has ESM of its own (import and require load different files).
-  await writeFile(
-    join(p.root, 'scripts', 'launch.ts'),
-    [
-      "import { getAbsoluteFSPath } from 'swagger-ui-dist';",
-      "import { z } from 'zod';",
-      "const later = await import('swagger-ui-dist');",
-      'console.log(typeof getAbsoluteFSPath, later.getAbsoluteFSPath === getAbsoluteFSPath, z.string().parse("zod"));',
-    ].join('\n'),
-  );
-  const program = await compile(p.entry, p);
-  const code = (await Promise.all((await readdir(p.outDir)).filter((f) => f.endsWith('.js')).map((f) => readFile(join(p.outDir, f), 'utf8')))).join('\n');
-  t.regex(code, /__nodeRequire\("swagger-ui-dist"\)/);
-  t.regex(code, /import\("swagger-ui-dist"\)/, 'the import() stays one');
-  t.regex(code, /from "zod"/);
-  // The named export comes through require, and import() finds the same module instance.
-  t.deepEqual(await output(program), ['function true zod']);
-});
+test(
+  'a CommonJS-only package imported statically is loaded with require, an import() and a package ' +
+    'with ESM of its own stay imports',
+  async (t) => {
+    const p = await project(t);
+    await symlink(join(REPO_ROOT, 'node_modules'), join(p.root, 'node_modules'));
+    // swagger-ui-dist is CommonJS only; zod has ESM of its own (import and require load different files).
+    await writeFile(
+      join(p.root, 'scripts', 'launch.ts'),
+      [
+        "import { getAbsoluteFSPath } from 'swagger-ui-dist';",
+        "import { z } from 'zod';",
+        "const later = await import('swagger-ui-dist');",
+        'console.log(typeof getAbsoluteFSPath, later.getAbsoluteFSPath === getAbsoluteFSPath, z.string().parse("zod"));',
+      ].join('\n'),
+    );
+    const program = await compile(p.entry, p);
+    const code = (
+      await Promise.all(
+        (await readdir(p.outDir)).filter((f) => f.endsWith('.js')).map((f) => readFile(join(p.outDir, f), 'utf8')),
+      )
+    ).join('\n');
+    t.regex(code, /__nodeRequire\("swagger-ui-dist"\)/);
+    t.regex(code, /import\("swagger-ui-dist"\)/, 'the import() stays one');
+    t.regex(code, /from "zod"/);
+    // The named export comes through require, and import() finds the same module instance.
+    t.deepEqual(await output(program), ['function true zod']);
+  },
+);

@@ -15,12 +15,16 @@ async function project(t: { teardown: (fn: () => Promise<void>) => void }): Prom
   const root = await mkdtemp(join(tmpdir(), 'loan-review-compile-'));
   t.teardown(() => rm(root, { recursive: true, force: true }));
   await writeFile(join(root, 'package-lock.json'), '{"lockfileVersion": 3}\n');
-  await writeFile(join(root, 'main.ts'), "import { greeting } from './greeting.js';\nconsole.log(greeting satisfies string);\n");
+  await writeFile(
+    join(root, 'main.ts'),
+    "import { greeting } from './greeting.js';\nconsole.log(greeting satisfies string);\n",
+  );
   await writeFile(join(root, 'greeting.ts'), "export const greeting: string = 'first';\n");
   return { entries: { main: 'main.ts' }, root, outDir: join(root, 'out'), stamp: 'main.stamp.json' };
 }
 
-const output = async (target: CompileTarget) => (await run(process.execPath, [join(target.outDir, 'main.js')])).stdout.trim();
+const output = async (target: CompileTarget) =>
+  (await run(process.execPath, [join(target.outDir, 'main.js')])).stdout.trim();
 
 test('a build is reused while its sources are unchanged', async (t) => {
   const target = await project(t);
@@ -54,8 +58,12 @@ test('a changed lockfile or a missing stamp builds again', async (t) => {
   t.true((await ensureCompiled(target)).built, 'no stamp: built again');
 });
 
-test('the services are the API, the worker, the pdf.js thread and the working-document parser\'s thread, built into .build/ beside the worker', (t) => {
-  // src/runtime/thread-entry.ts looks for ./<name>.js beside the compiled module that imports it.
-  t.deepEqual(Object.keys(SERVICES.entries).sort(), ['api', 'marker-thread', 'pdf-thread', 'worker']);
-  t.is(SERVICES.outDir, join(SERVICES.root, '.build'));
-});
+test(
+  "the services are the API, the worker, the pdf.js thread and the working-document parser's " +
+    'thread, built into .build/ beside the worker',
+  (t) => {
+    // src/runtime/thread-entry.ts looks for ./<name>.js beside the compiled module that imports it.
+    t.deepEqual(Object.keys(SERVICES.entries).sort(), ['api', 'marker-thread', 'pdf-thread', 'worker']);
+    t.is(SERVICES.outDir, join(SERVICES.root, '.build'));
+  },
+);

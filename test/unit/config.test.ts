@@ -21,7 +21,12 @@ test('defaults give a working local configuration', (t) => {
 });
 
 test('values from the environment are parsed and typed', (t) => {
-  const c = loadConfig({ PORT: '9999', MAX_FILE_BYTES: '1024', TEST_ONLY_ALLOW_LOOPBACK_TARGETS: 'true', S3_PUBLIC_ENDPOINT: 'https://files.example.com/' });
+  const c = loadConfig({
+    PORT: '9999',
+    MAX_FILE_BYTES: '1024',
+    TEST_ONLY_ALLOW_LOOPBACK_TARGETS: 'true',
+    S3_PUBLIC_ENDPOINT: 'https://files.example.com/',
+  });
   t.is(c.http.port, 9999);
   t.is(c.limits.maxFileBytes, 1024);
   t.true(c.testOnlyAllowLoopbackTargets);
@@ -62,9 +67,18 @@ const production = (extra: Record<string, string> = {}) => ({
 });
 
 test('production gives callers https:// addresses they can reach: not plain http://, not this machine', (t) => {
-  const err = t.throws(() => loadConfig(production({ PUBLIC_BASE_URL: 'http://reviews.example.com/v1', S3_PUBLIC_ENDPOINT: 'http://files.example.com' })), {
-    instanceOf: ConfigError,
-  });
+  const err = t.throws(
+    () =>
+      loadConfig(
+        production({
+          PUBLIC_BASE_URL: 'http://reviews.example.com/v1',
+          S3_PUBLIC_ENDPOINT: 'http://files.example.com',
+        }),
+      ),
+    {
+      instanceOf: ConfigError,
+    },
+  );
   t.regex(err!.message, /PUBLIC_BASE_URL: must be an https:\/\/ URL/);
   t.regex(err!.message, /S3_PUBLIC_ENDPOINT: must be an https:\/\/ URL/);
   // Without a public endpoint, report links are the store's own address: judged the same.
@@ -72,27 +86,48 @@ test('production gives callers https:// addresses they can reach: not plain http
   const internal = t.throws(() => loadConfig(withoutPublic), { instanceOf: ConfigError });
   t.regex(internal!.message, /S3_PUBLIC_ENDPOINT: must be an https:\/\/ URL/);
   // A link to localhost reaches the integrator's own machine: refused, https or not, and so is no base URL.
-  const local = t.throws(() => loadConfig(production({ PUBLIC_BASE_URL: 'https://localhost:8080/v1', S3_PUBLIC_ENDPOINT: 'http://127.0.0.1:9000' })), { instanceOf: ConfigError });
+  const local = t.throws(
+    () =>
+      loadConfig(
+        production({ PUBLIC_BASE_URL: 'https://localhost:8080/v1', S3_PUBLIC_ENDPOINT: 'http://127.0.0.1:9000' }),
+      ),
+    { instanceOf: ConfigError },
+  );
   t.regex(local!.message, /PUBLIC_BASE_URL: must be the https:\/\/ address callers reach, not this machine/);
   t.regex(local!.message, /S3_PUBLIC_ENDPOINT: must be the https:\/\/ address callers reach, not this machine/);
   const { PUBLIC_BASE_URL: _none, ...withoutBase } = production();
-  t.regex(t.throws(() => loadConfig(withoutBase))!.message, /PUBLIC_BASE_URL: must be the https:\/\/ address callers reach/);
+  t.regex(
+    t.throws(() => loadConfig(withoutBase))!.message,
+    /PUBLIC_BASE_URL: must be the https:\/\/ address callers reach/,
+  );
   t.notThrows(() => loadConfig(production()));
   // Development takes whatever it is given.
-  t.notThrows(() => loadConfig({ PUBLIC_BASE_URL: 'http://reviews.example.com/v1', S3_PUBLIC_ENDPOINT: 'http://files.example.com' }));
+  t.notThrows(() =>
+    loadConfig({ PUBLIC_BASE_URL: 'http://reviews.example.com/v1', S3_PUBLIC_ENDPOINT: 'http://files.example.com' }),
+  );
 });
 
-test('object storage is configured by S3_* names; the MINIO_* ones are the same settings, and both given must agree', (t) => {
-  const c = loadConfig({ MINIO_ENDPOINT: 'http://store:9000', MINIO_BUCKET: 'loans', S3_REGION: 'eu-west-1', S3_PATH_STYLE: 'false' });
-  t.is(c.minio.endpoint.host, 'store:9000');
-  t.is(c.minio.bucket, 'loans');
-  t.is(c.minio.region, 'eu-west-1');
-  t.true(c.minio.virtualHosted);
-  t.false(loadConfig({}).minio.virtualHosted);
-  t.notThrows(() => loadConfig({ S3_BUCKET: 'loans', MINIO_BUCKET: 'loans' }));
-  const clash = t.throws(() => loadConfig({ S3_BUCKET: 'loans', MINIO_BUCKET: 'other' }), { instanceOf: ConfigError });
-  t.regex(clash!.message, /S3_BUCKET, MINIO_BUCKET: the same setting, given two values/);
-});
+test(
+  'object storage is configured by S3_* names; the MINIO_* ones are the same settings, and both ' + 'given must agree',
+  (t) => {
+    const c = loadConfig({
+      MINIO_ENDPOINT: 'http://store:9000',
+      MINIO_BUCKET: 'loans',
+      S3_REGION: 'eu-west-1',
+      S3_PATH_STYLE: 'false',
+    });
+    t.is(c.minio.endpoint.host, 'store:9000');
+    t.is(c.minio.bucket, 'loans');
+    t.is(c.minio.region, 'eu-west-1');
+    t.true(c.minio.virtualHosted);
+    t.false(loadConfig({}).minio.virtualHosted);
+    t.notThrows(() => loadConfig({ S3_BUCKET: 'loans', MINIO_BUCKET: 'loans' }));
+    const clash = t.throws(() => loadConfig({ S3_BUCKET: 'loans', MINIO_BUCKET: 'other' }), {
+      instanceOf: ConfigError,
+    });
+    t.regex(clash!.message, /S3_BUCKET, MINIO_BUCKET: the same setting, given two values/);
+  },
+);
 
 test('secrets replaced by a rotation are accepted after the current one; each is checked like it', (t) => {
   const current = Buffer.alloc(32, 1).toString('base64');
@@ -107,10 +142,24 @@ test('secrets replaced by a rotation are accepted after the current one; each is
   });
   t.deepEqual(c.secrets.serverAccepted, ['n'.repeat(40), 'o'.repeat(40), 'p'.repeat(40)]);
   t.is(c.secrets.server, 'n'.repeat(40));
-  t.deepEqual(c.secrets.webhookKeysAccepted.map((k) => k.toString('base64')), [current, ...older]);
-  t.deepEqual(c.temporal.payloadKeys.map((k) => k.toString('base64')), [current, ...older]);
+  t.deepEqual(
+    c.secrets.webhookKeysAccepted.map((k) => k.toString('base64')),
+    [current, ...older],
+  );
+  t.deepEqual(
+    c.temporal.payloadKeys.map((k) => k.toString('base64')),
+    [current, ...older],
+  );
   t.deepEqual(loadConfig({}).secrets.serverAccepted, [loadConfig({}).secrets.server]);
-  const err = t.throws(() => loadConfig({ SERVER_SECRET_PREVIOUS: 'short', WEBHOOK_SECRET_KEY_PREVIOUS: 'AAAA', TEMPORAL_PAYLOAD_KEY_PREVIOUS: 'AAAA' }), { instanceOf: ConfigError });
+  const err = t.throws(
+    () =>
+      loadConfig({
+        SERVER_SECRET_PREVIOUS: 'short',
+        WEBHOOK_SECRET_KEY_PREVIOUS: 'AAAA',
+        TEMPORAL_PAYLOAD_KEY_PREVIOUS: 'AAAA',
+      }),
+    { instanceOf: ConfigError },
+  );
   t.regex(err!.message, /SERVER_SECRET_PREVIOUS.*at least 32 characters/);
   t.regex(err!.message, /WEBHOOK_SECRET_KEY_PREVIOUS.*32 bytes/);
   t.regex(err!.message, /TEMPORAL_PAYLOAD_KEY_PREVIOUS.*32 bytes/);
@@ -130,25 +179,36 @@ test('OCR workers default to two, or one on a single core, and take 1 to 8', (t)
   }
 });
 
-test('the OCR engine is auto by default (native tesseract where installed), may be auto, native or tesseract.js, and takes nothing else', (t) => {
-  t.is(loadConfig({}).qc.ocrEngine, 'auto');
-  t.is(loadConfig({ OCR_ENGINE: 'auto' }).qc.ocrEngine, 'auto');
-  t.is(loadConfig({ OCR_ENGINE: 'native' }).qc.ocrEngine, 'native');
-  t.is(loadConfig({ OCR_ENGINE: 'tesseract.js' }).qc.ocrEngine, 'tesseract.js');
-  const err = t.throws(() => loadConfig({ OCR_ENGINE: 'tesseract' }), { instanceOf: ConfigError });
-  t.regex(err!.message, /OCR_ENGINE/);
-});
+test(
+  'the OCR engine is auto by default (native tesseract where installed), may be auto, native or ' +
+    'tesseract.js, and takes nothing else',
+  (t) => {
+    t.is(loadConfig({}).qc.ocrEngine, 'auto');
+    t.is(loadConfig({ OCR_ENGINE: 'auto' }).qc.ocrEngine, 'auto');
+    t.is(loadConfig({ OCR_ENGINE: 'native' }).qc.ocrEngine, 'native');
+    t.is(loadConfig({ OCR_ENGINE: 'tesseract.js' }).qc.ocrEngine, 'tesseract.js');
+    const err = t.throws(() => loadConfig({ OCR_ENGINE: 'tesseract' }), { instanceOf: ConfigError });
+    t.regex(err!.message, /OCR_ENGINE/);
+  },
+);
 
 test('a worker runs workflow code on 4 threads unless told otherwise, from 1 to 16', (t) => {
   t.is(loadConfig({}).worker.workflowThreads, 4);
   t.is(loadConfig({ WORKER_WORKFLOW_THREADS: '1' }).worker.workflowThreads, 1);
-  for (const bad of ['0', '17', 'two']) t.throws(() => loadConfig({ WORKER_WORKFLOW_THREADS: bad }), { instanceOf: ConfigError, message: /WORKER_WORKFLOW_THREADS/ });
+  for (const bad of ['0', '17', 'two'])
+    t.throws(() => loadConfig({ WORKER_WORKFLOW_THREADS: bad }), {
+      instanceOf: ConfigError,
+      message: /WORKER_WORKFLOW_THREADS/,
+    });
 });
 
 test('the API and the worker refuse to start without NODE_ENV, naming it', async (t) => {
   const root = fileURLToPath(new URL('../..', import.meta.url));
   for (const entry of ['api/server.ts', 'worker/main.ts']) {
-    const run = await promisify(execFile)(process.execPath, ['--import', 'tsx', entry], { cwd: root, env: { PATH: process.env.PATH ?? '' } }).then(
+    const run = await promisify(execFile)(process.execPath, ['--import', 'tsx', entry], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '' },
+    }).then(
       () => ({ code: 0, stderr: '' }),
       (err: { code?: number; stderr?: string }) => ({ code: err.code, stderr: err.stderr ?? '' }),
     );
@@ -157,29 +217,48 @@ test('the API and the worker refuse to start without NODE_ENV, naming it', async
   }
 });
 
-test('Temporal over TLS: files are read at start and named when they cannot be; a certificate needs its key; an API key means TLS', (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'temporal-tls-'));
-  writeFileSync(join(dir, 'ca.pem'), 'CA PEM');
-  writeFileSync(join(dir, 'client.pem'), 'CERT PEM');
-  writeFileSync(join(dir, 'client.key'), 'KEY PEM');
-  const mtls = loadConfig({ TEMPORAL_TLS_CA: join(dir, 'ca.pem'), TEMPORAL_TLS_CERT: join(dir, 'client.pem'), TEMPORAL_TLS_KEY: join(dir, 'client.key'), TEMPORAL_TLS_SERVER_NAME: 'temporal.internal' });
-  t.is(mtls.temporal.tls?.ca?.toString(), 'CA PEM');
-  t.deepEqual(temporalConnectionOptions(mtls), {
-    address: '127.0.0.1:7233',
-    tls: { serverNameOverride: 'temporal.internal', serverRootCACertificate: Buffer.from('CA PEM'), clientCertPair: { crt: Buffer.from('CERT PEM'), key: Buffer.from('KEY PEM') } },
-  });
-  t.regex(describeTemporalConnection(mtls), /^127\.0\.0\.1:7233 \(namespace default, mTLS\)$/);
+test(
+  'Temporal over TLS: files are read at start and named when they cannot be; a certificate needs ' +
+    'its key; an API key means TLS',
+  (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'temporal-tls-'));
+    writeFileSync(join(dir, 'ca.pem'), 'CA PEM');
+    writeFileSync(join(dir, 'client.pem'), 'CERT PEM');
+    writeFileSync(join(dir, 'client.key'), 'KEY PEM');
+    const mtls = loadConfig({
+      TEMPORAL_TLS_CA: join(dir, 'ca.pem'),
+      TEMPORAL_TLS_CERT: join(dir, 'client.pem'),
+      TEMPORAL_TLS_KEY: join(dir, 'client.key'),
+      TEMPORAL_TLS_SERVER_NAME: 'temporal.internal',
+    });
+    t.is(mtls.temporal.tls?.ca?.toString(), 'CA PEM');
+    t.deepEqual(temporalConnectionOptions(mtls), {
+      address: '127.0.0.1:7233',
+      tls: {
+        serverNameOverride: 'temporal.internal',
+        serverRootCACertificate: Buffer.from('CA PEM'),
+        clientCertPair: { crt: Buffer.from('CERT PEM'), key: Buffer.from('KEY PEM') },
+      },
+    });
+    t.regex(describeTemporalConnection(mtls), /^127\.0\.0\.1:7233 \(namespace default, mTLS\)$/);
 
-  // Temporal Cloud with an API key: TLS with the system's roots.
-  const cloud = loadConfig({ TEMPORAL_ADDRESS: 'loans.a1b2c.tmprl.cloud:7233', TEMPORAL_API_KEY: 'key-123' });
-  t.deepEqual(temporalConnectionOptions(cloud), { address: 'loans.a1b2c.tmprl.cloud:7233', tls: true, apiKey: 'key-123' });
-  t.regex(describeTemporalConnection(cloud), /TLS \+ API key/);
-  // Nothing asked: plaintext, as the local stack's dev server.
-  t.deepEqual(temporalConnectionOptions(loadConfig({})), { address: '127.0.0.1:7233' });
+    // Temporal Cloud with an API key: TLS with the system's roots.
+    const cloud = loadConfig({ TEMPORAL_ADDRESS: 'loans.a1b2c.tmprl.cloud:7233', TEMPORAL_API_KEY: 'key-123' });
+    t.deepEqual(temporalConnectionOptions(cloud), {
+      address: 'loans.a1b2c.tmprl.cloud:7233',
+      tls: true,
+      apiKey: 'key-123',
+    });
+    t.regex(describeTemporalConnection(cloud), /TLS \+ API key/);
+    // Nothing asked: plaintext, as the local stack's dev server.
+    t.deepEqual(temporalConnectionOptions(loadConfig({})), { address: '127.0.0.1:7233' });
 
-  const missing = t.throws(() => loadConfig({ TEMPORAL_TLS_CA: join(dir, 'nope.pem') }), { instanceOf: ConfigError });
-  t.regex(missing!.message, /TEMPORAL_TLS_CA: cannot read .*nope\.pem \(ENOENT\)/);
-  const half = t.throws(() => loadConfig({ TEMPORAL_TLS_CERT: join(dir, 'client.pem') }), { instanceOf: ConfigError });
-  t.regex(half!.message, /a client certificate needs its key/);
-  rmSync(dir, { recursive: true });
-});
+    const missing = t.throws(() => loadConfig({ TEMPORAL_TLS_CA: join(dir, 'nope.pem') }), { instanceOf: ConfigError });
+    t.regex(missing!.message, /TEMPORAL_TLS_CA: cannot read .*nope\.pem \(ENOENT\)/);
+    const half = t.throws(() => loadConfig({ TEMPORAL_TLS_CERT: join(dir, 'client.pem') }), {
+      instanceOf: ConfigError,
+    });
+    t.regex(half!.message, /a client certificate needs its key/);
+    rmSync(dir, { recursive: true });
+  },
+);

@@ -22,7 +22,9 @@ function files(): string[] {
   return found;
 }
 
-const titles = new Set([...readFileSync(join(root, 'docs/decisions.md'), 'utf8').matchAll(/^### (.+)$/gm)].map((m) => m[1]!));
+const titles = new Set(
+  [...readFileSync(join(root, 'docs/decisions.md'), 'utf8').matchAll(/^### (.+)$/gm)].map((m) => m[1]!),
+);
 // This file names the patterns it forbids.
 const self = fileURLToPath(import.meta.url);
 
@@ -32,7 +34,9 @@ test('no file cites a numbered decision or an issue number', (t) => {
     .flatMap((f) =>
       readFileSync(f, 'utf8')
         .split('\n')
-        .flatMap((line, i) => (/DECISIONS \d|\bissues? \d+/i.test(line) ? [`${relative(root, f)}:${i + 1}: ${line.trim()}`] : [])),
+        .flatMap((line, i) =>
+          /DECISIONS \d|\bissues? \d+/i.test(line) ? [`${relative(root, f)}:${i + 1}: ${line.trim()}`] : [],
+        ),
     );
   t.deepEqual(cited, []);
 });

@@ -16,12 +16,22 @@ test('the ports handed out are distinct, bindable, and outside the ephemeral ran
     // Not Linux.
   }
   const [low, high] = portSearchRange();
-  t.true(ports.every((p) => p >= low && p <= high), `${ports.join(', ')} within ${low}–${high}`);
+  t.true(
+    ports.every((p) => p >= low && p <= high),
+    `${ports.join(', ')} within ${low}–${high}`,
+  );
   // Outside the ephemeral range wherever the machine leaves room for it (a range of nearly every port leaves none).
-  if (ephemeral[0]! > 11_000 || ephemeral[1]! < 64_535) t.true(high < ephemeral[0]! || low > ephemeral[1]!, `${low}–${high} against ${ephemeral.join('–')}`);
+  if (ephemeral[0]! > 11_000 || ephemeral[1]! < 64_535)
+    t.true(high < ephemeral[0]! || low > ephemeral[1]!, `${low}–${high} against ${ephemeral.join('–')}`);
   // Each is free: a listener binds every one of them.
   const servers = await Promise.all(
-    ports.map((port) => new Promise<Server>((resolve, reject) => { const s = createServer(); s.once('error', reject).listen(port, '127.0.0.1', () => resolve(s)); })),
+    ports.map(
+      (port) =>
+        new Promise<Server>((resolve, reject) => {
+          const s = createServer();
+          s.once('error', reject).listen(port, '127.0.0.1', () => resolve(s));
+        }),
+    ),
   );
   t.is(servers.length, ports.length);
   for (const s of servers) s.close();

@@ -19,7 +19,22 @@ const tsc = join(root, 'node_modules/typescript/bin/tsc');
 async function compile(dir: string, use: string): Promise<string> {
   await writeFile(join(dir, 'use.ts'), use);
   try {
-    await promisify(execFile)(process.execPath, [tsc, '--strict', '--noEmit', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', join(dir, 'use.ts')], { cwd: dir });
+    await promisify(execFile)(
+      process.execPath,
+      [
+        tsc,
+        '--strict',
+        '--noEmit',
+        '--target',
+        'es2022',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        join(dir, 'use.ts'),
+      ],
+      { cwd: dir },
+    );
     return '';
   } catch (err) {
     return (err as { stdout?: string }).stdout ?? String(err);
@@ -34,9 +49,11 @@ test('a client generated from the document compiles under --strict, and refuses 
   const header = `import type { components } from './client.js';\ntype S = components['schemas'];\n`;
 
   // Every closed set's values, as an integrator's code would use them.
-  const typed = `${header}
+  const typed =
+    `${header}
 export const severity: S['Issue']['severity'][] = ['critical', 'high', 'medium', 'low', 'info'];
-export const category: S['Issue']['category'][] = ['compliance', 'documentation', 'consistency', 'income', 'collateral'];
+export const category: S['Issue']['category'][] = ['compliance', 'documentation', 'consistency', ` +
+    `'income', 'collateral'];
 export const outcome: S['Report']['outcome'][] = ['clear', 'issues_found'];
 export const status: S['Review']['status'][] = ['queued', 'processing', 'awaiting_documents', 'completed', 'failed'];
 export const decision: S['Disposition']['decision'][] = ['cleared', 'disputed', 'cure_attached', 'unrecognised'];
@@ -55,7 +72,13 @@ export const findingId: S['Disposition']['finding_id'] = 'DOC-001:urla';
   // The type it names is the union of the five severities (in the compiler's order).
   const union = /is not assignable to type '([^']*)'/.exec(refused)![1]!.split(' | ').sort();
   t.deepEqual(union, ['"critical"', '"high"', '"info"', '"low"', '"medium"']);
-  for (const [where, value] of [["S['Issue']['category']", 'banana'], ["S['Report']['outcome']", 'banana'], ["S['Disposition']['decision']", 'approve'], ["S['Error']['error']['code']", 'not_a_code'], ["S['WebhookPayload']['event']", 'review.banana']]) {
+  for (const [where, value] of [
+    ["S['Issue']['category']", 'banana'],
+    ["S['Report']['outcome']", 'banana'],
+    ["S['Disposition']['decision']", 'approve'],
+    ["S['Error']['error']['code']", 'not_a_code'],
+    ["S['WebhookPayload']['event']", 'review.banana'],
+  ]) {
     t.regex(await compile(dir, `${header}\nexport const v: ${where} = '${value}';\n`), /error TS2322/, where);
   }
 });

@@ -24,7 +24,8 @@ async function clone(t: { teardown: (fn: () => Promise<void>) => void }): Promis
   const root = await mkdtemp(join(tmpdir(), 'loan-review-run-'));
   t.teardown(() => rm(root, { recursive: true, force: true }));
   await mkdir(join(root, 'scripts'));
-  for (const file of ['run.mjs', 'compile-entry.mjs', 'cjs-packages.mjs']) await copyFile(join(REPO_ROOT, 'scripts', file), join(root, 'scripts', file));
+  for (const file of ['run.mjs', 'compile-entry.mjs', 'cjs-packages.mjs'])
+    await copyFile(join(REPO_ROOT, 'scripts', file), join(root, 'scripts', file));
   await writeFile(join(root, 'scripts', 'hello.ts'), "const word: string = 'ran';\nconsole.log(word);\n");
   await writeFile(join(root, 'package-lock.json'), '{"lockfileVersion": 3}\n');
   await writeFile(join(root, 'tsconfig.json'), '{}\n');
@@ -33,7 +34,8 @@ async function clone(t: { teardown: (fn: () => Promise<void>) => void }): Promis
   await mkdir(bin);
   await writeFile(
     join(bin, 'npm'),
-    `#!/bin/sh\necho "$*" >> "${join(root, 'npm-calls')}"\nmkdir -p node_modules\nln -sfn "${join(REPO_ROOT, 'node_modules', 'esbuild')}" node_modules/esbuild\ntouch node_modules/.package-lock.json\n`,
+    `#!/bin/sh\necho "$*" >> "${join(root, 'npm-calls')}"\nmkdir -p node_modules\nln -sfn ` +
+      `"${join(REPO_ROOT, 'node_modules', 'esbuild')}" node_modules/esbuild\ntouch node_modules/.package-lock.json\n`,
   );
   await chmod(join(bin, 'npm'), 0o755);
   const run = async () => {
@@ -41,7 +43,9 @@ async function clone(t: { teardown: (fn: () => Promise<void>) => void }): Promis
       cwd: root,
       env: { PATH: `${bin}:${process.env.PATH}`, HOME: process.env.HOME },
     });
-    const calls = existsSync(join(root, 'npm-calls')) ? (await readFile(join(root, 'npm-calls'), 'utf8')).trim().split('\n') : [];
+    const calls = existsSync(join(root, 'npm-calls'))
+      ? (await readFile(join(root, 'npm-calls'), 'utf8')).trim().split('\n')
+      : [];
     await rm(join(root, 'npm-calls'), { force: true });
     return { output: stdout, npm: calls };
   };

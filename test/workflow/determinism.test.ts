@@ -52,7 +52,11 @@ interface Taken {
 function stubs(rand: () => number, variation: Variation, taken: Taken) {
   const local = () => sleep(rand() < 0.5 ? 0 : rand() * 40);
   const remote = () => sleep(rand() * 120);
-  const policy = (): ReviewPolicy => ({ maxConcurrentAnalyses: 8, releasePolicy: rand() < variation.held ? 'hold' : 'auto', awaitingDocumentsSeconds: 1 });
+  const policy = (): ReviewPolicy => ({
+    maxConcurrentAnalyses: 8,
+    releasePolicy: rand() < variation.held ? 'hold' : 'auto',
+    awaitingDocumentsSeconds: 1,
+  });
   return {
     async ingestSubmission() {
       await remote();
@@ -68,13 +72,24 @@ function stubs(rand: () => number, variation: Variation, taken: Taken) {
     },
     async recordAddedDocuments(input: { reviewId: string }) {
       await local();
-      const workingDocuments = rand() < variation.workingDocuments ? [{ objectKey: `working/${input.reviewId}.pdf`, releaseId: randomUUID() }] : [];
+      const workingDocuments =
+        rand() < variation.workingDocuments
+          ? [{ objectKey: `working/${input.reviewId}.pdf`, releaseId: randomUUID() }]
+          : [];
       return { evidenceAdded: 1, workingDocuments, filenames: ['evidence.pdf'] };
     },
     async applyWorkingDocument(): Promise<Disposition[]> {
       taken.workingDocuments++;
       await local();
-      return [{ finding: 'APR-001', finding_id: 'APR-001', decision: 'cleared', outcome: 'applied', detail: 'Cleared by the integrator.' }];
+      return [
+        {
+          finding: 'APR-001',
+          finding_id: 'APR-001',
+          decision: 'cleared',
+          outcome: 'applied',
+          detail: 'Cleared by the integrator.',
+        },
+      ];
     },
     async countReleases() {
       await local();
@@ -94,7 +109,16 @@ function stubs(rand: () => number, variation: Variation, taken: Taken) {
     async analyseToDraft(input: { releaseId: string }): Promise<AnalysisSummary> {
       await remote();
       // Now and then no primary document: the review waits for one (a second) before completing.
-      return { releaseId: input.releaseId, documents: 1, unreadable: 0, primaryPresent: rand() < 0.8, nothingReadable: false, findings: 2, disputed: 0, disputes: [] };
+      return {
+        releaseId: input.releaseId,
+        documents: 1,
+        unreadable: 0,
+        primaryPresent: rand() < 0.8,
+        nothingReadable: false,
+        findings: 2,
+        disputed: 0,
+        disputes: [],
+      };
     },
     async renderRelease(input: { reviewId: string; releaseId: string }) {
       await remote();
@@ -151,7 +175,13 @@ async function replayAll(t: ExecutionContext, variation: Variation): Promise<voi
   const rand = random(seed);
   const taskQueue = `determinism-${randomUUID()}`;
   const taken: Taken = { workingDocuments: 0, approvals: 0 };
-  const worker = await ReviewWorkers.create({ connection: env().nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities: stubs(rand, variation, taken), analyses: 8 });
+  const worker = await ReviewWorkers.create({
+    connection: env().nativeConnection,
+    taskQueue,
+    workflowBundle: await workflowBundle(),
+    activities: stubs(rand, variation, taken),
+    analyses: 8,
+  });
   // 50 here and 50 in the other test: 100 reviews of varied timings, every run's history replayed.
   const reviews = Array.from({ length: REVIEWS_PER_TEST }, () => randomUUID());
   await worker.runUntil(async () => {
@@ -190,16 +220,24 @@ async function replayAll(t: ExecutionContext, variation: Variation): Promise<voi
   const runs: WorkflowExecutionInfo[] = [];
   for await (const run of env().client.workflow.list({ query: `TaskQueue = '${taskQueue}'` })) runs.push(run);
   const histories = await Promise.all(
-    runs.map(async (run) => ({ workflowId: `${run.workflowId} run ${run.runId}`, history: await env().client.workflow.getHandle(run.workflowId, run.runId).fetchHistory() })),
+    runs.map(async (run) => ({
+      workflowId: `${run.workflowId} run ${run.runId}`,
+      history: await env().client.workflow.getHandle(run.workflowId, run.runId).fetchHistory(),
+    })),
   );
   const failed: string[] = [];
   for await (const result of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, histories)) {
     if (result.error) {
       failed.push(`${result.workflowId}: ${result.error.message}`);
-      t.log(`${result.workflowId}:\n${historyOutline(histories.find((h) => h.workflowId === result.workflowId)!.history)}`);
+      t.log(
+        `${result.workflowId}:\n${historyOutline(histories.find((h) => h.workflowId === result.workflowId)!.history)}`,
+      );
     }
   }
-  t.log(`${histories.length} runs of ${reviews.length} reviews replayed; ${taken.approvals} approvals at the gate, ${taken.workingDocuments} working documents applied`);
+  t.log(
+    `${histories.length} runs of ${reviews.length} reviews replayed; ${taken.approvals} approvals at ` +
+      `the gate, ${taken.workingDocuments} working documents applied`,
+  );
   t.true(histories.length >= reviews.length * 2, `${histories.length} runs`);
   if (variation.held > 0) t.true(taken.approvals > 0, 'operators approved releases held at the gate');
   if (variation.workingDocuments > 0) t.true(taken.workingDocuments > 0, 'working documents were applied');
@@ -207,7 +245,12 @@ async function replayAll(t: ExecutionContext, variation: Variation): Promise<voi
 }
 
 // One after the other: 100 reviews at once on one dev server and worker are load, not variety of timing.
-test.serial('histories made under varied timings, with documents added before, during and after analyses, all replay', (t) => replayAll(t, PLAIN));
+test.serial(
+  'histories made under varied timings, with documents added before, during and after analyses, all replay',
+  (t) => replayAll(t, PLAIN),
+);
 
-test.serial('so do histories with releases held at the gate and approved meanwhile, and working documents among the additions', (t) =>
-  replayAll(t, { held: 0.5, workingDocuments: 0.4 }));
+test.serial(
+  'so do histories with releases held at the gate and approved meanwhile, and working documents among the additions',
+  (t) => replayAll(t, { held: 0.5, workingDocuments: 0.4 }),
+);

@@ -16,36 +16,56 @@ const folder = new URL('../histories/', import.meta.url);
 const REQUIRED = ['amendment', 'create-awaiting-add-completed', 'create-completed', 'failure', 'sandbox'];
 
 test('every recorded history replays against the current workflow code', async (t) => {
-  const names = (await readdir(folder)).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, '')).sort();
+  const names = (await readdir(folder))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.replace(/\.json$/, ''))
+    .sort();
   for (const required of REQUIRED) t.true(names.includes(required), `history ${required} is recorded`);
   const results = await replayHistories(names.map((n) => new URL(`${n}.json`, folder)));
   t.deepEqual(
-    Object.fromEntries([...results].map(([file, result]) => [file.pathname.slice(folder.pathname.length).replace(/\.json$/, ''), result])),
+    Object.fromEntries(
+      [...results].map(([file, result]) => [
+        file.pathname.slice(folder.pathname.length).replace(/\.json$/, ''),
+        result,
+      ]),
+    ),
     Object.fromEntries(names.map((n) => [n, 'ok'])),
   );
 });
 
-test('a history whose first activity today\'s code would not schedule fails to replay with a determinism error', async (t) => {
-  // The history of a run made by code that scheduled another activity first: what replaying after an
-  // unpatched change to the workflow's first step looks like.
-  const history = JSON.parse(await readFile(new URL('create-completed.json', folder), 'utf8')) as { events: Record<string, unknown>[] };
-  const scheduled = history.events.find((e) => e.activityTaskScheduledEventAttributes !== undefined)!;
-  const attributes = scheduled.activityTaskScheduledEventAttributes as { activityType: { name: string } };
-  attributes.activityType.name = `${attributes.activityType.name}Renamed`;
-  const file = pathToFileURL(join(await mkdtemp(join(tmpdir(), 'replay-')), 'unpatched.json'));
-  await writeFile(file, JSON.stringify(history));
-  const [result] = [...(await replayHistories([file])).values()];
-  t.regex(result!, /^DeterminismViolationError: /);
-});
+test(
+  "a history whose first activity today's code would not schedule fails to replay with a " + 'determinism error',
+  async (t) => {
+    // The history of a run made by code that scheduled another activity first: what replaying after an
+    // unpatched change to the workflow's first step looks like.
+    const history = JSON.parse(await readFile(new URL('create-completed.json', folder), 'utf8')) as {
+      events: Record<string, unknown>[];
+    };
+    const scheduled = history.events.find((e) => e.activityTaskScheduledEventAttributes !== undefined)!;
+    const attributes = scheduled.activityTaskScheduledEventAttributes as { activityType: { name: string } };
+    attributes.activityType.name = `${attributes.activityType.name}Renamed`;
+    const file = pathToFileURL(join(await mkdtemp(join(tmpdir(), 'replay-')), 'unpatched.json'));
+    await writeFile(file, JSON.stringify(history));
+    const [result] = [...(await replayHistories([file])).values()];
+    t.regex(result!, /^DeterminismViolationError: /);
+  },
+);
 
 interface HistoryJson {
   events: Record<
     string,
-    | { input?: { payloads?: { data: string }[] }; startToFireTimeout?: string; activityType?: { name: string }; markerName?: string; details?: Record<string, { payloads?: { data: string }[] }> }
+    | {
+        input?: { payloads?: { data: string }[] };
+        startToFireTimeout?: string;
+        activityType?: { name: string };
+        markerName?: string;
+        details?: Record<string, { payloads?: { data: string }[] }>;
+      }
     | undefined
   >[];
 }
-const historyOf = async (name: string) => JSON.parse(await readFile(new URL(`${name}.json`, folder), 'utf8')) as HistoryJson;
+const historyOf = async (name: string) =>
+  JSON.parse(await readFile(new URL(`${name}.json`, folder), 'utf8')) as HistoryJson;
 const lastEventType = (h: HistoryJson) => Object.keys(h.events.at(-1)!).find((k) => k.endsWith('EventAttributes'));
 /** The patches a history's markers name, in order. */
 const patchMarkers = (h: HistoryJson) =>
@@ -54,45 +74,54 @@ const patchMarkers = (h: HistoryJson) =>
     return payload ? [(JSON.parse(Buffer.from(payload, 'base64').toString('utf8')) as { id: string }).id] : [];
   });
 /** The activities a history scheduled, by name. */
-const activityTasks = (h: HistoryJson) => h.events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+const activityTasks = (h: HistoryJson) =>
+  h.events.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
 /** The local activities a history holds the results of, by name. */
 const localActivities = (h: HistoryJson) =>
   h.events.flatMap((e) => {
-    const data = e.markerRecordedEventAttributes?.details?.['data']?.payloads?.[0]?.data;
+    const data = e.markerRecordedEventAttributes?.details?.data?.payloads?.[0]?.data;
     if (e.markerRecordedEventAttributes?.markerName !== 'core_local_activity' || !data) return [];
     return [(JSON.parse(Buffer.from(data, 'base64').toString('utf8')) as { activity_type: string }).activity_type];
   });
 
-test('the recorded paths are the ones named: a small live create is recorded by the API and its run continues the review, a sandbox create is one activity, no activity is local, released runs complete, the amendment continues a completed run and is rendered again when approved', async (t) => {
-  for (const name of REQUIRED) {
-    const history = await historyOf(name);
-    t.is(lastEventType(history), 'workflowExecutionCompletedEventAttributes', name);
-    // One version of the workflow: no run asks which code to take.
-    t.deepEqual(patchMarkers(history), [], name);
-  }
-  // The recorded creates are small uploads. A live key's is recorded by the API: its run starts from the
-  // recorded review, with no update, no ingest and no record of its own, and begins its first pass.
-  for (const name of ['create-completed', 'failure']) {
-    const history = await historyOf(name);
-    t.deepEqual(startInput(history).resumed, { internalState: 'ingesting' }, name);
-    t.false(history.events.some((e) => e.workflowExecutionUpdateAcceptedEventAttributes), name);
-    t.false(activityTasks(history).includes('ingestSubmission'), name);
-    t.false(activityTasks(history).includes('createReview'), name);
-    t.true(activityTasks(history).includes('beginPass'), name);
-  }
-  // A sandbox key's is ingested and recorded by one activity of the create's update.
-  const sandbox = await historyOf('sandbox');
-  t.false(activityTasks(sandbox).includes('ingestSubmission'));
-  t.is(activityTasks(sandbox).filter((a) => a === 'createReview').length, 1);
-  t.true(activityTasks(await historyOf('amendment')).includes('beginPass'));
-  // No activity is local: every result is an event, handed over alike when a run executes and on replay.
-  for (const name of REQUIRED) t.deepEqual(localActivities(await historyOf(name)), [], name);
-  // Approved at the gate, the amendment is rendered again at approval.
-  const amendment = await historyOf('amendment');
-  t.is(activityTasks(amendment).filter((a) => a === 'renderRelease').length, 2);
-  // Documents added after the first run completed started the amendment's run, resumed from the read model.
-  t.deepEqual(startInput(amendment).resumed, { internalState: 'released' });
-});
+test(
+  'the recorded paths are the ones named: a small live create is recorded by the API and its run ' +
+    'continues the review, a sandbox create is one activity, no activity is local, released runs ' +
+    'complete, the amendment continues a completed run and is rendered again when approved',
+  async (t) => {
+    for (const name of REQUIRED) {
+      const history = await historyOf(name);
+      t.is(lastEventType(history), 'workflowExecutionCompletedEventAttributes', name);
+      // One version of the workflow: no run asks which code to take.
+      t.deepEqual(patchMarkers(history), [], name);
+    }
+    // The recorded creates are small uploads. A live key's is recorded by the API: its run starts from the
+    // recorded review, with no update, no ingest and no record of its own, and begins its first pass.
+    for (const name of ['create-completed', 'failure']) {
+      const history = await historyOf(name);
+      t.deepEqual(startInput(history).resumed, { internalState: 'ingesting' }, name);
+      t.false(
+        history.events.some((e) => e.workflowExecutionUpdateAcceptedEventAttributes),
+        name,
+      );
+      t.false(activityTasks(history).includes('ingestSubmission'), name);
+      t.false(activityTasks(history).includes('createReview'), name);
+      t.true(activityTasks(history).includes('beginPass'), name);
+    }
+    // A sandbox key's is ingested and recorded by one activity of the create's update.
+    const sandbox = await historyOf('sandbox');
+    t.false(activityTasks(sandbox).includes('ingestSubmission'));
+    t.is(activityTasks(sandbox).filter((a) => a === 'createReview').length, 1);
+    t.true(activityTasks(await historyOf('amendment')).includes('beginPass'));
+    // No activity is local: every result is an event, handed over alike when a run executes and on replay.
+    for (const name of REQUIRED) t.deepEqual(localActivities(await historyOf(name)), [], name);
+    // Approved at the gate, the amendment is rendered again at approval.
+    const amendment = await historyOf('amendment');
+    t.is(activityTasks(amendment).filter((a) => a === 'renderRelease').length, 2);
+    // Documents added after the first run completed started the amendment's run, resumed from the read model.
+    t.deepEqual(startInput(amendment).resumed, { internalState: 'released' });
+  },
+);
 /** The workflow input its first event carries. */
 const startInput = (h: HistoryJson) => {
   const started = h.events[0]!.workflowExecutionStartedEventAttributes!;

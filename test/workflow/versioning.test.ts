@@ -19,7 +19,14 @@ const EventType = temporal.api.enums.v1.EventType;
 const env = workflowServer(test);
 
 const quiet = { log: () => {}, trace: () => {}, debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
-const nextVersion = async () => ({ code: (await bundleWorkflowCode({ workflowsPath: fileURLToPath(new URL('./versioning/next.ts', import.meta.url)), logger: quiet })).code });
+const nextVersion = async () => ({
+  code: (
+    await bundleWorkflowCode({
+      workflowsPath: fileURLToPath(new URL('./versioning/next.ts', import.meta.url)),
+      logger: quiet,
+    })
+  ).code,
+});
 
 async function until(reviewId: string, p: (s: Awaited<ReturnType<typeof queryState>>) => boolean): Promise<void> {
   const handle = env().client.workflow.getHandle(reviewId);
@@ -30,40 +37,70 @@ async function until(reviewId: string, p: (s: Awaited<ReturnType<typeof querySta
   }
 }
 
-test('a review started on the old code finishes on the new one along its old path; a new review takes the new path', async (t) => {
-  const taskQueue = `versioning-${randomUUID()}`;
-  const old = randomUUID();
-  const { activities, calls } = stubs(old, { policy: { releasePolicy: 'hold' } });
+test(
+  'a review started on the old code finishes on the new one along its old path; a new review ' + 'takes the new path',
+  async (t) => {
+    const taskQueue = `versioning-${randomUUID()}`;
+    const old = randomUUID();
+    const { activities, calls } = stubs(old, { policy: { releasePolicy: 'hold' } });
 
-  // Today's code: the review waits at the release gate for an operator.
-  const today = await ReviewWorkers.create({ connection: env().nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities, analyses: 1 });
-  await today.runUntil(async () => {
-    await createReview(env(), old, taskQueue);
-    await until(old, (s) => s.internalState === 'release_gate');
-  });
+    // Today's code: the review waits at the release gate for an operator.
+    const today = await ReviewWorkers.create({
+      connection: env().nativeConnection,
+      taskQueue,
+      workflowBundle: await workflowBundle(),
+      activities,
+      analyses: 1,
+    });
+    await today.runUntil(async () => {
+      await createReview(env(), old, taskQueue);
+      await until(old, (s) => s.internalState === 'release_gate');
+    });
 
-  // The next version takes over the task queue; the operator approves; the run replays its history on the
-  // new code (no marker there: the old path) and completes.
-  const next = await ReviewWorkers.create({ connection: env().nativeConnection, taskQueue, workflowBundle: await nextVersion(), activities, analyses: 1 });
-  const fresh = randomUUID();
-  await next.runUntil(async () => {
-    await env().client.workflow.getHandle(old).executeUpdate(approveUpdate);
-    await until(old, (s) => s.internalState === 'released' && s.releases === 1);
-    await env().client.workflow.getHandle(old).result();
-    await createReview(env(), fresh, taskQueue);
-    await until(fresh, (s) => s.internalState === 'release_gate');
-    await env().client.workflow.getHandle(fresh).executeUpdate(approveUpdate);
-    await until(fresh, (s) => s.internalState === 'released');
-    await env().client.workflow.getHandle(fresh).result();
-  });
-  t.is(calls.published.length, 2, 'each review released once');
+    // The next version takes over the task queue; the operator approves; the run replays its history on the
+    // new code (no marker there: the old path) and completes.
+    const next = await ReviewWorkers.create({
+      connection: env().nativeConnection,
+      taskQueue,
+      workflowBundle: await nextVersion(),
+      activities,
+      analyses: 1,
+    });
+    const fresh = randomUUID();
+    await next.runUntil(async () => {
+      await env().client.workflow.getHandle(old).executeUpdate(approveUpdate);
+      await until(old, (s) => s.internalState === 'released' && s.releases === 1);
+      await env().client.workflow.getHandle(old).result();
+      await createReview(env(), fresh, taskQueue);
+      await until(fresh, (s) => s.internalState === 'release_gate');
+      await env().client.workflow.getHandle(fresh).executeUpdate(approveUpdate);
+      await until(fresh, (s) => s.internalState === 'released');
+      await env().client.workflow.getHandle(fresh).result();
+    });
+    t.is(calls.published.length, 2, 'each review released once');
 
-  const events = async (id: string) => (await env().client.workflow.getHandle(id).fetchHistory()).events ?? [];
-  const oldEvents = await events(old);
-  t.deepEqual(oldEvents.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED).map((e) => e.workflowTaskFailedEventAttributes?.failure?.message), [], 'no nondeterminism');
-  t.false(oldEvents.some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED), 'the old run keeps its old path');
-  const freshEvents = await events(fresh);
-  t.true(freshEvents.some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED), 'a new run takes the new path');
-  t.true(freshEvents.some((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch'), 'and records the patch');
-  t.is((await env().client.workflow.getHandle(fresh).describe()).memo?.workflowVersion, 'example-change');
-});
+    const events = async (id: string) => (await env().client.workflow.getHandle(id).fetchHistory()).events ?? [];
+    const oldEvents = await events(old);
+    t.deepEqual(
+      oldEvents
+        .filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED)
+        .map((e) => e.workflowTaskFailedEventAttributes?.failure?.message),
+      [],
+      'no nondeterminism',
+    );
+    t.false(
+      oldEvents.some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED),
+      'the old run keeps its old path',
+    );
+    const freshEvents = await events(fresh);
+    t.true(
+      freshEvents.some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED),
+      'a new run takes the new path',
+    );
+    t.true(
+      freshEvents.some((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch'),
+      'and records the patch',
+    );
+    t.is((await env().client.workflow.getHandle(fresh).describe()).memo?.workflowVersion, 'example-change');
+  },
+);

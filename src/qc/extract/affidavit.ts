@@ -9,7 +9,12 @@ import { personName, organisationName } from './values.js';
 
 export function extractAffidavit(pages: readonly PageLayout[]): AffidavitFields {
   return withoutUndefined({
-    affiant: fromProse(pages, /\bI,\s+([A-Z][A-Za-z.'’ -]{2,60}?),\s+(?:hereby|do hereby|being first duly sworn|state|certify|swear|affirm)/, personName) ?? labelled(pages, /affiant(?: name)?|borrower(?: name)?|name/, personName, { colonOnly: true }),
+    affiant:
+      fromProse(
+        pages,
+        /\bI,\s+([A-Z][A-Za-z.'’ -]{2,60}?),\s+(?:hereby|do hereby|being first duly sworn|state|certify|swear|affirm)/,
+        personName,
+      ) ?? labelled(pages, /affiant(?: name)?|borrower(?: name)?|name/, personName, { colonOnly: true }),
     employer: labelled(pages, /employer(?: name)?|employed by/, organisationName, { colonOnly: true }),
     statedMonthlyIncome: statedIncome(pages),
   });
@@ -18,11 +23,20 @@ export function extractAffidavit(pages: readonly PageLayout[]): AffidavitFields 
 /** "my gross monthly income is $25,000.00"; an annual statement ("annual income of $300,000") is divided by 12. */
 function statedIncome(pages: readonly PageLayout[]): Located<number> | undefined {
   const monthly =
-    fromProse(pages, new RegExp(String.raw`(?:gross\s+)?monthly\s+(?:gross\s+)?income\s+(?:is|of|was|totals?)\s+${PROSE_MONEY}`, 'i'), proseMoney) ??
-    labelled(pages, /(?:stated\s+)?(?:gross\s+)?monthly\s+income/, amount);
+    fromProse(
+      pages,
+      new RegExp(String.raw`(?:gross\s+)?monthly\s+(?:gross\s+)?income\s+(?:is|of|was|totals?)\s+${PROSE_MONEY}`, 'i'),
+      proseMoney,
+    ) ?? labelled(pages, /(?:stated\s+)?(?:gross\s+)?monthly\s+income/, amount);
   if (monthly) return monthly;
   const annual =
-    fromProse(pages, new RegExp(String.raw`(?:gross\s+)?(?:annual|yearly)\s+(?:gross\s+)?income\s+(?:is|of|was|totals?)\s+${PROSE_MONEY}`, 'i'), proseMoney) ??
-    labelled(pages, /(?:stated\s+)?(?:gross\s+)?(?:annual|yearly)\s+income/, amount);
+    fromProse(
+      pages,
+      new RegExp(
+        String.raw`(?:gross\s+)?(?:annual|yearly)\s+(?:gross\s+)?income\s+(?:is|of|was|totals?)\s+${PROSE_MONEY}`,
+        'i',
+      ),
+      proseMoney,
+    ) ?? labelled(pages, /(?:stated\s+)?(?:gross\s+)?(?:annual|yearly)\s+income/, amount);
   return annual ? { ...annual, value: Math.round(annual.value / 12) } : undefined;
 }

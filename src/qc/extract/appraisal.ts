@@ -10,13 +10,24 @@ export function extractAppraisal(pages: readonly PageLayout[]): AppraisalFields 
   return withoutUndefined({
     property: subjectAddress(pages),
     // "... my (our) opinion of the market value, as defined, of the real property that is the subject of
-    // this report is $ 180,000 , as of 03/15/2026 , which is the date of inspection and the effective date of this appraisal."
+    // this report is $ 180,000 , as of 03/15/2026 , which is the date of inspection and the effective date of
+    // this appraisal."
     value:
-      fromProse(pages, new RegExp(String.raw`opinion of the market value.{0,200}?\bis\s+${PROSE_MONEY}`, 'i'), proseMoney) ??
+      fromProse(
+        pages,
+        new RegExp(String.raw`opinion of the market value.{0,200}?\bis\s+${PROSE_MONEY}`, 'i'),
+        proseMoney,
+      ) ??
       labelled(pages, /appraised value(?: of subject property)?|opinion of (?:market )?value|market value/, amount),
     effectiveDate:
-      fromProse(pages, new RegExp(String.raw`as of\s+(${PROSE_DATE})\s*,?\s*which is the (?:date of inspection and the )?effective date of this appraisal`, 'i'), proseDate) ??
-      labelled(pages, /effective date(?: of (?:the )?appraisal)?/, findDate),
+      fromProse(
+        pages,
+        new RegExp(
+          String.raw`as of\s+(${PROSE_DATE})\s*,?\s*which is the (?:date of inspection and the )?effective date of this appraisal`,
+          'i',
+        ),
+        proseDate,
+      ) ?? labelled(pages, /effective date(?: of (?:the )?appraisal)?/, findDate),
   });
 }
 

@@ -6,7 +6,10 @@ import { labelled, onLine, phrasesOf, placed, plainText, withoutUndefined } from
 import { findDate } from './values.js';
 
 const DATE = String.raw`(\d{1,2}/\d{1,2}/\d{2,4}|[A-Z][a-z]+\.?\s+\d{1,2},\s+\d{4})`;
-const PERIOD = new RegExp(String.raw`(?:statement period|for the period|period)(?: from)?:?\s*${DATE}\s*(?:-|–|—|to|through|thru)\s*${DATE}`, 'i');
+const PERIOD = new RegExp(
+  String.raw`(?:statement period|for the period|period)(?: from)?:?\s*${DATE}\s*(?:-|–|—|to|through|thru)\s*${DATE}`,
+  'i',
+);
 /** Words an institution's name carries. */
 const INSTITUTION = /\b(?:bank|credit union|savings|federal|trust|financial|bancorp|n\.a\.)\b/i;
 
@@ -18,8 +21,10 @@ export function extractBankStatement(pages: readonly PageLayout[]): BankStatemen
   };
   return withoutUndefined({
     bank: labelled(pages, /bank(?: name)?|financial institution/, plainText, { colonOnly: true }) ?? letterhead(pages),
-    periodStart: at(period?.match[1]) ?? labelled(pages, /(?:statement )?(?:beginning|start|opening) date|period start/, findDate),
-    periodEnd: at(period?.match[2]) ?? labelled(pages, /(?:statement )?(?:ending|end|closing) date|period end/, findDate),
+    periodStart:
+      at(period?.match[1]) ?? labelled(pages, /(?:statement )?(?:beginning|start|opening) date|period start/, findDate),
+    periodEnd:
+      at(period?.match[2]) ?? labelled(pages, /(?:statement )?(?:ending|end|closing) date|period end/, findDate),
   });
 }
 
@@ -29,7 +34,8 @@ function letterhead(pages: readonly PageLayout[]): Located<string> | undefined {
   if (!page) return undefined;
   for (const line of page.lines.slice(0, 6)) {
     const phrase = phrasesOf(line)[0];
-    if (phrase && INSTITUTION.test(phrase.text) && !/statement/i.test(phrase.text)) return placed(phrase.text, page, phrase.item);
+    if (phrase && INSTITUTION.test(phrase.text) && !/statement/i.test(phrase.text))
+      return placed(phrase.text, page, phrase.item);
   }
   return undefined;
 }

@@ -8,7 +8,11 @@ import { findValue, located, parsedValue, withoutUndefined } from './labels.js';
 import { fromProse } from './prose.js';
 
 export function extractClosingDisclosure(pages: readonly PageLayout[]): ClosingDisclosureFields {
-  const date = (label: RegExp) => located(findValue(pages, label, (p, l) => p.valueRightOf(l, US_DATE)), parseDate);
+  const date = (label: RegExp) =>
+    located(
+      findValue(pages, label, (p, l) => p.valueRightOf(l, US_DATE)),
+      parseDate,
+    );
   const figure = (label: RegExp) => calculation(pages, label, MONEY, parseMoney);
   return withoutUndefined({
     ...readDisclosureTerms(pages),
@@ -17,7 +21,9 @@ export function extractClosingDisclosure(pages: readonly PageLayout[]): ClosingD
     closingDate: date(/^(?:closing date|fecha de cierre)$/i),
     disbursementDate: date(/^(?:disbursement date|fecha de desembolso)$/i),
     // Page 1's "Closing Costs" is J. TOTAL CLOSING COSTS; an excerpt without page 1 still prints J.
-    closingCosts: money(pages, /^(?:closing costs|costos de cierre)$/i) ?? money(pages, /^J\.\s+(?:TOTAL CLOSING COSTS|TOTAL DE COSTOS DE CIERRE)\b/, 600),
+    closingCosts:
+      money(pages, /^(?:closing costs|costos de cierre)$/i) ??
+      money(pages, /^J\.\s+(?:TOTAL CLOSING COSTS|TOTAL DE COSTOS DE CIERRE)\b/, 600),
     cashToClose: money(pages, /^(?:cash to close|dinero en efectivo para(?: el cierre)?)$/i),
     totalLoanCosts: money(pages, /^D\.\s+(?:TOTAL LOAN COSTS|COSTOS TOTALES DEL PR[EÉ]STAMO)\b/, 600),
     totalOfPayments: figure(/^(?:total of payments|pagos totales)\.?$/i),
@@ -29,5 +35,9 @@ export function extractClosingDisclosure(pages: readonly PageLayout[]): ClosingD
 
 /** "Increase exceeds legal limits by $200": the amount the creditor credits back for a tolerance excess. */
 function toleranceCure(pages: readonly PageLayout[]): ClosingDisclosureFields['toleranceCure'] {
-  return fromProse(pages, /exceeds legal limits\s+by\s+(\$[\d,]+(?:\.\d{2})?)/i, (text) => parseMoney(text) ?? undefined);
+  return fromProse(
+    pages,
+    /exceeds legal limits\s+by\s+(\$[\d,]+(?:\.\d{2})?)/i,
+    (text) => parseMoney(text) ?? undefined,
+  );
 }

@@ -8,6 +8,8 @@ export function extractCreditReport(pages: readonly PageLayout[]): CreditReportF
   return withoutUndefined({
     reportDate: labelled(pages, /report date|date of report|date issued|date completed|completed/, findDate),
     // "Co-Borrower" never matches: labels are read from the start of a phrase.
-    borrower: labelled(pages, /borrower(?: name)?|applicant(?: name)?|consumer(?: name)?/, plainText, { colonOnly: true }),
+    borrower: labelled(pages, /borrower(?: name)?|applicant(?: name)?|consumer(?: name)?/, plainText, {
+      colonOnly: true,
+    }),
   });
 }

@@ -5,20 +5,54 @@ import type { Cents, DisclosureTerms, FeeLine, Located } from '../fields.js';
 import { leading, type PageLayout } from '../reading/layout.js';
 import type { TextItem } from '../reading/page.js';
 import { findValue, located, parsedValue, placed, withoutUndefined } from './labels.js';
-import { MONEY, PERCENT, US_DATE, findMoney, type Matcher, isCaption, organisationName, parseAmount, parseDate, parseMoney, parseRate, parseTermMonths, streetAddress } from './values.js';
-
+import {
+  MONEY,
+  PERCENT,
+  US_DATE,
+  findMoney,
+  type Matcher,
+  isCaption,
+  organisationName,
+  parseAmount,
+  parseDate,
+  parseMoney,
+  parseRate,
+  parseTermMonths,
+  streetAddress,
+} from './values.js';
 
 /** The value right of the label, else (another layout) the one under it, when it matches `value`. */
-const rightOrUnder = (found: TextItem | undefined, page: PageLayout, l: TextItem, value: Matcher): TextItem | undefined => {
+const rightOrUnder = (
+  found: TextItem | undefined,
+  page: PageLayout,
+  l: TextItem,
+  value: Matcher,
+): TextItem | undefined => {
   if (found) return found;
   const under = page.under(l);
   return under && leading(under, value);
 };
 const right = (value: Matcher, maxX?: number, tolerance?: number) => (page: PageLayout, l: TextItem) =>
-  rightOrUnder(page.valueRightOf(l, value, { maxX, ...(tolerance === undefined ? {} : { tolerance }) }), page, l, value);
-/** The last matching value right of the label before maxX: the "Final" column where LE and CD figures stand side by side. */
+  rightOrUnder(
+    page.valueRightOf(l, value, { maxX, ...(tolerance === undefined ? {} : { tolerance }) }),
+    page,
+    l,
+    value,
+  );
+/**
+ * The last matching value right of the label before maxX: the "Final" column where LE and CD figures stand
+ * side by side.
+ */
 const lastRight = (value: Matcher, maxX: number, tolerance?: number) => (page: PageLayout, l: TextItem) =>
-  rightOrUnder(page.rightOf(l, { maxX, ...(tolerance === undefined ? {} : { tolerance }) }).filter((i) => value.test(i.text.trim())).at(-1), page, l, value);
+  rightOrUnder(
+    page
+      .rightOf(l, { maxX, ...(tolerance === undefined ? {} : { tolerance }) })
+      .filter((i) => value.test(i.text.trim()))
+      .at(-1),
+    page,
+    l,
+    value,
+  );
 const anyRight = (page: PageLayout, l: TextItem) => page.rightOf(l)[0];
 /** The phrase right of a label, then the one under it: free-text values are read only in their own shapes. */
 export const firstRight = (page: PageLayout, l: TextItem): TextItem[] => {
@@ -29,18 +63,32 @@ export const firstRight = (page: PageLayout, l: TextItem): TextItem[] => {
 /** The phrase right of a label, with the line under it when the value wraps after a comma. */
 function wrapped(page: PageLayout, l: TextItem): TextItem[] {
   const first = page.rightOf(l)[0];
-  if (!first || !first.text.trim().endsWith(',')) return first ? [first] : [];
-  const text = page.columnBelow(first, l.x, 2).map((i) => i.text.trim()).join(' ');
+  if (!first?.text.trim().endsWith(',')) return first ? [first] : [];
+  const text = page
+    .columnBelow(first, l.x, 2)
+    .map((i) => i.text.trim())
+    .join(' ');
   return [{ ...first, text }];
 }
 
 /** A loan product as the forms name it ("Fixed Rate", "5/1 Adjustable Rate", "Year 7 Balloon Payment, Fixed Rate"). */
 function product(text: string): string | undefined {
   const t = text.replace(/\s+/g, ' ').trim();
-  return t.length <= 80 && !isCaption(t) && /\b(?:fixed|adjustable|arm|rate|balloon|interest only|step|negative amortization|tasa|fija|ajustable|intereses|cuota)\b/i.test(t) ? t : undefined;
+  return t.length <= 80 &&
+    !isCaption(t) &&
+    /\b(?:fixed|adjustable|arm|rate|balloon|interest only|step|negative amortization|tasa|fija|ajustable|intereses|cuota)\b/i.test(
+      t,
+    )
+    ? t
+    : undefined;
 }
 
-export function money(pages: readonly PageLayout[], label: RegExp, maxX = 300, tolerance?: number): Located<Cents> | undefined {
+export function money(
+  pages: readonly PageLayout[],
+  label: RegExp,
+  maxX = 300,
+  tolerance?: number,
+): Located<Cents> | undefined {
   return located(findValue(pages, label, lastRight(MONEY, maxX, tolerance)), parseMoney);
 }
 
@@ -48,16 +96,29 @@ export function money(pages: readonly PageLayout[], label: RegExp, maxX = 300, t
  * A Loan Calculations / Comparisons figure: at the foot of a label that wraps, in the value column (up to four
  * lines down: the Spanish CD's explanations run longer).
  */
-export function calculation<T>(pages: readonly PageLayout[], label: RegExp, value: Matcher, parse: (s: string) => T | undefined): Located<T> | undefined {
+export function calculation<T>(
+  pages: readonly PageLayout[],
+  label: RegExp,
+  value: Matcher,
+  parse: (s: string) => T | undefined,
+): Located<T> | undefined {
   // OCR joins a caption to the explanation beside it ("Total of Payments. Total you will have paid after").
-  return located(findValue(pages, label, (page, l) => page.valueBelow(l, value, { minDx: 100, maxDy: 35 }), { anyPrefix: true }), parse);
+  return located(
+    findValue(pages, label, (page, l) => page.valueBelow(l, value, { minDx: 100, maxDy: 35 }), { anyPrefix: true }),
+    parse,
+  );
 }
 
 /**
  * A mortgage's interest rate or APR: above 0 and at most 25%. OCR that turns "4%" into "49%" gives no rate
  * rather than a wrong one (TIP, a share of the loan amount, runs past 100% and is not bounded).
  */
-const MORTGAGE_RATE: Matcher = { test: (text) => { const rate = parseRate(text); return rate !== undefined && rate > 0 && rate <= 0.25; } };
+const MORTGAGE_RATE: Matcher = {
+  test: (text) => {
+    const rate = parseRate(text);
+    return rate !== undefined && rate > 0 && rate <= 0.25;
+  },
+};
 const MAX_GRACE_DAYS = 45;
 const MAX_LATE_FEE_PERCENT = 10;
 
@@ -73,7 +134,10 @@ const SPANISH_LOAN_TYPES: Record<string, string> = { convencional: 'Conventional
 
 /** "Purchase ce" (a clipped tail), "Adquisición por compra" → the list entry printed. */
 function purpose(text: string): string | undefined {
-  return PURPOSES.find((p) => text.toLowerCase().startsWith(p.toLowerCase())) ?? SPANISH_PURPOSES.find(([re]) => re.test(text))?.[1];
+  return (
+    PURPOSES.find((p) => text.toLowerCase().startsWith(p.toLowerCase())) ??
+    SPANISH_PURPOSES.find(([re]) => re.test(text))?.[1]
+  );
 }
 
 /**
@@ -124,7 +188,10 @@ export function readDisclosureTerms(pages: readonly PageLayout[]): DisclosureTer
     // The Spanish LE sets the figure between the label's two lines.
     monthlyPrincipalAndInterest: money(pages, LABEL.monthlyPrincipalAndInterest, 300, 5),
     prepaymentPenalty: yesNo(pages, LABEL.prepaymentPenalty),
-    prepaymentPenaltyMax: located(findValue(pages, LABEL.prepaymentPenalty, (p, l) => p.rightOf(l).find((i) => /\$[\d,]+/.test(i.text))), findMoney),
+    prepaymentPenaltyMax: located(
+      findValue(pages, LABEL.prepaymentPenalty, (p, l) => p.rightOf(l).find((i) => /\$[\d,]+/.test(i.text))),
+      findMoney,
+    ),
     balloonPayment: yesNo(pages, LABEL.balloonPayment),
     mortgageInsurance: mortgageInsurance(pages),
     apr: calculation(pages, LABEL.apr, MORTGAGE_RATE, parseRate),
@@ -171,8 +238,15 @@ export function chosenOption(words: readonly string[], option: RegExp): { index:
       if (!m || !option.test(word.slice(m[0].length))) return;
       box = m[0];
       text = word.slice(m[0].length);
-    } else if (index > 0 && words[index - 1]!.length <= 3 && !option.test(words[index - 1]!) && !/^[A-Za-z]{3,}$/.test(words[index - 1]!)) box = words[index - 1];
-    const state = box === undefined ? 'none' : CHECK_MARK.test(box) ? 'checked' : EMPTY_BOX.test(box) ? 'empty' : 'unknown';
+    } else if (
+      index > 0 &&
+      words[index - 1]!.length <= 3 &&
+      !option.test(words[index - 1]!) &&
+      !/^[A-Za-z]{3,}$/.test(words[index - 1]!)
+    )
+      box = words[index - 1];
+    const state =
+      box === undefined ? 'none' : CHECK_MARK.test(box) ? 'checked' : EMPTY_BOX.test(box) ? 'empty' : 'unknown';
     found.push({ index, text, state });
   });
   const checked = found.filter((f) => f.state === 'checked');
@@ -187,7 +261,10 @@ export function chosenOption(words: readonly string[], option: RegExp): { index:
   return undefined;
 }
 
-const LOAN_TYPE_OPTION = new RegExp(`^(?:${[...LOAN_TYPES, ...Object.keys(SPANISH_LOAN_TYPES)].join('|')})(?![A-Za-z])`, 'i');
+const LOAN_TYPE_OPTION = new RegExp(
+  `^(?:${[...LOAN_TYPES, ...Object.keys(SPANISH_LOAN_TYPES)].join('|')})(?![A-Za-z])`,
+  'i',
+);
 
 /** The loan type checked, on the label's line or the one below (VA wraps there on the CD). */
 function loanType(pages: readonly PageLayout[]): Located<string> | undefined {
@@ -197,7 +274,10 @@ function loanType(pages: readonly PageLayout[]): Located<string> | undefined {
       const near = page.words
         .filter((w) => w.x > l.x + l.width - 1 && w.y <= l.y + 3 && w.y >= l.y - 14)
         .sort((a, b) => (Math.abs(a.y - b.y) <= 2 ? a.x - b.x : b.y - a.y));
-      const chosen = chosenOption(near.map((w) => w.text), LOAN_TYPE_OPTION);
+      const chosen = chosenOption(
+        near.map((w) => w.text),
+        LOAN_TYPE_OPTION,
+      );
       // The option's word, where the value stands (the caption is not the value).
       return chosen ? { ...near[chosen.index]!, text: chosen.text } : undefined;
     }),
@@ -213,9 +293,13 @@ function loanType(pages: readonly PageLayout[]): Located<string> | undefined {
  * text layer runs past its box (a clipped tail), the footer shows what is printed.
  */
 function loanId(pages: readonly PageLayout[]): Located<string> | undefined {
-  const field = located(findValue(pages, LABEL.loanId, anyRight), (s) => (/^[A-Za-z0-9-]*\d[A-Za-z0-9-]*$/.test(s) ? s : undefined));
+  const field = located(findValue(pages, LABEL.loanId, anyRight), (s) =>
+    /^[A-Za-z0-9-]*\d[A-Za-z0-9-]*$/.test(s) ? s : undefined,
+  );
   const footers = pages.flatMap((p) =>
-    [...p.text.matchAll(/(?:LOAN\s?ID\s*#|N\.?\s*[º°*®o]?\s*DEL\s+PR[EÉ]STAMO)\s*([A-Za-z0-9-]*\d[A-Za-z0-9-]*)/gi)].map((m) => {
+    [
+      ...p.text.matchAll(/(?:LOAN\s?ID\s*#|N\.?\s*[º°*®o]?\s*DEL\s+PR[EÉ]STAMO)\s*([A-Za-z0-9-]*\d[A-Za-z0-9-]*)/gi),
+    ].map((m) => {
       const end = m.index + m[0].length;
       return { value: m[1]!, page: p.number, box: p.boxOf(p.spanOf(end - m[1]!.length, end)) };
     }),
@@ -235,7 +319,9 @@ function mostCommon(values: string[]): string | undefined {
 /** Projected Payments, first column: "+ 82.35" (or "+ —" for none). */
 function mortgageInsurance(pages: readonly PageLayout[]): Located<Cents> | undefined {
   return located(
-    findValue(pages, LABEL.mortgageInsurance, (page, l) => page.rightOf(l, { maxX: 360 }).find((i) => /^\$?[\d,]+(?:\.\d{2})?$|^[—–-]$/.test(i.text.trim()))),
+    findValue(pages, LABEL.mortgageInsurance, (page, l) =>
+      page.rightOf(l, { maxX: 360 }).find((i) => /^\$?[\d,]+(?:\.\d{2})?$|^[—–-]$/.test(i.text.trim())),
+    ),
     (s) => (/^[—–-]$/.test(s) ? 0 : parseAmount(s)),
   );
 }
@@ -262,14 +348,17 @@ function lateCharge(pages: readonly PageLayout[]): Pick<DisclosureTerms, 'lateCh
   for (const page of pages) {
     const text = page.text.replaceAll('\n', ' ');
     const m =
-      /more than\s+(\d{1,2})\s+days late.{0,300}?late fee of\s+(\d{1,2}(?:\.\d+)?)\s?%/isd.exec(text) ??
-      /retraso de m[aá]s de\s+(\d{1,2})\s+d[ií]as.{0,300}?recargo de\s+(\d{1,2}(?:\.\d+)?)\s?%/isd.exec(text);
+      /more than\s+(\d{1,2})\s+days late.{0,300}?late fee of\s+(\d{1,2}(?:\.\d+)?)\s?%/dis.exec(text) ??
+      /retraso de m[aá]s de\s+(\d{1,2})\s+d[ií]as.{0,300}?recargo de\s+(\d{1,2}(?:\.\d+)?)\s?%/dis.exec(text);
     // A grace period past 45 days or a fee over 10% is a misreading ("75 days" for 15), not a term.
     const [days, percent] = m ? [Number(m[1]), Number(m[2])] : [];
     if (m?.indices && days! >= 1 && days! <= MAX_GRACE_DAYS && percent! > 0 && percent! <= MAX_LATE_FEE_PERCENT) {
       // The text's lines are joined by one character, as spanOf counts them.
       const at = (group: number) => page.boxOf(page.spanOf(...m.indices![group]!));
-      return { lateChargeGraceDays: { value: days!, page: page.number, box: at(1) }, lateChargePercent: { value: Number((percent! / 100).toFixed(9)), page: page.number, box: at(2) } };
+      return {
+        lateChargeGraceDays: { value: days!, page: page.number, box: at(1) },
+        lateChargePercent: { value: Number((percent! / 100).toFixed(9)), page: page.number, box: at(2) },
+      };
     }
   }
   return {};
@@ -300,7 +389,9 @@ export function readFees(pages: readonly PageLayout[]): FeeLine[] {
   const fees: FeeLine[] = [];
   for (const page of pages) {
     // In section order: the tables stand in two columns, and lines are read across both.
-    const headers = page.items.filter((i) => SECTION_HEADER.test(i.text.trim())).sort((a, b) => a.text.trim().localeCompare(b.text.trim()));
+    const headers = page.items
+      .filter((i) => SECTION_HEADER.test(i.text.trim()))
+      .sort((a, b) => a.text.trim().localeCompare(b.text.trim()));
     if (headers.length === 0) continue;
     const boundaries = page.items.filter((i) => TABLE_LINE.test(i.text.trim()));
     const sellerPaid = page.label(/^seller-paid$/i);
@@ -308,21 +399,36 @@ export function readFees(pages: readonly PageLayout[]): FeeLine[] {
       const section = SECTION_HEADER.exec(header.text.trim())![1] as FeeLine['section'] | 'D';
       if (section === 'D') continue;
       // The table ends at the next header of its column; a table to the right starts a column boundary.
-      const below = boundaries.filter((h) => Math.abs(h.x - header.x) < 4 && h.y < header.y).sort((a, b) => b.y - a.y)[0];
+      const below = boundaries
+        .filter((h) => Math.abs(h.x - header.x) < 4 && h.y < header.y)
+        .sort((a, b) => b.y - a.y)[0];
       const bottom = below?.y ?? -Infinity;
       const rightTable = headers.filter((h) => h.x > header.x + 100).sort((a, b) => a.x - b.x)[0];
       const maxX = rightTable ? rightTable.x - 1 : sellerPaid ? sellerPaid.x - 20 : Infinity;
       const rows = page.items.filter(
-        (i) => i.y < header.y - 1 && i.y > bottom + 1 && i.x >= header.x - 2 && i.x < header.x + 20 && /[A-Za-z]/.test(i.text) && !TABLE_LINE.test(i.text.trim()),
+        (i) =>
+          i.y < header.y - 1 &&
+          i.y > bottom + 1 &&
+          i.x >= header.x - 2 &&
+          i.x < header.x + 20 &&
+          /[A-Za-z]/.test(i.text) &&
+          !TABLE_LINE.test(i.text.trim()),
       );
       for (const row of rows) {
-        const cells = page.rightOf(row, { maxX, tolerance: 1.5 }).filter((i) => i.x > header.x + 150 && MONEY.test(i.text.trim()));
+        const cells = page
+          .rightOf(row, { maxX, tolerance: 1.5 })
+          .filter((i) => i.x > header.x + 150 && MONEY.test(i.text.trim()));
         if (cells.length === 0) continue;
         const amount = cells.reduce((s, i) => s + (parseMoney(i.text) ?? 0), 0);
-        fees.push({ section, name: row.text.trim().replace(/^\d{2}\s+/, ''), amount, page: page.number, box: page.boxOf(cells) });
+        fees.push({
+          section,
+          name: row.text.trim().replace(/^\d{2}\s+/, ''),
+          amount,
+          page: page.number,
+          box: page.boxOf(cells),
+        });
       }
     }
   }
   return fees;
 }
-

@@ -16,7 +16,9 @@ import { extractW2 } from './w2.js';
 import { extractAffidavit } from './affidavit.js';
 import { extractSettlementStatement } from './settlement-statement.js';
 
-type Extractors = { [C in DocumentClass]: (pages: readonly PageLayout[], formFields: readonly FormField[]) => FieldsByClass[C] };
+type Extractors = {
+  [C in DocumentClass]: (pages: readonly PageLayout[], formFields: readonly FormField[]) => FieldsByClass[C];
+};
 
 const EXTRACTORS: Extractors = {
   closing_disclosure: (pages) => extractClosingDisclosure(pages),
@@ -36,6 +38,10 @@ const EXTRACTORS: Extractors = {
   other: () => ({}),
 };
 
-export function extractFields<C extends DocumentClass>(cls: C, pages: readonly PageLayout[], formFields: readonly FormField[]): FieldsByClass[C] {
+export function extractFields<C extends DocumentClass>(
+  cls: C,
+  pages: readonly PageLayout[],
+  formFields: readonly FormField[],
+): FieldsByClass[C] {
   return (EXTRACTORS[cls] as Extractors[C])(pages, formFields);
 }

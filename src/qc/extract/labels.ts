@@ -54,7 +54,13 @@ export function located<T>(found: Found | undefined, parse: (text: string) => T 
 /** The box around both (a value joined from two fields printed on one page), or whichever there is. */
 export function unionOf(a: PrintedBox | undefined, b: PrintedBox | undefined): PrintedBox | undefined {
   if (!a || !b || a.source !== b.source) return a ?? b;
-  return { ...a, x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
+  return {
+    ...a,
+    x0: Math.min(a.x0, b.x0),
+    y0: Math.min(a.y0, b.y0),
+    x1: Math.max(a.x1, b.x1),
+    y1: Math.max(a.y1, b.y1),
+  };
 }
 
 /** A value read from `items` of `page`: its page and where on it. */
@@ -66,7 +72,7 @@ const withIndices = new WeakMap<RegExp, RegExp>();
 /** `pattern` with the `d` flag, so that a match says where its capture stands. */
 function indexed(pattern: RegExp): RegExp {
   let re = withIndices.get(pattern);
-  if (!re) withIndices.set(pattern, (re = new RegExp(pattern.source, pattern.flags.replace(/[dg]/g, '') + 'd')));
+  if (!re) withIndices.set(pattern, (re = new RegExp(pattern.source, `${pattern.flags.replace(/[dg]/g, '')}d`)));
   return re;
 }
 
@@ -74,10 +80,14 @@ function indexed(pattern: RegExp): RegExp {
  * Where a match of `pattern` in `text` stands: its capture when it has one (the value), else the whole
  * match (a period "from … to …" is read whole).
  */
-export function matchSpan(pattern: RegExp, text: string): { match: RegExpExecArray; start: number; end: number } | undefined {
+export function matchSpan(
+  pattern: RegExp,
+  text: string,
+): { match: RegExpExecArray; start: number; end: number } | undefined {
   const match = indexed(pattern).exec(text);
   if (!match) return undefined;
-  const [start, end] = (match.length === 2 ? match.indices?.[1] : undefined) ?? match.indices?.[0] ?? [match.index, match.index + match[0].length];
+  const [start, end] = (match.length === 2 ? match.indices?.[1] : undefined) ??
+    match.indices?.[0] ?? [match.index, match.index + match[0].length];
   return { match, start, end };
 }
 
@@ -116,7 +126,12 @@ export interface LabelOptions {
  * label's phrase ("Pay Date: 01/16/2026"), the phrase right of it, or the phrase under it. `label` matches
  * the start of a phrase, case-insensitively; OCR words and text runs read alike.
  */
-export function labelled<T>(pages: readonly PageLayout[], label: RegExp, parse: (text: string) => T | undefined, o: LabelOptions = {}): Located<T> | undefined {
+export function labelled<T>(
+  pages: readonly PageLayout[],
+  label: RegExp,
+  parse: (text: string) => T | undefined,
+  o: LabelOptions = {},
+): Located<T> | undefined {
   const place = o.place ?? 'either';
   const pattern = new RegExp(String.raw`^(?:${label.source})(\s*:\s*|\s+|$)(.*)$`, 'i');
   for (const page of pages) {
@@ -127,7 +142,8 @@ export function labelled<T>(pages: readonly PageLayout[], label: RegExp, parse: 
         if (!m) continue;
         const candidates: { text: string; item: TextItem }[] = [];
         const rest = m[2]!.trim();
-        if (place !== 'below' && rest !== '' && (!o.colonOnly || m[1]!.includes(':'))) candidates.push({ text: rest, item: tailOf(phrase.item, phrase.text.length - m[2]!.trimStart().length) });
+        if (place !== 'below' && rest !== '' && (!o.colonOnly || m[1]!.includes(':')))
+          candidates.push({ text: rest, item: tailOf(phrase.item, phrase.text.length - m[2]!.trimStart().length) });
         const right = phrases[p + 1];
         if (place !== 'below' && rest === '' && right && right.x - phrase.end <= MAX_VALUE_GAP) candidates.push(right);
         if (place !== 'right' && rest === '') {
@@ -147,12 +163,19 @@ export function labelled<T>(pages: readonly PageLayout[], label: RegExp, parse: 
   return undefined;
 }
 
-/** The first line (pages in order) matching `pattern`, with its page and where its first capture (else the match) stands. */
-export function onLine(pages: readonly PageLayout[], pattern: RegExp): { match: RegExpExecArray; page: number; box: PrintedBox } | undefined {
+/**
+ * The first line (pages in order) matching `pattern`, with its page and where its first capture (else the
+ * match) stands.
+ */
+export function onLine(
+  pages: readonly PageLayout[],
+  pattern: RegExp,
+): { match: RegExpExecArray; page: number; box: PrintedBox } | undefined {
   for (const page of pages) {
     for (const line of page.lines) {
       const found = matchSpan(pattern, line.text);
-      if (found) return { match: found.match, page: page.number, box: page.boxOf(lineSpan(line, found.start, found.end)) };
+      if (found)
+        return { match: found.match, page: page.number, box: page.boxOf(lineSpan(line, found.start, found.end)) };
     }
   }
   return undefined;

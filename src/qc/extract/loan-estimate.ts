@@ -41,6 +41,11 @@ export function extractLoanEstimate(pages: readonly PageLayout[]): LoanEstimateF
     rateLockUntil: located(lock, (s) => (/^NO\b/i.test(s) ? undefined : findDate(s))),
     // The Spanish LE prints these figures 3 pt below their labels.
     estimatedClosingCosts: money(pages, /^(?:estimated closing costs|costos de cierre estimados)$/i, 300, 3.5),
-    estimatedCashToClose: money(pages, /^(?:estimated cash to close|dinero en efectivo estimado(?: para el cierre)?)$/i, 300, 3.5),
+    estimatedCashToClose: money(
+      pages,
+      /^(?:estimated cash to close|dinero en efectivo estimado(?: para el cierre)?)$/i,
+      300,
+      3.5,
+    ),
   });
 }

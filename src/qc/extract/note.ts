@@ -3,21 +3,46 @@
 import type { Located, NoteFields } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
 import { placed, withoutUndefined } from './labels.js';
-import { cleanAddress, COUNT, fromProse, inProse, PROSE_DATE, PROSE_MONEY, proseCount, proseDate, proseMoney } from './prose.js';
+import {
+  cleanAddress,
+  COUNT,
+  fromProse,
+  inProse,
+  PROSE_DATE,
+  PROSE_MONEY,
+  proseCount,
+  proseDate,
+  proseMoney,
+} from './prose.js';
 import { signaturesOf } from './signatures.js';
 import { parseRate } from './values.js';
-
 
 export function extractNote(pages: readonly PageLayout[]): NoteFields {
   return withoutUndefined({
     principal: fromProse(pages, new RegExp(String.raw`promise to pay\s+${PROSE_MONEY}`, 'i'), proseMoney),
     interestRate: fromProse(pages, /yearly rate of\s+(\d{1,2}(?:\.\d+)?\s?%)/i, parseRate),
-    monthlyPayment: fromProse(pages, new RegExp(String.raw`monthly payments? will be in the amount of\s+${PROSE_MONEY}`, 'i'), proseMoney),
+    monthlyPayment: fromProse(
+      pages,
+      new RegExp(String.raw`monthly payments? will be in the amount of\s+${PROSE_MONEY}`, 'i'),
+      proseMoney,
+    ),
     firstPaymentDate: fromProse(pages, new RegExp(String.raw`beginning on\s+(${PROSE_DATE})`, 'i'), proseDate),
-    maturityDate: fromProse(pages, new RegExp(String.raw`If,? on\s+(${PROSE_DATE}),? I still owe amounts under this Note`, 'i'), proseDate),
+    maturityDate: fromProse(
+      pages,
+      new RegExp(String.raw`If,? on\s+(${PROSE_DATE}),? I still owe amounts under this Note`, 'i'),
+      proseDate,
+    ),
     property: noteProperty(pages),
-    lateChargeGraceDays: fromProse(pages, new RegExp(String.raw`by the end of\s+${COUNT}\s+calendar days after the date it is due`, 'i'), proseCount),
-    lateChargePercent: fromProse(pages, /amount of the charge will be\s+(\d{1,2}(?:\.\d+)?\s?%)\s+of my overdue payment/i, parseRate),
+    lateChargeGraceDays: fromProse(
+      pages,
+      new RegExp(String.raw`by the end of\s+${COUNT}\s+calendar days after the date it is due`, 'i'),
+      proseCount,
+    ),
+    lateChargePercent: fromProse(
+      pages,
+      /amount of the charge will be\s+(\d{1,2}(?:\.\d+)?\s?%)\s+of my overdue payment/i,
+      parseRate,
+    ),
     prepaymentPenaltyYears: prepaymentPenaltyYears(pages),
     ...signaturesOf(pages),
   });
@@ -38,14 +63,16 @@ function noteProperty(pages: readonly PageLayout[]): Located<string> | undefined
   return undefined;
 }
 
-
 /**
  * The years a prepayment charge applies: a Prepayment Note Addendum's "If within 2 years from the date ...
  * I make a full Prepayment ... I will pay a Prepayment charge"; 0 when the Note lets the borrower prepay
  * "without paying a Prepayment charge".
  */
 function prepaymentPenaltyYears(pages: readonly PageLayout[]): Located<number> | undefined {
-  const charged = inProse(pages, new RegExp(String.raw`within (?:the first\s+)?${COUNT}\s+years?(?:\(s\))?\b.{0,300}?Prepayment charge`, 'i'));
+  const charged = inProse(
+    pages,
+    new RegExp(String.raw`within (?:the first\s+)?${COUNT}\s+years?(?:\(s\))?\b.{0,300}?Prepayment charge`, 'i'),
+  );
   const years = charged?.match[1] === undefined ? undefined : proseCount(charged.match[1]);
   if (charged && years !== undefined) return { value: years, page: charged.page, box: charged.box };
   const free = inProse(pages, /without paying (?:a|any) Prepayment charge/i);

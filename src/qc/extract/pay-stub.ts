@@ -17,7 +17,10 @@ const FREQUENCIES: [RegExp, number][] = [
 
 export function extractPayStub(pages: readonly PageLayout[]): PayStubFields {
   // "Pay Period: 01/01/2026 - 01/15/2026": the period's end is the second date.
-  const period = onLine(pages, new RegExp(String.raw`\bPay Period:?\s*${DATE}\s*(?:-|–|—|to|through|thru)\s*${DATE}`, 'i'));
+  const period = onLine(
+    pages,
+    new RegExp(String.raw`\bPay Period:?\s*${DATE}\s*(?:-|–|—|to|through|thru)\s*${DATE}`, 'i'),
+  );
   const periodEnd = period && findDate(period.match[2]!);
   const periodLength = (p: typeof period): Located<number> | undefined => {
     const [start, end] = p ? [findDate(p.match[1]!), findDate(p.match[2]!)] : [];
@@ -25,11 +28,15 @@ export function extractPayStub(pages: readonly PageLayout[]): PayStubFields {
     return p && periods ? { value: periods, page: p.page, box: p.box } : undefined;
   };
   return withoutUndefined({
-    employer: labelled(pages, /employer(?: name)?|company(?: name)?/, plainText, { colonOnly: true }) ?? letterhead(pages),
+    employer:
+      labelled(pages, /employer(?: name)?|company(?: name)?/, plainText, { colonOnly: true }) ?? letterhead(pages),
     employee: labelled(pages, /employee(?: name)?/, plainText, { colonOnly: true }),
     payDate: labelled(pages, /pay date|check date|advice date|payment date/, findDate),
-    periodEnd: labelled(pages, /(?:pay )?period end(?:ing)?(?: date)?/, findDate) ?? (period && periodEnd ? { value: periodEnd, page: period.page, box: period.box } : undefined),
-    periodsPerYear: labelled(pages, /pay frequency|frequency|pay schedule|pay cycle/, periodsPerYear) ?? periodLength(period),
+    periodEnd:
+      labelled(pages, /(?:pay )?period end(?:ing)?(?: date)?/, findDate) ??
+      (period && periodEnd ? { value: periodEnd, page: period.page, box: period.box } : undefined),
+    periodsPerYear:
+      labelled(pages, /pay frequency|frequency|pay schedule|pay cycle/, periodsPerYear) ?? periodLength(period),
     ...grossPay(pages),
   });
 }
@@ -50,7 +57,10 @@ function letterhead(pages: readonly PageLayout[]): Located<string> | undefined {
 const ORGANISATION_END =
   /\b(?:inc|llc|l\.l\.c|corp|corporation|company|co|ltd|lp|llp|group|systems|services|solutions|associates|partners|hospital|clinic|medical center|health|university|college|school district|district|county|city|department|bank|foundation|institute|agency|authority)\.?$/i;
 
-/** Periods a year from the printed period's length: 7 days weekly, 14 biweekly, the 1st–15th semi-monthly, a month monthly. */
+/**
+ * Periods a year from the printed period's length: 7 days weekly, 14 biweekly, the 1st–15th semi-monthly, a
+ * month monthly.
+ */
 function periodsFromDates(start: string, end: string): number | undefined {
   const days = daysBetween(start, end) + 1;
   if (days >= 6 && days <= 8) return 52;
@@ -105,7 +115,11 @@ function grossPay(pages: readonly PageLayout[]): Pick<PayStubFields, 'grossPay' 
 
 /** A year-to-date gross printed on a row of its own: "YTD Gross Earnings $40,300.00". */
 function ytdRow(pages: readonly PageLayout[]): Located<number> | undefined {
-  return labelled(pages, /ytd gross(?: pay| earnings| wages)?|gross ytd|year[- ]to[- ]date gross(?: pay| earnings| wages)?/, amount);
+  return labelled(
+    pages,
+    /ytd gross(?: pay| earnings| wages)?|gross ytd|year[- ]to[- ]date gross(?: pay| earnings| wages)?/,
+    amount,
+  );
 }
 
 const CURRENT = /^(?:current|this period|current period)$/i;

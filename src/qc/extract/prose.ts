@@ -16,7 +16,10 @@ export function proseOf(page: PageLayout): string {
  * The first match of `pattern` in the pages' prose (pages in order), with its page and where its first
  * capture (else the whole match) was printed: the lines it runs over.
  */
-export function inProse(pages: readonly PageLayout[], pattern: RegExp): { match: RegExpExecArray; page: number; box: PrintedBox } | undefined {
+export function inProse(
+  pages: readonly PageLayout[],
+  pattern: RegExp,
+): { match: RegExpExecArray; page: number; box: PrintedBox } | undefined {
   for (const page of pages) {
     const found = matchSpan(pattern, proseOf(page));
     if (!found) continue;
@@ -27,7 +30,11 @@ export function inProse(pages: readonly PageLayout[], pattern: RegExp): { match:
 }
 
 /** The first capture of `pattern` in the prose, parsed; undefined when absent or unparsable. */
-export function fromProse<T>(pages: readonly PageLayout[], pattern: RegExp, parse: (text: string) => T | undefined): Located<T> | undefined {
+export function fromProse<T>(
+  pages: readonly PageLayout[],
+  pattern: RegExp,
+  parse: (text: string) => T | undefined,
+): Located<T> | undefined {
   const found = inProse(pages, pattern);
   const value = found?.match[1] === undefined ? undefined : parse(found.match[1].trim());
   return found && value !== undefined ? { value, page: found.page, box: found.box } : undefined;
@@ -38,13 +45,32 @@ export const PROSE_DATE = String.raw`(?:[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?
 /** A dollar amount in prose, "U.S. $" optional: "U.S. $162,000.00", "$ 761.78". */
 export const PROSE_MONEY = String.raw`(?:U\.\s?S\.\s?)?\$\s?([\d,]+(?:\.\d{2})?)`;
 
-export const proseDate = (text: string) => parseDate(text.replace(/(\d)(?:st|nd|rd|th)\b/, '$1').replace(/(\d),?\s+(\d{4})$/, '$1, $2'));
+export const proseDate = (text: string) =>
+  parseDate(text.replace(/(\d)(?:st|nd|rd|th)\b/, '$1').replace(/(\d),?\s+(\d{4})$/, '$1, $2'));
 export const proseMoney = (text: string) => parseAmount(text.replace(/\s/g, ''));
 
 const NUMBER_WORDS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18,
-  nineteen: 19, twenty: 20, thirty: 30,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
 };
 
 /** "15", "fifteen", "fifteen (15)" → 15. */
@@ -57,5 +83,9 @@ export const COUNT = String.raw`(\d{1,3}|[a-z]+(?:\s*\(\d{1,3}\))?)`;
 
 /** An address as one line: whitespace collapsed, no space before commas, no trailing punctuation. */
 export function cleanAddress(text: string): string {
-  return text.replace(/\s+/g, ' ').replace(/\s+,/g, ',').replace(/[\s.,;:]+$/, '').trim();
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(/\s+,/g, ',')
+    .replace(/[\s.,;:]+$/, '')
+    .trim();
 }

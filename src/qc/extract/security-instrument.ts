@@ -12,7 +12,11 @@ export function extractSecurityInstrument(pages: readonly PageLayout[]): Securit
     // The definitions name every borrower; the signature captions are the fallback.
     borrower: definedBorrower(pages) ?? signatures.borrower,
     // '... which currently has the address of 456 Somewhere Ave, Anytown, ST 12345 ("Property Address"):'
-    property: fromProse(pages, /which currently has the address of\s+(.{1,200}?)\s*\(?\s*["“”]Property Address["“”]/i, cleanAddress),
+    property: fromProse(
+      pages,
+      /which currently has the address of\s+(.{1,200}?)\s*\(?\s*["“”]Property Address["“”]/i,
+      cleanAddress,
+    ),
     signed: signatures.signed,
   });
 }
@@ -23,7 +27,12 @@ export function extractSecurityInstrument(pages: readonly PageLayout[]): Securit
  */
 function definedBorrower(pages: readonly PageLayout[]): Located<string> | undefined {
   return fromProse(pages, /["“”]?Borrower["“”]? is\s+(?!the\b)(.{1,200}?)\.\s/, (s) => {
-    const names = s.replace(/,\s*(?:husband and wife|wife and husband|a married couple|married|a single (?:man|woman|person)|an unmarried (?:man|woman|person)|as joint tenants.*)$/i, '').trim();
+    const names = s
+      .replace(
+        /,\s*(?:husband and wife|wife and husband|a married couple|married|a single (?:man|woman|person)|an unmarried (?:man|woman|person)|as joint tenants.*)$/i,
+        '',
+      )
+      .trim();
     return /[A-Za-z]/.test(names) && names.length <= 160 ? names : undefined;
   });
 }

@@ -39,27 +39,51 @@ export function signatureLines(pages: readonly PageLayout[]): SignatureLine[] {
       const captions = line.items.filter((i) => CAPTION.test(i.text.trim()));
       for (const caption of captions) {
         const name = captionName(page, line, index, caption);
-        found.push(withoutUndefined({ name, signed: signedAbove(page, line, caption), page: page.number, box: page.boxOf(caption) }));
+        found.push(
+          withoutUndefined({
+            name,
+            signed: signedAbove(page, line, caption),
+            page: page.number,
+            box: page.boxOf(caption),
+          }),
+        );
       }
     });
   }
   return found;
 }
 
-/** The signer's name: before the dash in the caption's run, else the runs left of it in its column, else the line below. */
+/**
+ * The signer's name: before the dash in the caption's run, else the runs left of it in its column, else the
+ * line below.
+ */
 function captionName(page: PageLayout, line: Line, index: number, caption: TextItem): string | undefined {
-  const inRun = caption.text.replace(/\s*[-–—]?\s*Borrower\s*$/i, '').replace(SEAL, '').trim();
+  const inRun = caption.text
+    .replace(/\s*[-–—]?\s*Borrower\s*$/i, '')
+    .replace(SEAL, '')
+    .trim();
   if (isName(inRun)) return inRun;
-  const previousCaption = line.items.filter((i) => i !== caption && i.x < caption.x && /Borrower\s*$/i.test(i.text.trim())).at(-1);
+  const previousCaption = line.items
+    .filter((i) => i !== caption && i.x < caption.x && /Borrower\s*$/i.test(i.text.trim()))
+    .at(-1);
   const left = line.items
     .filter((i) => i.x < caption.x && (!previousCaption || i.x > previousCaption.x))
-    .map((i) => i.text.replace(SEAL, '').replace(/[-–—]\s*$/, '').trim())
+    .map((i) =>
+      i.text
+        .replace(SEAL, '')
+        .replace(/[-–—]\s*$/, '')
+        .trim(),
+    )
     .filter((t) => t !== '')
     .join(' ');
   if (isName(left)) return left;
   const below = page.lines[index + 1];
   if (below && line.y - below.y < 16) {
-    const under = below.items.filter((i) => i.x < caption.x + caption.width && i.x + i.width > (previousCaption ? previousCaption.x + previousCaption.width : 0));
+    const under = below.items.filter(
+      (i) =>
+        i.x < caption.x + caption.width &&
+        i.x + i.width > (previousCaption ? previousCaption.x + previousCaption.width : 0),
+    );
     const text = under.map((i) => i.text.trim()).join(' ');
     if (isName(text)) return text;
   }
@@ -73,7 +97,9 @@ function isName(text: string): boolean {
 /** The signature line nearest above the caption in its column, and whether anything is written on it. */
 function signedAbove(page: PageLayout, line: Line, caption: TextItem): boolean | undefined {
   // The block runs from the signer's name to the caption at its right end; the rule spans it, "(Seal)" beside.
-  const previousCaption = line.items.filter((i) => i !== caption && i.x < caption.x && CAPTION.test(i.text.trim())).at(-1);
+  const previousCaption = line.items
+    .filter((i) => i !== caption && i.x < caption.x && CAPTION.test(i.text.trim()))
+    .at(-1);
   const start = line.items
     .filter((i) => i.x < caption.x && (!previousCaption || i.x > previousCaption.x))
     .reduce((min, i) => Math.min(min, i.x), caption.x - 60);
@@ -115,7 +141,10 @@ export function signaturesOf(pages: readonly PageLayout[]): { borrower?: Located
   const first = lines.find((l) => l.name);
   return withoutUndefined({
     borrower: first && names.length > 0 ? { value: joinNames(names), page: first.page, box: first.box } : undefined,
-    signed: judged.length === 0 ? undefined : { value: unsigned === undefined, page: (unsigned ?? judged[0]!).page, box: (unsigned ?? judged[0]!).box },
+    signed:
+      judged.length === 0
+        ? undefined
+        : { value: unsigned === undefined, page: (unsigned ?? judged[0]!).page, box: (unsigned ?? judged[0]!).box },
   });
 }
 

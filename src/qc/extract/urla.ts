@@ -28,7 +28,11 @@ const LABELS = {
 export function extractUrla(pages: readonly PageLayout[], formFields: readonly FormField[]): UrlaFields {
   const form = (name: RegExp) => formFields.find((f) => name.test(f.name.toLowerCase().replace(/[^a-z0-9]/g, '')));
   // A form field holds what a filler typed: validated like printed text (a caption is no name).
-  const fromForm = <T>(name: RegExp, schema: z.ZodType<T>, shape: (value: T) => T | undefined = (v) => v): Located<T> | undefined => {
+  const fromForm = <T>(
+    name: RegExp,
+    schema: z.ZodType<T>,
+    shape: (value: T) => T | undefined = (v) => v,
+  ): Located<T> | undefined => {
     const field = form(name);
     const parsed = field && schema.safeParse(field.value);
     const value = parsed?.success ? shape(parsed.data) : undefined;
@@ -40,34 +44,62 @@ export function extractUrla(pages: readonly PageLayout[], formFields: readonly F
     return FIELD_NAMES.employed.test(name) && !FIELD_NAMES.selfEmployed.test(name);
   });
   return withoutUndefined({
-    applicationDate: fromForm(FIELD_NAMES.applicationDate, FormValue.date) ?? labelled(pages, LABELS.applicationDate, findDate),
+    applicationDate:
+      fromForm(FIELD_NAMES.applicationDate, FormValue.date) ?? labelled(pages, LABELS.applicationDate, findDate),
     borrower: fromForm(FIELD_NAMES.borrower, FormValue.text, personName) ?? printed(pages, LABELS.borrower, personName),
-    employer: fromForm(FIELD_NAMES.employer, FormValue.text, organisationName) ?? printed(pages, LABELS.employer, organisationName),
-    monthlyIncome: fromForm(FIELD_NAMES.monthlyIncome, FormValue.money) ?? labelled(pages, LABELS.monthlyIncome, amount),
-    wageEarner: checkbox(selfEmployed, true, pages) ?? checkbox(form(FIELD_NAMES.retired), true, pages) ?? checkbox(employed, false, pages) ?? printedEmployment(pages),
+    employer:
+      fromForm(FIELD_NAMES.employer, FormValue.text, organisationName) ??
+      printed(pages, LABELS.employer, organisationName),
+    monthlyIncome:
+      fromForm(FIELD_NAMES.monthlyIncome, FormValue.money) ?? labelled(pages, LABELS.monthlyIncome, amount),
+    wageEarner:
+      checkbox(selfEmployed, true, pages) ??
+      checkbox(form(FIELD_NAMES.retired), true, pages) ??
+      checkbox(employed, false, pages) ??
+      printedEmployment(pages),
   });
 }
 
 /** A checked box: the self-employed (or retired) box makes the borrower no wage earner, the employed box one. */
-function checkbox(field: FormField | undefined, meansNoWages: boolean, pages: readonly PageLayout[]): Located<boolean> | undefined {
+function checkbox(
+  field: FormField | undefined,
+  meansNoWages: boolean,
+  pages: readonly PageLayout[],
+): Located<boolean> | undefined {
   const parsed = field && FormValue.checkbox.safeParse(field.value);
   if (!field || !parsed?.success || !parsed.data) return undefined;
   return fromField(field, !meansNoWages, pages);
 }
 
-/** A value a form field holds, on its widget's page and in its widget's rectangle (a widget is PDF user space, as a text layer). */
+/**
+ * A value a form field holds, on its widget's page and in its widget's rectangle (a widget is PDF user space,
+ * as a text layer).
+ */
 function fromField<T>(field: FormField, value: T, pages: readonly PageLayout[]): Located<T> {
   const page = field.page ?? pages[0]?.number ?? 1;
   if (!field.rect || field.page === null) return { value, page };
   const [x0, y0, x1, y1] = field.rect;
-  return { value, page, box: { x0: Math.min(x0, x1), y0: Math.min(y0, y1), x1: Math.max(x0, x1), y1: Math.max(y0, y1), source: 'text_layer' } };
+  return {
+    value,
+    page,
+    box: {
+      x0: Math.min(x0, x1),
+      y0: Math.min(y0, y1),
+      x1: Math.max(x0, x1),
+      y1: Math.max(y0, y1),
+      source: 'text_layer',
+    },
+  };
 }
 
 /** "[X] Employed  [ ] Self-Employed", "[X] Check if you are the Business Owner or Self-Employed", "☒ Retired". */
 function printedEmployment(pages: readonly PageLayout[]): Located<boolean> | undefined {
   // A mark as typed ("[X]") or as a scan's box found in its pixels ("☒"). A retired borrower, like a
   // business owner, earns no wages: DOC-003's pay stubs and W-2 are not theirs to give.
-  const found = onLine(pages, /(?:\[\s*[xX✓✔]\s*\]|[☒☑■✓✔])\s*(?:Check if you are the\s+)?(Business Owner or Self[- ]Employed|Self[- ]Employed|Retired|Employed)\b/);
+  const found = onLine(
+    pages,
+    /(?:\[\s*[xX✓✔]\s*\]|[☒☑■✓✔])\s*(?:Check if you are the\s+)?(Business Owner or Self[- ]Employed|Self[- ]Employed|Retired|Employed)\b/,
+  );
   return found ? { value: !/self|retired/i.test(found.match[1]!), page: found.page, box: found.box } : undefined;
 }
 
@@ -75,9 +107,16 @@ function printedEmployment(pages: readonly PageLayout[]): Located<boolean> | und
  * A name printed for a caption: Form 1003 prints its values under the captions, whose right-hand
  * neighbours are the next column's captions ("Social Security Number"), so the line below comes first.
  */
-function printed(pages: readonly PageLayout[], label: RegExp, shape: (text: string) => string | undefined): Located<string> | undefined {
+function printed(
+  pages: readonly PageLayout[],
+  label: RegExp,
+  shape: (text: string) => string | undefined,
+): Located<string> | undefined {
   const value = notALabel(shape);
-  return labelled(pages, label, value, { place: 'below' }) ?? labelled(pages, label, value, { place: 'right', colonOnly: true });
+  return (
+    labelled(pages, label, value, { place: 'below' }) ??
+    labelled(pages, label, value, { place: 'right', colonOnly: true })
+  );
 }
 
 /** A free-text value that is not one of the form's own labels, in the shape of what it names. */

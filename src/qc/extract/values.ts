@@ -25,13 +25,21 @@ export function repairedNumber(text: string): string | undefined {
   // digit will do, else most characters must be digits already.
   const real = (body.match(/\d/g) ?? []).length;
   if (real === 0 || (m[2] !== '$' && real < (body.replace(/[\s,.]/g, '').length + 1) >> 1)) return undefined;
-  const digits = body.replace(/[OoD]/g, '0').replace(/[lI|]/g, '1').replace(/S/g, '5').replace(/B/g, '8').replace(/(?<=[\d,.])\s+(?=[\d,.])/g, '');
+  const digits = body
+    .replace(/[OoD]/g, '0')
+    .replace(/[lI|]/g, '1')
+    .replace(/S/g, '5')
+    .replace(/B/g, '8')
+    .replace(/(?<=[\d,.])\s+(?=[\d,.])/g, '');
   if (/\s/.test(digits)) return undefined;
   const repaired = `${m[1]}${m[2] ? '$' : ''}${digits}${m[4] ?? ''}`;
   return repaired === text.trim() ? undefined : repaired;
 }
 
-/** "$1,802.00", "– $500.00" (credits print with a dash), "$0" → cents; an OCR misreading repaired when it then checks. */
+/**
+ * "$1,802.00", "– $500.00" (credits print with a dash), "$0" → cents; an OCR misreading repaired when it then
+ * checks.
+ */
 export function parseMoney(text: string): Cents | undefined {
   const strict = (t: string): Cents | undefined => {
     const m = /^([–—-])?\s*\$\s?([\d,]+)(?:\.(\d{2}))?$/.exec(t.trim());
@@ -54,7 +62,9 @@ function dollarAsDigit(text: string): string | undefined {
 
 export const MONEY: Matcher = parses(parseMoney);
 export const PERCENT: Matcher = parses((t) => parseRate(t));
-export const US_DATE: Matcher = parses((t) => (/^[\dOoDlI|SB]{1,2}\/[\dOoDlI|SB]{1,2}\/[\dOoDlI|SB]{2,4}$/.test(t.trim()) ? parseDate(t) : undefined));
+export const US_DATE: Matcher = parses((t) =>
+  /^[\dOoDlI|SB]{1,2}\/[\dOoDlI|SB]{1,2}\/[\dOoDlI|SB]{2,4}$/.test(t.trim()) ? parseDate(t) : undefined,
+);
 
 /** An amount printed with or without its dollar sign ("82.35" in Projected Payments, "3,461.54" on a stub). */
 export function parseAmount(text: string): Cents | undefined {
@@ -69,14 +79,29 @@ export function parseRate(text: string): Rate | undefined {
   return m ? Number((Number(m[1]) / 100).toFixed(9)) : undefined;
 }
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 
 /** "4/15/2013", "4/15/13", "April 15, 2013", "2013-04-15" → "2013-04-15"; impossible dates → undefined. */
 export function parseDate(text: string): IsoDate | undefined {
   const t = text.trim();
   let y: number, mo: number, d: number;
   // A numeric date OCR misread ("4/l5/2O13") is repaired; the calendar check below still applies.
-  const numeric = /^[\dOoDlI|SB]{1,2}\/[\dOoDlI|SB]{1,2}\/[\dOoDlI|SB]{2,4}$/.test(t) ? t.replace(/[OoD]/g, '0').replace(/[lI|]/g, '1').replace(/S/g, '5').replace(/B/g, '8') : t;
+  const numeric = /^[\dOoDlI|SB]{1,2}\/[\dOoDlI|SB]{1,2}\/[\dOoDlI|SB]{2,4}$/.test(t)
+    ? t.replace(/[OoD]/g, '0').replace(/[lI|]/g, '1').replace(/S/g, '5').replace(/B/g, '8')
+    : t;
   let m = /^(\d{1,2})\/(\d{1,2})\/(\d{4}|\d{2})$/.exec(numeric);
   if (m) [mo, d, y] = [Number(m[1]), Number(m[2]), Number(m[3]!.length === 2 ? `20${m[3]}` : m[3])];
   else if ((m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t))) [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
@@ -127,7 +152,9 @@ export const FormValue = {
   money: z.string().transform((s, ctx) => parseAmount(s) ?? invalid(ctx, 'money')),
   date: z.string().transform((s, ctx) => parseDate(s) ?? invalid(ctx, 'date')),
   text: z.string().trim().min(1).max(200),
-  checkbox: z.union([z.boolean(), z.enum(['Yes', 'On', 'Off', 'No', 'true', 'false'])]).transform((v) => v === true || v === 'Yes' || v === 'On' || v === 'true'),
+  checkbox: z
+    .union([z.boolean(), z.enum(['Yes', 'On', 'Off', 'No', 'true', 'false'])])
+    .transform((v) => v === true || v === 'Yes' || v === 'On' || v === 'true'),
 };
 
 function invalid(ctx: z.RefinementCtx, what: string): never {
@@ -142,41 +169,67 @@ function invalid(ctx: z.RefinementCtx, what: string): never {
 
 /** Words of form captions (LE, CD, URLA, W-2, pay stub, appraisal, HUD-1), lowercase. */
 const CAPTION_WORDS = new Set(
-  `a about account address agent amount and annual appraisal appraised applicant applicants application apr as at balloon bank
-  borrower borrower's borrowers box broker by can cash change city closing co code company cost costs credit credits current date
-  dates days de del details disbursement disclosure due e earnings el email employee employee's employer employer's estimate
-  estimated federal fee fees file final first for from gross id identification if in include income information insurance interest
-  is issued la last license loan lock maturity mic middle monthly mortgage n/a na name nmls no not number of officer on or other
-  page pay payment payments per period phone premium prepayment present price principal product property purpose rate received
-  sale seller settlement signature social ssn st state statement street suffix tax taxes term the this title tip to total
-  transaction type unit value wages with year years ytd zip # uniform residential application addendum form section part employment business owner self-employed employed position start gross base telephone cell home mailing former applied mortgage case hud va fha usda del de préstamo prestamo prestatario prestamista propiedad tipo`
+  (
+    `a about account address agent amount and annual appraisal appraised applicant applicants ` +
+    `application apr as at balloon bank
+  borrower borrower's borrowers box broker by can cash change city closing co code company cost ` +
+    `costs credit credits current date
+  dates days de del details disbursement disclosure due e earnings el email employee employee's ` +
+    `employer employer's estimate
+  estimated federal fee fees file final first for from gross id identification if in include income ` +
+    `information insurance interest
+  is issued la last license loan lock maturity mic middle monthly mortgage n/a na name nmls no not ` +
+    `number of officer on or other
+  page pay payment payments per period phone premium prepayment present price principal product ` +
+    `property purpose rate received
+  sale seller settlement signature social ssn st state statement street suffix tax taxes term the ` +
+    `this title tip to total
+  transaction type unit value wages with year years ytd zip # uniform residential application ` +
+    `addendum form section part employment business owner self-employed employed position start gross ` +
+    `base telephone cell home mailing former applied mortgage case hud va fha usda del de préstamo ` +
+    `prestamo prestatario prestamista propiedad tipo`
+  )
     .split(/\s+/)
     .filter(Boolean),
 );
 
 /** True when every word of `text` is a caption word: a form's own printing, not a value written on it. */
 export function isCaption(text: string): boolean {
-  const words = text.toLowerCase().split(/[^a-z#'’/áéíóúñ]+/).filter(Boolean);
+  const words = text
+    .toLowerCase()
+    .split(/[^a-z#'’/áéíóúñ]+/)
+    .filter(Boolean);
   if (words.length === 0) return false;
   if (words.every((w) => CAPTION_WORDS.has(w.replace(/[’]/g, "'")))) return true;
   // OCR that split or ran a caption together ("L oan ID", "LOANID #"; the "#" is no word).
-  return /^(?:loan|id|term|type|date|issued|name|borrower|lender|property|amount|rate|lock|purpose|product|number|no)+$/.test(words.join('').replace(/#/g, ''));
+  return /^(?:loan|id|term|type|date|issued|name|borrower|lender|property|amount|rate|lock|purpose|product|number|no)+$/.test(
+    words.join('').replace(/#/g, ''),
+  );
 }
 
 /** A person's name, or several ("Michael Jones and Mary Stone"): capitalised words, no digits, no captions. */
 export function personName(text: string): string | undefined {
-  const t = text.replace(/\s+/g, ' ').replace(/[,;:]+$/, '').trim();
+  const t = text
+    .replace(/\s+/g, ' ')
+    .replace(/[,;:]+$/, '')
+    .trim();
   if (t.length < 3 || t.length > 120 || /\d|[@/\\|$%]/.test(t) || isCaption(t)) return undefined;
   const words = t.split(' ');
   if (words.length < 2 || words.length > 12) return undefined;
   const joiners = new Set(['and', '&', 'or', 'y', 'de', 'del', 'la', 'van', 'von', 'der', 'da', 'di', 'le', 'st.']);
-  return words.every((w) => joiners.has(w.toLowerCase()) || /^[A-Z][A-Za-z'’.-]*,?$/.test(w) || /^[A-Z]\.?,?$/.test(w)) ? t : undefined;
+  return words.every((w) => joiners.has(w.toLowerCase()) || /^[A-Z][A-Za-z'’.-]*,?$/.test(w) || /^[A-Z]\.?,?$/.test(w))
+    ? t
+    : undefined;
 }
 
 /** A lender's or an employer's name: one to ten words, at least one a capitalised word, no caption. */
 export function organisationName(text: string): string | undefined {
-  const t = text.replace(/\s+/g, ' ').replace(/[,;:]+$/, '').trim();
-  if (t.length < 2 || t.length > 100 || isCaption(t) || /[|\\{}<>@$%]/.test(t) || /[.!?]\s+[a-z]/.test(t)) return undefined;
+  const t = text
+    .replace(/\s+/g, ' ')
+    .replace(/[,;:]+$/, '')
+    .trim();
+  if (t.length < 2 || t.length > 100 || isCaption(t) || /[|\\{}<>@$%]/.test(t) || /[.!?]\s+[a-z]/.test(t))
+    return undefined;
   const words = t.split(' ');
   if (words.length > 10 || !words.some((w) => /^[A-Z][A-Za-z&'’.-]+$/.test(w) && w.length >= 2)) return undefined;
   // A sentence is no name: mostly lowercase words.
@@ -186,7 +239,11 @@ export function organisationName(text: string): string | undefined {
 
 /** A street address, one line or several joined: a house number and a street, or a city with state and ZIP. */
 export function streetAddress(text: string): string | undefined {
-  const t = text.replace(/\s+/g, ' ').replace(/\s+,/g, ',').replace(/[\s,;:.]+$/, '').trim();
+  const t = text
+    .replace(/\s+/g, ' ')
+    .replace(/\s+,/g, ',')
+    .replace(/[\s,;:.]+$/, '')
+    .trim();
   if (t.length < 6 || t.length > 160 || isCaption(t)) return undefined;
   const street = /^\d{1,6}[A-Za-z]?\s+(?:[NSEW]\.?\s+)?[A-Za-z0-9]/.test(t);
   const cityStateZip = /\b[A-Z]{2}\.?\s+\d{5}(?:-\d{4})?\b/.test(t);

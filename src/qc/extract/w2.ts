@@ -25,7 +25,8 @@ export function extractW2(pages: readonly PageLayout[]): W2Fields {
 
 /** "Form W-2 Wage and Tax Statement 2025", or a "Tax Year 2025" line. */
 function taxYear(pages: readonly PageLayout[]): Located<number> | undefined {
-  const found = onLine(pages, /\bW-2\b.{0,120}?\b((?:19|20)\d{2})\b/i) ?? onLine(pages, /\btax year:?\s*((?:19|20)\d{2})\b/i);
+  const found =
+    onLine(pages, /\bW-2\b.{0,120}?\b((?:19|20)\d{2})\b/i) ?? onLine(pages, /\btax year:?\s*((?:19|20)\d{2})\b/i);
   return found ? { value: Number(found.match[1]), page: found.page, box: found.box } : undefined;
 }
 
@@ -34,6 +35,11 @@ function employee(pages: readonly PageLayout[]): Located<string> | undefined {
   const below = { place: 'below', maxDy: 18 } as const;
   const first = labelled(pages, /(?:e\s+)?employee(?:'s|’s)? (?:first )?name(?: and initial)?/, nameWords, below);
   const last = labelled(pages, /last name/, nameWords, below);
-  if (first && last && first.page === last.page) return withoutUndefined({ value: `${first.value} ${last.value}`, page: first.page, box: unionOf(first.box, last.box) });
+  if (first && last && first.page === last.page)
+    return withoutUndefined({
+      value: `${first.value} ${last.value}`,
+      page: first.page,
+      box: unionOf(first.box, last.box),
+    });
   return first;
 }

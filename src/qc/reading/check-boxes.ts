@@ -90,7 +90,10 @@ export function withCheckBoxes<W extends OcrWord>(words: readonly W[], image: In
   let claimedUntil = -Infinity; // a box already found covers pixels up to here
   words.forEach((word, index) => {
     const previous = words[index - 1];
-    const box = /\p{L}{2}/u.test(word.text) && mayFollowBox(word, previous, height) ? boxBefore(word, image, height, claimedUntil) : undefined;
+    const box =
+      /\p{L}{2}/u.test(word.text) && mayFollowBox(word, previous, height)
+        ? boxBefore(word, image, height, claimedUntil)
+        : undefined;
     if (!box) {
       out.push(word);
       return;
@@ -143,14 +146,24 @@ function detached<W extends OcrWord>(word: W, box: PixelBox): W | undefined {
   const kept = word.symbols.filter((s) => (s.bbox.x0 + s.bbox.x1) / 2 > box.x1 + slack);
   if (kept.length === 0) return word.bbox.x1 <= box.x1 + slack ? undefined : word;
   if (kept.length === word.symbols.length) return word;
-  return { ...word, text: kept.map((s) => s.text).join(''), bbox: { ...word.bbox, x0: kept[0]!.bbox.x0 }, symbols: kept };
+  return {
+    ...word,
+    text: kept.map((s) => s.text).join(''),
+    bbox: { ...word.bbox, x0: kept[0]!.bbox.x0 },
+    symbols: kept,
+  };
 }
 
 /**
  * The box nearest left of `word` (or under its first characters), if there is one: the rightmost shape of
  * ink in that strip that is a square outline between 0.4 and 1.4 line heights wide.
  */
-function boxBefore(word: OcrWord, image: InkImage, height: number, notBefore: number): { bbox: PixelBox; checked: boolean } | undefined {
+function boxBefore(
+  word: OcrWord,
+  image: InkImage,
+  height: number,
+  notBefore: number,
+): { bbox: PixelBox; checked: boolean } | undefined {
   const middle = (word.bbox.y0 + word.bbox.y1) / 2;
   const region = {
     x0: Math.max(Math.round(word.bbox.x0 - 2.4 * height), Math.ceil(notBefore) + 1, 0),

@@ -5,7 +5,9 @@ import { illegiblePage, nonSpaceChars, type PageText } from './page.js';
 import type { FormField } from './pdf-text.js';
 import { readPdf } from './pdf-threads.js';
 
-export type FileReading = { readable: true; pages: PageText[]; formFields: FormField[] } | { readable: false; reason: string };
+export type FileReading =
+  | { readable: true; pages: PageText[]; formFields: FormField[] }
+  | { readable: false; reason: string };
 
 /**
  * OCR as the reader needs it (reading/ocr.ts); tests of pure logic may leave it out. Pages not begun by
@@ -34,7 +36,8 @@ export const tesseractOcr: Ocr = {
  * analysis has a time budget, activities/analysis.ts).
  */
 export async function readFile(bytes: Uint8Array, mime: string, ocr?: Ocr, deadline = Infinity): Promise<FileReading> {
-  if (mime.startsWith('image/')) return ocr ? ocr.image(bytes, mime, deadline) : { readable: false, reason: 'images need OCR' };
+  if (mime.startsWith('image/'))
+    return ocr ? ocr.image(bytes, mime, deadline) : { readable: false, reason: 'images need OCR' };
   if (mime !== 'application/pdf') return { readable: false, reason: `unsupported type ${mime}` };
   const pdf = await readPdf(bytes, deadline);
   if (!pdf.readable) return pdf;
@@ -45,7 +48,9 @@ export async function readFile(bytes: Uint8Array, mime: string, ocr?: Ocr, deadl
   // (DOC-006) instead of passing for an empty text page.
   const better = (page: PageText) => {
     const read = recognised.get(page.number);
-    return read && (nonSpaceChars(page.text) === 0 || nonSpaceChars(read.text) > nonSpaceChars(page.text)) ? read : page;
+    return read && (nonSpaceChars(page.text) === 0 || nonSpaceChars(read.text) > nonSpaceChars(page.text))
+      ? read
+      : page;
   };
   return { readable: true, pages: pdf.pages.map(better), formFields: pdf.formFields };
 }

@@ -31,14 +31,21 @@ export function parseHocr(hocr: string): HocrLine[] {
   type Open = { kind: 'line' | 'word' | 'char' | 'other' };
   const stack: Open[] = [];
   let line: HocrLine | undefined;
-  let word: { bbox: PixelBox; confidence: number; text: string; symbols: { text: string; bbox: PixelBox }[] } | undefined;
+  let word:
+    | { bbox: PixelBox; confidence: number; text: string; symbols: { text: string; bbox: PixelBox }[] }
+    | undefined;
   let char: { text: string; bbox: PixelBox } | undefined;
 
   const finishWord = () => {
     if (!word || !line) return;
     const text = word.symbols.length > 0 ? word.symbols.map((s) => s.text).join('') : word.text;
     if (text.trim() !== '') {
-      line.words.push({ text, bbox: word.bbox, confidence: word.confidence, ...(word.symbols.length > 0 ? { symbols: word.symbols } : {}) });
+      line.words.push({
+        text,
+        bbox: word.bbox,
+        confidence: word.confidence,
+        ...(word.symbols.length > 0 ? { symbols: word.symbols } : {}),
+      });
     }
     word = undefined;
   };
@@ -51,7 +58,12 @@ export function parseHocr(hocr: string): HocrLine[] {
       const title = titleOf(attributes);
       const bbox = title.get('bbox') ?? title.get('x_bboxes');
       if (LINE_CLASSES.has(kind) && bbox) {
-        line = { bbox: box(bbox), baseline: baselineOf(title.get('baseline')), rowHeight: Number(title.get('x_size')?.[0] ?? 0) || 0, words: [] };
+        line = {
+          bbox: box(bbox),
+          baseline: baselineOf(title.get('baseline')),
+          rowHeight: Number(title.get('x_size')?.[0] ?? 0) || 0,
+          words: [],
+        };
         lines.push(line);
         stack.push({ kind: 'line' });
       } else if (kind === 'ocrx_word' && bbox && line) {

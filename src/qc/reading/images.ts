@@ -22,7 +22,10 @@ export class ImageRefused extends Error {
   override name = 'ImageRefused';
 }
 
-/** One frame ready for OCR: 8-bit grey pixels, rows top to bottom (as a PGM, tesseract reads them with no decoding cost). */
+/**
+ * One frame ready for OCR: 8-bit grey pixels, rows top to bottom (as a PGM, tesseract reads them with no
+ * decoding cost).
+ */
 export interface OcrBitmap {
   grey: Uint8Array;
   width: number;
@@ -34,7 +37,10 @@ export function pgmHeader(bitmap: OcrBitmap): Uint8Array {
   return Buffer.from(`P5\n${bitmap.width} ${bitmap.height}\n255\n`, 'ascii');
 }
 
-/** The bitmap as one binary PGM file's bytes (tesseract.js takes a file; native tesseract is written header and pixels apart). */
+/**
+ * The bitmap as one binary PGM file's bytes (tesseract.js takes a file; native tesseract is written header
+ * and pixels apart).
+ */
 export function pgmOf(bitmap: OcrBitmap): Uint8Array {
   const header = pgmHeader(bitmap);
   const out = new Uint8Array(header.length + bitmap.grey.length);
@@ -124,10 +130,7 @@ async function toOcrBitmap(image: Sharp, width: number, height: number, rescale 
     if (target.width !== width || target.height !== height) {
       image.resize(target.width, target.height, { fit: 'fill', kernel: 'lanczos3' });
     }
-    const { data, info } = await image
-      .grayscale()
-      .raw({ depth: 'uchar' })
-      .toBuffer({ resolveWithObject: true });
+    const { data, info } = await image.grayscale().raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
     if (info.channels !== 1) throw new Error(`expected one channel, got ${info.channels}`);
     const grey = paperFlattening ? await flattenPaper(data, info.width, info.height) : data;
     // sharp's own buffer, not copied behind a header: a page's 8 MB allocated once, not twice.
@@ -143,8 +146,6 @@ function ocrSize(width: number, height: number): { width: number; height: number
   else if (width < OCR_MIN_WIDTH) factor = Math.min(2, OCR_MIN_WIDTH / width);
   return { width: Math.max(1, Math.round(width * factor)), height: Math.max(1, Math.round(height * factor)) };
 }
-
-
 
 // ---------------------------------------------------------------------------------------------------
 // BMP. The prebuilt libvips that sharp ships has no BMP loader, and bmp-js misreads the V4/V5 headers
@@ -221,22 +222,33 @@ function parseBmp(bytes: Uint8Array): BmpHeader {
   checkPixels(width, height);
   if (dataOffset >= bytes.length) throw new ImageRefused('BMP is truncated');
   if (compression === BI_JPEG || compression === BI_PNG) {
-    return { width, height, topDown: rawHeight < 0, bitsPerPixel, compression, dataOffset, palette: new Uint8Array(0), masks: [0, 0, 0] };
+    return {
+      width,
+      height,
+      topDown: rawHeight < 0,
+      bitsPerPixel,
+      compression,
+      dataOffset,
+      palette: new Uint8Array(0),
+      masks: [0, 0, 0],
+    };
   }
 
   // Bit-field masks sit right after a 40-byte header, or inside the V2+ header at the same offsets.
-  let masks: [number, number, number] =
-    bitsPerPixel === 16 ? [0x7c00, 0x03e0, 0x001f] : [0xff0000, 0x00ff00, 0x0000ff];
+  let masks: [number, number, number] = bitsPerPixel === 16 ? [0x7c00, 0x03e0, 0x001f] : [0xff0000, 0x00ff00, 0x0000ff];
   let paletteStart = 14 + headerSize;
   if (compression === BI_BITFIELDS || compression === BI_ALPHABITFIELDS) {
     if (bitsPerPixel !== 16 && bitsPerPixel !== 32) throw new ImageRefused('BMP bit fields need 16 or 32 bits');
     if (bytes.length < 66) throw new ImageRefused('BMP is truncated');
     masks = [view.getUint32(54, true), view.getUint32(58, true), view.getUint32(62, true)];
     if (headerSize === 40) paletteStart += compression === BI_ALPHABITFIELDS ? 16 : 12;
-  } else if (compression === BI_RLE8 ? bitsPerPixel !== 8 : compression === BI_RLE4 ? bitsPerPixel !== 4 : compression !== BI_RGB) {
+  } else if (
+    compression === BI_RLE8 ? bitsPerPixel !== 8 : compression === BI_RLE4 ? bitsPerPixel !== 4 : compression !== BI_RGB
+  ) {
     throw new ImageRefused(`BMP compression ${compression} with ${bitsPerPixel} bits is not supported`);
   }
-  if (![1, 4, 8, 16, 24, 32].includes(bitsPerPixel)) throw new ImageRefused(`BMP with ${bitsPerPixel} bits per pixel is not supported`);
+  if (![1, 4, 8, 16, 24, 32].includes(bitsPerPixel))
+    throw new ImageRefused(`BMP with ${bitsPerPixel} bits per pixel is not supported`);
 
   let palette = new Uint8Array(0);
   if (bitsPerPixel <= 8) {

@@ -9,10 +9,16 @@ export type OcrLanguage = 'eng' | 'spa';
 // reads in a Spanish text (they are plain ASCII), and a few words of the forms themselves. Words that are
 // also English or common in Hispanic names alone ("de", "la") count, but only against the English ones.
 const SPANISH = new Set(
-  'de del la las los el su sus por para que con una en es al se usted este esta estos sobre como mas más pago préstamo prestamo costos tasa interés interes años anos mensual fecha cierre monto'.split(' '),
+  (
+    'de del la las los el su sus por para que con una en es al se usted este esta estos sobre como mas ' +
+    'más pago préstamo prestamo costos tasa interés interes años anos mensual fecha cierre monto'
+  ).split(' '),
 );
 const ENGLISH = new Set(
-  'the of and to your you for this with is are on be or by if will at an as from loan payment costs rate interest years monthly date closing amount'.split(' '),
+  (
+    'the of and to your you for this with is are on be or by if will at an as from loan payment costs ' +
+    'rate interest years monthly date closing amount'
+  ).split(' '),
 );
 
 /**

@@ -51,14 +51,27 @@ function wordsOf(item: TextItem): Word[] {
   return runWords(item).map((w) => {
     if (end >= 0 && w.start - end >= 3) piece = ++pieces;
     end = w.start + w.text.length;
-    return { text: w.text, x: w.x, y: item.y, width: w.width, height: item.height, piece, ...(item.ink && { ink: item.ink }) };
+    return {
+      text: w.text,
+      x: w.x,
+      y: item.y,
+      width: w.width,
+      height: item.height,
+      piece,
+      ...(item.ink && { ink: item.ink }),
+    };
   });
 }
 
 /** A run's words placed by their share of its characters, with where each starts in the run's text. */
 export function runWords(item: TextItem): { text: string; start: number; x: number; width: number }[] {
   const perChar = item.text.length > 0 ? item.width / item.text.length : 0;
-  return [...item.text.matchAll(/\S+/g)].map((m) => ({ text: m[0], start: m.index, x: item.x + m.index * perChar, width: m[0].length * perChar }));
+  return [...item.text.matchAll(/\S+/g)].map((m) => ({
+    text: m[0],
+    start: m.index,
+    x: item.x + m.index * perChar,
+    width: m[0].length * perChar,
+  }));
 }
 
 /** Words of one line (left to right) grouped into phrases. */
@@ -72,7 +85,15 @@ function phrasesOfWords(words: readonly Word[], gap: number): TextItem[] {
       phrase.width = Math.max(phrase.width, word.x + word.width - phrase.x);
       phrase.height = Math.max(phrase.height, word.height);
       phrase.ink = inkOf([phrase, word]);
-    } else phrases.push({ text: word.text, x: word.x, y: word.y, width: word.width, height: word.height, ...(word.ink && { ink: word.ink }) });
+    } else
+      phrases.push({
+        text: word.text,
+        x: word.x,
+        y: word.y,
+        width: word.width,
+        height: word.height,
+        ...(word.ink && { ink: word.ink }),
+      });
     last = word;
   }
   return phrases;
@@ -130,10 +151,15 @@ export function sliceOf(item: TextItem, from: number, to: number): TextItem {
   const total = weights.reduce((s, w) => s + w, 0) || 1;
   const before = weights.slice(0, from).reduce((s, w) => s + w, 0);
   const within = weights.slice(from, to).reduce((s, w) => s + w, 0);
-  return { ...item, text: item.text.slice(from, to), x: item.x + (item.width * before) / total, width: (item.width * within) / total };
+  return {
+    ...item,
+    text: item.text.slice(from, to),
+    x: item.x + (item.width * before) / total,
+    width: (item.width * within) / total,
+  };
 }
 
-const NARROW = new Set([...' .,:;!|\'ilIjft/[]()-']);
+const NARROW = new Set([..." .,:;!|'ilIjft/[]()-"]);
 const WIDE = new Set([...'mwMW@%']);
 /** A character's advance in a typical sans face, in thousandths of an em (Helvetica's, rounded). */
 function advanceOf(ch: string): number {
@@ -269,7 +295,9 @@ export class PageLayout {
     const found: TextItem[] = [];
     this.lines.forEach((line, index) => {
       for (const phrase of line.items) {
-        const words = line.words.filter((w) => w.x >= phrase.x - 0.01 && w.x + w.width <= phrase.x + phrase.width + 0.01);
+        const words = line.words.filter(
+          (w) => w.x >= phrase.x - 0.01 && w.x + w.width <= phrase.x + phrase.width + 0.01,
+        );
         for (let k = Math.min(words.length, MAX_LABEL_WORDS); k >= 1; k--) {
           const head = k === words.length ? phrase : span(words.slice(0, k));
           const text = head.text.trim();
@@ -280,7 +308,13 @@ export class PageLayout {
           // longer caption ("Lender Credits" is no "Lender" label).
           // A caller that validates what it reads takes any split (`anyPrefix`): OCR may set a value closer
           // to its label than a phrase gap ("Prestamista Ficus Bank"), and "Credits" is no lender's name.
-          const split = k < words.length && (o.anyPrefix === true || text.endsWith(':') || /^[:$\d]/.test(words[k]!.text) || SEPARATOR.test(words[k]!.text) || (!this.ocr && words[k]!.piece !== words[k - 1]!.piece));
+          const split =
+            k < words.length &&
+            (o.anyPrefix === true ||
+              text.endsWith(':') ||
+              /^[:$\d]/.test(words[k]!.text) ||
+              SEPARATOR.test(words[k]!.text) ||
+              (!this.ocr && words[k]!.piece !== words[k - 1]!.piece));
           if (k < words.length && !split) continue;
           if (label.test(bare) || squashed(label).test(bare.replace(/\s+/g, ''))) {
             // A mark after the label is the label's ("Loan Amount — $150,000" is no credit of -$150,000).
@@ -342,7 +376,9 @@ export class PageLayout {
   rightOf(label: TextItem, o: { maxX?: number; tolerance?: number } = {}): TextItem[] {
     const tolerance = o.tolerance ?? LINE_TOLERANCE;
     const end = label.x + label.width - 0.5;
-    const words = this.words.filter((w) => Math.abs(w.y - label.y) <= tolerance && w.x >= end && w.x < (o.maxX ?? Infinity)).sort((a, b) => a.x - b.x);
+    const words = this.words
+      .filter((w) => Math.abs(w.y - label.y) <= tolerance && w.x >= end && w.x < (o.maxX ?? Infinity))
+      .sort((a, b) => a.x - b.x);
     return phrasesOfWords(words, this.gap);
   }
 
@@ -360,7 +396,11 @@ export class PageLayout {
   }
 
   /** The first phrase right of the label on its line whose leading words match `value`. */
-  valueRightOf(label: TextItem, value: { test(text: string): boolean }, o: { maxX?: number; tolerance?: number } = {}): TextItem | undefined {
+  valueRightOf(
+    label: TextItem,
+    value: { test(text: string): boolean },
+    o: { maxX?: number; tolerance?: number } = {},
+  ): TextItem | undefined {
     for (const phrase of this.rightOf(label, o)) {
       const hit = leading(phrase, value);
       if (hit) return hit;
@@ -373,9 +413,19 @@ export class PageLayout {
    * from the label's line down to `maxDy` points below it. Loan Calculations print the figure at the
    * foot of a label that wraps over several lines.
    */
-  valueBelow(label: TextItem, value: { test(text: string): boolean }, o: { minDx: number; maxDy: number; maxX?: number }): TextItem | undefined {
+  valueBelow(
+    label: TextItem,
+    value: { test(text: string): boolean },
+    o: { minDx: number; maxDy: number; maxX?: number },
+  ): TextItem | undefined {
     return this.items
-      .filter((i) => i.x >= label.x + o.minDx && i.x < (o.maxX ?? Infinity) && i.y <= label.y + LINE_TOLERANCE && i.y >= label.y - o.maxDy)
+      .filter(
+        (i) =>
+          i.x >= label.x + o.minDx &&
+          i.x < (o.maxX ?? Infinity) &&
+          i.y <= label.y + LINE_TOLERANCE &&
+          i.y >= label.y - o.maxDy,
+      )
       .sort((a, b) => b.y - a.y || a.x - b.x)
       .map((i) => leading(i, value))
       .find((i) => i !== undefined);

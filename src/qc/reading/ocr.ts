@@ -48,7 +48,14 @@ const LANGUAGES: readonly OcrLanguage[] = ['eng', 'spa'];
 function models(): string {
   const targets = LANGUAGES.map((language) => {
     const file = `${language}.traineddata.gz`;
-    return { file, target: path.join(path.dirname(require.resolve(`@tesseract.js-data/${language}/package.json`)), '4.0.0_best_int', file) };
+    return {
+      file,
+      target: path.join(
+        path.dirname(require.resolve(`@tesseract.js-data/${language}/package.json`)),
+        '4.0.0_best_int',
+        file,
+      ),
+    };
   });
   const installed = path.join(path.dirname(targets[0]!.target), '..', '..', '..', '.cache', 'loan-review-ocr-models');
   try {
@@ -100,11 +107,15 @@ export async function ocrImage(bytes: Uint8Array, mime: string, deadline = Infin
   // A frame that cannot be decoded makes the file unreadable: the error is the file's. Recognition errors
   // that escape `recognize` are the machine's, and propagate.
   const refused: unknown[] = [];
-  const pages = await recognisePages(image.count, (index) => index + 1, deadline, (index) =>
-    image.frame(index).catch((err: unknown) => {
-      refused.push(err);
-      return STOP;
-    }),
+  const pages = await recognisePages(
+    image.count,
+    (index) => index + 1,
+    deadline,
+    (index) =>
+      image.frame(index).catch((err: unknown) => {
+        refused.push(err);
+        return STOP;
+      }),
   );
   return refused.length === 0 ? { readable: true, pages } : unreadable(refused[0]);
 }
@@ -114,7 +125,12 @@ export async function ocrImage(bytes: Uint8Array, mime: string, deadline = Infin
  * others). A PDF pdf.js cannot open is unreadable; a page that cannot be rendered comes back empty with
  * confidence 0 (illegible).
  */
-export async function ocrPdfPages(bytes: Uint8Array, pageNumbers: readonly number[], deadline = Infinity, dpi = RENDER_DPI): Promise<OcrRead> {
+export async function ocrPdfPages(
+  bytes: Uint8Array,
+  pageNumbers: readonly number[],
+  deadline = Infinity,
+  dpi = RENDER_DPI,
+): Promise<OcrRead> {
   // Past the deadline no page is begun: a renderer would be opened only to call every page illegible.
   if (Date.now() >= deadline) return { readable: true, pages: pageNumbers.map(illegiblePage) };
   const pdf = await openPdfRenderer(bytes);
@@ -170,7 +186,8 @@ export function configureOcr(changes: Partial<OcrSettings>): OcrSettings {
     throw new RangeError(`OCR workers must be an integer from 1 to ${MAX_OCR_WORKERS}, not ${workers}`);
   }
   if (!(pageTimeoutMs > 0)) throw new RangeError(`OCR page timeout must be positive, not ${pageTimeoutMs}`);
-  if (!OCR_ENGINES.includes(engine)) throw new RangeError(`OCR engine must be one of ${OCR_ENGINES.join(', ')}, not ${engine}`);
+  if (!OCR_ENGINES.includes(engine))
+    throw new RangeError(`OCR engine must be one of ${OCR_ENGINES.join(', ')}, not ${engine}`);
   const previous = settings;
   settings = { workers, pageTimeoutMs, engine };
   // Workers of another engine are retired: idle ones now, busy ones when they finish their page.
@@ -188,12 +205,18 @@ export function configureOcr(changes: Partial<OcrSettings>): OcrSettings {
 export function ocrEngine(): Promise<OcrEngine> {
   if (!chosen) {
     const wanted = settings.engine;
-    chosen = wanted === 'tesseract.js' ? Promise.resolve(wanted) : probeNativeTesseract().then((native) => {
-      if (native.usable) return 'native';
-      if (wanted === 'native') throw new Error(`native tesseract is not usable: ${native.reason}`);
-      console.warn(`OCR: native tesseract is not usable (${native.reason}); reading scans with tesseract.js, about half as fast`);
-      return 'tesseract.js';
-    });
+    chosen =
+      wanted === 'tesseract.js'
+        ? Promise.resolve(wanted)
+        : probeNativeTesseract().then((native) => {
+            if (native.usable) return 'native';
+            if (wanted === 'native') throw new Error(`native tesseract is not usable: ${native.reason}`);
+            console.warn(
+              `OCR: native tesseract is not usable (${native.reason}); reading scans with ` +
+                `tesseract.js, about half as fast`,
+            );
+            return 'tesseract.js';
+          });
     chosen.catch(() => undefined);
     // A failed probe is not remembered: the next start looks again (the binary may have been installed).
     const probe = chosen;
@@ -355,7 +378,8 @@ function dispatch(): void {
 
 /** Back to the pool after a page, unless the pool was stopped, shrunk or switched engine meanwhile. */
 function release(slot: Slot, worker: OcrWorker): void {
-  if (live.has(slot) && live.size <= settings.workers && !worker.stopped && slot.generation === generation) idle.push(slot);
+  if (live.has(slot) && live.size <= settings.workers && !worker.stopped && slot.generation === generation)
+    idle.push(slot);
   else retire(slot);
   dispatch();
 }
@@ -404,7 +428,8 @@ async function startWorker(): Promise<OcrWorker> {
 function nativeWorker(): OcrWorker {
   let stopped = false;
   const running = new AbortController();
-  const hocr = async (bitmap: OcrBitmap, language: OcrLanguage) => parseHocr(await tesseractHocr(bitmap, language, settings.pageTimeoutMs, running.signal));
+  const hocr = async (bitmap: OcrBitmap, language: OcrLanguage) =>
+    parseHocr(await tesseractHocr(bitmap, language, settings.pageTimeoutMs, running.signal));
   return {
     get stopped() {
       return stopped;
@@ -414,7 +439,8 @@ function nativeWorker(): OcrWorker {
       let lines = await hocr(original, language);
       // A Spanish page is read again with the Spanish model (about twice the time, for those pages only):
       // the English one loses its accents and mangles its words, figures included ("30 años" → "30 2/705").
-      if (languageOf(lines.flatMap((l) => l.words.map((w) => w.text))) === 'spa') lines = await hocr(original, (language = 'spa'));
+      if (languageOf(lines.flatMap((l) => l.words.map((w) => w.text))) === 'spa')
+        lines = await hocr(original, (language = 'spa'));
       // A tilted page is turned straight and read again (skew.ts).
       let bitmap = original;
       const turned = skewOf(lines);
@@ -432,7 +458,11 @@ function nativeWorker(): OcrWorker {
         // Finding check boxes searches the pixels beside each word: a dense page takes a while.
         await turn();
         const middle = (line.bbox.x0 + line.bbox.x1) / 2;
-        read.push({ words: withCheckBoxes(line.words, ink), baseline: baselineAt(line, middle), height: line.rowHeight || line.bbox.y1 - line.bbox.y0 });
+        read.push({
+          words: withCheckBoxes(line.words, ink),
+          baseline: baselineAt(line, middle),
+          height: line.rowHeight || line.bbox.y1 - line.bbox.y0,
+        });
       }
       return { lines: read, turned };
     },
@@ -495,13 +525,17 @@ async function startTesseractJs(): Promise<OcrWorker> {
       }
       // rotateAuto deskews first (about 15% more time): a scan a degree or two off would otherwise give
       // the words of one line different baselines, and the layout step groups lines by y.
-      const job = tesseract.recognize(Buffer.from(pgm.buffer, pgm.byteOffset, pgm.byteLength), { rotateAuto: true }, {
-        text: false,
-        blocks: true,
-        // Tesseract's own binarised page, turned as it deskewed it: the image its word boxes refer to,
-        // where check boxes are looked for (a few ms to encode, the page's 1-bit PNG).
-        imageBinary: true,
-      });
+      const job = tesseract.recognize(
+        Buffer.from(pgm.buffer, pgm.byteOffset, pgm.byteLength),
+        { rotateAuto: true },
+        {
+          text: false,
+          blocks: true,
+          // Tesseract's own binarised page, turned as it deskewed it: the image its word boxes refer to,
+          // where check boxes are looked for (a few ms to encode, the page's 1-bit PNG).
+          imageBinary: true,
+        },
+      );
       job.catch(() => undefined); // if the timeout or a crash wins the race, the job is abandoned
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error('OCR timed out')), settings.pageTimeoutMs);
@@ -551,7 +585,9 @@ async function startTesseractJs(): Promise<OcrWorker> {
 }
 
 function wordsOf(page: Tesseract.Page): string[] {
-  return (page.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((p) => p.lines.flatMap((line) => line.words.map((word) => word.text))));
+  return (page.blocks ?? []).flatMap((block) =>
+    block.paragraphs.flatMap((p) => p.lines.flatMap((line) => line.words.map((word) => word.text))),
+  );
 }
 
 /** The binarised page tesseract read, or nothing when it cannot be decoded (check boxes are then not looked for). */
@@ -559,7 +595,10 @@ async function inkOf(page: Tesseract.Page): Promise<InkImage | undefined> {
   const png = /^data:image\/png;base64,(.*)$/s.exec(page.imageBinary ?? '')?.[1];
   if (!png) return undefined;
   try {
-    const { data, info } = await sharp(Buffer.from(png, 'base64')).grayscale().raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(Buffer.from(png, 'base64'))
+      .grayscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     return inkImage(data, info.width, info.height);
   } catch {
     return undefined;

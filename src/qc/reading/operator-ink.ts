@@ -108,7 +108,14 @@ export async function operatorInk(page: PdfPage, viewport: PageViewport): Promis
       if (fn !== OPS.paintImageXObject) return [];
       const id = String((argsArray[i] as unknown[])[0]);
       const store = id.startsWith('g_') ? page.commonObjs : page.objs;
-      return [new Promise<void>((resolve) => store.get(id, (img: ImageData) => (images.set(id, img), resolve())))];
+      return [
+        new Promise<void>((resolve) =>
+          store.get(id, (img: ImageData) => {
+            images.set(id, img);
+            resolve();
+          }),
+        ),
+      ];
     }),
   );
   const objects = {
@@ -293,7 +300,8 @@ class InkWalk {
         if (group.smask) throw new Unmodelled();
         this.stack.push({ ...s });
         if (group.matrix) s.ctm = multiply(s.ctm, group.matrix as Matrix);
-        if (group.bbox) s.clip = intersect(s.clip, boxOf(s.ctm, group.bbox[0]!, group.bbox[1]!, group.bbox[2]!, group.bbox[3]!));
+        if (group.bbox)
+          s.clip = intersect(s.clip, boxOf(s.ctm, group.bbox[0]!, group.bbox[1]!, group.bbox[2]!, group.bbox[3]!));
         return;
       }
       case OPS.beginAnnotation: {
@@ -399,8 +407,20 @@ class InkWalk {
     const pathData = Array.isArray(data) ? data[0] : undefined;
     if (!(pathData instanceof Float32Array) && !Array.isArray(pathData)) throw new Unmodelled();
     const subpaths = parsePath(pathData as ArrayLike<number>, s.ctm);
-    const fills = op === OPS.fill || op === OPS.eoFill || op === OPS.fillStroke || op === OPS.eoFillStroke || op === OPS.closeFillStroke || op === OPS.closeEOFillStroke;
-    const strokes = op === OPS.stroke || op === OPS.closeStroke || op === OPS.fillStroke || op === OPS.eoFillStroke || op === OPS.closeFillStroke || op === OPS.closeEOFillStroke;
+    const fills =
+      op === OPS.fill ||
+      op === OPS.eoFill ||
+      op === OPS.fillStroke ||
+      op === OPS.eoFillStroke ||
+      op === OPS.closeFillStroke ||
+      op === OPS.closeEOFillStroke;
+    const strokes =
+      op === OPS.stroke ||
+      op === OPS.closeStroke ||
+      op === OPS.fillStroke ||
+      op === OPS.eoFillStroke ||
+      op === OPS.closeFillStroke ||
+      op === OPS.closeEOFillStroke;
     if (fills) this.fillPath(subpaths, s.fill, s.fillAlpha);
     if (strokes) this.strokePath(subpaths, s.stroke, s.strokeAlpha);
     if (this.pendingClip) {
@@ -417,7 +437,10 @@ class InkWalk {
     if (subpaths.length === 0) return;
     if (paint.kind === 'none') return;
     const bounds = boundsOf(subpaths)!;
-    if (paint.kind === 'unmodelled') return this.unknown(intersect(bounds, this.state.clip));
+    if (paint.kind === 'unmodelled') {
+      this.unknown(intersect(bounds, this.state.clip));
+      return;
+    }
     const ink = inkOf(paint, alpha);
     if (ink === null) return;
     const rects = subpaths.map((p) => p.rect);
@@ -445,8 +468,10 @@ class InkWalk {
       for (let i = 1; i < pts.length; i++) {
         const [x0, y0] = pts[i - 1]!;
         const [x1, y1] = pts[i]!;
-        if (Math.abs(y1 - y0) < 0.01) this.paint([Math.min(x0, x1) - half, y0 - half, Math.max(x0, x1) + half, y0 + half], true);
-        else if (Math.abs(x1 - x0) < 0.01) this.paint([x0 - half, Math.min(y0, y1) - half, x0 + half, Math.max(y0, y1) + half], true);
+        if (Math.abs(y1 - y0) < 0.01)
+          this.paint([Math.min(x0, x1) - half, y0 - half, Math.max(x0, x1) + half, y0 + half], true);
+        else if (Math.abs(x1 - x0) < 0.01)
+          this.paint([x0 - half, Math.min(y0, y1) - half, x0 + half, Math.max(y0, y1) + half], true);
       }
     }
   }
@@ -460,7 +485,14 @@ class InkWalk {
     const mode = s.renderMode & 3;
     const clips = s.renderMode >= 4;
     if (clips && this.textClip === undefined) this.textClip = null;
-    const paint = mode === 0 || mode === 2 ? inkOf(s.fill, s.fillAlpha) : mode === 1 ? (s.stroke.kind === 'colour' ? inkOf(s.stroke, s.strokeAlpha) : null) : null;
+    const paint =
+      mode === 0 || mode === 2
+        ? inkOf(s.fill, s.fillAlpha)
+        : mode === 1
+          ? s.stroke.kind === 'colour'
+            ? inkOf(s.stroke, s.strokeAlpha)
+            : null
+          : null;
     if ((mode === 0 || mode === 2) && s.fill.kind === 'unmodelled') throw new Unmodelled();
     const advanceScale = s.fontSize * (font.fontMatrix?.[0] ?? 0.001);
     // Text space to device: the text matrix, then the current transform; a glyph's box runs from a fifth
@@ -478,7 +510,13 @@ class InkWalk {
       if ((glyph.isInFont || font.missingFile) && !/^\s*$/u.test(glyph.unicode)) {
         // A glyph's ink stands inside its advance, clear of its side bearings: a box as wide as the
         // advance would put ink past a clip that cuts exactly between two characters.
-        const box = boxOf(m, s.x + (x + advance * GLYPH_INSET) * s.hScale, bottom, s.x + (x + advance * (1 - GLYPH_INSET)) * s.hScale, top);
+        const box = boxOf(
+          m,
+          s.x + (x + advance * GLYPH_INSET) * s.hScale,
+          bottom,
+          s.x + (x + advance * (1 - GLYPH_INSET)) * s.hScale,
+          top,
+        );
         this.textBoxes.push(box);
         if (paint === true && axisAligned(m)) this.paint(box, true);
         if (clips) this.textClip = this.textClip ? union(this.textClip, box) : box;
@@ -500,10 +538,14 @@ class InkWalk {
     try {
       img = get();
     } catch {
-      return this.unknown(box);
+      this.unknown(box);
+      return;
     }
     const { width: w, height: h, kind, data } = img ?? {};
-    if (!data || !w || !h || !(kind === 1 || kind === 2 || kind === 3) || !axisAligned(s.ctm) || s.fillAlpha < 1) return this.unknown(box);
+    if (!data || !w || !h || !(kind === 1 || kind === 2 || kind === 3) || !axisAligned(s.ctm) || s.fillAlpha < 1) {
+      this.unknown(box);
+      return;
+    }
     const inv = invert(s.ctm);
     if (!inv) return;
     const x0 = Math.max(0, Math.round(box[0]));
@@ -550,7 +592,7 @@ class InkWalk {
   private unknown(box: Box): void {
     if (box[2] <= box[0] || box[3] <= box[1]) return;
     this.unknownRegions.push(box);
-    if (this.unknownRegions.length > MAX_UNKNOWN_REGIONS) throw new Unmodelled("unknown regions");
+    if (this.unknownRegions.length > MAX_UNKNOWN_REGIONS) throw new Unmodelled('unknown regions');
   }
 
   /**
@@ -675,7 +717,8 @@ function near(a: [number, number], b: [number, number]): boolean {
 function boundsOf(subpaths: Subpath[]): Box | null {
   let box: Box | null = null;
   for (const p of subpaths) {
-    for (const [x, y] of p.points) box = box ? [Math.min(box[0], x), Math.min(box[1], y), Math.max(box[2], x), Math.max(box[3], y)] : [x, y, x, y];
+    for (const [x, y] of p.points)
+      box = box ? [Math.min(box[0], x), Math.min(box[1], y), Math.max(box[2], x), Math.max(box[3], y)] : [x, y, x, y];
   }
   return box;
 }
@@ -694,15 +737,26 @@ function multiply(m: Matrix, n: Matrix): Matrix {
 
 /** The device box of the user-space box (x0, y0)–(x1, y1) under m. */
 function boxOf(m: Matrix, x0: number, y0: number, x1: number, y1: number): Box {
-  const xs = [m[0] * x0 + m[2] * y0, m[0] * x1 + m[2] * y0, m[0] * x0 + m[2] * y1, m[0] * x1 + m[2] * y1].map((v) => v + m[4]);
-  const ys = [m[1] * x0 + m[3] * y0, m[1] * x1 + m[3] * y0, m[1] * x0 + m[3] * y1, m[1] * x1 + m[3] * y1].map((v) => v + m[5]);
+  const xs = [m[0] * x0 + m[2] * y0, m[0] * x1 + m[2] * y0, m[0] * x0 + m[2] * y1, m[0] * x1 + m[2] * y1].map(
+    (v) => v + m[4],
+  );
+  const ys = [m[1] * x0 + m[3] * y0, m[1] * x1 + m[3] * y0, m[1] * x0 + m[3] * y1, m[1] * x1 + m[3] * y1].map(
+    (v) => v + m[5],
+  );
   return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
 }
 
 function invert(m: Matrix): Matrix | null {
   const det = m[0] * m[3] - m[1] * m[2];
   if (Math.abs(det) < 1e-12) return null;
-  return [m[3] / det, -m[1] / det, -m[2] / det, m[0] / det, (m[2] * m[5] - m[3] * m[4]) / det, (m[1] * m[4] - m[0] * m[5]) / det];
+  return [
+    m[3] / det,
+    -m[1] / det,
+    -m[2] / det,
+    m[0] / det,
+    (m[2] * m[5] - m[3] * m[4]) / det,
+    (m[1] * m[4] - m[0] * m[5]) / det,
+  ];
 }
 
 /** Whether m keeps axis-aligned boxes axis-aligned (no rotation but by quarter turns, no skew). */
@@ -725,7 +779,9 @@ function area(b: Box): number {
 }
 
 function overlapArea(a: Box, b: Box): number {
-  return Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0])) * Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
+  return (
+    Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0])) * Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]))
+  );
 }
 
 function union(a: Box, b: Box): Box {

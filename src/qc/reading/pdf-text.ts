@@ -44,7 +44,9 @@ export interface PdfPageReading {
  */
 export async function readPdfPage(pdf: PdfDocument, n: number): Promise<PdfPageReading> {
   const angled = new Set<TextItem>();
-  const items = await visibleItems(pdf, n, await pageItems(pdf, n, angled), angled).catch(() => pageItems(pdf, n, new Set()));
+  const items = await visibleItems(pdf, n, await pageItems(pdf, n, angled), angled).catch(() =>
+    pageItems(pdf, n, new Set()),
+  );
   const page: PageText = { number: n, items, text: pageTextOf(items), source: 'text_layer', confidence: null };
   const chars = nonSpaceChars(page.text);
   // A page without any text is a scan (or blank): straight to OCR, without decoding its images twice.
@@ -137,20 +139,27 @@ const IMAGE_OPS = new Set<number>([
 function pathDataLength(args: unknown): number {
   if (!Array.isArray(args) || !Array.isArray(args[1])) return OUTLINED_TEXT_PATH_NUMBERS;
   let n = 0;
-  for (const data of args[1] as unknown[]) n += ArrayBuffer.isView(data) || Array.isArray(data) ? (data as ArrayLike<number>).length : 0;
+  for (const data of args[1] as unknown[])
+    n += ArrayBuffer.isView(data) || Array.isArray(data) ? (data as ArrayLike<number>).length : 0;
   return n;
 }
 
 /** The AcroForm's filled values. Form values are a bonus to the text: a broken AcroForm gives none. */
 export async function formFieldsOf(pdf: PdfDocument): Promise<FormField[]> {
-  const objects = (await pdf.getFieldObjects().catch(() => null)) as Record<string, { value?: unknown; page?: number; type?: string; rect?: unknown }[]> | null;
+  const objects = (await pdf.getFieldObjects().catch(() => null)) as Record<
+    string,
+    { value?: unknown; page?: number; type?: string; rect?: unknown }[]
+  > | null;
   if (!objects) return [];
   const fields: FormField[] = [];
   for (const [name, widgets] of Object.entries(objects)) {
     for (const w of widgets) {
       const value = typeof w.value === 'string' || typeof w.value === 'boolean' ? w.value : null;
       if (value === null || value === '' || value === 'Off') continue;
-      const rect = Array.isArray(w.rect) && w.rect.length === 4 && w.rect.every((n) => typeof n === 'number' && Number.isFinite(n)) ? (w.rect as [number, number, number, number]) : undefined;
+      const rect =
+        Array.isArray(w.rect) && w.rect.length === 4 && w.rect.every((n) => typeof n === 'number' && Number.isFinite(n))
+          ? (w.rect as [number, number, number, number])
+          : undefined;
       fields.push({ name, value, page: typeof w.page === 'number' ? w.page + 1 : null, ...(rect && { rect }) });
       break;
     }

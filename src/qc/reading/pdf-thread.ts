@@ -39,7 +39,15 @@ let pdf: PdfDocument | null = null;
 // Requests come one at a time: the main thread awaits each reply before it sends the next.
 port.on('message', (request: PdfRequest) => {
   void answer(request).then(
-    (reply) => port.postMessage(reply, reply.type === 'rendered' ? [reply.png.buffer as ArrayBuffer] : reply.type === 'pixels' ? [reply.data.buffer as ArrayBuffer] : []),
+    (reply) =>
+      port.postMessage(
+        reply,
+        reply.type === 'rendered'
+          ? [reply.png.buffer as ArrayBuffer]
+          : reply.type === 'pixels'
+            ? [reply.data.buffer as ArrayBuffer]
+            : [],
+      ),
     (err: unknown) => port.postMessage({ type: 'failed', reason: errorMessage(err) } satisfies PdfReply),
   );
 });
@@ -53,8 +61,10 @@ port.postMessage({ type: 'ready' } satisfies PdfReply);
 async function warmUp(): Promise<void> {
   const page = 'BT /F1 12 Tf 4 30 Td (Warm) Tj ET';
   const warm = new TextEncoder().encode(
-    '%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [3 0 R] /Count 1>> endobj\n' +
-      '3 0 obj <</Type /Page /Parent 2 0 R /MediaBox [0 0 72 72] /Contents 4 0 R /Resources <</Font <</F1 5 0 R>>>>>> endobj\n' +
+    '%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [3 0 R] ' +
+      '/Count 1>> endobj\n' +
+      '3 0 obj <</Type /Page /Parent 2 0 R /MediaBox [0 0 72 72] /Contents 4 0 R /Resources <</Font ' +
+      '<</F1 5 0 R>>>>>> endobj\n' +
       `4 0 obj <</Length ${page.length}>> stream\n${page}\nendstream endobj\n` +
       '5 0 obj <</Type /Font /Subtype /Type1 /BaseFont /Helvetica>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n',
   );
@@ -74,7 +84,8 @@ async function answer(request: PdfRequest): Promise<PdfReply> {
       try {
         pdf = request.rendering ? await openPdfForRendering(request.bytes) : await openPdf(request.bytes);
       } catch (err) {
-        if (request.rendering && !(err instanceof PdfRefused)) return { type: 'unavailable', reason: errorMessage(err) };
+        if (request.rendering && !(err instanceof PdfRefused))
+          return { type: 'unavailable', reason: errorMessage(err) };
         return { type: 'refused', reason: errorMessage(err) };
       }
       return { type: 'opened', numPages: pdf.numPages };

@@ -123,7 +123,8 @@ export async function terminatePdfThreads(): Promise<void> {
  * caller's deadline (epoch ms), whichever ends first. A PDF pdf.js cannot parse, cannot
  * open within its budget, or of more than MAX_PDF_PAGES pages, is unreadable. A page that overruns its
  * budget is illegible (DOC-006) and the pages after it are still read, up to MAX_STALLS such pages, the
- * file's budget or its text runs (`fileItems`); the pages left then are illegible too. Throws only ReaderUnavailable (no thread).
+ * file's budget or its text runs (`fileItems`); the pages left then are illegible too. Throws only
+ * ReaderUnavailable (no thread).
  */
 export async function readPdf(bytes: Uint8Array, callerDeadline = Infinity): Promise<PdfReading> {
   // Opened for rendering: a page's words are checked against its render (visible-text.ts).
@@ -139,7 +140,11 @@ export async function readPdf(bytes: Uint8Array, callerDeadline = Infinity): Pro
     let chars = 0;
     for (let n = 1; n <= session.numPages; n++) {
       const more = items < settings.fileItems && chars < settings.fileChars;
-      const reading = more ? await session.ask({ type: 'read', page: n }, settings.pageTimeoutMs, deadline, (r) => (r.type === 'page' ? r.reading : null)) : null;
+      const reading = more
+        ? await session.ask({ type: 'read', page: n }, settings.pageTimeoutMs, deadline, (r) =>
+            r.type === 'page' ? r.reading : null,
+          )
+        : null;
       if (!reading) {
         pages.push(illegiblePage(n));
         continue;
@@ -149,7 +154,10 @@ export async function readPdf(bytes: Uint8Array, callerDeadline = Infinity): Pro
       chars += reading.page.text.length;
       if (reading.ocr) ocrPages.push(n);
     }
-    const formFields = (await session.ask({ type: 'fields' }, settings.pageTimeoutMs, deadline, (r) => (r.type === 'fields' ? r.formFields : null))) ?? [];
+    const formFields =
+      (await session.ask({ type: 'fields' }, settings.pageTimeoutMs, deadline, (r) =>
+        r.type === 'fields' ? r.formFields : null,
+      )) ?? [];
     return { readable: true, pages, formFields, ocrPages };
   } finally {
     await session.close();
@@ -178,9 +186,14 @@ export async function openPdfRenderer(bytes: Uint8Array): Promise<PdfRenderer | 
   if (!(session instanceof PdfSession)) return session;
   return {
     numPages: session.numPages,
-    render: (page, dpi, deadline = Infinity) => session.ask({ type: 'render', page, dpi }, settings.renderTimeoutMs, deadline, (r) => (r.type === 'rendered' ? r.png : null)),
+    render: (page, dpi, deadline = Infinity) =>
+      session.ask({ type: 'render', page, dpi }, settings.renderTimeoutMs, deadline, (r) =>
+        r.type === 'rendered' ? r.png : null,
+      ),
     pixels: (page, dpi, deadline = Infinity) =>
-      session.ask({ type: 'pixels', page, dpi }, settings.renderTimeoutMs, deadline, (r) => (r.type === 'pixels' ? { data: r.data, width: r.width, height: r.height, transform: r.transform } : null)),
+      session.ask({ type: 'pixels', page, dpi }, settings.renderTimeoutMs, deadline, (r) =>
+        r.type === 'pixels' ? { data: r.data, width: r.width, height: r.height, transform: r.transform } : null,
+      ),
     close: () => session.close(),
   };
 }
@@ -191,7 +204,10 @@ export async function openPdfRenderer(bytes: Uint8Array): Promise<PdfRenderer | 
 // the session is broken and every later request comes back empty at once: a hostile file costs a few
 // budgets, not one per page.
 
-type Opening = { type: 'opened'; numPages: number } | { type: 'refused'; reason: string } | { type: 'stalled'; reason: string };
+type Opening =
+  | { type: 'opened'; numPages: number }
+  | { type: 'refused'; reason: string }
+  | { type: 'stalled'; reason: string };
 
 class PdfSession {
   private thread: PdfThread | null;
@@ -223,7 +239,12 @@ class PdfSession {
    * request overran `timeoutMs`, could not finish before `deadline` (epoch ms; a reopen counts against it
    * too) or the session is broken.
    */
-  async ask<T>(request: PdfRequest, timeoutMs: number, deadline: number, take: (reply: PdfReply) => T | null): Promise<T | null> {
+  async ask<T>(
+    request: PdfRequest,
+    timeoutMs: number,
+    deadline: number,
+    take: (reply: PdfReply) => T | null,
+  ): Promise<T | null> {
     const thread = await this.usableThread(deadline);
     const budget = Math.min(timeoutMs, deadline - Date.now());
     if (!thread || budget < MIN_REQUEST_MS) return null;
@@ -268,7 +289,10 @@ async function openIn(thread: PdfThread, bytes: Uint8Array, rendering: boolean, 
   let reply: PdfReply;
   try {
     // Copied, not transferred: the session keeps its bytes for a reopen, and the caller owns them.
-    reply = await thread.ask({ type: 'open', bytes, rendering }, Math.max(MIN_REQUEST_MS, Math.min(settings.openTimeoutMs, deadline - Date.now())));
+    reply = await thread.ask(
+      { type: 'open', bytes, rendering },
+      Math.max(MIN_REQUEST_MS, Math.min(settings.openTimeoutMs, deadline - Date.now())),
+    );
   } catch (err) {
     if (err instanceof ThreadStalled) return { type: 'stalled', reason: err.message };
     // Not the file's doing (a message that cannot be sent): the thread is not worth keeping.
@@ -377,7 +401,10 @@ function watchMemory(): void {
     for (const [thread, atStart] of [...working]) {
       if (rssMb - atStart <= MEMORY_GROWTH_MB) continue;
       lastMemoryStop = Date.now();
-      thread.stop(`the worker's memory reached ${Math.round(rssMb)} MiB, over its ${settings.memoryLimitMb} MiB limit`, { awaitExit: true });
+      thread.stop(
+        `the worker's memory reached ${Math.round(rssMb)} MiB, over its ${settings.memoryLimitMb} MiB limit`,
+        { awaitExit: true },
+      );
     }
   }, MEMORY_POLL_MS);
   watchdog.unref();
@@ -432,7 +459,9 @@ class PdfThread {
   static async start(gone: (thread: PdfThread) => void): Promise<PdfThread> {
     let worker: Thread;
     try {
-      worker = new Thread(await threadEntry('pdf-thread', new URL('./pdf-thread.ts', import.meta.url)), { resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
+      worker = new Thread(await threadEntry('pdf-thread', new URL('./pdf-thread.ts', import.meta.url)), {
+        resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
+      });
     } catch (err) {
       throw new ReaderUnavailable(`a pdf.js thread cannot be started: ${errorMessage(err)}`);
     }
@@ -479,8 +508,13 @@ class PdfThread {
     if (this.exited) return;
     working.delete(this);
     const ended = this.terminate().catch(() => {});
-    if (!o.awaitExit) return this.fail(new ThreadStalled(why));
-    void Promise.race([ended, new Promise((r) => setTimeout(r, 1_000))]).finally(() => this.fail(new ThreadStalled(why)));
+    if (!o.awaitExit) {
+      this.fail(new ThreadStalled(why));
+      return;
+    }
+    void Promise.race([ended, new Promise((r) => setTimeout(r, 1_000))]).finally(() =>
+      this.fail(new ThreadStalled(why)),
+    );
   }
 
   private fail(err: Error): void {
@@ -504,13 +538,18 @@ class PdfThread {
         this.worker.unref();
       };
       this.pending = {
-        resolve: (reply) => (settle(), resolve(reply)),
-        reject: (err) => (settle(), reject(err)),
+        resolve: (reply) => {
+          settle();
+          resolve(reply);
+        },
+        reject: (err) => {
+          settle();
+          reject(err);
+        },
       };
     });
   }
 }
-
 
 function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;

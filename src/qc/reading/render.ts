@@ -32,7 +32,12 @@ export async function renderPagePixels(pdf: PdfDocument, pageNumber: number, dpi
   try {
     const viewport = page.getViewport({ scale: renderScale(page, dpi) });
     const { data, width, height } = await drawPage(page, viewport);
-    return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height, transform: [...viewport.transform] };
+    return {
+      data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+      width,
+      height,
+      transform: [...viewport.transform],
+    };
   } finally {
     page.cleanup();
   }
@@ -53,7 +58,11 @@ function renderScale(page: PdfPage, dpi: number): number {
  * after `cancelAfterMs` is cancelled and rejects: pdf.js yields between batches of operators, so a timer
  * can stop a page that draws slowly.
  */
-export async function drawPage(page: PdfPage, viewport: PageViewport, cancelAfterMs = Infinity): Promise<{ data: Uint8ClampedArray; width: number; height: number }> {
+export async function drawPage(
+  page: PdfPage,
+  viewport: PageViewport,
+  cancelAfterMs = Infinity,
+): Promise<{ data: Uint8ClampedArray; width: number; height: number }> {
   const { createCanvas } = await canvasImport();
   const width = Math.ceil(viewport.width);
   const height = Math.ceil(viewport.height);
@@ -64,7 +73,11 @@ export async function drawPage(page: PdfPage, viewport: PageViewport, cancelAfte
     context.fillRect(0, 0, width, height);
     // pdf.js types its canvas as the DOM's; @napi-rs/canvas implements the part pdf.js draws with.
     type RenderParameters = Parameters<typeof page.render>[0];
-    const task = page.render({ canvasContext: context as unknown as RenderParameters['canvasContext'], viewport, canvas: canvas as unknown as RenderParameters['canvas'] });
+    const task = page.render({
+      canvasContext: context as unknown as RenderParameters['canvasContext'],
+      viewport,
+      canvas: canvas as unknown as RenderParameters['canvas'],
+    });
     const timer = Number.isFinite(cancelAfterMs) ? setTimeout(() => task.cancel(), cancelAfterMs) : undefined;
     try {
       await task.promise;

@@ -73,7 +73,10 @@ export function baselineAt(line: HocrLine, x: number): number {
   return line.bbox.y1 + line.baseline.offset + line.baseline.slope * (x - line.bbox.x0);
 }
 
-/** The bitmap turned by `turned` radians about its centre (clockwise for a positive angle, y down), on white paper, at its own size. */
+/**
+ * The bitmap turned by `turned` radians about its centre (clockwise for a positive angle, y down), on white
+ * paper, at its own size.
+ */
 export async function turnedBitmap(bitmap: OcrBitmap, turned: number): Promise<OcrBitmap> {
   const { width, height } = bitmap;
   const { data, info } = await sharp(bitmap.grey, { raw: { width, height, channels: 1 } })

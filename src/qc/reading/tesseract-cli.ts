@@ -31,9 +31,21 @@ const require = createRequire(import.meta.url);
  * read (test/reading/corpus.test.ts; docs/reading.md).
  */
 export function nativeModels(): string {
-  if (modelsFolder && REQUIRED_LANGUAGES.every((l) => existsSync(path.join(modelsFolder!, `${l}.traineddata`)))) return modelsFolder;
-  const source = (language: OcrLanguage) => path.join(path.dirname(require.resolve(`@tesseract.js-data/${language}/package.json`)), '4.0.0_best_int', `${language}.traineddata.gz`);
-  const cache = path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '..', '..', '.cache', 'loan-review-tessdata');
+  if (modelsFolder && REQUIRED_LANGUAGES.every((l) => existsSync(path.join(modelsFolder!, `${l}.traineddata`))))
+    return modelsFolder;
+  const source = (language: OcrLanguage) =>
+    path.join(
+      path.dirname(require.resolve(`@tesseract.js-data/${language}/package.json`)),
+      '4.0.0_best_int',
+      `${language}.traineddata.gz`,
+    );
+  const cache = path.join(
+    path.dirname(require.resolve('@tesseract.js-data/eng/package.json')),
+    '..',
+    '..',
+    '.cache',
+    'loan-review-tessdata',
+  );
   for (const folder of [cache, path.join(tmpdir(), `loan-review-tessdata-${process.getuid?.() ?? 'user'}`)]) {
     try {
       mkdirSync(folder, { recursive: true });
@@ -46,9 +58,7 @@ export function nativeModels(): string {
         renameSync(partial, file);
       }
       return (modelsFolder = folder);
-    } catch {
-      continue;
-    }
+    } catch {}
   }
   throw new Error('no folder could hold the OCR models');
 }
@@ -63,13 +73,22 @@ export async function probeNativeTesseract(signal?: AbortSignal): Promise<Native
   let languages: string;
   try {
     version = (await run(['--version'], new Uint8Array(), PROBE_TIMEOUT_MS, signal)).stdout;
-    languages = (await run(['--list-langs', '--tessdata-dir', nativeModels()], new Uint8Array(), PROBE_TIMEOUT_MS, signal)).stdout;
+    languages = (
+      await run(['--list-langs', '--tessdata-dir', nativeModels()], new Uint8Array(), PROBE_TIMEOUT_MS, signal)
+    ).stdout;
   } catch (err) {
     signal?.throwIfAborted();
-    return { usable: false, reason: (err as NodeJS.ErrnoException).code === 'ENOENT' ? `no ${BINARY} binary on PATH` : `${BINARY} did not run (${(err as Error).message})` };
+    return {
+      usable: false,
+      reason:
+        (err as NodeJS.ErrnoException).code === 'ENOENT'
+          ? `no ${BINARY} binary on PATH`
+          : `${BINARY} did not run (${(err as Error).message})`,
+    };
   }
   const number = /tesseract\s+v?(\d+)\.(\d+)\.(\d+)/i.exec(version);
-  if (!number || Number(number[1]) < 5) return { usable: false, reason: `${BINARY} is not version 5 (${version.split('\n')[0]?.trim() ?? ''})` };
+  if (!number || Number(number[1]) < 5)
+    return { usable: false, reason: `${BINARY} is not version 5 (${version.split('\n')[0]?.trim() ?? ''})` };
   const listed = new Set(languages.split('\n').map((l) => l.trim()));
   const missing = REQUIRED_LANGUAGES.filter((l) => !listed.has(l));
   if (missing.length > 0) return { usable: false, reason: `${BINARY} has no model for ${missing.join(', ')}` };
@@ -85,7 +104,26 @@ export async function probeNativeTesseract(signal?: AbortSignal): Promise<Native
 export function tesseractArguments(image: string, language: OcrLanguage): string[] {
   // hOCR asked for by its variables, not by the `hocr` config file: that file is looked up beside the models,
   // and our models folder has none (tesseract would silently write plain text).
-  return [image, 'stdout', '--tessdata-dir', nativeModels(), '-l', language, '--oem', '1', '--psm', '3', '--dpi', '300', '-c', 'tessedit_create_hocr=1', '-c', 'hocr_font_info=0', '-c', 'hocr_char_boxes=1'];
+  return [
+    image,
+    'stdout',
+    '--tessdata-dir',
+    nativeModels(),
+    '-l',
+    language,
+    '--oem',
+    '1',
+    '--psm',
+    '3',
+    '--dpi',
+    '300',
+    '-c',
+    'tessedit_create_hocr=1',
+    '-c',
+    'hocr_font_info=0',
+    '-c',
+    'hocr_char_boxes=1',
+  ];
 }
 
 /**
@@ -102,7 +140,12 @@ export function tesseractEnvironment(): NodeJS.ProcessEnv {
  * std::cin, which cost it 0.08–0.1 s of CPU on a 300-dpi page (7% of reading it), against a few
  * milliseconds here to write the file (into the page cache; it is removed once read).
  */
-export async function tesseractHocr(bitmap: OcrBitmap, language: OcrLanguage, timeoutMs: number, signal?: AbortSignal): Promise<string> {
+export async function tesseractHocr(
+  bitmap: OcrBitmap,
+  language: OcrLanguage,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<string> {
   const file = path.join(imageFolder(), `page-${++images}.pgm`);
   // Header and pixels written apart: the page's pixels are never copied behind a header.
   const handle = await open(file, 'w');
@@ -165,7 +208,8 @@ function run(args: string[], input: Uint8Array, timeoutMs: number, signal?: Abor
       clearTimeout(timer);
       signal?.removeEventListener('abort', aborted);
       if (failure) reject(failure);
-      else if (code !== 0) reject(new Error(`${BINARY} exited with ${code ?? killedBy}: ${err.trim().split('\n').slice(-2).join(' ')}`));
+      else if (code !== 0)
+        reject(new Error(`${BINARY} exited with ${code ?? killedBy}: ${err.trim().split('\n').slice(-2).join(' ')}`));
       else resolve({ stdout: Buffer.concat(out).toString('utf8') });
     });
   });

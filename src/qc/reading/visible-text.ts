@@ -29,16 +29,23 @@ type PageViewport = ReturnType<PdfPage['getViewport']>;
 export type InkSource = (page: PdfPage, viewport: PageViewport) => Promise<Uint8Array>;
 
 /** The page's ink from its drawing operators, or from a render where they draw what only pixels can tell. */
-export const pageInk: InkSource = async (page, viewport) => (await withDeadline(operatorInk(page, viewport), RENDER_MS)) ?? renderedInk(page, viewport);
+export const pageInk: InkSource = async (page, viewport) =>
+  (await withDeadline(operatorInk(page, viewport), RENDER_MS)) ?? renderedInk(page, viewport);
 
 /** The page's ink as a render shows it. */
-export const renderedInk: InkSource = async (page, viewport) => inkOfPixels((await drawPage(page, viewport, RENDER_MS)).data);
+export const renderedInk: InkSource = async (page, viewport) =>
+  inkOfPixels((await drawPage(page, viewport, RENDER_MS)).data);
 
 /** `work`, or a rejection once `ms` have passed (pdf.js cannot be asked to stop building an operator list). */
 async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([work, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('operator list took too long')), ms)))]);
+    return await Promise.race([
+      work,
+      new Promise<never>(
+        (_, reject) => (timer = setTimeout(() => reject(new Error('operator list took too long')), ms)),
+      ),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -100,7 +107,12 @@ export async function visibleItems(
     const visibleLength = (item: TextItem, word: Word): number => {
       const perChar = word.width / word.text.length;
       let length = word.text.length;
-      while (length > 1 && /[\p{L}\p{N}]/u.test(word.text[length - 1]!) && !inked(item, { text: word.text[length - 1]!, x: word.x + (length - 1) * perChar, width: perChar })) length--;
+      while (
+        length > 1 &&
+        /[\p{L}\p{N}]/u.test(word.text[length - 1]!) &&
+        !inked(item, { text: word.text[length - 1]!, x: word.x + (length - 1) * perChar, width: perChar })
+      )
+        length--;
       return length;
     };
     const out: TextItem[] = [];
@@ -128,7 +140,15 @@ export async function visibleItems(
           const first = words[start]!;
           const last = words[i - 1]!;
           const end = last.start + visibleLength(item, last);
-          out.push({ ...item, text: item.text.slice(first.start, end), x: first.x, width: first.x === last.x ? (last.width * (end - last.start)) / last.text.length : last.x + (last.width * (end - last.start)) / last.text.length - first.x });
+          out.push({
+            ...item,
+            text: item.text.slice(first.start, end),
+            x: first.x,
+            width:
+              first.x === last.x
+                ? (last.width * (end - last.start)) / last.text.length
+                : last.x + (last.width * (end - last.start)) / last.text.length - first.x,
+          });
           start = -1;
         }
       }
@@ -142,11 +162,11 @@ export async function visibleItems(
 /** A render's RGBA pixels as ink (1) or paper (0), one byte a pixel. */
 function inkOfPixels(pixels: Uint8ClampedArray): Uint8Array {
   const ink = new Uint8Array(pixels.length / 4);
-  for (let i = 0, p = 0; i < ink.length; i++, p += 4) ink[i] = pixels[p]! * 0.299 + pixels[p + 1]! * 0.587 + pixels[p + 2]! * 0.114 < INK_LUMINANCE ? 1 : 0;
+  for (let i = 0, p = 0; i < ink.length; i++, p += 4)
+    ink[i] = pixels[p]! * 0.299 + pixels[p + 1]! * 0.587 + pixels[p + 2]! * 0.114 < INK_LUMINANCE ? 1 : 0;
   return ink;
 }
 
 function clamp(v: number, max: number): number {
   return Math.max(0, Math.min(max, v));
 }
-

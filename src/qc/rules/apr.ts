@@ -75,12 +75,18 @@ function modelled(cd: ClosingDisclosure): boolean {
 
 function scheduleOf(cd: ClosingDisclosure): Schedule | undefined {
   const { loanAmount, interestRate, loanTermMonths, monthlyPrincipalAndInterest } = cd.fields;
-  if (!loanAmount || !interestRate || !loanTermMonths || !monthlyPrincipalAndInterest || !modelled(cd)) return undefined;
+  if (!loanAmount || !interestRate || !loanTermMonths || !monthlyPrincipalAndInterest || !modelled(cd))
+    return undefined;
   if (!(loanAmount.value > 0 && loanTermMonths.value > 0 && monthlyPrincipalAndInterest.value > 0)) return undefined;
   // 40 years is the longest mortgage term written; a longer one is a misread, not a schedule to build.
   if (loanTermMonths.value > 480) return undefined;
   const amount = loanAmount.value / 100;
-  const { payments, totalInterest } = amortize(amount, interestRate.value, loanTermMonths.value, monthlyPrincipalAndInterest.value / 100);
+  const { payments, totalInterest } = amortize(
+    amount,
+    interestRate.value,
+    loanTermMonths.value,
+    monthlyPrincipalAndInterest.value / 100,
+  );
   const total = payments.reduce((s, p) => s + p, 0);
   return { cd, loanAmount: amount, payments, totalPrincipalAndInterest: total, scheduledInterest: totalInterest };
 }
@@ -98,7 +104,10 @@ function clampMonths(s: Schedule, months: number): number {
 /** The APR of the P&I schedule plus `months` of mortgage insurance (a fractional last month allowed). */
 function aprWith(s: Schedule, mi: number, months: number, amountFinanced: number): number | undefined {
   const whole = Math.floor(months);
-  const schedule = s.payments.map((p, k) => ({ amount: p + (k < whole ? mi : k === whole ? mi * (months - whole) : 0), periods: k + 1 }));
+  const schedule = s.payments.map((p, k) => ({
+    amount: p + (k < whole ? mi : k === whole ? mi * (months - whole) : 0),
+    periods: k + 1,
+  }));
   const total = schedule.reduce((sum, p) => sum + p.amount, 0);
   if (!(amountFinanced > 0) || total < amountFinanced) return undefined;
   return actuarialApr({ amountFinanced, payments: schedule, periodsPerYear: 12 });
@@ -170,7 +179,10 @@ function aprConfirms(s: Schedule, mi: number, months: number): boolean {
 /** The second sentence of a summary whose recomputation assumed some months of mortgage insurance. */
 function miAssumption(mi: number, months: number): string {
   if (mi === 0) return '';
-  return ` Mortgage insurance of ${formatMoney(cents(mi))} a month is assumed for about ${Math.round(months)} months, inferred from the other disclosed figures (approximate).`;
+  return (
+    ` Mortgage insurance of ${formatMoney(cents(mi))} a month is assumed for about ` +
+    `${Math.round(months)} months, inferred from the other disclosed figures (approximate).`
+  );
 }
 
 interface FinanceChargeCheck {
@@ -201,9 +213,18 @@ function scheduleEvidence({ cd }: Schedule): Evidence[] {
     ...(interestRate ? [evidenceOf(cd, 'interest_rate', interestRate, formatRate(interestRate.value))] : []),
     ...(loanTermMonths ? [evidenceOf(cd, 'loan_term', loanTermMonths, `${loanTermMonths.value} months`)] : []),
     ...(monthlyPrincipalAndInterest
-      ? [evidenceOf(cd, 'monthly_principal_and_interest', monthlyPrincipalAndInterest, formatMoney(monthlyPrincipalAndInterest.value))]
+      ? [
+          evidenceOf(
+            cd,
+            'monthly_principal_and_interest',
+            monthlyPrincipalAndInterest,
+            formatMoney(monthlyPrincipalAndInterest.value),
+          ),
+        ]
       : []),
-    ...(mortgageInsurance && mortgageInsurance.value > 0 ? [evidenceOf(cd, 'mortgage_insurance', mortgageInsurance, formatMoney(mortgageInsurance.value))] : []),
+    ...(mortgageInsurance && mortgageInsurance.value > 0
+      ? [evidenceOf(cd, 'mortgage_insurance', mortgageInsurance, formatMoney(mortgageInsurance.value))]
+      : []),
   ];
 }
 
@@ -242,7 +263,8 @@ function aprOutsideTolerance(loan: LoanFile): RuleHit[] {
     {
       summary:
         `${cite(s.cd, apr)} discloses APR ${formatRate(apr.value)}; recomputed APR is ${formatRate(recomputed)} ` +
-        `(difference ${points(Math.abs(difference))} > ${Number(points(tolerance))} ${kind}).${miAssumption(mi, months)}`,
+        `(difference ${points(Math.abs(difference))} > ${Number(points(tolerance))} ` +
+        `${kind}).${miAssumption(mi, months)}`,
       evidence: [
         evidenceOf(s.cd, 'apr', apr, formatRate(apr.value)),
         evidenceOf(s.cd, 'amount_financed', amountFinanced, formatMoney(amountFinanced.value)),
@@ -259,8 +281,15 @@ function financeChargeException(s: Schedule, mi: number, months: number, disclos
   const financeCharge = s.cd.fields.financeCharge;
   if (!check || !financeCharge || check.understatedBy > UNDERSTATEMENT_TOLERANCE) return false;
   // The APR the disclosed finance charge yields: the same payments, the amount financed they leave.
-  const fromFinanceCharge = aprWith(s, mi, months, s.totalPrincipalAndInterest + mi * months - financeCharge.value / 100);
-  return fromFinanceCharge !== undefined && Math.abs(disclosedApr - asPrinted(fromFinanceCharge)) <= tolerance + EPSILON;
+  const fromFinanceCharge = aprWith(
+    s,
+    mi,
+    months,
+    s.totalPrincipalAndInterest + mi * months - financeCharge.value / 100,
+  );
+  return (
+    fromFinanceCharge !== undefined && Math.abs(disclosedApr - asPrinted(fromFinanceCharge)) <= tolerance + EPSILON
+  );
 }
 
 // APR-002.
@@ -272,9 +301,11 @@ function financeChargeUnderstated(loan: LoanFile): RuleHit[] {
   return [
     {
       summary:
-        `${cite(s.cd, financeCharge)} discloses Finance Charge ${formatMoney(check.disclosed)}; its scheduled payments less the ` +
+        `${cite(s.cd, financeCharge)} discloses Finance Charge ${formatMoney(check.disclosed)}; its ` +
+        `scheduled payments less the ` +
         `Amount Financed ${formatMoney(amountFinanced.value)} give ${formatMoney(check.recomputed)} ` +
-        `(understated by ${formatMoney(check.understatedBy)} > ${formatMoney(UNDERSTATEMENT_TOLERANCE)} tolerance).${miAssumption(check.mi, check.months)}`,
+        `(understated by ${formatMoney(check.understatedBy)} > ` +
+        `${formatMoney(UNDERSTATEMENT_TOLERANCE)} tolerance).${miAssumption(check.mi, check.months)}`,
       evidence: [
         evidenceOf(s.cd, 'finance_charge', financeCharge, formatMoney(check.disclosed)),
         evidenceOf(s.cd, 'amount_financed', amountFinanced, formatMoney(amountFinanced.value)),
@@ -305,9 +336,12 @@ function totalOfPaymentsUnderstated(loan: LoanFile): RuleHit[] {
   return [
     {
       summary:
-        `${cite(s.cd, totalOfPayments)} discloses Total of Payments ${formatMoney(totalOfPayments.value)}; principal and interest ` +
-        `${formatMoney(principalAndInterest)}, mortgage insurance ${formatMoney(insurance)} and Loan Costs (D) ${formatMoney(totalLoanCosts.value)} ` +
-        `(p.${totalLoanCosts.page}) add up to ${formatMoney(recomputed)} (understated by ${formatMoney(understatedBy)} > ` +
+        `${cite(s.cd, totalOfPayments)} discloses Total of Payments ` +
+        `${formatMoney(totalOfPayments.value)}; principal and interest ` +
+        `${formatMoney(principalAndInterest)}, mortgage insurance ${formatMoney(insurance)} and Loan ` +
+        `Costs (D) ${formatMoney(totalLoanCosts.value)} ` +
+        `(p.${totalLoanCosts.page}) add up to ${formatMoney(recomputed)} (understated by ` +
+        `${formatMoney(understatedBy)} > ` +
         `${formatMoney(UNDERSTATEMENT_TOLERANCE)} tolerance).${miAssumption(mi, months)}`,
       evidence: [
         evidenceOf(s.cd, 'total_of_payments', totalOfPayments, formatMoney(totalOfPayments.value)),
@@ -332,9 +366,12 @@ function tipInaccurate(loan: LoanFile): RuleHit[] {
   return [
     {
       summary:
-        `${cite(s.cd, tip)} discloses TIP ${formatRate(tip.value, 2)}; scheduled interest ${formatMoney(cents(s.scheduledInterest))} plus ` +
-        `prepaid interest ${formatMoney(prepaidInterest.value)} (p.${prepaidInterest.page}) over the Loan Amount ${formatMoney(cents(s.loanAmount))} ` +
-        `is ${formatRate(recomputed, 2)} (difference ${points(difference, 2)} > ${points(TIP_TOLERANCE, 2)} percentage point).`,
+        `${cite(s.cd, tip)} discloses TIP ${formatRate(tip.value, 2)}; scheduled interest ` +
+        `${formatMoney(cents(s.scheduledInterest))} plus ` +
+        `prepaid interest ${formatMoney(prepaidInterest.value)} (p.${prepaidInterest.page}) over the ` +
+        `Loan Amount ${formatMoney(cents(s.loanAmount))} ` +
+        `is ${formatRate(recomputed, 2)} (difference ${points(difference, 2)} > ` +
+        `${points(TIP_TOLERANCE, 2)} percentage point).`,
       evidence: [
         evidenceOf(s.cd, 'tip', tip, formatRate(tip.value, 2)),
         evidenceOf(s.cd, 'prepaid_interest', prepaidInterest, formatMoney(prepaidInterest.value)),
@@ -361,9 +398,12 @@ function amountFinancedInconsistent(loan: LoanFile): RuleHit[] {
     return [
       {
         summary:
-          `${cite(s.cd, amountFinanced)} discloses Amount Financed ${formatMoney(amountFinanced.value)}, more than its Loan Amount ` +
-          `${formatMoney(loanAmount.value)} (p.${loanAmount.page}), which prepaid finance charges can only reduce (difference ` +
-          `${formatMoney(amountFinanced.value - loanAmount.value)} > ${formatMoney(AMOUNT_FINANCED_TOLERANCE)} tolerance).`,
+          `${cite(s.cd, amountFinanced)} discloses Amount Financed ` +
+          `${formatMoney(amountFinanced.value)}, more than its Loan Amount ` +
+          `${formatMoney(loanAmount.value)} (p.${loanAmount.page}), which prepaid finance charges ` +
+          `can only reduce (difference ` +
+          `${formatMoney(amountFinanced.value - loanAmount.value)} > ` +
+          `${formatMoney(AMOUNT_FINANCED_TOLERANCE)} tolerance).`,
         evidence: [
           evidenceOf(s.cd, 'amount_financed', amountFinanced, formatMoney(amountFinanced.value)),
           evidenceOf(s.cd, 'loan_amount', loanAmount, formatMoney(loanAmount.value)),
@@ -387,7 +427,7 @@ function amountFinancedInconsistent(loan: LoanFile): RuleHit[] {
   const expected = insurance.map((i) => cents(s.totalPrincipalAndInterest + i) - financeCharge.value);
   const low = Math.min(...expected);
   const high = Math.max(...expected);
-  const nearest = amountFinanced.value < low ? low : amountFinanced.value > high ? high : amountFinanced.value;
+  const nearest = amountFinanced.value < low ? low : Math.min(amountFinanced.value, high);
   const difference = Math.abs(amountFinanced.value - nearest);
   if (difference <= AMOUNT_FINANCED_TOLERANCE) return [];
 
@@ -398,13 +438,16 @@ function amountFinancedInconsistent(loan: LoanFile): RuleHit[] {
   return [
     {
       summary:
-        `${cite(s.cd, amountFinanced)} discloses Amount Financed ${formatMoney(amountFinanced.value)}; its scheduled payments less its ` +
+        `${cite(s.cd, amountFinanced)} discloses Amount Financed ` +
+        `${formatMoney(amountFinanced.value)}; its scheduled payments less its ` +
         `Finance Charge ${formatMoney(financeCharge.value)} put it at ${formatMoney(nearest)}` +
         (nearest <= loanAmount.value
-          ? `, the Loan Amount ${formatMoney(loanAmount.value)} less prepaid finance charges of ${formatMoney(loanAmount.value - nearest)}`
+          ? `, the Loan Amount ${formatMoney(loanAmount.value)} less prepaid finance charges of ` +
+            `${formatMoney(loanAmount.value - nearest)}`
           : '') +
         ` (difference ${formatMoney(difference)} > ` +
-        `${formatMoney(AMOUNT_FINANCED_TOLERANCE)} tolerance).${mi > 0 ? miAssumption(mi, (low === nearest ? Math.min(...insurance) : Math.max(...insurance)) / mi) : ''}`,
+        `${formatMoney(AMOUNT_FINANCED_TOLERANCE)} ` +
+        `tolerance).${mi > 0 ? miAssumption(mi, (low === nearest ? Math.min(...insurance) : Math.max(...insurance)) / mi) : ''}`,
       evidence: [
         evidenceOf(s.cd, 'amount_financed', amountFinanced, formatMoney(amountFinanced.value)),
         evidenceOf(s.cd, 'finance_charge', financeCharge, formatMoney(financeCharge.value)),
@@ -422,22 +465,35 @@ function aprMissingOrBelowRate(loan: LoanFile): RuleHit[] {
   if (!cd) return [];
   const { apr, interestRate, financeCharge, points: loanPoints, mortgageInsurance, prepaidInterest } = cd.fields;
   if (!apr) {
-    return [{ summary: `${cite(cd)} discloses no Annual Percentage Rate (APR) in its Loan Calculations.`, evidence: [evidenceOf(cd, 'apr', undefined, null)] }];
+    return [
+      {
+        summary: `${cite(cd)} discloses no Annual Percentage Rate (APR) in its Loan Calculations.`,
+        evidence: [evidenceOf(cd, 'apr', undefined, null)],
+      },
+    ];
   }
   if (!interestRate || apr.value >= interestRate.value - EPSILON) return [];
   const charges = [
     financeCharge && financeCharge.value > 0 ? `a Finance Charge of ${formatMoney(financeCharge.value)}` : undefined,
     loanPoints && loanPoints.value > 0 ? `points of ${formatMoney(loanPoints.value)}` : undefined,
-    mortgageInsurance && mortgageInsurance.value > 0 ? `mortgage insurance of ${formatMoney(mortgageInsurance.value)} a month` : undefined,
-    prepaidInterest && prepaidInterest.value > 0 ? `prepaid interest of ${formatMoney(prepaidInterest.value)}` : undefined,
+    mortgageInsurance && mortgageInsurance.value > 0
+      ? `mortgage insurance of ${formatMoney(mortgageInsurance.value)} a month`
+      : undefined,
+    prepaidInterest && prepaidInterest.value > 0
+      ? `prepaid interest of ${formatMoney(prepaidInterest.value)}`
+      : undefined,
   ].filter((c): c is string => c !== undefined);
   if (charges.length === 0) return [];
   return [
     {
       summary:
-        `${cite(cd, apr)} discloses APR ${formatRate(apr.value)}, below its Interest Rate ${formatRate(interestRate.value)} ` +
+        `${cite(cd, apr)} discloses APR ${formatRate(apr.value)}, below its Interest Rate ` +
+        `${formatRate(interestRate.value)} ` +
         `(p.${interestRate.page}), although it discloses ${charges[0]}.`,
-      evidence: [evidenceOf(cd, 'apr', apr, formatRate(apr.value)), evidenceOf(cd, 'interest_rate', interestRate, formatRate(interestRate.value))],
+      evidence: [
+        evidenceOf(cd, 'apr', apr, formatRate(apr.value)),
+        evidenceOf(cd, 'interest_rate', interestRate, formatRate(interestRate.value)),
+      ],
     },
   ];
 }

@@ -2,7 +2,17 @@
 // and its age at closing. Without an appraisal they do not fire (DOC-002 reports the absence).
 import type { Rule, RuleHit } from '../catalog.js';
 import type { DocumentOf, LoanFile } from '../fields.js';
-import { cite, consummationDate, daysBetween, documentsOf, evidenceOf, finalClosingDisclosure, formatMoney, formatPercent, listOf } from './evidence.js';
+import {
+  cite,
+  consummationDate,
+  daysBetween,
+  documentsOf,
+  evidenceOf,
+  finalClosingDisclosure,
+  formatMoney,
+  formatPercent,
+  listOf,
+} from './evidence.js';
 
 /** Highest loan-to-value for a purchase, in percent (COL-001). */
 const MAX_PURCHASE_LTV_PERCENT = 97;
@@ -45,8 +55,10 @@ function loanToValue(loan: LoanFile): RuleHit[] {
   return [
     {
       summary:
-        `Loan-to-value is ${formatPercent(ltv, MAX_PURCHASE_LTV_PERCENT)}: ${cite(cd, amount)} Loan Amount ${formatMoney(amount.value)} on a purchase ` +
-        `against the appraised value ${formatMoney(value.value)} of ${cite(lowest, value)}; the limit for a purchase is ${MAX_PURCHASE_LTV_PERCENT}%.`,
+        `Loan-to-value is ${formatPercent(ltv, MAX_PURCHASE_LTV_PERCENT)}: ${cite(cd, amount)} Loan ` +
+        `Amount ${formatMoney(amount.value)} on a purchase ` +
+        `against the appraised value ${formatMoney(value.value)} of ${cite(lowest, value)}; the ` +
+        `limit for a purchase is ${MAX_PURCHASE_LTV_PERCENT}%.`,
       evidence: [
         evidenceOf(cd, 'loan_amount', amount, formatMoney(amount.value)),
         evidenceOf(cd, 'loan_purpose', purpose, purpose.value),
@@ -62,7 +74,8 @@ function staleAppraisal(loan: LoanFile): RuleHit[] {
   const cd = finalClosingDisclosure(loan);
   const dated = documentsOf(loan, 'appraisal').filter((a) => a.fields.effectiveDate);
   const latest = dated.reduce<Appraisal | undefined>(
-    (last, a) => (!last || (a.fields.effectiveDate?.value ?? '') >= (last.fields.effectiveDate?.value ?? '') ? a : last),
+    (last, a) =>
+      !last || (a.fields.effectiveDate?.value ?? '') >= (last.fields.effectiveDate?.value ?? '') ? a : last,
     undefined,
   );
   const effective = latest?.fields.effectiveDate;
@@ -72,9 +85,13 @@ function staleAppraisal(loan: LoanFile): RuleHit[] {
   return [
     {
       summary:
-        `${cite(latest, effective)} is effective ${effective.value}, ${age} days before the closing date ${closing.value} ` +
+        `${cite(latest, effective)} is effective ${effective.value}, ${age} days before the closing ` +
+        `date ${closing.value} ` +
         `(${cite(cd, closing)}); the limit is ${MAX_APPRAISAL_AGE_DAYS} days.`,
-      evidence: [evidenceOf(latest, 'effective_date', effective, effective.value), evidenceOf(cd, 'closing_date', closing, closing.value)],
+      evidence: [
+        evidenceOf(latest, 'effective_date', effective, effective.value),
+        evidenceOf(cd, 'closing_date', closing, closing.value),
+      ],
     },
   ];
 }

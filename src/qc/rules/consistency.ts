@@ -4,7 +4,16 @@ import type { Rule, RuleHit } from '../catalog.js';
 import type { ClosingDisclosureFields, DocumentOf, Located, LoanDocument, LoanFile } from '../fields.js';
 import { oneProperty, personKeys } from './names.js';
 import type { Evidence } from '../finding.js';
-import { cite, clausesOf, documentsOf, evidenceOf, finalClosingDisclosure, formatMoney, formatRate, listOf } from './evidence.js';
+import {
+  cite,
+  clausesOf,
+  documentsOf,
+  evidenceOf,
+  finalClosingDisclosure,
+  formatMoney,
+  formatRate,
+  listOf,
+} from './evidence.js';
 
 export const rules: Rule[] = [
   { code: 'DOC-010', check: (loan) => borrowerMismatch(loan) },
@@ -35,7 +44,9 @@ function borrowerMismatch(loan: LoanFile): RuleHit[] {
   const others = [...notes, ...urlas].filter((p) => p !== reference);
   const strangers = others.filter((p) => personKeys(p.at.value).some((key) => !borrowers.has(key)));
   if (others.length === 0 || strangers.length === 0) return [];
-  const named = [...notes, ...fromCd, ...urlas].map((p, i) => `${cite(p.doc, p.at)} names ${i === 0 ? 'borrower ' : ''}${p.at.value}`);
+  const named = [...notes, ...fromCd, ...urlas].map(
+    (p, i) => `${cite(p.doc, p.at)} names ${i === 0 ? 'borrower ' : ''}${p.at.value}`,
+  );
   const odd = listOf(strangers.map((p) => `${p.at.value} (${cite(p.doc, p.at)})`));
   return [
     {
@@ -56,7 +67,9 @@ function propertyMismatch(loan: LoanFile): RuleHit[] {
     ...documentsOf(loan, 'appraisal').flatMap((d) => printed(d, d.fields.property)),
   ];
   if (oneProperty(addresses.map((a) => a.at.value))) return [];
-  const listed = addresses.map((p, i) => `${cite(p.doc, p.at)} ${i === 0 ? 'gives the property as ' : ''}${p.at.value}`);
+  const listed = addresses.map(
+    (p, i) => `${cite(p.doc, p.at)} ${i === 0 ? 'gives the property as ' : ''}${p.at.value}`,
+  );
   return [
     {
       summary: `The property address differs between documents: ${clausesOf(listed)}.`,
@@ -92,16 +105,45 @@ function term<T>(
   };
 }
 
-const sameWords = (x: string, y: string) => x.trim().replace(/\s+/g, ' ').toLowerCase() === y.trim().replace(/\s+/g, ' ').toLowerCase();
+const sameWords = (x: string, y: string) =>
+  x.trim().replace(/\s+/g, ' ').toLowerCase() === y.trim().replace(/\s+/g, ' ').toLowerCase();
 const yesNo = (v: boolean) => (v ? 'yes' : 'no');
 
 const LOAN_TERMS: Term[] = [
   term('Loan Amount', 'loan_amount', (f) => f.loanAmount, formatMoney),
-  term('Interest Rate', 'interest_rate', (f) => f.interestRate, (r) => formatRate(r), (x, y) => Math.abs(x - y) < 1e-9),
-  term('Monthly Principal & Interest', 'monthly_principal_and_interest', (f) => f.monthlyPrincipalAndInterest, formatMoney),
-  term('Loan Term', 'loan_term', (f) => f.loanTermMonths, (m) => `${m} months`),
-  term('Product', 'product', (f) => f.product, (s) => s, sameWords),
-  term('Loan Type', 'loan_type', (f) => f.loanType, (s) => s, sameWords),
+  term(
+    'Interest Rate',
+    'interest_rate',
+    (f) => f.interestRate,
+    (r) => formatRate(r),
+    (x, y) => Math.abs(x - y) < 1e-9,
+  ),
+  term(
+    'Monthly Principal & Interest',
+    'monthly_principal_and_interest',
+    (f) => f.monthlyPrincipalAndInterest,
+    formatMoney,
+  ),
+  term(
+    'Loan Term',
+    'loan_term',
+    (f) => f.loanTermMonths,
+    (m) => `${m} months`,
+  ),
+  term(
+    'Product',
+    'product',
+    (f) => f.product,
+    (s) => s,
+    sameWords,
+  ),
+  term(
+    'Loan Type',
+    'loan_type',
+    (f) => f.loanType,
+    (s) => s,
+    sameWords,
+  ),
   term('Prepayment Penalty', 'prepayment_penalty', (f) => f.prepaymentPenalty, yesNo),
   term('Balloon Payment', 'balloon_payment', (f) => f.balloonPayment, yesNo),
 ];
@@ -133,14 +175,22 @@ function conflictingClosingDisclosures(loan: LoanFile): RuleHit[] {
     const count = conflicts.length + 1;
     const when =
       issued === UNDATED
-        ? count === 2 ? 'Neither Closing Disclosure is dated' : `None of ${count} Closing Disclosures is dated`
+        ? count === 2
+          ? 'Neither Closing Disclosure is dated'
+          : `None of ${count} Closing Disclosures is dated`
         : sameDay === 1
-          ? `A Closing Disclosure dated ${issued} and ${count === 2 ? 'an undated one' : `${count - 1} undated ones`}: neither is dated later`
-          : `${sameDay === 2 ? 'Both' : sameDay} Closing Disclosures are dated ${issued}${sameDay < count ? ' (and undated ones conflict)' : ''}`;
+          ? `A Closing Disclosure dated ${issued} and ` +
+            `${count === 2 ? 'an undated one' : `${count - 1} undated ones`}: neither is dated later`
+          : `${sameDay === 2 ? 'Both' : sameDay} Closing Disclosures are dated ` +
+            `${issued}${sameDay < count ? ' (and undated ones conflict)' : ''}`;
     const dates = [first, ...conflicts.map((c) => c.other)].flatMap((cd) =>
       cd.fields.dateIssued ? [evidenceOf(cd, 'date_issued', cd.fields.dateIssued, cd.fields.dateIssued.value)] : [],
     );
-    hits.push({ subject: issued, summary: `${when}: ${clausesOf(conflicts.map((c) => c.text))}.`, evidence: [...dates, ...conflicts.flatMap((c) => c.evidence)] });
+    hits.push({
+      subject: issued,
+      summary: `${when}: ${clausesOf(conflicts.map((c) => c.text))}.`,
+      evidence: [...dates, ...conflicts.flatMap((c) => c.evidence)],
+    });
   }
   return hits;
 }

@@ -5,7 +5,15 @@ import { addBusinessDays, businessDaysBetween } from '../business-days.js';
 import type { DocumentOf, IsoDate, Located, LoanFile } from '../fields.js';
 import { aprTolerance } from './apr.js';
 import type { Evidence } from '../finding.js';
-import { byDateIssued, cite, consummationDate, documentsOf, evidenceOf, finalClosingDisclosure, formatRate } from './evidence.js';
+import {
+  byDateIssued,
+  cite,
+  consummationDate,
+  documentsOf,
+  evidenceOf,
+  finalClosingDisclosure,
+  formatRate,
+} from './evidence.js';
 
 type Disclosure = DocumentOf<'closing_disclosure' | 'loan_estimate'>;
 
@@ -38,7 +46,12 @@ interface Receipt {
 function receiptOf(doc: Disclosure): Receipt | undefined {
   const { receivedDate, dateIssued } = doc.fields;
   if (receivedDate) {
-    return { date: receivedDate.value, how: 'signed receipt', at: receivedDate, evidence: evidenceOf(doc, 'received_date', receivedDate, receivedDate.value) };
+    return {
+      date: receivedDate.value,
+      how: 'signed receipt',
+      at: receivedDate,
+      evidence: evidenceOf(doc, 'received_date', receivedDate, receivedDate.value),
+    };
   }
   if (!dateIssued) return undefined;
   return {
@@ -55,7 +68,9 @@ function issueDateOf(doc: Disclosure, at: Located<IsoDate>): Evidence {
 
 /** Disclosures that carry an issue date, oldest first. */
 function withIssueDate<D extends Disclosure>(docs: readonly D[]): (D & { fields: { dateIssued: Located<IsoDate> } })[] {
-  return byDateIssued(docs).filter((d): d is D & { fields: { dateIssued: Located<IsoDate> } } => d.fields.dateIssued !== undefined);
+  return byDateIssued(docs).filter(
+    (d): d is D & { fields: { dateIssued: Located<IsoDate> } } => d.fields.dateIssued !== undefined,
+  );
 }
 
 interface Consummation {
@@ -80,7 +95,10 @@ function consummation(loan: LoanFile): Consummation | undefined {
 /** Specific business days from `date` to consummation, in words: "2 specific business days before …", "after …". */
 function ahead(date: IsoDate, closing: Consummation): { days: number; text: string } {
   const n = businessDaysBetween(date, closing.date, 'specific');
-  return { days: n, text: date > closing.date ? `after ${closing.text}` : `${days(n, 'specific')} before ${closing.text}` };
+  return {
+    days: n,
+    text: date > closing.date ? `after ${closing.text}` : `${days(n, 'specific')} before ${closing.text}`,
+  };
 }
 
 /** A document's subject: its filename, with the issue date when several share the file. */
@@ -103,10 +121,15 @@ function loanEstimateLate(loan: LoanFile): RuleHit[] {
   return [
     {
       summary:
-        `${cite(initial, initial.fields.dateIssued)} was issued ${issuedOn}, ${days(elapsed, 'general')} after the application date ` +
+        `${cite(initial, initial.fields.dateIssued)} was issued ${issuedOn}, ` +
+        `${days(elapsed, 'general')} after the application date ` +
         `${application.at.value} on ${cite(application.urla, application.at)}; it was due by ` +
-        `${addBusinessDays(application.at.value, LOAN_ESTIMATE_DAYS, 'general')} (${days(LOAN_ESTIMATE_DAYS, 'general')}).`,
-      evidence: [issueDateOf(initial, initial.fields.dateIssued), evidenceOf(application.urla, 'application_date', application.at, application.at.value)],
+        `${addBusinessDays(application.at.value, LOAN_ESTIMATE_DAYS, 'general')} ` +
+        `(${days(LOAN_ESTIMATE_DAYS, 'general')}).`,
+      evidence: [
+        issueDateOf(initial, initial.fields.dateIssued),
+        evidenceOf(application.urla, 'application_date', application.at, application.at.value),
+      ],
     },
   ];
 }
@@ -128,7 +151,8 @@ function closingDisclosureLate(loan: LoanFile): RuleHit[] {
   return [
     {
       summary:
-        `${cite(first.cd, first.receipt.at)} was received ${first.receipt.date} (${first.receipt.how}), ${before.text}; ` +
+        `${cite(first.cd, first.receipt.at)} was received ${first.receipt.date} ` +
+        `(${first.receipt.how}), ${before.text}; ` +
         `at least ${CLOSING_DISCLOSURE_WAIT} are required (earliest consummation ` +
         `${addBusinessDays(first.receipt.date, CLOSING_DISCLOSURE_WAIT, 'specific')}).`,
       evidence: [first.receipt.evidence, closing.evidence],
@@ -148,7 +172,9 @@ function loanEstimateWait(loan: LoanFile): RuleHit[] {
   return [
     {
       summary:
-        `${cite(initial, initial.fields.dateIssued)}, the initial Loan Estimate, was issued ${issued}, ${before.text}; at least ${LOAN_ESTIMATE_WAIT} are required (earliest consummation ${addBusinessDays(issued, LOAN_ESTIMATE_WAIT, 'specific')}).`,
+        `${cite(initial, initial.fields.dateIssued)}, the initial Loan Estimate, was issued ` +
+        `${issued}, ${before.text}; at least ${LOAN_ESTIMATE_WAIT} are required (earliest consummation ` +
+        `${addBusinessDays(issued, LOAN_ESTIMATE_WAIT, 'specific')}).`,
       evidence: [issueDateOf(initial, initial.fields.dateIssued), closing.evidence],
     },
   ];
@@ -179,22 +205,33 @@ function revisedLoanEstimateLate(loan: LoanFile): RuleHit[] {
       const leIssued = le.fields.dateIssued.value;
       const cdIssued = firstCd.fields.dateIssued.value;
       if (leIssued >= cdIssued || receipt.date >= firstCdReceipt.date) {
-        reasons.push(`not before the first ${cite(firstCd, firstCd.fields.dateIssued)}, issued ${cdIssued} and received ${firstCdReceipt.date}`);
+        reasons.push(
+          `not before the first ${cite(firstCd, firstCd.fields.dateIssued)}, issued ${cdIssued} and ` +
+            `received ${firstCdReceipt.date}`,
+        );
         evidence.push(issueDateOf(firstCd, firstCd.fields.dateIssued), firstCdReceipt.evidence);
       }
     }
     if (reasons.length === 0) continue;
     hits.push({
       subject: subjectOf(le, withIssueDate(estimates)),
-      summary: `The revised ${cite(le, le.fields.dateIssued)} was received ${receipt.date} (${receipt.how}): ${reasons.join('; and ')}.`,
+      summary:
+        `The revised ${cite(le, le.fields.dateIssued)} was received ${receipt.date} ` +
+        `(${receipt.how}): ${reasons.join('; and ')}.`,
       evidence: uniqueEvidence(evidence),
     });
   }
   return hits;
 }
 
-/** What makes a later Closing Disclosure need a new waiting period (1026.19(f)(2)(ii)), in words, with the values compared. */
-function waitTriggers(before: DocumentOf<'closing_disclosure'>, after: DocumentOf<'closing_disclosure'>): { text: string; evidence: Evidence[] }[] {
+/**
+ * What makes a later Closing Disclosure need a new waiting period (1026.19(f)(2)(ii)), in words, with the
+ * values compared.
+ */
+function waitTriggers(
+  before: DocumentOf<'closing_disclosure'>,
+  after: DocumentOf<'closing_disclosure'>,
+): { text: string; evidence: Evidence[] }[] {
   const triggers: { text: string; evidence: Evidence[] }[] = [];
   const [a, b] = [before.fields, after.fields];
   // Only a rise counts: a lower APR from a lower finance charge stays accurate under 1026.22(a)(4).
@@ -202,22 +239,32 @@ function waitTriggers(before: DocumentOf<'closing_disclosure'>, after: DocumentO
   if (a.apr && b.apr && b.apr.value - a.apr.value > tolerance + 1e-9) {
     triggers.push({
       text:
-        `raises the APR from ${formatRate(a.apr.value)} (${cite(before, a.apr)}) to ${formatRate(b.apr.value)}, beyond the ` +
+        `raises the APR from ${formatRate(a.apr.value)} (${cite(before, a.apr)}) to ` +
+        `${formatRate(b.apr.value)}, beyond the ` +
         `${Number((tolerance * 100).toFixed(3))} tolerance`,
-      evidence: [evidenceOf(before, 'apr', a.apr, formatRate(a.apr.value)), evidenceOf(after, 'apr', b.apr, formatRate(b.apr.value))],
+      evidence: [
+        evidenceOf(before, 'apr', a.apr, formatRate(a.apr.value)),
+        evidenceOf(after, 'apr', b.apr, formatRate(b.apr.value)),
+      ],
     });
   }
   const product = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
   if (a.product && b.product && product(a.product.value) !== product(b.product.value)) {
     triggers.push({
       text: `changes the product from "${a.product.value}" (${cite(before, a.product)}) to "${b.product.value}"`,
-      evidence: [evidenceOf(before, 'product', a.product, a.product.value), evidenceOf(after, 'product', b.product, b.product.value)],
+      evidence: [
+        evidenceOf(before, 'product', a.product, a.product.value),
+        evidenceOf(after, 'product', b.product, b.product.value),
+      ],
     });
   }
   if (a.prepaymentPenalty?.value === false && b.prepaymentPenalty?.value === true) {
     triggers.push({
       text: `adds a prepayment penalty that ${cite(before, a.prepaymentPenalty)} did not have`,
-      evidence: [evidenceOf(before, 'prepayment_penalty', a.prepaymentPenalty, 'no'), evidenceOf(after, 'prepayment_penalty', b.prepaymentPenalty, 'yes')],
+      evidence: [
+        evidenceOf(before, 'prepayment_penalty', a.prepaymentPenalty, 'no'),
+        evidenceOf(after, 'prepayment_penalty', b.prepaymentPenalty, 'yes'),
+      ],
     });
   }
   return triggers;
@@ -252,7 +299,8 @@ function newWaitNotObserved(loan: LoanFile): RuleHit[] {
     hits.push({
       subject: subjectOf(cd, cds),
       summary:
-        `${cite(cd, cd.fields.dateIssued)} ${triggers.map((t) => t.text).join(', ')}, and was received ${receipt.date} (${receipt.how}), ` +
+        `${cite(cd, cd.fields.dateIssued)} ${triggers.map((t) => t.text).join(', ')}, and was ` +
+        `received ${receipt.date} (${receipt.how}), ` +
         `${before.text}; a new ${CLOSING_DISCLOSURE_WAIT}-business-day waiting period was required.`,
       evidence: uniqueEvidence([...triggers.flatMap((t) => t.evidence), receipt.evidence, closing.evidence]),
     });
@@ -270,7 +318,8 @@ function rateLockExpired(loan: LoanFile): RuleHit[] {
   return [
     {
       summary:
-        `${cite(last, until)}, the last Loan Estimate issued, locked the rate until ${until.value}; ${closing.text} is later ` +
+        `${cite(last, until)}, the last Loan Estimate issued, locked the rate until ${until.value}; ` +
+        `${closing.text} is later ` +
         `and no revised Loan Estimate followed.`,
       evidence: [evidenceOf(last, 'rate_lock_until', until, until.value), closing.evidence],
     },

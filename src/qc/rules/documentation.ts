@@ -4,7 +4,17 @@ import type { Rule, RuleContext, RuleHit } from '../catalog.js';
 import { CLASS_NAMES, type DocumentClass } from '../classify.js';
 import type { DocumentOf, IsoDate, Located, LoanDocument, LoanFile } from '../fields.js';
 import { organisationKey } from './names.js';
-import { cite, clausesOf, consummationDate, daysBetween, documentsOf, evidenceOf, finalClosingDisclosure, listOf, pageOf } from './evidence.js';
+import {
+  cite,
+  clausesOf,
+  consummationDate,
+  daysBetween,
+  documentsOf,
+  evidenceOf,
+  finalClosingDisclosure,
+  listOf,
+  pageOf,
+} from './evidence.js';
 
 /** The core documents every package needs; one DOC-001 per missing type. */
 const CORE: DocumentClass[] = ['note', 'security_instrument', 'closing_disclosure', 'loan_estimate', 'urla'];
@@ -41,7 +51,11 @@ export const rules: Rule[] = [
     check: (loan) =>
       documentsOf(loan, 'appraisal').length > 0
         ? []
-        : [{ summary: `No appraisal (1004/URAR) was found among the ${packageSize(loan)} document(s) of the package.` }],
+        : [
+            {
+              summary: `No appraisal (1004/URAR) was found among the ${packageSize(loan)} document(s) of the package.`,
+            },
+          ],
   },
   { code: 'DOC-003', check: (loan) => incomeDocumentationMissing(loan) },
   { code: 'DOC-004', check: (loan) => bankStatementsIncomplete(loan) },
@@ -60,7 +74,9 @@ function packageSize(loan: LoanFile): number {
 // DOC-003: a self-employed borrower (wageEarner false) documents income with tax returns instead, so only
 // an explicit "employed", or an employer named without the flag, makes the borrower a wage earner.
 function incomeDocumentationMissing(loan: LoanFile): RuleHit[] {
-  const urla = documentsOf(loan, 'urla').find(({ fields }) => (fields.wageEarner ? fields.wageEarner.value : fields.employer !== undefined));
+  const urla = documentsOf(loan, 'urla').find(({ fields }) =>
+    fields.wageEarner ? fields.wageEarner.value : fields.employer !== undefined,
+  );
   if (!urla || documentsOf(loan, 'pay_stub').length > 0 || documentsOf(loan, 'w2').length > 0) return [];
   const { employer, wageEarner } = urla.fields;
   const shows = employer ? `wage income from employer ${employer.value}` : 'the borrower as employed';
@@ -68,7 +84,9 @@ function incomeDocumentationMissing(loan: LoanFile): RuleHit[] {
     {
       summary: `${cite(urla, wageEarner ?? employer)} shows ${shows}; the package holds no pay stub and no W-2.`,
       evidence: [
-        ...(wageEarner ? [evidenceOf(urla, 'wage_earner', wageEarner, wageEarner.value ? 'employed' : 'self-employed')] : []),
+        ...(wageEarner
+          ? [evidenceOf(urla, 'wage_earner', wageEarner, wageEarner.value ? 'employed' : 'self-employed')]
+          : []),
         ...(employer ? [evidenceOf(urla, 'employer', employer, employer.value)] : []),
       ],
     },
@@ -92,11 +110,19 @@ function bankStatementsIncomplete(loan: LoanFile): RuleHit[] {
   const periods: StatementPeriod[] = statements.map((doc) => {
     const [start, end] = [doc.fields.periodStart?.value, doc.fields.periodEnd?.value];
     const bank = doc.fields.bank ? organisationKey(doc.fields.bank.value) : undefined;
-    return { doc, start, end, bank, startDay: start ? dayNumber(start) : undefined, endDay: end ? dayNumber(end) : undefined };
+    return {
+      doc,
+      start,
+      end,
+      bank,
+      startDay: start ? dayNumber(start) : undefined,
+      endDay: end ? dayNumber(end) : undefined,
+    };
   });
   if (periods.some((a) => periods.some((b) => a !== b && follows(a, b)))) return [];
   const [only] = periods;
-  if (!only) return [{ summary: 'The package holds no bank statement; two consecutive monthly statements are needed.' }];
+  if (!only)
+    return [{ summary: 'The package holds no bank statement; two consecutive monthly statements are needed.' }];
   const evidence = periods.flatMap(({ doc }) => {
     const { periodStart, periodEnd } = doc.fields;
     if (!periodStart && !periodEnd) return [evidenceOf(doc, 'statement_period', undefined, null)];
@@ -106,11 +132,20 @@ function bankStatementsIncomplete(loan: LoanFile): RuleHit[] {
     ];
   });
   if (periods.length === 1) {
-    return [{ summary: `The package holds one bank statement, ${describePeriod(only)}; two consecutive monthly statements are needed.`, evidence }];
+    return [
+      {
+        summary:
+          `The package holds one bank statement, ${describePeriod(only)}; two consecutive ` +
+          `monthly statements are needed.`,
+        evidence,
+      },
+    ];
   }
   if (periods.some((p) => !p.start && !p.end)) return [];
   const listed = clausesOf(periods.map(describePeriod));
-  return [{ summary: `No two of the ${periods.length} bank statements cover consecutive months: ${listed}.`, evidence }];
+  return [
+    { summary: `No two of the ${periods.length} bank statements cover consecutive months: ${listed}.`, evidence },
+  ];
 }
 
 /**
@@ -179,7 +214,8 @@ function illegiblePages(loan: LoanFile, { ocrConfidenceThreshold }: RuleContext)
     hits.push({
       subject: filename,
       summary:
-        `${listOf(pages.map((p) => cite(p.doc, p.at)))} ${plural ? 'have' : 'has'} no text layer and OCR read ${plural ? 'them' : 'it'} ` +
+        `${listOf(pages.map((p) => cite(p.doc, p.at)))} ${plural ? 'have' : 'has'} no text layer and ` +
+        `OCR read ${plural ? 'them' : 'it'} ` +
         `at confidence ${listOf(confidences)}, below the threshold of ${ocrConfidenceThreshold}.`,
       evidence: pages.map((p, i) => evidenceOf(p.doc, 'ocr_confidence', p.at, confidences[i]!)),
     });
@@ -197,15 +233,23 @@ function missingPages(loan: LoanFile): RuleHit[] {
       return [...numberings].flatMap((of) => {
         const missing = missingIndexes(doc, of);
         if (missing.length === 0) return [];
-        const pages = missing.length > 1 ? `pages ${listOf(missing.map(String))} of ${of} are` : `page ${missing[0]} of ${of} is`;
+        const pages =
+          missing.length > 1 ? `pages ${listOf(missing.map(String))} of ${of} are` : `page ${missing[0]} of ${of} is`;
         // The footers read: the numbering the missing pages are missing from.
         const footers = doc.pages.flatMap((p) =>
-          p.footer?.of === of ? [evidenceOf(doc, 'page_footer', pageOf(p.number, p.file), `Page ${p.footer.index} of ${of}`)] : [],
+          p.footer?.of === of
+            ? [evidenceOf(doc, 'page_footer', pageOf(p.number, p.file), `Page ${p.footer.index} of ${of}`)]
+            : [],
         );
         return [{ text: `${cite(doc)} is numbered "Page x of ${of}" but ${pages} missing`, footers }];
       });
     });
-    if (gaps.length > 0) hits.push({ subject: filename, summary: `${gaps.map((g) => g.text).join('; ')}.`, evidence: gaps.flatMap((g) => g.footers) });
+    if (gaps.length > 0)
+      hits.push({
+        subject: filename,
+        summary: `${gaps.map((g) => g.text).join('; ')}.`,
+        evidence: gaps.flatMap((g) => g.footers),
+      });
   }
   return hits;
 }
@@ -259,9 +303,13 @@ function staleDocuments(loan: LoanFile): RuleHit[] {
         return periodEnd ? [{ doc, date: periodEnd, label: 'for the period ending', field: 'period_end' }] : [];
       }
       case 'bank_statement':
-        return doc.fields.periodEnd ? [{ doc, date: doc.fields.periodEnd, label: 'for the period ending', field: 'period_end' }] : [];
+        return doc.fields.periodEnd
+          ? [{ doc, date: doc.fields.periodEnd, label: 'for the period ending', field: 'period_end' }]
+          : [];
       case 'credit_report':
-        return doc.fields.reportDate ? [{ doc, date: doc.fields.reportDate, label: 'dated', field: 'report_date' }] : [];
+        return doc.fields.reportDate
+          ? [{ doc, date: doc.fields.reportDate, label: 'dated', field: 'report_date' }]
+          : [];
       default:
         return [];
     }
@@ -272,9 +320,13 @@ function staleDocuments(loan: LoanFile): RuleHit[] {
   return byFile(stale.map((s) => ({ ...s, filename: s.doc.filename }))).map(([filename, items]) => ({
     subject: filename,
     summary:
-      `${listOf(items.map((s) => `${cite(s.doc, s.date)} ${s.label} ${s.date.value} is ${s.age} days old`))} at the closing date ` +
-      `${closing.value} (${cite(cd, closing)}); the limit is ${MAX_DOCUMENT_AGE_DAYS} days.`,
-    evidence: [...items.map((s) => evidenceOf(s.doc, s.field, s.date, s.date.value)), evidenceOf(cd, 'closing_date', closing, closing.value)],
+      `${listOf(
+        items.map((s) => `${cite(s.doc, s.date)} ${s.label} ${s.date.value} is ` + `${s.age} days old`),
+      )} at the closing date ` + `${closing.value} (${cite(cd, closing)}); the limit is ${MAX_DOCUMENT_AGE_DAYS} days.`,
+    evidence: [
+      ...items.map((s) => evidenceOf(s.doc, s.field, s.date, s.date.value)),
+      evidenceOf(cd, 'closing_date', closing, closing.value),
+    ],
   }));
 }
 

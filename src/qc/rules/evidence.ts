@@ -27,7 +27,10 @@ export function documentsOf<C extends DocumentClass>(loan: LoanFile, cls: C): Do
   return loan.documents.filter((d): d is DocumentOf<C> => d.documentClass === cls);
 }
 
-/** Where a value of a document was printed: the file as uploaded and the page in it; without a value, the document's first page. */
+/**
+ * Where a value of a document was printed: the file as uploaded and the page in it; without a value, the
+ * document's first page.
+ */
 function placeOf(doc: LoanDocument, at?: Located<unknown>): { file: string; page: number | undefined } {
   if (at) return { file: at.file ?? doc.filename, page: at.page };
   return { file: doc.pages[0]?.file ?? doc.filename, page: doc.pages[0]?.number };
@@ -44,7 +47,12 @@ export function cite(doc: LoanDocument, at?: Located<unknown>): string {
  * looked for and not read), under its snake_case name, where it was printed; without `at`, the
  * document's first page (for a value that is missing from it).
  */
-export function evidenceOf(doc: LoanDocument, field: string, at: Located<unknown> | undefined, value: string | null): Evidence {
+export function evidenceOf(
+  doc: LoanDocument,
+  field: string,
+  at: Located<unknown> | undefined,
+  value: string | null,
+): Evidence {
   const { file, page } = placeOf(doc, at);
   const evidence: Evidence = { document: file, page: page ?? 1, field, value };
   if (at?.box) evidence.box = at.box;
@@ -63,10 +71,14 @@ export function finalClosingDisclosure(loan: LoanFile): DocumentOf<'closing_disc
 
 /** Documents with a `dateIssued`, ordered by it (stable for ties), then those without one. */
 export function byDateIssued<D extends DocumentOf<'closing_disclosure' | 'loan_estimate'>>(docs: readonly D[]): D[] {
-  return [...docs].sort((a, b) => (a.fields.dateIssued?.value ?? '\uffff').localeCompare(b.fields.dateIssued?.value ?? '\uffff'));
+  return [...docs].sort((a, b) =>
+    (a.fields.dateIssued?.value ?? '\uffff').localeCompare(b.fields.dateIssued?.value ?? '\uffff'),
+  );
 }
 
-export function latestIssued<D extends DocumentOf<'closing_disclosure' | 'loan_estimate'>>(docs: readonly D[]): D | undefined {
+export function latestIssued<D extends DocumentOf<'closing_disclosure' | 'loan_estimate'>>(
+  docs: readonly D[],
+): D | undefined {
   return byDateIssued(docs).at(-1);
 }
 

@@ -1,5 +1,6 @@
 // The income rules, INC-001 to INC-004 (RULES.md): the URLA's stated income and employer, and any income
-// sworn to in an affidavit, against the pay stubs and W-2s. They assess the borrower of the first URLA; pay stubs and W-2s of another named person
+// sworn to in an affidavit, against the pay stubs and W-2s. They assess the borrower of the first URLA; pay
+// stubs and W-2s of another named person
 // (a co-borrower's) are left out of the comparison.
 import type { Rule, RuleHit } from '../catalog.js';
 import type { DocumentOf, IsoDate, Located, LoanDocument, LoanFile } from '../fields.js';
@@ -37,7 +38,11 @@ function stubDate(stub: PayStub): Located<IsoDate> | undefined {
 }
 
 /** The latest of the borrower's pay stubs that carry what a rule reads (package order breaks ties). */
-function latestStub(loan: LoanFile, usable: (stub: PayStub) => boolean, borrower = borrowerOf(loan)): PayStub | undefined {
+function latestStub(
+  loan: LoanFile,
+  usable: (stub: PayStub) => boolean,
+  borrower = borrowerOf(loan),
+): PayStub | undefined {
   const stubs = documentsOf(loan, 'pay_stub').filter((s) => usable(s) && isBorrowers(s.fields.employee, borrower));
   const dated = stubs.filter((s) => stubDate(s));
   const ordered = (dated.length > 0 ? dated : stubs).map((stub, i) => ({ stub, i }));
@@ -57,7 +62,10 @@ function incomeMismatch(loan: LoanFile): RuleHit[] {
   const monthly = Math.round((gross.value * periods.value) / 12);
   const difference = Math.abs(monthly - stated.value);
   if (difference * 100 <= INCOME_TOLERANCE_PERCENT * stated.value) return [];
-  const relative = stated.value > 0 ? `${formatPercent((difference * 100) / stated.value, INCOME_TOLERANCE_PERCENT)} > ${INCOME_TOLERANCE_PERCENT}%` : 'the URLA states none';
+  const relative =
+    stated.value > 0
+      ? `${formatPercent((difference * 100) / stated.value, INCOME_TOLERANCE_PERCENT)} > ${INCOME_TOLERANCE_PERCENT}%`
+      : 'the URLA states none';
   return [
     {
       summary:
@@ -86,7 +94,11 @@ function statedIncomeConflict(loan: LoanFile): RuleHit[] {
   return documentsOf(loan, 'affidavit').flatMap((affidavit) => {
     const stated = affidavit.fields.statedMonthlyIncome;
     if (!stated) return [];
-    const stub = latestStub(loan, (s) => stubMonthly(s) !== undefined, affidavit.fields.affiant?.value ?? borrowerOf(loan));
+    const stub = latestStub(
+      loan,
+      (s) => stubMonthly(s) !== undefined,
+      affidavit.fields.affiant?.value ?? borrowerOf(loan),
+    );
     const monthly = stub && stubMonthly(stub);
     if (!stub || monthly === undefined || monthly <= 0) return [];
     const difference = Math.abs(stated.value - monthly);
@@ -96,9 +108,12 @@ function statedIncomeConflict(loan: LoanFile): RuleHit[] {
       {
         subject: `${affidavit.filename}:${stated.page}`,
         summary:
-          `${cite(affidavit, stated)} states monthly income ${formatMoney(stated.value)}; ${cite(stub, grossPay)} shows gross pay ` +
-          `${formatMoney(grossPay!.value)} a period, ${periodsPerYear!.value} periods a year: ${formatMoney(monthly)} a month ` +
-          `(the statement is ${formatPercent((difference * 100) / monthly, INCOME_TOLERANCE_PERCENT)} off, > ${INCOME_TOLERANCE_PERCENT}%).`,
+          `${cite(affidavit, stated)} states monthly income ${formatMoney(stated.value)}; ` +
+          `${cite(stub, grossPay)} shows gross pay ` +
+          `${formatMoney(grossPay!.value)} a period, ${periodsPerYear!.value} periods a year: ` +
+          `${formatMoney(monthly)} a month ` +
+          `(the statement is ` +
+          `${formatPercent((difference * 100) / monthly, INCOME_TOLERANCE_PERCENT)} off, > ${INCOME_TOLERANCE_PERCENT}%).`,
         evidence: [
           evidenceOf(affidavit, 'stated_monthly_income', stated, formatMoney(stated.value)),
           evidenceOf(stub, 'gross_pay', grossPay, formatMoney(grossPay!.value)),
@@ -129,8 +144,10 @@ function decliningIncome(loan: LoanFile): RuleHit[] {
     {
       summary:
         `${cite(stub, ytd)} shows year-to-date gross ${formatMoney(ytd.value)} at ${date.value} ` +
-        `(${(elapsed * 100).toFixed(1)}% of the year), ${formatMoney(annualised)} annualised; ${cite(w2, wages)} shows ` +
-        `${year - 1} wages of ${formatMoney(wages.value)}, so this year runs at ${formatPercent(ratio, DECLINE_THRESHOLD_PERCENT)} of last year's (< ${DECLINE_THRESHOLD_PERCENT}%).`,
+        `(${(elapsed * 100).toFixed(1)}% of the year), ${formatMoney(annualised)} annualised; ` +
+        `${cite(w2, wages)} shows ` +
+        `${year - 1} wages of ${formatMoney(wages.value)}, so this year runs at ` +
+        `${formatPercent(ratio, DECLINE_THRESHOLD_PERCENT)} of last year's (< ${DECLINE_THRESHOLD_PERCENT}%).`,
       evidence: [
         evidenceOf(stub, 'ytd_gross', ytd, formatMoney(ytd.value)),
         evidenceOf(stub, stub.fields.payDate ? 'pay_date' : 'period_end', date, date.value),
@@ -147,7 +164,9 @@ function priorYearW2(loan: LoanFile, taxYear: number, employer: string | undefin
     (w) => w.fields.taxYear?.value === taxYear && w.fields.wages && isBorrowers(w.fields.employee, borrower),
   );
   const named = (w: DocumentOf<'w2'>) => employer !== undefined && w.fields.employer !== undefined;
-  const sameEmployer = candidates.filter((w) => named(w) && organisationKey(w.fields.employer?.value ?? '') === organisationKey(employer ?? ''));
+  const sameEmployer = candidates.filter(
+    (w) => named(w) && organisationKey(w.fields.employer?.value ?? '') === organisationKey(employer ?? ''),
+  );
   if (sameEmployer.length > 0) return sameEmployer.at(-1);
   const unnamed = candidates.filter((w) => !named(w));
   return unnamed.length === 1 ? unnamed[0] : undefined;
@@ -174,7 +193,9 @@ function employerMismatch(loan: LoanFile): RuleHit[] {
       s.fields.employer && isBorrowers(s.fields.employee, borrower) ? [{ doc: s, at: s.fields.employer }] : [],
     ),
     ...w2s.flatMap((w) =>
-      w.fields.employer && (latestYear === undefined || w.fields.taxYear?.value === latestYear) ? [{ doc: w, at: w.fields.employer }] : [],
+      w.fields.employer && (latestYear === undefined || w.fields.taxYear?.value === latestYear)
+        ? [{ doc: w, at: w.fields.employer }]
+        : [],
     ),
   ];
   const groups = new Map<string, { printed: string; cites: string[] }>();
@@ -186,5 +207,10 @@ function employerMismatch(loan: LoanFile): RuleHit[] {
   }
   if (groups.size < 2) return [];
   const listed = [...groups.values()].map((g) => `${g.printed} in ${listOf(g.cites)}`);
-  return [{ summary: `Employer names differ: ${listed.join('; ')}.`, evidence: named.map(({ doc, at }) => evidenceOf(doc, 'employer', at, at.value)) }];
+  return [
+    {
+      summary: `Employer names differ: ${listed.join('; ')}.`,
+      evidence: named.map(({ doc, at }) => evidenceOf(doc, 'employer', at, at.value)),
+    },
+  ];
 }

@@ -25,7 +25,9 @@ const NAME_SUFFIXES = new Set(['jr', 'sr', 'ii', 'iii', 'iv']);
  */
 function personWords(text: string): string[] {
   // A hyphenated surname is one word: "O'Brien-Stone" is not "Stone".
-  const ws = words(text.replace(/-/g, '')).filter((w, i, all) => !NAME_TITLES.has(w) && !(NAME_SUFFIXES.has(w) && (i > 0 || all.length === 1)));
+  const ws = words(text.replace(/-/g, '')).filter(
+    (w, i, all) => !NAME_TITLES.has(w) && !(NAME_SUFFIXES.has(w) && (i > 0 || all.length === 1)),
+  );
   const full = ws.filter((w) => w.length > 1);
   // "J. M. Jones" has nothing but initials before the surname: keep them rather than lose the person.
   return full.length > 1 ? full : ws;
@@ -39,7 +41,10 @@ function personWords(text: string): string[] {
 export function personKeys(printed: string): string[] {
   const people: string[][] = [];
   for (const part of printed.split(/\s+(?:and|&)\s+|\s*[;&\n]\s*/i)) {
-    const segments = part.split(',').map(personWords).filter((ws) => ws.length > 0);
+    const segments = part
+      .split(',')
+      .map(personWords)
+      .filter((ws) => ws.length > 0);
     const [surname, given] = segments;
     if (segments.length === 2 && surname?.length === 1 && given) people.push([...given, ...surname]);
     else people.push(...segments);
@@ -63,7 +68,21 @@ export function samePerson(a: string, b: string): boolean {
 // ---- Organisations -----------------------------------------------------------------------------------
 
 const CORPORATE_SUFFIXES = new Set([
-  'inc', 'incorporated', 'llc', 'llp', 'lp', 'pllc', 'pc', 'plc', 'ltd', 'limited', 'corp', 'corporation', 'co', 'company', 'na',
+  'inc',
+  'incorporated',
+  'llc',
+  'llp',
+  'lp',
+  'pllc',
+  'pc',
+  'plc',
+  'ltd',
+  'limited',
+  'corp',
+  'corporation',
+  'co',
+  'company',
+  'na',
 ]);
 
 /** An employer's or bank's name without case, punctuation, a leading "The" and trailing corporate suffixes. */
@@ -78,37 +97,120 @@ export function organisationKey(printed: string): string {
 
 /** USPS abbreviations (Publication 28) for street suffixes, unit designators and directions. */
 const ADDRESS_WORDS: Record<string, string> = {
-  avenue: 'ave', av: 'ave', street: 'st', str: 'st', drive: 'dr', road: 'rd', boulevard: 'blvd', lane: 'ln',
-  court: 'ct', place: 'pl', terrace: 'ter', circle: 'cir', parkway: 'pkwy', highway: 'hwy', square: 'sq',
-  trail: 'trl', crescent: 'cres', expressway: 'expy', freeway: 'fwy', alley: 'aly', heights: 'hts',
-  mount: 'mt', fort: 'ft', saint: 'st',
-  north: 'n', south: 's', east: 'e', west: 'w', northeast: 'ne', northwest: 'nw', southeast: 'se', southwest: 'sw',
+  avenue: 'ave',
+  av: 'ave',
+  street: 'st',
+  str: 'st',
+  drive: 'dr',
+  road: 'rd',
+  boulevard: 'blvd',
+  lane: 'ln',
+  court: 'ct',
+  place: 'pl',
+  terrace: 'ter',
+  circle: 'cir',
+  parkway: 'pkwy',
+  highway: 'hwy',
+  square: 'sq',
+  trail: 'trl',
+  crescent: 'cres',
+  expressway: 'expy',
+  freeway: 'fwy',
+  alley: 'aly',
+  heights: 'hts',
+  mount: 'mt',
+  fort: 'ft',
+  saint: 'st',
+  north: 'n',
+  south: 's',
+  east: 'e',
+  west: 'w',
+  northeast: 'ne',
+  northwest: 'nw',
+  southeast: 'se',
+  southwest: 'sw',
   // "Apt 4", "Unit 4", "Suite 4" and "#4" all name the same unit.
-  apartment: 'unit', apt: 'unit', suite: 'unit', ste: 'unit',
+  apartment: 'unit',
+  apt: 'unit',
+  suite: 'unit',
+  ste: 'unit',
 };
 
 const STATES: Record<string, string> = {
-  alabama: 'al', alaska: 'ak', arizona: 'az', arkansas: 'ar', california: 'ca', colorado: 'co', connecticut: 'ct',
-  delaware: 'de', 'district of columbia': 'dc', florida: 'fl', georgia: 'ga', hawaii: 'hi', idaho: 'id', illinois: 'il',
-  indiana: 'in', iowa: 'ia', kansas: 'ks', kentucky: 'ky', louisiana: 'la', maine: 'me', maryland: 'md',
-  massachusetts: 'ma', michigan: 'mi', minnesota: 'mn', mississippi: 'ms', missouri: 'mo', montana: 'mt',
-  nebraska: 'ne', nevada: 'nv', 'new hampshire': 'nh', 'new jersey': 'nj', 'new mexico': 'nm', 'new york': 'ny',
-  'north carolina': 'nc', 'north dakota': 'nd', ohio: 'oh', oklahoma: 'ok', oregon: 'or', pennsylvania: 'pa',
-  'rhode island': 'ri', 'south carolina': 'sc', 'south dakota': 'sd', tennessee: 'tn', texas: 'tx', utah: 'ut',
-  vermont: 'vt', virginia: 'va', washington: 'wa', 'west virginia': 'wv', wisconsin: 'wi', wyoming: 'wy',
+  alabama: 'al',
+  alaska: 'ak',
+  arizona: 'az',
+  arkansas: 'ar',
+  california: 'ca',
+  colorado: 'co',
+  connecticut: 'ct',
+  delaware: 'de',
+  'district of columbia': 'dc',
+  florida: 'fl',
+  georgia: 'ga',
+  hawaii: 'hi',
+  idaho: 'id',
+  illinois: 'il',
+  indiana: 'in',
+  iowa: 'ia',
+  kansas: 'ks',
+  kentucky: 'ky',
+  louisiana: 'la',
+  maine: 'me',
+  maryland: 'md',
+  massachusetts: 'ma',
+  michigan: 'mi',
+  minnesota: 'mn',
+  mississippi: 'ms',
+  missouri: 'mo',
+  montana: 'mt',
+  nebraska: 'ne',
+  nevada: 'nv',
+  'new hampshire': 'nh',
+  'new jersey': 'nj',
+  'new mexico': 'nm',
+  'new york': 'ny',
+  'north carolina': 'nc',
+  'north dakota': 'nd',
+  ohio: 'oh',
+  oklahoma: 'ok',
+  oregon: 'or',
+  pennsylvania: 'pa',
+  'rhode island': 'ri',
+  'south carolina': 'sc',
+  'south dakota': 'sd',
+  tennessee: 'tn',
+  texas: 'tx',
+  utah: 'ut',
+  vermont: 'vt',
+  virginia: 'va',
+  washington: 'wa',
+  'west virginia': 'wv',
+  wisconsin: 'wi',
+  wyoming: 'wy',
 };
 
 // Longest names first, so "west virginia" is taken before "virginia" (and before "west" becomes "w").
 const STATE_PATTERN = new RegExp(
-  `\\b(${Object.keys(STATES).sort((a, b) => b.length - a.length).join('|')})\\b`,
+  `\\b(${Object.keys(STATES)
+    .sort((a, b) => b.length - a.length)
+    .join('|')})\\b`,
   'g',
 );
 
-/** An address as words in USPS spelling: "456 Somewhere Avenue, Anytown, ST 12345-6789" → 456 somewhere ave anytown st 12345. */
+/**
+ * An address as words in USPS spelling: "456 Somewhere Avenue, Anytown, ST 12345-6789" → 456 somewhere ave
+ * anytown st 12345.
+ */
 export function addressWords(printed: string): string[] {
   const text = printed.replace(/\b(\d{5})-\d{4}\b/g, '$1').replace(/#/g, ' unit ');
-  const joined = words(text).join(' ').replace(STATE_PATTERN, (name) => STATES[name] ?? name);
-  return joined.split(' ').filter((w) => w !== '').map((w) => ADDRESS_WORDS[w] ?? w);
+  const joined = words(text)
+    .join(' ')
+    .replace(STATE_PATTERN, (name) => STATES[name] ?? name);
+  return joined
+    .split(' ')
+    .filter((w) => w !== '')
+    .map((w) => ADDRESS_WORDS[w] ?? w);
 }
 
 /**

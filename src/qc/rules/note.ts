@@ -18,7 +18,10 @@ const RATE_EPSILON = 5e-7;
  * The Note that states a field: the first in package order. A Note split over two logical documents
  * (a cover page, a second file) still yields its values.
  */
-function noteWith<K extends keyof NoteFields>(loan: LoanFile, key: K): { note: Note; value: NonNullable<NoteFields[K]> } | undefined {
+function noteWith<K extends keyof NoteFields>(
+  loan: LoanFile,
+  key: K,
+): { note: Note; value: NonNullable<NoteFields[K]> } | undefined {
   for (const note of documentsOf(loan, 'note')) {
     const value = note.fields[key];
     if (value !== undefined) return { note, value: value as NonNullable<NoteFields[K]> };
@@ -37,8 +40,10 @@ function principalMismatch(loan: LoanFile): RuleHit[] {
   return [
     {
       summary:
-        `${cite(principal.note, principal.value)} states principal ${formatMoney(principal.value.value)}; ${cite(cd, loanAmount)} discloses ` +
-        `Loan Amount ${formatMoney(loanAmount.value)} (difference ${formatMoney(Math.abs(principal.value.value - loanAmount.value))}).`,
+        `${cite(principal.note, principal.value)} states principal ` +
+        `${formatMoney(principal.value.value)}; ${cite(cd, loanAmount)} discloses ` +
+        `Loan Amount ${formatMoney(loanAmount.value)} (difference ` +
+        `${formatMoney(Math.abs(principal.value.value - loanAmount.value))}).`,
       evidence: [
         evidenceOf(principal.note, 'principal', principal.value, formatMoney(principal.value.value)),
         evidenceOf(cd, 'loan_amount', loanAmount, formatMoney(loanAmount.value)),
@@ -56,9 +61,13 @@ function rateMismatch(loan: LoanFile): RuleHit[] {
   return [
     {
       summary:
-        `${cite(rate.note, rate.value)} states interest rate ${formatRate(rate.value.value)}; ${cite(cd, cdRate)} discloses ` +
+        `${cite(rate.note, rate.value)} states interest rate ${formatRate(rate.value.value)}; ` +
+        `${cite(cd, cdRate)} discloses ` +
         `Interest Rate ${formatRate(cdRate.value)}.`,
-      evidence: [evidenceOf(rate.note, 'interest_rate', rate.value, formatRate(rate.value.value)), evidenceOf(cd, 'interest_rate', cdRate, formatRate(cdRate.value))],
+      evidence: [
+        evidenceOf(rate.note, 'interest_rate', rate.value, formatRate(rate.value.value)),
+        evidenceOf(cd, 'interest_rate', cdRate, formatRate(cdRate.value)),
+      ],
     },
   ];
 }
@@ -79,7 +88,9 @@ function addMonths(date: IsoDate, months: number): IsoDate {
 }
 
 /** The Note's number of monthly payments: first payment through maturity, both included. */
-function noteTermMonths(loan: LoanFile): { note: Note; months: number; first: Located<IsoDate>; maturity: Located<IsoDate> } | undefined {
+function noteTermMonths(
+  loan: LoanFile,
+): { note: Note; months: number; first: Located<IsoDate>; maturity: Located<IsoDate> } | undefined {
   for (const note of documentsOf(loan, 'note')) {
     const { firstPaymentDate: first, maturityDate: maturity } = note.fields;
     if (first && maturity) return { note, months: monthsBetween(first.value, maturity.value) + 1, first, maturity };
@@ -115,8 +126,10 @@ function paymentHit(
     {
       subject,
       summary:
-        `${where} discloses monthly principal and interest ${formatMoney(disclosed)}; ${formatMoney(principal)} at ${formatRate(rate)} ` +
-        `over ${months} months${termSource} amortizes at ${formatMoney(formula)} (difference ${formatMoney(difference)} > ` +
+        `${where} discloses monthly principal and interest ${formatMoney(disclosed)}; ` +
+        `${formatMoney(principal)} at ${formatRate(rate)} ` +
+        `over ${months} months${termSource} amortizes at ${formatMoney(formula)} (difference ` +
+        `${formatMoney(difference)} > ` +
         `${formatMoney(PAYMENT_TOLERANCE)}).`,
       evidence,
     },
@@ -153,11 +166,29 @@ function paymentMiscalculated(loan: LoanFile): RuleHit[] {
           ? [evidenceOf(cd, 'loan_term', cd.fields.loanTermMonths, `${cd.fields.loanTermMonths.value} months`)]
           : []),
     ];
-    hits.push(...paymentHit('note', cite(payment.note, payment.value), payment.value.value, principal.value.value, rate.value.value, months, termSource, evidence));
+    hits.push(
+      ...paymentHit(
+        'note',
+        cite(payment.note, payment.value),
+        payment.value.value,
+        principal.value.value,
+        rate.value.value,
+        months,
+        termSource,
+        evidence,
+      ),
+    );
   }
 
   const f = cd?.fields;
-  if (cd && f?.monthlyPrincipalAndInterest && f.loanAmount && f.interestRate && f.loanTermMonths && f.loanTermMonths.value > 0) {
+  if (
+    cd &&
+    f?.monthlyPrincipalAndInterest &&
+    f.loanAmount &&
+    f.interestRate &&
+    f.loanTermMonths &&
+    f.loanTermMonths.value > 0
+  ) {
     hits.push(
       ...paymentHit(
         'closing_disclosure',
@@ -168,7 +199,12 @@ function paymentMiscalculated(loan: LoanFile): RuleHit[] {
         f.loanTermMonths.value,
         '',
         [
-          evidenceOf(cd, 'monthly_principal_and_interest', f.monthlyPrincipalAndInterest, formatMoney(f.monthlyPrincipalAndInterest.value)),
+          evidenceOf(
+            cd,
+            'monthly_principal_and_interest',
+            f.monthlyPrincipalAndInterest,
+            formatMoney(f.monthlyPrincipalAndInterest.value),
+          ),
           evidenceOf(cd, 'loan_amount', f.loanAmount, formatMoney(f.loanAmount.value)),
           evidenceOf(cd, 'interest_rate', f.interestRate, formatRate(f.interestRate.value)),
           evidenceOf(cd, 'loan_term', f.loanTermMonths, `${f.loanTermMonths.value} months`),
@@ -195,8 +231,10 @@ function termMismatch(loan: LoanFile): RuleHit[] {
     hits.push({
       subject: 'maturity',
       summary:
-        `${cite(term.note, term.maturity)} sets maturity ${term.maturity.value}, ${term.months} monthly payments from the first on ` +
-        `${term.first.value}; ${cite(cd, cdTerm)} discloses a Loan Term of ${cdTerm.value} months (maturity ${expected}).`,
+        `${cite(term.note, term.maturity)} sets maturity ${term.maturity.value}, ${term.months} ` +
+        `monthly payments from the first on ` +
+        `${term.first.value}; ${cite(cd, cdTerm)} discloses a Loan Term of ${cdTerm.value} months ` +
+        `(maturity ${expected}).`,
       evidence: [
         evidenceOf(term.note, 'maturity_date', term.maturity, term.maturity.value),
         evidenceOf(term.note, 'first_payment_date', term.first, term.first.value),
@@ -213,9 +251,11 @@ function termMismatch(loan: LoanFile): RuleHit[] {
       subject: 'prepayment_penalty',
       summary:
         penalty.value.value > 0
-          ? `${cite(penalty.note, penalty.value)} provides a prepayment penalty for ${penalty.value.value} year${penalty.value.value === 1 ? '' : 's'}; ` +
+          ? `${cite(penalty.note, penalty.value)} provides a prepayment penalty for ` +
+            `${penalty.value.value} year${penalty.value.value === 1 ? '' : 's'}; ` +
             `${cite(cd, cdPenalty)} discloses no Prepayment Penalty.`
-          : `${cite(penalty.note, penalty.value)} allows prepayment without a penalty; ${cite(cd, cdPenalty)} discloses a Prepayment Penalty` +
+          : `${cite(penalty.note, penalty.value)} allows prepayment without a penalty; ` +
+            `${cite(cd, cdPenalty)} discloses a Prepayment Penalty` +
             `${max ? ` (as high as ${formatMoney(max.value)})` : ''}.`,
       evidence: [
         evidenceOf(penalty.note, 'prepayment_penalty_years', penalty.value, String(penalty.value.value)),
@@ -236,7 +276,9 @@ function lateChargeMismatch(loan: LoanFile): RuleHit[] {
   if (percent && cdPercent && !sameRate(percent.value.value, cdPercent.value)) {
     hits.push({
       subject: 'late_charge_percent',
-      summary: `${cite(percent.note, percent.value)} sets a late charge of ${formatRate(percent.value.value)}; ${cite(cd, cdPercent)} discloses ${formatRate(cdPercent.value)}.`,
+      summary:
+        `${cite(percent.note, percent.value)} sets a late charge of ` +
+        `${formatRate(percent.value.value)}; ${cite(cd, cdPercent)} discloses ${formatRate(cdPercent.value)}.`,
       evidence: [
         evidenceOf(percent.note, 'late_charge_percent', percent.value, formatRate(percent.value.value)),
         evidenceOf(cd, 'late_charge_percent', cdPercent, formatRate(cdPercent.value)),
@@ -248,7 +290,9 @@ function lateChargeMismatch(loan: LoanFile): RuleHit[] {
   if (grace && cdGrace && grace.value.value !== cdGrace.value) {
     hits.push({
       subject: 'late_charge_grace_days',
-      summary: `${cite(grace.note, grace.value)} charges late after ${grace.value.value} days; ${cite(cd, cdGrace)} discloses ${cdGrace.value} days.`,
+      summary:
+        `${cite(grace.note, grace.value)} charges late after ${grace.value.value} days; ` +
+        `${cite(cd, cdGrace)} discloses ${cdGrace.value} days.`,
       evidence: [
         evidenceOf(grace.note, 'late_charge_grace_days', grace.value, `${grace.value.value} days`),
         evidenceOf(cd, 'late_charge_grace_days', cdGrace, `${cdGrace.value} days`),

@@ -44,7 +44,10 @@ export const rules: Rule[] = [{ code: 'QMF-001', check: (loan) => pointsAndFeesE
  * The figures in force on `date`: the latest table effective on or before it. A date before the first
  * table uses the first (the earliest figures we hold); no date at all uses the latest.
  */
-export function qmLimitTable(date: IsoDate | undefined, tables: readonly QmLimitTable[] = QM_POINTS_AND_FEES_LIMITS): QmLimitTable {
+export function qmLimitTable(
+  date: IsoDate | undefined,
+  tables: readonly QmLimitTable[] = QM_POINTS_AND_FEES_LIMITS,
+): QmLimitTable {
   const [earliest] = tables;
   const latest = tables.at(-1);
   if (!earliest || !latest) throw new Error('no QM points and fees table');
@@ -67,7 +70,11 @@ export function qmPointsAndFeesLimit(loanAmount: Cents, date: IsoDate | undefine
   if (!tier) throw new Error(`QM table ${table.effective} has no tiers`);
   const above = table.tiers[i - 1]?.from;
   const range =
-    above === undefined ? `of ${dollars(tier.from)} or more` : tier.from === 0 ? `below ${dollars(above)}` : `of ${dollars(tier.from)} to ${dollars(above)}`;
+    above === undefined
+      ? `of ${dollars(tier.from)} or more`
+      : tier.from === 0
+        ? `below ${dollars(above)}`
+        : `of ${dollars(tier.from)} to ${dollars(above)}`;
   const limit = 'percent' in tier.limit ? Math.floor((loanAmount * tier.limit.percent) / 100) : tier.limit.amount;
   const shown = 'percent' in tier.limit ? `${tier.limit.percent}%` : dollars(tier.limit.amount);
   return { limit, tier: `loans ${range} (${shown})`, table };
@@ -96,11 +103,15 @@ function pointsAndFeesExceeded(loan: LoanFile): RuleHit[] {
   const { limit, tier, table } = qmPointsAndFeesLimit(amount.value, date);
   if (total <= limit) return [];
   const page = origination[0]?.page ?? points?.page ?? amount.page;
-  const counted = separatePoints > 0 ? `section A origination charges and ${formatMoney(separatePoints)} of points` : 'section A origination charges';
+  const counted =
+    separatePoints > 0
+      ? `section A origination charges and ${formatMoney(separatePoints)} of points`
+      : 'section A origination charges';
   return [
     {
       summary:
-        `${cite(cd, { value: total, page })} shows points and fees of ${formatMoney(total)} (${counted}) on a Loan Amount of ` +
+        `${cite(cd, { value: total, page })} shows points and fees of ${formatMoney(total)} ` +
+        `(${counted}) on a Loan Amount of ` +
         `${formatMoney(amount.value)} (p.${amount.page}); the QM limit for ${tier} is ${formatMoney(limit)} ` +
         `(figures effective ${table.effective}), exceeded by ${formatMoney(total - limit)}.`,
       evidence: [

@@ -14,13 +14,27 @@ import { rules as pointsAndFees } from './points-and-fees.js';
 import { rules as tolerance } from './tolerance.js';
 import { errorMessage } from '../error-message.js';
 
-export const RULES: readonly Rule[] = [...documentation, ...consistency, ...apr, ...disclosureTiming, ...tolerance, ...note, ...income, ...pointsAndFees, ...collateral];
+export const RULES: readonly Rule[] = [
+  ...documentation,
+  ...consistency,
+  ...apr,
+  ...disclosureTiming,
+  ...tolerance,
+  ...note,
+  ...income,
+  ...pointsAndFees,
+  ...collateral,
+];
 
 /**
  * Findings in catalog order. A rule that throws on odd data is a bug: it is logged and skipped, so the
  * other rules still report and the review is not failed by one rule.
  */
-export function runRules(loan: LoanFile, context: RuleContext, log: (message: string) => void = console.error): Finding[] {
+export function runRules(
+  loan: LoanFile,
+  context: RuleContext,
+  log: (message: string) => void = console.error,
+): Finding[] {
   return distinctKeys(findingsOf(loan, context, log));
 }
 

@@ -8,7 +8,16 @@
 import type { Rule, RuleHit } from '../catalog.js';
 import type { Cents, DocumentOf, FeeLine, LoanFile } from '../fields.js';
 import type { Evidence } from '../finding.js';
-import { cite, documentsOf, evidenceOf, finalClosingDisclosure, formatMoney, latestIssued, listOf, pageOf } from './evidence.js';
+import {
+  cite,
+  documentsOf,
+  evidenceOf,
+  finalClosingDisclosure,
+  formatMoney,
+  latestIssued,
+  listOf,
+  pageOf,
+} from './evidence.js';
 
 type Bucket = 'zero' | 'ten' | 'none';
 type ClosingDisclosure = DocumentOf<'closing_disclosure'>;
@@ -40,7 +49,10 @@ export function feeKey(name: string): string {
 }
 
 /** A fee line as evidence: `fee.<its name across forms>`, its amount. */
-export function feeEvidence(doc: DocumentOf<'closing_disclosure' | 'loan_estimate'>, fee: { name: string; amount: Cents; page: number; file?: string }): Evidence {
+export function feeEvidence(
+  doc: DocumentOf<'closing_disclosure' | 'loan_estimate'>,
+  fee: { name: string; amount: Cents; page: number; file?: string },
+): Evidence {
   return evidenceOf(doc, `fee.${feeKey(fee.name)}`, pageOf(fee.page, fee.file), formatMoney(fee.amount));
 }
 
@@ -83,7 +95,15 @@ function feesOf(lines: readonly FeeLine[]): Map<string, Fee> {
     if (seen) seen.amount += line.amount;
     else {
       const name = line.name.replace(/\s+to\s+.*$/i, '').trim();
-      fees.set(key, { key, section: line.section, name, amount: line.amount, bucket: bucketOf(line), page: line.page, ...(line.file ? { file: line.file } : {}) });
+      fees.set(key, {
+        key,
+        section: line.section,
+        name,
+        amount: line.amount,
+        bucket: bucketOf(line),
+        page: line.page,
+        ...(line.file ? { file: line.file } : {}),
+      });
     }
   }
   return fees;
@@ -133,9 +153,11 @@ function review(loan: LoanFile): ToleranceReview | undefined {
       increase,
       evidence: [...(estimated ? [feeEvidence(le, estimated)] : []), feeEvidence(cd, fee)],
       summary: estimated
-        ? `${fee.name} rose from ${formatMoney(estimated.amount)} on ${cite(le, pageOf(estimated.page))} to ${formatMoney(fee.amount)} on ` +
+        ? `${fee.name} rose from ${formatMoney(estimated.amount)} on ` +
+          `${cite(le, pageOf(estimated.page))} to ${formatMoney(fee.amount)} on ` +
           `${cite(cd, pageOf(fee.page))} (+${formatMoney(increase)}, zero tolerance)`
-        : `${fee.name} of ${formatMoney(fee.amount)} on ${cite(cd, pageOf(fee.page))} was not on ${cite(le)} (+${formatMoney(increase)}, zero tolerance)`,
+        : `${fee.name} of ${formatMoney(fee.amount)} on ${cite(cd, pageOf(fee.page))} was not on ` +
+          `${cite(le)} (+${formatMoney(increase)}, zero tolerance)`,
     });
   }
 
@@ -155,10 +177,13 @@ function review(loan: LoanFile): ToleranceReview | undefined {
         evidence: [
           evidenceOf(le, 'lender_credits', leCredit, formatMoney(leCredit.value)),
           evidenceOf(cd, 'lender_credits', cdCredit, formatMoney(cdCredit.value)),
-          ...(cd.fields.toleranceCure ? [evidenceOf(cd, 'tolerance_cure', cd.fields.toleranceCure, formatMoney(stated))] : []),
+          ...(cd.fields.toleranceCure
+            ? [evidenceOf(cd, 'tolerance_cure', cd.fields.toleranceCure, formatMoney(stated))]
+            : []),
         ],
         summary:
-          `Lender credits fell from ${formatMoney(leCredit.value)} on ${cite(le, leCredit)} to ${formatMoney(net)} on ${cite(cd, cdCredit)}` +
+          `Lender credits fell from ${formatMoney(leCredit.value)} on ${cite(le, leCredit)} to ` +
+          `${formatMoney(net)} on ${cite(cd, cdCredit)}` +
           `${stated > 0 ? ' (net of the stated cure)' : ''} (-${formatMoney(decrease)}, zero tolerance)`,
       });
     }
@@ -201,7 +226,11 @@ function review(loan: LoanFile): ToleranceReview | undefined {
 function zeroToleranceExceeded(loan: LoanFile): RuleHit[] {
   const r = review(loan);
   if (!r || r.excess === 0 || r.cure > 0) return [];
-  return r.increases.map((i) => ({ subject: i.subject, summary: `${i.summary}; ${cite(r.cd)} discloses no cure.`, evidence: i.evidence }));
+  return r.increases.map((i) => ({
+    subject: i.subject,
+    summary: `${i.summary}; ${cite(r.cd)} discloses no cure.`,
+    evidence: i.evidence,
+  }));
 }
 
 // TRD-007: the 10% bucket's total over 110% of the LE's, when nothing cures the excess.
@@ -211,8 +240,10 @@ function tenPercentExceeded(loan: LoanFile): RuleHit[] {
   return [
     {
       summary:
-        `Recording fees and services from the creditor's list total ${formatMoney(r.ten.cdTotal)} on ${cite(r.cd, pageOf(r.ten.page))} against ` +
-        `${formatMoney(r.ten.leTotal)} on ${cite(r.le)}, ${formatMoney(r.ten.excess)} above the 110% limit of ${formatMoney(r.ten.limit)}; ` +
+        `Recording fees and services from the creditor's list total ${formatMoney(r.ten.cdTotal)} on ` +
+        `${cite(r.cd, pageOf(r.ten.page))} against ` +
+        `${formatMoney(r.ten.leTotal)} on ${cite(r.le)}, ${formatMoney(r.ten.excess)} above the 110% ` +
+        `limit of ${formatMoney(r.ten.limit)}; ` +
         `no cure is disclosed.`,
       evidence: r.ten.evidence,
     },
@@ -239,7 +270,9 @@ function cureInsufficient(loan: LoanFile): RuleHit[] {
           : `${excess}; a lender credit covers it, but the Closing Disclosure states the excess as ` +
             `${r.stated > 0 ? formatMoney(r.stated) : 'nothing'} rather than ${formatMoney(r.excess)}.`,
       evidence: [
-        ...(r.cd.fields.toleranceCure ? [evidenceOf(r.cd, 'tolerance_cure', r.cd.fields.toleranceCure, formatMoney(r.stated))] : []),
+        ...(r.cd.fields.toleranceCure
+          ? [evidenceOf(r.cd, 'tolerance_cure', r.cd.fields.toleranceCure, formatMoney(r.stated))]
+          : []),
         ...r.increases.flatMap((i) => i.evidence),
         ...(r.ten.excess > 0 ? r.ten.evidence : []),
       ],

@@ -8,5 +8,10 @@ import type { Config } from '../../../src/config.js';
 test('the lazy activities are every activity, by name', (t) => {
   const all = Object.keys(createActivities({ config: {} as Config, sql: {} as never, storage: {} as never }));
   t.deepEqual([...ACTIVITY_NAMES].sort(), all.sort());
-  t.deepEqual(Object.keys(lazyActivities(async () => ({ config: {} as Config, sql: {} as never, storage: {} as never })).activities).sort(), all.sort());
+  t.deepEqual(
+    Object.keys(
+      lazyActivities(async () => ({ config: {} as Config, sql: {} as never, storage: {} as never })).activities,
+    ).sort(),
+    all.sort(),
+  );
 });

@@ -3,10 +3,20 @@
 import test from 'ava';
 import { serverUnreachable } from '../../../api/errors.js';
 
-const coded = (code: string, cause?: unknown) => Object.assign(new Error(`failed: ${code}`), { code }, cause === undefined ? {} : { cause });
+const coded = (code: string, cause?: unknown) =>
+  Object.assign(new Error(`failed: ${code}`), { code }, cause === undefined ? {} : { cause });
 
 test('socket failures and S3 "cannot serve" answers are a server unreachable', (t) => {
-  for (const code of ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'CONNECTION_CLOSED', 'SlowDown', 'ServiceUnavailable', 'InternalError']) {
+  for (const code of [
+    'ECONNREFUSED',
+    'ECONNRESET',
+    'EPIPE',
+    'ETIMEDOUT',
+    'CONNECTION_CLOSED',
+    'SlowDown',
+    'ServiceUnavailable',
+    'InternalError',
+  ]) {
     t.true(serverUnreachable(coded(code)), code);
   }
   // Wrapped by whatever consumed the failing stream.

@@ -9,7 +9,18 @@ import type { ReviewRecord } from '../../../src/db/reviews.js';
 const sql = (() => Promise.resolve([])) as unknown as Sql;
 
 function record(id: string): ReviewRecord {
-  const review = { review_id: id, status: 'processing', review_type: 'mortgage_v1', created_at: '', updated_at: '', document_count: 1, label: null, reference_id: null, report_available: false, sandbox: false } as const;
+  const review = {
+    review_id: id,
+    status: 'processing',
+    review_type: 'mortgage_v1',
+    created_at: '',
+    updated_at: '',
+    document_count: 1,
+    label: null,
+    reference_id: null,
+    report_available: false,
+    sandbox: false,
+  } as const;
   return { review, internalState: 'ingesting', metadata: null };
 }
 
@@ -21,7 +32,10 @@ function temporal() {
   return {
     started,
     inFlight: () => held.length,
-    releaseAll: () => held.splice(0).forEach((go) => go()),
+    releaseAll: () =>
+      held.splice(0).forEach((go) => {
+        go();
+      }),
     failNext: () => (fail = true),
     workflows: {
       startRecorded: (_org: string, r: ReviewRecord) => {
@@ -79,16 +93,22 @@ test('no more starts than allowed are in flight at once; the rest go as they fin
   t.deepEqual(fake.started, ['a', 'b', 'c', 'd', 'e']);
 });
 
-test('a start Temporal does not take is logged and left pending for the sweep, and does not stop the next', async (t) => {
-  const fake = temporal();
-  const lines: string[] = [];
-  const runs = new ReviewRuns(sql, fake.workflows, (l) => lines.push(l), { deferMs: 0, startsAtOnce: 1 });
-  fake.failNext();
-  runs.startSoon('org', record('a'));
-  runs.startSoon('org', record('b'));
-  await tick();
-  t.deepEqual(fake.started, ['a', 'b']);
-  t.is(lines.length, 1);
-  t.regex(lines[0]!, /review a: its workflow run could not be started yet \(Temporal did not answer\); a later sweep starts it/);
-  fake.releaseAll();
-});
+test(
+  'a start Temporal does not take is logged and left pending for the sweep, and does not ' + 'stop the next',
+  async (t) => {
+    const fake = temporal();
+    const lines: string[] = [];
+    const runs = new ReviewRuns(sql, fake.workflows, (l) => lines.push(l), { deferMs: 0, startsAtOnce: 1 });
+    fake.failNext();
+    runs.startSoon('org', record('a'));
+    runs.startSoon('org', record('b'));
+    await tick();
+    t.deepEqual(fake.started, ['a', 'b']);
+    t.is(lines.length, 1);
+    t.regex(
+      lines[0]!,
+      /review a: its workflow run could not be started yet \(Temporal did not answer\); a later sweep starts it/,
+    );
+    fake.releaseAll();
+  },
+);

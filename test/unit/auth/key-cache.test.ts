@@ -77,7 +77,9 @@ test('the cache holds at most 10,000 keys, forgetting the oldest first', (t) => 
 
 test('change notices name a key by its hash or an organization by its id; anything else is unknown', (t) => {
   t.deepEqual(parseKeyChange(`key:${'ab'.repeat(32)}`), { key: 'ab'.repeat(32) });
-  t.deepEqual(parseKeyChange('organization:0b9a4c7e-6a0e-4c57-9d2a-1f6f0e0d1c2b'), { organization: '0b9a4c7e-6a0e-4c57-9d2a-1f6f0e0d1c2b' });
+  t.deepEqual(parseKeyChange('organization:0b9a4c7e-6a0e-4c57-9d2a-1f6f0e0d1c2b'), {
+    organization: '0b9a4c7e-6a0e-4c57-9d2a-1f6f0e0d1c2b',
+  });
   t.is(parseKeyChange('key:xyz'), 'unknown');
   t.is(parseKeyChange(''), 'unknown');
 });

@@ -6,8 +6,10 @@ import { isStorableText, storableText } from '../../../src/db/text.js';
 import { readWorkingDocumentFields } from '../../../src/working-document/marker.js';
 
 test('NUL and unpaired surrogates are not storable; surrogate pairs, accents and controls other than NUL are', (t) => {
-  for (const bad of ['a\u0000b', '\ud800', 'x\udc00', '\udc00\ud800', 'end\ud83d']) t.false(isStorableText(bad), JSON.stringify(bad));
-  for (const good of ['', 'résumé', 'Smith 🏠', 'tab\there', '\u202Efdp', '\ud83d\ude00']) t.true(isStorableText(good), JSON.stringify(good));
+  for (const bad of ['a\u0000b', '\ud800', 'x\udc00', '\udc00\ud800', 'end\ud83d'])
+    t.false(isStorableText(bad), JSON.stringify(bad));
+  for (const good of ['', 'résumé', 'Smith 🏠', 'tab\there', '\u202Efdp', '\ud83d\ude00'])
+    t.true(isStorableText(good), JSON.stringify(good));
   t.is(storableText('a\u0000b\ud800c 🏠'), 'a\uFFFDb\uFFFDc 🏠');
 });
 

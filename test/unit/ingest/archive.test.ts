@@ -47,7 +47,10 @@ test('a zip hands over every file, skipping directories and Finder metadata', as
     { name: 'loan/.DS_Store', data: Buffer.from('junk') },
   ]);
   const members = await collect('zip', archive);
-  t.deepEqual(members.map((m) => m.path), ['loan/cd.pdf', 'loan/scan.png']);
+  t.deepEqual(
+    members.map((m) => m.path),
+    ['loan/cd.pdf', 'loan/scan.png'],
+  );
   t.deepEqual(members[0]!.bytes, cd);
   t.deepEqual(members[1]!.bytes, png);
 });
@@ -55,9 +58,19 @@ test('a zip hands over every file, skipping directories and Finder metadata', as
 test('a tar and a tar.gz hand over every file', async (t) => {
   const note = await pdf('Note');
   for (const gzip of [false, true]) {
-    const archive = tar([{ name: 'docs/', type: '5' }, { name: 'docs/note.pdf', data: note }, { name: 'docs/id.png', data: png }], { gzip });
+    const archive = tar(
+      [
+        { name: 'docs/', type: '5' },
+        { name: 'docs/note.pdf', data: note },
+        { name: 'docs/id.png', data: png },
+      ],
+      { gzip },
+    );
     const members = await collect('tar', archive);
-    t.deepEqual(members.map((m) => m.path), ['docs/note.pdf', 'docs/id.png']);
+    t.deepEqual(
+      members.map((m) => m.path),
+      ['docs/note.pdf', 'docs/id.png'],
+    );
     t.deepEqual(members[0]!.bytes, note);
   }
 });
@@ -75,10 +88,18 @@ test('path traversal and absolute paths are refused, naming the member', async (
 });
 
 test('symbolic links, hard links and devices are refused', async (t) => {
-  const zl = await rejection(collect('zip', await zip([{ name: 'link.pdf', data: Buffer.from('/etc/passwd'), mode: 0o120777 }])));
+  const zl = await rejection(
+    collect('zip', await zip([{ name: 'link.pdf', data: Buffer.from('/etc/passwd'), mode: 0o120777 }])),
+  );
   t.regex(zl.message, /link\.pdf is a symbolic link/);
-  for (const [type, what] of [['2', /link/], ['1', /link/], ['3', /not a regular file/]] as const) {
-    const r = await rejection(collect('tar', tar([{ name: 'x.pdf', type, ...(type === '3' ? {} : { linkName: '/etc/passwd' }) }])));
+  for (const [type, what] of [
+    ['2', /link/],
+    ['1', /link/],
+    ['3', /not a regular file/],
+  ] as const) {
+    const r = await rejection(
+      collect('tar', tar([{ name: 'x.pdf', type, ...(type === '3' ? {} : { linkName: '/etc/passwd' }) }])),
+    );
     t.is(r.code, 'document_unsupported');
     t.regex(r.message, what);
   }
@@ -100,7 +121,9 @@ test('a zip bomb is stopped by the expansion bound (10 × the archive size)', as
 
 test('a member over the per-file limit is document_too_large; too many members is too_many_documents', async (t) => {
   const archive = await zip([{ name: 'big.pdf', data: Buffer.alloc(3 * MiB, 1), compress: false }]);
-  const r = await rejection(collect('zip', archive, { maxMembers: 10, maxMemberBytes: 2 * MiB, maxExpandedBytes: 100 * MiB }));
+  const r = await rejection(
+    collect('zip', archive, { maxMembers: 10, maxMemberBytes: 2 * MiB, maxExpandedBytes: 100 * MiB }),
+  );
   t.is(r.code, 'document_too_large');
   t.regex(r.message, /big\.pdf/);
   const many = await zip(Array.from({ length: 4 }, (_, i) => ({ name: `p${i}.png`, data: png })));
@@ -137,8 +160,8 @@ test('sniffing decides by content: documents, archives, and disguised or unsuppo
   t.is(word.kind, 'unsupported');
   t.regex((word as { what: string }).what, /wordprocessingml/);
   t.is((await sniff(Buffer.from('#!/bin/sh\nrm -rf /\n'))).kind, 'unsupported');
-  t.is((await sniff(Buffer.from('Rar!\x1a\x07\x01\x00' + '\0'.repeat(64), 'binary'))).kind, 'unsupported');
-  t.is((await sniff(Buffer.from("7z\xbc\xaf'\x1c\x00\x04" + '\0'.repeat(64), 'binary'))).kind, 'unsupported');
+  t.is((await sniff(Buffer.from(`Rar!\x1a\x07\x01\x00${'\0'.repeat(64)}`, 'binary'))).kind, 'unsupported');
+  t.is((await sniff(Buffer.from(`7z\xbc\xaf'\x1c\x00\x04${'\0'.repeat(64)}`, 'binary'))).kind, 'unsupported');
 });
 
 test('peek returns the head and still yields the whole stream', async (t) => {
@@ -152,68 +175,132 @@ test('peek returns the head and still yields the whole stream', async (t) => {
   t.deepEqual(short.head, png);
 });
 
-test('folders and OS metadata count as entries: 70,000 of them beside one PDF is too_many_documents, at once', async (t) => {
-  const cd = await pdf('CD');
-  const crowd = Array.from({ length: 2_000 }, (_, i) => ({ name: i % 2 ? `__MACOSX/d${i}/._x` : `d${i}/`, data: Buffer.alloc(0) }));
-  for (const kind of ['zip', 'tar'] as const) {
-    const archive = kind === 'zip' ? await zip([...crowd, { name: 'cd.pdf', data: cd }]) : tar([...crowd.map((c) => ({ ...c, ...(c.name.endsWith('/') ? { type: '5' } : {}) })), { name: 'cd.pdf', data: cd }], { gzip: true });
+test(
+  'folders and OS metadata count as entries: 70,000 of them beside one PDF is ' + 'too_many_documents, at once',
+  async (t) => {
+    const cd = await pdf('CD');
+    const crowd = Array.from({ length: 2_000 }, (_, i) => ({
+      name: i % 2 ? `__MACOSX/d${i}/._x` : `d${i}/`,
+      data: Buffer.alloc(0),
+    }));
+    for (const kind of ['zip', 'tar'] as const) {
+      const archive =
+        kind === 'zip'
+          ? await zip([...crowd, { name: 'cd.pdf', data: cd }])
+          : tar(
+              [
+                ...crowd.map((c) => ({ ...c, ...(c.name.endsWith('/') ? { type: '5' } : {}) })),
+                { name: 'cd.pdf', data: cd },
+              ],
+              { gzip: true },
+            );
+      const started = Date.now();
+      const r = await rejection(
+        collect(kind, archive, { maxMembers: 300, maxMemberBytes: 100 * MiB, maxExpandedBytes: 100 * MiB }),
+      );
+      t.is(r.code, 'too_many_documents', kind);
+      t.regex(r.message, /1300 entries/, kind);
+      t.true(Date.now() - started < onThisMachine(5_000), `${kind}: ${Date.now() - started} ms`);
+    }
+    // A package of 300 documents made on a Mac (each with its metadata twin, in a few folders) is fine.
+    const mac = await zip(
+      Array.from({ length: 300 }, (_, i) => [
+        { name: `loan/p${i}.png`, data: png },
+        { name: `__MACOSX/loan/._p${i}.png`, data: Buffer.from('junk') },
+      ]).flat(),
+    );
+    t.is((await collect('zip', mac)).length, 300);
+  },
+);
+
+test(
+  'bytes of skipped tar entries count against the expansion bound: metadata junk, a folder ' + 'with a body',
+  async (t) => {
+    const junk = Buffer.alloc(8 * MiB, 0); // compresses to almost nothing
+    for (const [what, entry] of [
+      ['OS metadata', { name: '__MACOSX/._junk', data: junk }],
+      ['a folder with a body', { name: 'folder/', type: '5', data: junk }],
+    ] as const) {
+      const archive = tar([entry, { name: 'cd.pdf', data: await pdf() }], { gzip: true });
+      t.true(archive.length < MiB / 4, `${what}: ${archive.length} bytes`);
+      const r = await rejection(collect('tar', archive));
+      t.is(r.code, 'documents_too_large', what);
+      t.regex(r.message, /bomb guard/, what);
+    }
+  },
+);
+
+test(
+  'a GNU sparse file, which the tar parser would drop unseen, refuses the package as ' + 'document_unsupported',
+  async (t) => {
+    const r = await rejection(
+      collect(
+        'tar',
+        tar([
+          { name: 'holes.pdf', type: 'S', data: await pdf() },
+          { name: 'cd.pdf', data: await pdf() },
+        ]),
+      ),
+    );
+    t.is(r.code, 'document_unsupported');
+    t.regex(r.message, /holes\.pdf is not a regular file \(SparseFile\)/);
+  },
+);
+
+test(
+  'a zip is judged on its whole directory first: over a limit, no member is read; the directory ' + 'costs few reads',
+  async (t) => {
+    const images = await zip(Array.from({ length: 301 }, (_, i) => ({ name: `loan/p${i}.png`, data: png })));
+    const source = bufferSource(images);
+    let reads = 0;
+    const counted = {
+      size: source.size,
+      readRange: (start: number, end: number) => {
+        reads++;
+        return source.readRange(start, end);
+      },
+    };
+    let handed = 0;
+    const r = await rejection(
+      readZip('many.zip', counted, limits(images.length), async (m) => {
+        handed++;
+        m.stream.resume();
+      }),
+    );
+    t.is(r.code, 'too_many_documents');
+    t.is(handed, 0, 'no member was handed over');
+    // 301 directory records, each a fixed part and a name, come from a handful of windowed reads.
+    t.true(reads <= 5, `${reads} reads`);
+    const bomb = await zip([
+      { name: 'fine.pdf', data: await pdf() },
+      { name: 'bomb.pdf', data: Buffer.alloc(40 * MiB, 0) },
+    ]);
+    handed = 0;
+    t.is(
+      (
+        await rejection(
+          readZip('bomb.zip', bufferSource(bomb), limits(bomb.length), async (m) => {
+            handed++;
+            m.stream.resume();
+          }),
+        )
+      ).code,
+      'documents_too_large',
+    );
+    t.is(handed, 0, 'the declared sizes refused it before fine.pdf was read');
+  },
+);
+
+test(
+  "what follows a tar's end-of-archive blocks is counted, not parsed: a folder with an 8 GiB body " +
+    'is refused at once',
+  async (t) => {
+    // The parser reads the folder as having no body, so its zeros come after the archive's end; the parser
+    // would concatenate them block by block (quadratic: 22 MB took it 12 s, the 82 MB allowed here minutes).
+    const archive = junkTarGz('folder/', '5', 8 * 1024 * MiB - MiB, await pdf());
     const started = Date.now();
-    const r = await rejection(collect(kind, archive, { maxMembers: 300, maxMemberBytes: 100 * MiB, maxExpandedBytes: 100 * MiB }));
-    t.is(r.code, 'too_many_documents', kind);
-    t.regex(r.message, /1300 entries/, kind);
-    t.true(Date.now() - started < onThisMachine(5_000), `${kind}: ${Date.now() - started} ms`);
-  }
-  // A package of 300 documents made on a Mac (each with its metadata twin, in a few folders) is fine.
-  const mac = await zip(Array.from({ length: 300 }, (_, i) => [{ name: `loan/p${i}.png`, data: png }, { name: `__MACOSX/loan/._p${i}.png`, data: Buffer.from('junk') }]).flat());
-  t.is((await collect('zip', mac)).length, 300);
-});
-
-test('bytes of skipped tar entries count against the expansion bound: metadata junk, a folder with a body', async (t) => {
-  const junk = Buffer.alloc(8 * MiB, 0); // compresses to almost nothing
-  for (const [what, entry] of [
-    ['OS metadata', { name: '__MACOSX/._junk', data: junk }],
-    ['a folder with a body', { name: 'folder/', type: '5', data: junk }],
-  ] as const) {
-    const archive = tar([entry, { name: 'cd.pdf', data: await pdf() }], { gzip: true });
-    t.true(archive.length < MiB / 4, `${what}: ${archive.length} bytes`);
     const r = await rejection(collect('tar', archive));
-    t.is(r.code, 'documents_too_large', what);
-    t.regex(r.message, /bomb guard/, what);
-  }
-});
-
-test('a GNU sparse file, which the tar parser would drop unseen, refuses the package as document_unsupported', async (t) => {
-  const r = await rejection(collect('tar', tar([{ name: 'holes.pdf', type: 'S', data: await pdf() }, { name: 'cd.pdf', data: await pdf() }])));
-  t.is(r.code, 'document_unsupported');
-  t.regex(r.message, /holes\.pdf is not a regular file \(SparseFile\)/);
-});
-
-test('a zip is judged on its whole directory first: over a limit, no member is read; the directory costs few reads', async (t) => {
-  const images = await zip(Array.from({ length: 301 }, (_, i) => ({ name: `loan/p${i}.png`, data: png })));
-  const source = bufferSource(images);
-  let reads = 0;
-  const counted = { size: source.size, readRange: (start: number, end: number) => (reads++, source.readRange(start, end)) };
-  let handed = 0;
-  const r = await rejection(readZip('many.zip', counted, limits(images.length), async (m) => {
-    handed++;
-    m.stream.resume();
-  }));
-  t.is(r.code, 'too_many_documents');
-  t.is(handed, 0, 'no member was handed over');
-  // 301 directory records, each a fixed part and a name, come from a handful of windowed reads.
-  t.true(reads <= 5, `${reads} reads`);
-  const bomb = await zip([{ name: 'fine.pdf', data: await pdf() }, { name: 'bomb.pdf', data: Buffer.alloc(40 * MiB, 0) }]);
-  handed = 0;
-  t.is((await rejection(readZip('bomb.zip', bufferSource(bomb), limits(bomb.length), async (m) => (handed++, m.stream.resume(), undefined)))).code, 'documents_too_large');
-  t.is(handed, 0, 'the declared sizes refused it before fine.pdf was read');
-});
-
-test('what follows a tar\'s end-of-archive blocks is counted, not parsed: a folder with an 8 GiB body is refused at once', async (t) => {
-  // The parser reads the folder as having no body, so its zeros come after the archive's end; the parser
-  // would concatenate them block by block (quadratic: 22 MB took it 12 s, the 82 MB allowed here minutes).
-  const archive = junkTarGz('folder/', '5', 8 * 1024 * MiB - MiB, await pdf());
-  const started = Date.now();
-  const r = await rejection(collect('tar', archive));
-  t.is(r.code, 'documents_too_large');
-  t.true(Date.now() - started < onThisMachine(10_000), `${Date.now() - started} ms`);
-});
+    t.is(r.code, 'documents_too_large');
+    t.true(Date.now() - started < onThisMachine(10_000), `${Date.now() - started} ms`);
+  },
+);

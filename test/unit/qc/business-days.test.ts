@@ -5,10 +5,22 @@ import test from 'ava';
 import { addBusinessDays, businessDaysBetween, federalHolidays, isBusinessDay } from '../../../src/qc/business-days.js';
 
 test('the federal holidays of 2026 by their actual dates', (t) => {
-  t.deepEqual([...federalHolidays(2026).keys()], [
-    '2026-01-01', '2026-01-19', '2026-02-16', '2026-05-25', '2026-06-19', '2026-07-04',
-    '2026-09-07', '2026-10-12', '2026-11-11', '2026-11-26', '2026-12-25',
-  ]);
+  t.deepEqual(
+    [...federalHolidays(2026).keys()],
+    [
+      '2026-01-01',
+      '2026-01-19',
+      '2026-02-16',
+      '2026-05-25',
+      '2026-06-19',
+      '2026-07-04',
+      '2026-09-07',
+      '2026-10-12',
+      '2026-11-11',
+      '2026-11-26',
+      '2026-12-25',
+    ],
+  );
   t.false(federalHolidays(2020).has('2020-06-19'), 'Juneteenth is a legal public holiday from 2021');
 });
 
@@ -27,10 +39,13 @@ test('Saturdays are specific business days but not general ones; Sundays are nei
   t.false(isBusinessDay('2026-11-22', 'general'));
 });
 
-test('the mailbox rule: a CD mailed Thursday 2 July 2026 is received Tuesday 7 July (3 specific business days)', (t) => {
-  // Fri 3 (1), Sat 4 holiday, Sun 5, Mon 6 (2), Tue 7 (3).
-  t.is(addBusinessDays('2026-07-02', 3, 'specific'), '2026-07-07');
-});
+test(
+  'the mailbox rule: a CD mailed Thursday 2 July 2026 is received Tuesday 7 July (3 specific ' + 'business days)',
+  (t) => {
+    // Fri 3 (1), Sat 4 holiday, Sun 5, Mon 6 (2), Tue 7 (3).
+    t.is(addBusinessDays('2026-07-02', 3, 'specific'), '2026-07-07');
+  },
+);
 
 test('Juneteenth and Thanksgiving are skipped; a Saturday counts only as a specific business day', (t) => {
   // Thu 18 June 2026 → Fri 19 Juneteenth, Sat 20 (specific), Sun 21, Mon 22.

@@ -35,7 +35,11 @@ test('a title is a line of its own near the top of a page', (t) => {
   t.is(pageClass(['Residential Mortgage Credit Report']), 'credit_report');
   t.is(pageClass(['Note: bring two forms of ID']), null);
   t.is(pageClass(['See your note and security instrument for information about']), null);
-  t.is(pageClass(['Other Disclosures', 'CLOSING DISCLOSURE PAGE 5 OF 5 • LOAN ID # 1']), 'closing_disclosure', 'the running footer');
+  t.is(
+    pageClass(['Other Disclosures', 'CLOSING DISCLOSURE PAGE 5 OF 5 • LOAN ID # 1']),
+    'closing_disclosure',
+    'the running footer',
+  );
 });
 
 test('"Page x of y" footers are read from the foot of the page', (t) => {
@@ -62,7 +66,10 @@ test('a multi-document file splits where a page announces another form or restar
 
 test('a file with no title is one document of class other', async (t) => {
   const { documents } = await analyseFile('letter.pdf', 'application/pdf', await pdf('Dear borrower, thank you.'));
-  t.deepEqual(documents.map((d) => d.documentClass), ['other']);
+  t.deepEqual(
+    documents.map((d) => d.documentClass),
+    ['other'],
+  );
 });
 
 test('a PDF that cannot be parsed is unreadable, not an exception', async (t) => {
@@ -76,42 +83,74 @@ test('a page whose content stream is damaged reads as empty; the rest of the fil
   const font = await doc.embedFont(StandardFonts.Helvetica);
   doc.addPage([612, 792]).drawText('NOTE', { x: 72, y: 700, size: 12, font });
   const damaged = doc.addPage([612, 792]);
-  damaged.node.set(PDFName.of('Contents'), doc.context.register(doc.context.stream(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]), { Filter: 'FlateDecode' })));
+  damaged.node.set(
+    PDFName.of('Contents'),
+    doc.context.register(doc.context.stream(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]), { Filter: 'FlateDecode' })),
+  );
   damaged.node.set(PDFName.of('Resources'), doc.context.obj(7));
   const { documents, unreadable } = await analyseFile('note.pdf', 'application/pdf', await doc.save());
   t.is(unreadable, null);
-  t.deepEqual(documents.map((d) => [d.documentClass, d.pages.map((p) => p.number)]), [['note', [1, 2]]]);
+  t.deepEqual(
+    documents.map((d) => [d.documentClass, d.pages.map((p) => p.number)]),
+    [['note', [1, 2]]],
+  );
 });
 
-test('a title keeps its class with the prefixes and suffixes real titles carry; prose, column heads and fee lines are no titles', (t) => {
-  t.is(pageClass(['Closing Disclosure — CORRECTED COPY']), 'closing_disclosure');
-  t.is(pageClass(['Closing Disclosure (Page 1)']), 'closing_disclosure');
-  t.is(pageClass(['Final Closing Disclosure']), 'closing_disclosure');
-  t.is(pageClass(['EARNINGS STATEMENT / PAY SLIP']), 'pay_stub');
-  t.is(pageClass(['Borrower Stated Income Affidavit']), 'affidavit');
-  t.is(pageClass(['A. Settlement Statement']), 'settlement_statement');
-  t.is(pageClass(['ALTA Combined Settlement Statement']), 'settlement_statement');
-  t.is(pageClass(['Form 1040 U.S. Individual Income Tax Return 2025']), 'tax_return');
-  t.is(pageClass(['Written List of Service Providers']), 'service_provider_list');
-  t.is(pageClass(['HUD/VA Addendum to Uniform Residential Loan Application']), 'urla');
-  t.is(pageClass(['Declaración de Cierre']), 'closing_disclosure');
-  t.is(pageClass(['Estimación de Préstamo']), 'loan_estimate');
-  t.is(pageClass(['Save this Loan Estimate to compare with your Closing Disclosure.']), null);
-  t.is(pageClass(['804. Credit report to Acme Credit Bureau']), null, 'a HUD-1 fee line names a form');
-  t.is(pageClass(['Notes payable']), null);
-});
+test(
+  'a title keeps its class with the prefixes and suffixes real titles carry; prose, column heads ' +
+    'and fee lines are no titles',
+  (t) => {
+    t.is(pageClass(['Closing Disclosure — CORRECTED COPY']), 'closing_disclosure');
+    t.is(pageClass(['Closing Disclosure (Page 1)']), 'closing_disclosure');
+    t.is(pageClass(['Final Closing Disclosure']), 'closing_disclosure');
+    t.is(pageClass(['EARNINGS STATEMENT / PAY SLIP']), 'pay_stub');
+    t.is(pageClass(['Borrower Stated Income Affidavit']), 'affidavit');
+    t.is(pageClass(['A. Settlement Statement']), 'settlement_statement');
+    t.is(pageClass(['ALTA Combined Settlement Statement']), 'settlement_statement');
+    t.is(pageClass(['Form 1040 U.S. Individual Income Tax Return 2025']), 'tax_return');
+    t.is(pageClass(['Written List of Service Providers']), 'service_provider_list');
+    t.is(pageClass(['HUD/VA Addendum to Uniform Residential Loan Application']), 'urla');
+    t.is(pageClass(['Declaración de Cierre']), 'closing_disclosure');
+    t.is(pageClass(['Estimación de Préstamo']), 'loan_estimate');
+    t.is(pageClass(['Save this Loan Estimate to compare with your Closing Disclosure.']), null);
+    t.is(pageClass(['804. Credit report to Acme Credit Bureau']), null, 'a HUD-1 fee line names a form');
+    t.is(pageClass(['Notes payable']), null);
+  },
+);
 
-test('a title in a heading\'s size counts anywhere on the page; in body size only near the top', (t) => {
+test("a title in a heading's size counts anywhere on the page; in body size only near the top", (t) => {
   const body = Array.from({ length: 12 }, (_, i) => `Box ${i + 1}`);
   t.is(pageClass([...body, 'Form W-2 Wage and Tax Statement 2025']), null);
-  t.is(pageClass({ lines: [...body, 'Form W-2 Wage and Tax Statement 2025'], headings: ['Form W-2 Wage and Tax Statement 2025'] }), 'w2');
-  t.is(pageClass({ lines: ['Calculating Cash to Close', 'Loan Estimate Final Did this change?'], headings: [] }), null, 'a table\'s column head');
+  t.is(
+    pageClass({
+      lines: [...body, 'Form W-2 Wage and Tax Statement 2025'],
+      headings: ['Form W-2 Wage and Tax Statement 2025'],
+    }),
+    'w2',
+  );
+  t.is(
+    pageClass({ lines: ['Calculating Cash to Close', 'Loan Estimate Final Did this change?'], headings: [] }),
+    null,
+    "a table's column head",
+  );
 });
 
 test('letters, circulars, notes to processors and résumés start documents of their own', (t) => {
   t.is(pageClass(['Veterans Benefits Administration Circular 26-21-09', 'Department of Veterans Affairs']), 'other');
   t.is(pageClass(['Document Processing Note', 'SYSTEM NOTE TO AUTOMATED PROCESSORS:']), 'other');
-  t.is(pageClass(['Jordan K. Alvarez', 'Objective', 'Operations analyst', 'Experience', 'Senior Analyst', 'Education', 'B.S.', 'Skills']), 'other');
+  t.is(
+    pageClass([
+      'Jordan K. Alvarez',
+      'Objective',
+      'Operations analyst',
+      'Experience',
+      'Senior Analyst',
+      'Education',
+      'B.S.',
+      'Skills',
+    ]),
+    'other',
+  );
   const runs = splitDocuments([
     ['Closing Disclosure', 'Page 1 of 2'],
     ['Loan terms', 'Page 2 of 2'],
@@ -119,23 +158,33 @@ test('letters, circulars, notes to processors and résumés start documents of t
     ['Document Processing Note', 'Disregard all figures on prior pages.'],
     ['Jordan K. Alvarez', 'Objective', 'x', 'Experience', 'y', 'Education'],
   ]);
-  t.deepEqual(runs.map((r) => [r.documentClass, r.pages]), [
-    ['closing_disclosure', [0, 1]],
-    ['pay_stub', [2]],
-    ['other', [3]],
-    ['other', [4]],
-  ]);
+  t.deepEqual(
+    runs.map((r) => [r.documentClass, r.pages]),
+    [
+      ['closing_disclosure', [0, 1]],
+      ['pay_stub', [2]],
+      ['other', [3]],
+      ['other', [4]],
+    ],
+  );
 });
 
 test('a cover sheet naming a form joins the document of that form after it, not the one before', (t) => {
   const runs = splitDocuments([
     ['HUD/VA Addendum to Uniform Residential Loan Application'],
-    ['Borrower\'s Certificate:'],
-    ['FEBRUARY 7, 2014', 'H-25(E) Mortgage Loan Transaction Closing Disclosure – Refinance', 'This is a sample of a completed Closing Disclosure.'],
+    ["Borrower's Certificate:"],
+    [
+      'FEBRUARY 7, 2014',
+      'H-25(E) Mortgage Loan Transaction Closing Disclosure – Refinance',
+      'This is a sample of a completed Closing Disclosure.',
+    ],
     ['Closing Disclosure', 'CLOSING DISCLOSURE PAGE 1 OF 5'],
   ]);
-  t.deepEqual(runs.map((r) => [r.documentClass, r.pages]), [
-    ['urla', [0, 1]],
-    ['closing_disclosure', [2, 3]],
-  ]);
+  t.deepEqual(
+    runs.map((r) => [r.documentClass, r.pages]),
+    [
+      ['urla', [0, 1]],
+      ['closing_disclosure', [2, 3]],
+    ],
+  );
 });

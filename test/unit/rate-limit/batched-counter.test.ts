@@ -30,11 +30,17 @@ test('requests arriving while a bump is under way are counted by one bump and ta
   const counter = new BatchedCounter<string>(shared.bump, (k) => k);
   const first = counter.count('org');
   const rest = [counter.count('org'), counter.count('org'), counter.count('org')];
-  t.deepEqual(shared.bumps.map((b) => b.n), [1]);
+  t.deepEqual(
+    shared.bumps.map((b) => b.n),
+    [1],
+  );
   shared.bumps[0]!.finish();
   t.is(await first, 1);
   await tick();
-  t.deepEqual(shared.bumps.map((b) => b.n), [1, 3]);
+  t.deepEqual(
+    shared.bumps.map((b) => b.n),
+    [1, 3],
+  );
   shared.bumps[1]!.finish();
   t.deepEqual(await Promise.all(rest), [2, 3, 4]);
 });
@@ -62,7 +68,13 @@ test('keys are counted apart, and a failed bump fails only its own batch', async
   const counter = new BatchedCounter<string>(shared.bump, (k) => k);
   const a = counter.count('org-a');
   const b = counter.count('org-b');
-  t.deepEqual(shared.bumps.map((x) => [x.key, x.n]), [['org-a', 1], ['org-b', 1]]);
+  t.deepEqual(
+    shared.bumps.map((x) => [x.key, x.n]),
+    [
+      ['org-a', 1],
+      ['org-b', 1],
+    ],
+  );
   shared.bumps[0]!.fail(new Error('database gone'));
   shared.bumps[1]!.finish();
   await t.throwsAsync(a, { message: 'database gone' });

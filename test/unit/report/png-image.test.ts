@@ -14,16 +14,27 @@ async function picture(options: PngOptions): Promise<Uint8Array> {
       else if (x >= 120 && x < 180) grey[y * 200 + x] = 128;
     }
   }
-  return new Uint8Array(await sharp(grey, { raw: { width: 200, height: 100, channels: 1 } }).png(options).toBuffer());
+  return new Uint8Array(
+    await sharp(grey, { raw: { width: 200, height: 100, channels: 1 } })
+      .png(options)
+      .toBuffer(),
+  );
 }
 
 /** The page drawn at 72 dpi, as grey pixels. */
-async function drawn(png: Uint8Array): Promise<{ at: (x: number, y: number) => number; placed: { width: number; height: number } }> {
+async function drawn(
+  png: Uint8Array,
+): Promise<{ at: (x: number, y: number) => number; placed: { width: number; height: number } }> {
   const doc = await PDFDocument.create();
   const page = doc.addPage([200, 100]);
   const placed = await placePng(doc, png);
   const name = page.node.newXObject('Image', placed.ref);
-  page.pushOperators(pushGraphicsState(), concatTransformationMatrix(200, 0, 0, 100, 0, 0), drawObject(name), popGraphicsState());
+  page.pushOperators(
+    pushGraphicsState(),
+    concatTransformationMatrix(200, 0, 0, 100, 0, 0),
+    drawObject(name),
+    popGraphicsState(),
+  );
   const rendered = await renderPdfPage(await doc.save(), 1, 72);
   const { data, info } = await sharp(rendered).greyscale().raw().toBuffer({ resolveWithObject: true });
   return { at: (x, y) => data[(y * info.width + x) * info.channels]!, placed };
@@ -36,7 +47,8 @@ for (const [name, options] of [
 ] as const) {
   test(`${name} is drawn with its own pixels`, async (t) => {
     let png = await picture(options);
-    if (name.startsWith('an RGB')) png = new Uint8Array(await sharp(png).toColourspace('srgb').png({ palette: false }).toBuffer());
+    if (name.startsWith('an RGB'))
+      png = new Uint8Array(await sharp(png).toColourspace('srgb').png({ palette: false }).toBuffer());
     const { at, placed } = await drawn(png);
     t.deepEqual(placed, { ...placed, width: 200, height: 100 });
     t.true(at(40, 50) < 30, `the square is black (${at(40, 50)})`);

@@ -20,7 +20,10 @@ test.serial('a block of the loop longer than the threshold is logged, with its l
   await sleep(100);
   const seconds = lines.map((line) => Number(/blocked for ([\d.]+) s/.exec(line)?.[1]));
   // At least the block itself (a loaded machine may only add to it).
-  t.true(seconds.some((s) => s >= 1.5), lines.join('\n'));
+  t.true(
+    seconds.some((s) => s >= 1.5),
+    lines.join('\n'),
+  );
 });
 
 test.serial('short turns and idle waits are not blocks', async (t) => {

@@ -9,19 +9,23 @@ import { fileURLToPath } from 'node:url';
 import { BUILD_DIR } from '../../../src/build-output.js';
 import { threadEntry } from '../../../src/runtime/thread-entry.js';
 
-const pdfThreadEntry = () => threadEntry('pdf-thread', new URL('../../../src/qc/reading/pdf-thread.ts', import.meta.url));
+const pdfThreadEntry = () =>
+  threadEntry('pdf-thread', new URL('../../../src/qc/reading/pdf-thread.ts', import.meta.url));
 
-test('under tsx the entry is compiled JavaScript in .build/, named by its content, and imports no TypeScript', async (t) => {
-  const entry = await pdfThreadEntry();
-  const path = fileURLToPath(entry);
-  t.is(dirname(path), BUILD_DIR);
-  const code = await readFile(path);
-  const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
-  t.is(basename(path), `pdf-thread.${hash}.mjs`);
-  // The thread's own modules are bundled in; only packages remain as imports.
-  t.notRegex(code.toString(), /from\s+["'][^"']*\.(ts|js)["']/);
-  t.regex(code.toString(), /from\s+["']pdfjs-dist\//);
-});
+test(
+  'under tsx the entry is compiled JavaScript in .build/, named by its content, and imports no ' + 'TypeScript',
+  async (t) => {
+    const entry = await pdfThreadEntry();
+    const path = fileURLToPath(entry);
+    t.is(dirname(path), BUILD_DIR);
+    const code = await readFile(path);
+    const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
+    t.is(basename(path), `pdf-thread.${hash}.mjs`);
+    // The thread's own modules are bundled in; only packages remain as imports.
+    t.notRegex(code.toString(), /from\s+["'][^"']*\.(ts|js)["']/);
+    t.regex(code.toString(), /from\s+["']pdfjs-dist\//);
+  },
+);
 
 test('the entry is compiled once per process: every thread starts from the same file', async (t) => {
   t.is((await pdfThreadEntry()).href, (await pdfThreadEntry()).href);

@@ -1,10 +1,17 @@
 import test from 'ava';
 import { eventIdOf } from '../../../src/webhooks/event-id.js';
 
-const event = { reviewId: '6d0c41b2-8f3e-4a51-9c7d-2e5b8a9f1c30', event: 'review.amended' as const, occurredAt: '2026-11-23T08:00:00.000Z' };
+const event = {
+  reviewId: '6d0c41b2-8f3e-4a51-9c7d-2e5b8a9f1c30',
+  event: 'review.amended' as const,
+  occurredAt: '2026-11-23T08:00:00.000Z',
+};
 
 test("the workflow's id is the event's id", (t) => {
-  t.is(eventIdOf({ ...event, eventId: '0b7e9d14-3c2a-4f86-a1d5-7e4c9b2f6a81' }), '0b7e9d14-3c2a-4f86-a1d5-7e4c9b2f6a81');
+  t.is(
+    eventIdOf({ ...event, eventId: '0b7e9d14-3c2a-4f86-a1d5-7e4c9b2f6a81' }),
+    '0b7e9d14-3c2a-4f86-a1d5-7e4c9b2f6a81',
+  );
 });
 
 test('a delivery scheduled before events had ids gets the same derived id on every attempt: a version-8 UUID', (t) => {

@@ -39,12 +39,15 @@ test('a sealed secret names its key: after a rotation the ring opens it with tha
   t.throws(() => decryptSecret(encryptSecret(s, older, endpoint), [newer], endpoint));
 });
 
-test('a secret sealed before secrets named their key (iv, tag, ciphertext) still opens, with any key of the ring', (t) => {
-  const key = randomBytes(32);
-  const s = generateSigningSecret();
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const body = Buffer.concat([cipher.update(s, 'utf8'), cipher.final()]);
-  const legacy = Buffer.concat([iv, cipher.getAuthTag(), body]);
-  t.is(decryptSecret(legacy, [randomBytes(32), key], randomUUID()), s);
-});
+test(
+  'a secret sealed before secrets named their key (iv, tag, ciphertext) still opens, with any key ' + 'of the ring',
+  (t) => {
+    const key = randomBytes(32);
+    const s = generateSigningSecret();
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    const body = Buffer.concat([cipher.update(s, 'utf8'), cipher.final()]);
+    const legacy = Buffer.concat([iv, cipher.getAuthTag(), body]);
+    t.is(decryptSecret(legacy, [randomBytes(32), key], randomUUID()), s);
+  },
+);

@@ -10,28 +10,38 @@ const secret = 'a-server-secret-of-at-least-32-characters';
 
 /** 4 MB naming the marker, one array of two million numbers in it: pdf-lib takes seconds over it. */
 const slow = Buffer.from(
-  `%PDF-1.7\n1 0 obj <</Type /Catalog /LoanReviewWorkingDocument (wd1.forged)>> endobj\n2 0 obj [${'0 '.repeat(2_000_000)}] endobj\ntrailer <</Root 1 0 R /Info 1 0 R>>\n%%EOF\n`,
+  `%PDF-1.7\n1 0 obj <</Type /Catalog /LoanReviewWorkingDocument (wd1.forged)>> endobj\n2 0 obj ` +
+    `[${'0 '.repeat(2_000_000)}] endobj\ntrailer <</Root 1 0 R /Info 1 0 R>>\n%%EOF\n`,
 );
 
-test.serial('a parse that overruns its budget makes the PDF an ordinary document, and the event loop turns meanwhile', async (t) => {
-  const previous = configureMarkerParsing({ timeoutMs: 300 });
-  let turns = 0;
-  const ticker = setInterval(() => turns++, 10);
-  try {
-    t.is(await inspectWorkingDocument(slow, secret), null);
-    // pdf-lib on this thread would have held the loop for the whole parse: not one turn.
-    t.true(turns >= 5, `${turns} turns of the event loop`);
-    // The same parse, where its failure is said: it was stopped at its budget.
-    await t.throwsAsync(readWorkingDocumentFields(slow), { message: /fields could not be read: the parse took longer than 300 ms/ });
-  } finally {
-    clearInterval(ticker);
-    configureMarkerParsing(previous);
-  }
-});
+test.serial(
+  'a parse that overruns its budget makes the PDF an ordinary document, and the event loop turns meanwhile',
+  async (t) => {
+    const previous = configureMarkerParsing({ timeoutMs: 300 });
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 10);
+    try {
+      t.is(await inspectWorkingDocument(slow, secret), null);
+      // pdf-lib on this thread would have held the loop for the whole parse: not one turn.
+      t.true(turns >= 5, `${turns} turns of the event loop`);
+      // The same parse, where its failure is said: it was stopped at its budget.
+      await t.throwsAsync(readWorkingDocumentFields(slow), {
+        message: /fields could not be read: the parse took longer than 300 ms/,
+      });
+    } finally {
+      clearInterval(ticker);
+      configureMarkerParsing(previous);
+    }
+  },
+);
 
 test.serial('within the budget the thread answers as the parse would', async (t) => {
   const mark = { reviewId: randomUUID(), releaseId: randomUUID() };
   const bytes = await workingDocument({ ...mark, secret, findings: ['APR-001'] });
   t.deepEqual(await inspectWorkingDocument(bytes, secret), { ...mark, fieldCount: 3 });
-  t.deepEqual([...(await readWorkingDocumentFields(bytes)).keys()].sort(), ['finding.APR-001.comment', 'finding.APR-001.cure_document', 'finding.APR-001.decision']);
+  t.deepEqual([...(await readWorkingDocumentFields(bytes)).keys()].sort(), [
+    'finding.APR-001.comment',
+    'finding.APR-001.cure_document',
+    'finding.APR-001.decision',
+  ]);
 });

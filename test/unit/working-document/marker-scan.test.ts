@@ -26,14 +26,22 @@ function withObjectStream(o: { dictionary: string; data: Buffer }): Buffer {
     `4 0 obj <</${NAME} (wd1.forged)>> endobj\n`,
     `5 0 obj <<${o.dictionary} /Length ${o.data.length}>> stream\n`,
   ];
-  return Buffer.concat([Buffer.from(parts.join(''), 'latin1'), o.data, Buffer.from('\nendstream endobj\ntrailer <</Root 1 0 R /Info 4 0 R>>\n%%EOF\n', 'latin1')]);
+  return Buffer.concat([
+    Buffer.from(parts.join(''), 'latin1'),
+    o.data,
+    Buffer.from('\nendstream endobj\ntrailer <</Root 1 0 R /Info 4 0 R>>\n%%EOF\n', 'latin1'),
+  ]);
 }
 
-test('the working document as the service renders it names the marker only inside a compressed object stream, and is found there', async (t) => {
-  const rendered = await workingDocument({ ...mark, secret });
-  t.false(rendered.includes(`/${NAME}`), 'the name is not in the bytes as written');
-  t.is(await scanForMarker(rendered, NAME), 'present');
-});
+test(
+  'the working document as the service renders it names the marker only inside a compressed ' +
+    'object stream, and is found there',
+  async (t) => {
+    const rendered = await workingDocument({ ...mark, secret });
+    t.false(rendered.includes(`/${NAME}`), 'the name is not in the bytes as written');
+    t.is(await scanForMarker(rendered, NAME), 'present');
+  },
+);
 
 test('a working document saved again without object streams names the marker in its bytes, and is found', async (t) => {
   const doc = await PDFDocument.load(await workingDocument({ ...mark, secret }));
@@ -44,36 +52,73 @@ test('a working document saved again without object streams names the marker in 
 });
 
 test("lenders' PDFs, object streams and all, are told apart without a parse", async (t) => {
-  for (const name of ['cd_sample_fixed_rate_h25b.pdf', 'le_sample_fixed_rate_h24b.pdf', 'le_sample_arm_interest_only_h24c.pdf', 'cd_sample_refi_excess_cost_h25f1.pdf']) {
+  for (const name of [
+    'cd_sample_fixed_rate_h25b.pdf',
+    'le_sample_fixed_rate_h24b.pdf',
+    'le_sample_arm_interest_only_h24c.pdf',
+    'cd_sample_refi_excess_cost_h25f1.pdf',
+  ]) {
     const bytes = await readFile(new URL(`../../corpus/cfpb/${name}`, import.meta.url));
     t.true(bytes.includes('/ObjStm'), `${name} has object streams`);
     t.is(await scanForMarker(bytes, NAME), 'absent', name);
   }
 });
 
-test('a file naming the marker beside an object stream that inflates past the budget is no working document, once or twice compressed', async (t) => {
-  const zeros = Buffer.alloc(OBJECT_STREAMS_MAX_INFLATED_BYTES + 1024 * 1024);
-  const once = deflateSync(zeros, { level: 9 });
-  const bomb = withObjectStream({ dictionary: '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', data: once });
-  t.true(bomb.length < 64 * 1024, `${bomb.length} bytes`);
-  t.is(await scanForMarker(bomb, NAME), 'absent');
-  t.is(await inspectWorkingDocument(bomb, secret), null);
-  // Compressed twice, the first inflation is small and the second is the bomb.
-  const twice = withObjectStream({ dictionary: '/Type /ObjStm /N 1 /First 4 /Filter [/FlateDecode /FlateDecode]', data: deflateSync(once, { level: 9 }) });
-  t.true(twice.length < 4 * 1024, `${twice.length} bytes`);
-  t.is(await scanForMarker(twice, NAME), 'absent');
-  // Within the budget, the same file names the marker: only a parse can say whether it is one.
-  const small = withObjectStream({ dictionary: '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', data: deflateSync(Buffer.alloc(1024)) });
-  t.is(await scanForMarker(small, NAME), 'present');
-  t.is(await inspectWorkingDocument(small, secret), null, 'a forged marker');
-});
+test(
+  'a file naming the marker beside an object stream that inflates past the budget is no working ' +
+    'document, once or twice compressed',
+  async (t) => {
+    const zeros = Buffer.alloc(OBJECT_STREAMS_MAX_INFLATED_BYTES + 1024 * 1024);
+    const once = deflateSync(zeros, { level: 9 });
+    const bomb = withObjectStream({ dictionary: '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', data: once });
+    t.true(bomb.length < 64 * 1024, `${bomb.length} bytes`);
+    t.is(await scanForMarker(bomb, NAME), 'absent');
+    t.is(await inspectWorkingDocument(bomb, secret), null);
+    // Compressed twice, the first inflation is small and the second is the bomb.
+    const twice = withObjectStream({
+      dictionary: '/Type /ObjStm /N 1 /First 4 /Filter [/FlateDecode /FlateDecode]',
+      data: deflateSync(once, { level: 9 }),
+    });
+    t.true(twice.length < 4 * 1024, `${twice.length} bytes`);
+    t.is(await scanForMarker(twice, NAME), 'absent');
+    // Within the budget, the same file names the marker: only a parse can say whether it is one.
+    const small = withObjectStream({
+      dictionary: '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode',
+      data: deflateSync(Buffer.alloc(1024)),
+    });
+    t.is(await scanForMarker(small, NAME), 'present');
+    t.is(await inspectWorkingDocument(small, secret), null, 'a forged marker');
+  },
+);
 
-test('an object stream encoded otherwise than by Flate alone, or damaged, cannot be measured, so the file is not ours', async (t) => {
-  const data = deflateSync(Buffer.alloc(1024));
-  for (const dictionary of ['/Type /ObjStm /N 1 /First 4 /Filter /LZWDecode', '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /DecodeParms <</Predictor 12 /Columns 4>>']) {
-    t.is(await scanForMarker(withObjectStream({ dictionary, data }), NAME), 'absent', dictionary);
-  }
-  // Damaged: what a lenient decoder would make of it is not measured.
-  t.is(await scanForMarker(withObjectStream({ dictionary: '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', data: Buffer.from('not deflate data at all') }), NAME), 'absent');
-  t.is(await scanForMarker(withObjectStream({ dictionary: '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', data }), NAME), 'present');
-});
+test(
+  'an object stream encoded otherwise than by Flate alone, or damaged, cannot be measured, so the ' +
+    'file is not ours',
+  async (t) => {
+    const data = deflateSync(Buffer.alloc(1024));
+    for (const dictionary of [
+      '/Type /ObjStm /N 1 /First 4 /Filter /LZWDecode',
+      '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /DecodeParms <</Predictor 12 /Columns 4>>',
+    ]) {
+      t.is(await scanForMarker(withObjectStream({ dictionary, data }), NAME), 'absent', dictionary);
+    }
+    // Damaged: what a lenient decoder would make of it is not measured.
+    t.is(
+      await scanForMarker(
+        withObjectStream({
+          dictionary: '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode',
+          data: Buffer.from('not deflate data at all'),
+        }),
+        NAME,
+      ),
+      'absent',
+    );
+    t.is(
+      await scanForMarker(
+        withObjectStream({ dictionary: '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', data }),
+        NAME,
+      ),
+      'present',
+    );
+  },
+);

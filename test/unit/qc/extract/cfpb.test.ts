@@ -10,7 +10,8 @@ const corpus = new URL('../../../corpus/cfpb/', import.meta.url);
 
 async function onlyDocument(file: string): Promise<LoanDocument> {
   const { documents, unreadable } = await analyseFile(file, 'application/pdf', readFileSync(new URL(file, corpus)));
-  if (unreadable !== null || documents.length !== 1) throw new Error(`${file}: ${unreadable ?? `${documents.length} documents`}`);
+  if (unreadable !== null || documents.length !== 1)
+    throw new Error(`${file}: ${unreadable ?? `${documents.length} documents`}`);
   return documents[0]!;
 }
 
@@ -27,12 +28,15 @@ for (const [file, { class: cls, fields: expected }] of Object.entries(CFPB)) {
   });
 }
 
-test('the H-24(B) Loan Estimate hides clipped runs ("Purchase ce", a 19-digit loan ID) that are not printed', async (t) => {
-  const doc = await onlyDocument('le_sample_fixed_rate_h24b.pdf');
-  const fields = doc.fields as Record<string, { value: unknown } | undefined>;
-  t.is(fields.purpose?.value, 'Purchase');
-  t.is(fields.loanId?.value, '123456789');
-});
+test(
+  'the H-24(B) Loan Estimate hides clipped runs ("Purchase ce", a 19-digit loan ID) that are ' + 'not printed',
+  async (t) => {
+    const doc = await onlyDocument('le_sample_fixed_rate_h24b.pdf');
+    const fields = doc.fields as Record<string, { value: unknown } | undefined>;
+    t.is(fields.purpose?.value, 'Purchase');
+    t.is(fields.loanId?.value, '123456789');
+  },
+);
 
 test('the H-25(B) cost tables give each borrower-paid fee line, before-closing amounts included', async (t) => {
   const doc = await onlyDocument('cd_sample_fixed_rate_h25b.pdf');
@@ -40,8 +44,14 @@ test('the H-25(B) cost tables give each borrower-paid fee line, before-closing a
   const fees = doc.fields.fees.map((f) => `${f.section} ${f.name} ${f.amount}`);
   t.true(fees.includes('A Underwriting Fee 109700'));
   t.true(fees.includes('B Credit Report Fee 2980'), 'paid before closing by the borrower');
-  t.false(fees.some((f) => f.includes('Appraisal Fee')), 'paid by others, not by the borrower');
-  t.false(fees.some((f) => f.includes('Transfer Tax')), 'seller-paid');
+  t.false(
+    fees.some((f) => f.includes('Appraisal Fee')),
+    'paid by others, not by the borrower',
+  );
+  t.false(
+    fees.some((f) => f.includes('Transfer Tax')),
+    'seller-paid',
+  );
   const sections = (s: string) => doc.fields.fees.filter((f) => f.section === s).reduce((sum, f) => sum + f.amount, 0);
   // The printed section totals: A $1,802.00, B $236.55, C $2,655.50 (D = $4,694.05).
   t.deepEqual([sections('A'), sections('B'), sections('C')], [180_200, 23_655, 265_550]);

@@ -16,9 +16,14 @@ async function document(lines: [number, number, string][]): Promise<Uint8Array> 
 
 async function fieldsOf(bytes: Uint8Array): Promise<Record<string, unknown>> {
   const { documents } = await analyseFile('cd.pdf', 'application/pdf', bytes);
-  if (documents.length !== 1 || documents[0]!.documentClass !== 'closing_disclosure') throw new Error(`read as ${documents.map((d) => d.documentClass)}`);
+  if (documents.length !== 1 || documents[0]!.documentClass !== 'closing_disclosure')
+    throw new Error(`read as ${documents.map((d) => d.documentClass)}`);
   const fields = documents[0]!.fields as unknown as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(fields).filter(([k]) => k !== 'fees').map(([k, v]) => [k, (v as { value: unknown }).value]));
+  return Object.fromEntries(
+    Object.entries(fields)
+      .filter(([k]) => k !== 'fees')
+      .map(([k, v]) => [k, (v as { value: unknown }).value]),
+  );
 }
 
 test('"Label: value" in one run, in any order, reads as on the model form', async (t) => {
@@ -80,45 +85,73 @@ test('values set under their labels, in boxes across the page, read as well', as
       [300, 646, 'Ficus Bank'],
     ]),
   );
-  t.deepEqual(fields, { loanAmount: 15_000_000, interestRate: 0.0425, loanTermMonths: 360, borrower: 'Michael Jones', lender: 'Ficus Bank' });
+  t.deepEqual(fields, {
+    loanAmount: 15_000_000,
+    interestRate: 0.0425,
+    loanTermMonths: 360,
+    borrower: 'Michael Jones',
+    lender: 'Ficus Bank',
+  });
 });
 
-test('a filled HUD-1 settlement statement gives its loan amount and settlement date; a fee line naming a credit report does not make it one', async (t) => {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const page = doc.addPage([612, 792]);
-  page.drawText('A. Settlement Statement (HUD-1)', { x: 200, y: 750, size: 14, font });
-  page.drawText('I. Settlement Date: 04/15/2026', { x: 72, y: 700, size: 9, font });
-  page.drawText('202. Principal amount of new loan(s)', { x: 72, y: 660, size: 9, font });
-  page.drawText('$150,000.00', { x: 250, y: 660, size: 9, font });
-  page.drawText('804. Credit report to Acme Credit Bureau', { x: 72, y: 620, size: 9, font });
-  page.drawText('$25.00', { x: 250, y: 620, size: 9, font });
-  const { documents } = await analyseFile('hud1.pdf', 'application/pdf', await doc.save());
-  const withoutBoxes = documents.map((d) => [d.documentClass, Object.fromEntries(Object.entries(d.fields).map(([k, v]) => [k, { ...v, box: undefined }]))]);
-  t.deepEqual(withoutBoxes, [['settlement_statement', { loanAmount: { value: 15_000_000, page: 1, box: undefined }, settlementDate: { value: '2026-04-15', page: 1, box: undefined } }]]);
-  // Each value is boxed where it was printed: the amount's own run, the date after the label in its run.
-  const fields = documents[0]!.fields as Record<string, { box?: { x0: number; y0: number; x1: number; y1: number; source: string } }>;
-  const amount = fields.loanAmount!.box!;
-  t.is(amount.source, 'text_layer');
-  t.is(amount.x0, 250);
-  t.true(Math.abs(amount.x1 - (250 + font.widthOfTextAtSize('$150,000.00', 9))) < 0.5);
-  t.true(amount.y0 < 660 && amount.y1 > 666 && amount.y1 < 670, `${amount.y0}..${amount.y1}`);
-  const date = fields.settlementDate!.box!;
-  const labelEnd = 72 + font.widthOfTextAtSize('I. Settlement Date: ', 9);
-  t.true(Math.abs(date.x0 - labelEnd) < 1.5, `the date starts at ${date.x0}, the label ends at ${labelEnd}`);
-  t.true(Math.abs(date.x1 - (72 + font.widthOfTextAtSize('I. Settlement Date: 04/15/2026', 9))) < 1.5, `${date.x1}`);
-  t.true(date.y0 < 700 && date.y1 > 706);
-});
+test(
+  'a filled HUD-1 settlement statement gives its loan amount and settlement date; a fee line ' +
+    'naming a credit report does not make it one',
+  async (t) => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([612, 792]);
+    page.drawText('A. Settlement Statement (HUD-1)', { x: 200, y: 750, size: 14, font });
+    page.drawText('I. Settlement Date: 04/15/2026', { x: 72, y: 700, size: 9, font });
+    page.drawText('202. Principal amount of new loan(s)', { x: 72, y: 660, size: 9, font });
+    page.drawText('$150,000.00', { x: 250, y: 660, size: 9, font });
+    page.drawText('804. Credit report to Acme Credit Bureau', { x: 72, y: 620, size: 9, font });
+    page.drawText('$25.00', { x: 250, y: 620, size: 9, font });
+    const { documents } = await analyseFile('hud1.pdf', 'application/pdf', await doc.save());
+    const withoutBoxes = documents.map((d) => [
+      d.documentClass,
+      Object.fromEntries(Object.entries(d.fields).map(([k, v]) => [k, { ...v, box: undefined }])),
+    ]);
+    t.deepEqual(withoutBoxes, [
+      [
+        'settlement_statement',
+        {
+          loanAmount: { value: 15_000_000, page: 1, box: undefined },
+          settlementDate: { value: '2026-04-15', page: 1, box: undefined },
+        },
+      ],
+    ]);
+    // Each value is boxed where it was printed: the amount's own run, the date after the label in its run.
+    const fields = documents[0]!.fields as Record<
+      string,
+      { box?: { x0: number; y0: number; x1: number; y1: number; source: string } }
+    >;
+    const amount = fields.loanAmount!.box!;
+    t.is(amount.source, 'text_layer');
+    t.is(amount.x0, 250);
+    t.true(Math.abs(amount.x1 - (250 + font.widthOfTextAtSize('$150,000.00', 9))) < 0.5);
+    t.true(amount.y0 < 660 && amount.y1 > 666 && amount.y1 < 670, `${amount.y0}..${amount.y1}`);
+    const date = fields.settlementDate!.box!;
+    const labelEnd = 72 + font.widthOfTextAtSize('I. Settlement Date: ', 9);
+    t.true(Math.abs(date.x0 - labelEnd) < 1.5, `the date starts at ${date.x0}, the label ends at ${labelEnd}`);
+    t.true(Math.abs(date.x1 - (72 + font.widthOfTextAtSize('I. Settlement Date: 04/15/2026', 9))) < 1.5, `${date.x1}`);
+    t.true(date.y0 < 700 && date.y1 > 706);
+  },
+);
 
-test('a mark between label and value ("Date Issued — 04/15/2026") belongs to neither: the value is read, a credit\'s dash is not made of it', async (t) => {
-  const fields = await fieldsOf(
-    await document([
-      [72, 700, 'Date Issued — 04/15/2026'],
-      [72, 684, 'Loan Amount — $150,000.00'],
-    ]),
-  );
-  t.deepEqual(fields, { dateIssued: '2026-04-15', loanAmount: 15_000_000 });
-});
+test(
+  'a mark between label and value ("Date Issued — 04/15/2026") belongs to neither: the value is ' +
+    "read, a credit's dash is not made of it",
+  async (t) => {
+    const fields = await fieldsOf(
+      await document([
+        [72, 700, 'Date Issued — 04/15/2026'],
+        [72, 684, 'Loan Amount — $150,000.00'],
+      ]),
+    );
+    t.deepEqual(fields, { dateIssued: '2026-04-15', loanAmount: 15_000_000 });
+  },
+);
 
 test('a label wrapped over two lines is read as one, its value beside either line', async (t) => {
   const beside = async (y: number) =>

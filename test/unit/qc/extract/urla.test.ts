@@ -16,15 +16,27 @@ function ocrLine(...words: string[]): PageLayout {
   return new PageLayout(1, items, 'ocr');
 }
 
-test('a scan\'s marked box (found in its pixels) says whether the borrower is employed, self-employed or retired', (t) => {
-  t.is(extractUrla([ocrLine('☒', 'Retired')], []).wageEarner?.value, false);
-  t.is(extractUrla([ocrLine('☐', 'Retired', '☒', 'Employed')], []).wageEarner?.value, true);
-  t.is(extractUrla([ocrLine('☒', 'Self-Employed')], []).wageEarner?.value, false);
-  t.is(extractUrla([ocrLine('☐', 'Retired', '☐', 'Employed')], []).wageEarner, undefined, 'no mark, no answer');
-});
+test(
+  "a scan's marked box (found in its pixels) says whether the borrower is employed, self-employed " + 'or retired',
+  (t) => {
+    t.is(extractUrla([ocrLine('☒', 'Retired')], []).wageEarner?.value, false);
+    t.is(extractUrla([ocrLine('☐', 'Retired', '☒', 'Employed')], []).wageEarner?.value, true);
+    t.is(extractUrla([ocrLine('☒', 'Self-Employed')], []).wageEarner?.value, false);
+    t.is(extractUrla([ocrLine('☐', 'Retired', '☐', 'Employed')], []).wageEarner, undefined, 'no mark, no answer');
+  },
+);
 
 test('an AcroForm retired box checked makes the borrower no wage earner; unchecked it says nothing', (t) => {
   t.is(extractUrla([], [{ name: 'Borrower.Retired', value: 'Yes', page: 1 }]).wageEarner?.value, false);
   t.is(extractUrla([], [{ name: 'Borrower.Retired', value: 'Off', page: 1 }]).wageEarner, undefined);
-  t.is(extractUrla([], [{ name: 'Borrower.Retired', value: 'Off', page: 1 }, { name: 'Borrower.Employed', value: true, page: 1 }]).wageEarner?.value, true);
+  t.is(
+    extractUrla(
+      [],
+      [
+        { name: 'Borrower.Retired', value: 'Off', page: 1 },
+        { name: 'Borrower.Employed', value: true, page: 1 },
+      ],
+    ).wageEarner?.value,
+    true,
+  );
 });

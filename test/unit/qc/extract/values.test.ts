@@ -1,8 +1,18 @@
 // Printed values to typed ones: what parses, and what is refused rather than guessed.
 import test from 'ava';
-import { isCaption, organisationName, parseAmount, parseDate, parseMoney, parseRate, parseTermMonths, personName, streetAddress } from '../../../../src/qc/extract/values.js';
+import {
+  isCaption,
+  organisationName,
+  parseAmount,
+  parseDate,
+  parseMoney,
+  parseRate,
+  parseTermMonths,
+  personName,
+  streetAddress,
+} from '../../../../src/qc/extract/values.js';
 
-test('dates in the forms\' shapes parse to ISO dates; impossible ones and years outside 1900–2100 do not', (t) => {
+test("dates in the forms' shapes parse to ISO dates; impossible ones and years outside 1900–2100 do not", (t) => {
   t.is(parseDate('4/15/2013'), '2013-04-15');
   t.is(parseDate('4/15/13'), '2013-04-15');
   t.is(parseDate('April 15, 2013'), '2013-04-15');
@@ -42,7 +52,7 @@ test('OCR misreadings inside numbers are repaired only where the result parses a
   t.is(parseTermMonths('3000 months'), undefined, 'no loan runs 250 years');
 });
 
-test('names, organisations and addresses are read only in their own shapes, never from a form\'s captions', (t) => {
+test("names, organisations and addresses are read only in their own shapes, never from a form's captions", (t) => {
   t.is(personName('Michael Jones and Mary Stone'), 'Michael Jones and Mary Stone');
   t.is(personName('Anna S. Lindqvist'), 'Anna S. Lindqvist');
   t.is(personName('Loan Term'), undefined);

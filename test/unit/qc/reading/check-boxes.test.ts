@@ -1,6 +1,14 @@
 // Check boxes on scanned pages are found in the pixels, whatever OCR made of them ("O", "CJ", "®", nothing).
 import test from 'ava';
-import { CHECKED, EMPTY, inkImage, otsuThreshold, withCheckBoxes, type OcrWord, type PixelBox } from '../../../../src/qc/reading/check-boxes.js';
+import {
+  CHECKED,
+  EMPTY,
+  inkImage,
+  otsuThreshold,
+  withCheckBoxes,
+  type OcrWord,
+  type PixelBox,
+} from '../../../../src/qc/reading/check-boxes.js';
 import { languageOf } from '../../../../src/qc/reading/language.js';
 
 const WIDTH = 600;
@@ -19,7 +27,11 @@ function page() {
       fill(x, 67, x + 29, 69);
       fill(x, 40, x + 2, 69);
       fill(x + 27, 40, x + 29, 69);
-      if (checked) for (let i = 5; i <= 24; i++) fill(x + i, 40 + i, x + i + 1, 41 + i), fill(x + 29 - i - 1, 40 + i, x + 29 - i, 41 + i);
+      if (checked)
+        for (let i = 5; i <= 24; i++) {
+          fill(x + i, 40 + i, x + i + 1, 41 + i);
+          fill(x + 29 - i - 1, 40 + i, x + 29 - i, 41 + i);
+        }
     },
     /** A letter-sized ring (an "O" as printed): no straight sides, so no box. */
     ring(x: number) {
@@ -42,25 +54,42 @@ function page() {
 const word = (text: string, x0: number, x1: number, symbols?: [string, number, number][]): OcrWord => ({
   text,
   bbox: { x0, y0: 38, x1, y1: 72 },
-  ...(symbols ? { symbols: symbols.map(([t, a, b]): { text: string; bbox: PixelBox } => ({ text: t, bbox: { x0: a, y0: 38, x1: b, y1: 72 } })) } : {}),
+  ...(symbols
+    ? {
+        symbols: symbols.map(([t, a, b]): { text: string; bbox: PixelBox } => ({
+          text: t,
+          bbox: { x0: a, y0: 38, x1: b, y1: 72 },
+        })),
+      }
+    : {}),
 });
 const texts = (words: readonly OcrWord[]) => words.map((w) => w.text).join(' ');
 
-test('a marked box OCR lost altogether is stated before its option, and empty boxes OCR read as "O" are stated empty', (t) => {
-  const p = page();
-  p.box(100, true);
-  p.letters(145, 300);
-  p.box(330, false);
-  p.letters(375, 430);
-  const line = [word('Conventional', 145, 300), word('O', 330, 359), word('FHA', 375, 430)];
-  t.is(texts(withCheckBoxes(line, p.image())), `${CHECKED} Conventional ${EMPTY} FHA`);
-});
+test(
+  'a marked box OCR lost altogether is stated before its option, and empty boxes OCR read as "O" ' + 'are stated empty',
+  (t) => {
+    const p = page();
+    p.box(100, true);
+    p.letters(145, 300);
+    p.box(330, false);
+    p.letters(375, 430);
+    const line = [word('Conventional', 145, 300), word('O', 330, 359), word('FHA', 375, 430)];
+    t.is(texts(withCheckBoxes(line, p.image())), `${CHECKED} Conventional ${EMPTY} FHA`);
+  },
+);
 
 test('a box OCR glued to its option word is cut off it, by the characters standing over the box', (t) => {
   const p = page();
   p.box(100, false);
   p.letters(140, 200);
-  const line = [word('OFHA', 100, 200, [['O', 100, 129], ['F', 140, 158], ['H', 160, 180], ['A', 182, 200]])];
+  const line = [
+    word('OFHA', 100, 200, [
+      ['O', 100, 129],
+      ['F', 140, 158],
+      ['H', 160, 180],
+      ['A', 182, 200],
+    ]),
+  ];
   t.is(texts(withCheckBoxes(line, p.image())), `${EMPTY} FHA`);
 });
 
@@ -68,7 +97,14 @@ test('a box OCR read as a word of its own ("OD") is the box: the word goes, the 
   const p = page();
   p.box(100, false);
   p.letters(145, 300);
-  const line = [word('Type', 10, 70), word('OD', 100, 129, [['O', 100, 114], ['D', 115, 129]]), word('Conventional', 145, 300)];
+  const line = [
+    word('Type', 10, 70),
+    word('OD', 100, 129, [
+      ['O', 100, 114],
+      ['D', 115, 129],
+    ]),
+    word('Conventional', 145, 300),
+  ];
   t.is(texts(withCheckBoxes(line, p.image())), `Type ${EMPTY} Conventional`);
 });
 
@@ -88,7 +124,13 @@ test('a square shape touching the next letter is a letter of the word (a bold "B
   const p = page();
   p.box(100, true);
   p.letters(131, 300);
-  const line = [word('Brightline', 100, 300, [['B', 100, 129], ['r', 131, 145], ['ightline', 147, 300]])];
+  const line = [
+    word('Brightline', 100, 300, [
+      ['B', 100, 129],
+      ['r', 131, 145],
+      ['ightline', 147, 300],
+    ]),
+  ];
   t.deepEqual(withCheckBoxes(line, p.image()), line);
 });
 
@@ -102,11 +144,20 @@ test('a box with a speck in it is neither marked nor empty, and is left as OCR r
 });
 
 test('a page of Spanish running text is Spanish; English, or English with Spanish names, is not', (t) => {
-  const spanish = 'Guarde esta Estimación de Préstamo para compararla con su Declaración de Cierre. Antes del cierre, la tasa de interés, los puntos y los créditos del prestamista podrían cambiar, a menos que usted bloquee la tasa de interés. Todos los demás costos de cierre estimados estarán vigentes hasta el';
-  const english = 'Save this Loan Estimate to compare with your Closing Disclosure. Before closing, your interest rate, points, and lender credits can change unless you lock the interest rate. All other estimated closing costs expire on';
+  const spanish =
+    'Guarde esta Estimación de Préstamo para compararla con su Declaración de Cierre. Antes del ' +
+    'cierre, la tasa de interés, los puntos y los créditos del prestamista podrían cambiar, a menos que ' +
+    'usted bloquee la tasa de interés. Todos los demás costos de cierre estimados estarán vigentes hasta el';
+  const english =
+    'Save this Loan Estimate to compare with your Closing Disclosure. Before closing, your interest ' +
+    'rate, points, and lender credits can change unless you lock the interest rate. All other estimated ' +
+    'closing costs expire on';
   t.is(languageOf(spanish.split(' ')), 'spa');
   t.is(languageOf(english.split(' ')), 'eng');
-  t.is(languageOf(`${english} Applicants Maria de la Cruz and Jose de los Santos, 12 Calle de la Paz`.split(' ')), 'eng');
+  t.is(
+    languageOf(`${english} Applicants Maria de la Cruz and Jose de los Santos, 12 Calle de la Paz`.split(' ')),
+    'eng',
+  );
   t.is(languageOf([]), 'eng');
 });
 

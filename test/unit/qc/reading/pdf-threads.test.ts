@@ -3,7 +3,13 @@
 import test from 'ava';
 import { PDFArray, PDFDocument, PDFName, PDFNumber, StandardFonts, type PDFRef } from 'pdf-lib';
 import { readFile } from '../../../../src/qc/reading/document.js';
-import { configurePdfThreads, DEFAULT_PDF_THREAD_SETTINGS, MAX_PDF_PAGES, readPdf, terminatePdfThreads } from '../../../../src/qc/reading/pdf-threads.js';
+import {
+  configurePdfThreads,
+  DEFAULT_PDF_THREAD_SETTINGS,
+  MAX_PDF_PAGES,
+  readPdf,
+  terminatePdfThreads,
+} from '../../../../src/qc/reading/pdf-threads.js';
 import { ocrPdfPages } from '../../../../src/qc/reading/ocr.js';
 import { onThisMachine } from '../../../support/machine-load.js';
 
@@ -23,7 +29,9 @@ async function pdfWithStallingPage(runs: number, stallingPages = 1): Promise<Uin
     const stalling = doc.addPage([612, 792]);
     const key = stalling.node.newFontDictionary('F', font.ref).asString();
     // One stream serves every stalling page: the file stays small however many there are.
-    content ??= doc.context.register(doc.context.flateStream(`BT ${key} 1 Tf 10 780 Td ${'(a)Tj 0 -2 Td '.repeat(runs)}ET`));
+    content ??= doc.context.register(
+      doc.context.flateStream(`BT ${key} 1 Tf 10 780 Td ${'(a)Tj 0 -2 Td '.repeat(runs)}ET`),
+    );
     stalling.node.addContentStream(content);
   }
   doc.addPage([612, 792]).drawText('Loan Estimate last page: Interest Rate 3.875%', { x: 40, y: 700, size: 12, font });
@@ -50,39 +58,48 @@ async function longestStall<T>(work: () => Promise<T>): Promise<{ result: T; sta
 let stalling: Promise<Uint8Array> | undefined;
 const stallingPdf = () => (stalling ??= pdfWithStallingPage(6_000_000));
 
-test.serial('a page that overruns its reading budget is illegible; the pages around it are read, and the main thread never waits', async (t) => {
-  const bytes = await stallingPdf();
-  const previous = configurePdfThreads({ pageTimeoutMs: 2_000 });
-  try {
-    const { result: read, stallMs } = await longestStall(() => readFile(bytes, 'application/pdf'));
-    if (!read.readable) return t.fail(read.reason);
-    t.deepEqual(read.pages.map((p) => [p.number, p.source, p.confidence]), [
-      [1, 'text_layer', null],
-      [2, 'ocr', 0],
-      [3, 'text_layer', null],
-    ]);
-    t.regex(read.pages[0]!.text, /Loan Amount \$162,000/);
-    t.is(read.pages[1]!.text, '');
-    t.regex(read.pages[2]!.text, /Interest Rate 3\.875%/);
-    t.log(`longest main-thread stall ${stallMs} ms`);
-    t.true(stallMs < onThisMachine(1_000), `the main thread stalled ${stallMs} ms`);
-  } finally {
-    configurePdfThreads(previous);
-  }
-});
+test.serial(
+  'a page that overruns its reading budget is illegible; the pages around it are read, and the main thread never waits',
+  async (t) => {
+    const bytes = await stallingPdf();
+    const previous = configurePdfThreads({ pageTimeoutMs: 2_000 });
+    try {
+      const { result: read, stallMs } = await longestStall(() => readFile(bytes, 'application/pdf'));
+      if (!read.readable) return t.fail(read.reason);
+      t.deepEqual(
+        read.pages.map((p) => [p.number, p.source, p.confidence]),
+        [
+          [1, 'text_layer', null],
+          [2, 'ocr', 0],
+          [3, 'text_layer', null],
+        ],
+      );
+      t.regex(read.pages[0]!.text, /Loan Amount \$162,000/);
+      t.is(read.pages[1]!.text, '');
+      t.regex(read.pages[2]!.text, /Interest Rate 3\.875%/);
+      t.log(`longest main-thread stall ${stallMs} ms`);
+      t.true(stallMs < onThisMachine(1_000), `the main thread stalled ${stallMs} ms`);
+    } finally {
+      configurePdfThreads(previous);
+    }
+  },
+);
 
-test.serial("a file that overruns its whole budget keeps the pages read in time; the rest are illegible", async (t) => {
+test.serial('a file that overruns its whole budget keeps the pages read in time; the rest are illegible', async (t) => {
   const bytes = await stallingPdf();
   // The stalling page uses up the file's budget before its own runs out: page 3 is never asked for.
   const previous = configurePdfThreads({ pageTimeoutMs: 60_000, fileTimeoutMs: 4_000 });
   try {
     const read = await readFile(bytes, 'application/pdf');
     if (!read.readable) return t.fail(read.reason);
-    t.deepEqual(read.pages.map((p) => [p.number, p.source, p.confidence]), [
-      [1, 'text_layer', null],
-      [2, 'ocr', 0],
-      [3, 'ocr', 0],
-    ]);
+    t.deepEqual(
+      read.pages.map((p) => [p.number, p.source, p.confidence]),
+      [
+        [1, 'text_layer', null],
+        [2, 'ocr', 0],
+        [3, 'ocr', 0],
+      ],
+    );
   } finally {
     configurePdfThreads(previous);
   }
@@ -103,26 +120,32 @@ test.serial('a page that overruns its render budget is illegible to OCR; the nex
   }
 });
 
-test.serial('after three pages over budget the rest of the file is given up: its pages are illegible at once', async (t) => {
-  const bytes = await pdfWithStallingPage(6_000_000, 4);
-  const previous = configurePdfThreads({ pageTimeoutMs: 1_500 });
-  try {
-    const read = await readPdf(bytes);
-    if (!read.readable) return t.fail(read.reason);
-    // Page 5 stalls like the three before it but is never asked for; page 6 is readable but given up.
-    t.deepEqual(read.pages.map((p) => [p.number, p.source]), [
-      [1, 'text_layer'],
-      [2, 'ocr'],
-      [3, 'ocr'],
-      [4, 'ocr'],
-      [5, 'ocr'],
-      [6, 'ocr'],
-    ]);
-    t.regex(read.pages[0]!.text, /Loan Amount \$162,000/);
-  } finally {
-    configurePdfThreads(previous);
-  }
-});
+test.serial(
+  'after three pages over budget the rest of the file is given up: its pages are illegible at once',
+  async (t) => {
+    const bytes = await pdfWithStallingPage(6_000_000, 4);
+    const previous = configurePdfThreads({ pageTimeoutMs: 1_500 });
+    try {
+      const read = await readPdf(bytes);
+      if (!read.readable) return t.fail(read.reason);
+      // Page 5 stalls like the three before it but is never asked for; page 6 is readable but given up.
+      t.deepEqual(
+        read.pages.map((p) => [p.number, p.source]),
+        [
+          [1, 'text_layer'],
+          [2, 'ocr'],
+          [3, 'ocr'],
+          [4, 'ocr'],
+          [5, 'ocr'],
+          [6, 'ocr'],
+        ],
+      );
+      t.regex(read.pages[0]!.text, /Loan Amount \$162,000/);
+    } finally {
+      configurePdfThreads(previous);
+    }
+  },
+);
 
 test(`a PDF whose page tree claims more than ${MAX_PDF_PAGES} pages is unreadable`, async (t) => {
   // One page, listed 1,000 times by a node that the root lists 1,000 times: a million pages in 1 KB,
@@ -138,30 +161,40 @@ test(`a PDF whose page tree claims more than ${MAX_PDF_PAGES} pages is unreadabl
   for (let i = 0; i < 1_000; i++) (root.get(PDFName.of('Kids')) as PDFArray).push(middle);
   root.set(PDFName.of('Count'), PDFNumber.of(1_000_000));
   const read = await readPdf(await doc.save({ useObjectStreams: false }));
-  t.deepEqual(read, { readable: false, reason: `the PDF has 1000000 pages, more than the ${MAX_PDF_PAGES} read from one file` });
+  t.deepEqual(read, {
+    readable: false,
+    reason: `the PDF has 1000000 pages, more than the ${MAX_PDF_PAGES} read from one file`,
+  });
 });
 
 for (const [allowance, limit] of [
   ['text runs', { fileItems: 2 }],
   ['characters', { fileChars: 40 }],
 ] as const) {
-  test.serial(`past its allowance of ${allowance} a file is read no further: the pages left are illegible`, async (t) => {
-    const doc = await PDFDocument.create();
-    for (let n = 1; n <= 3; n++) doc.addPage([612, 792]).drawText(`Page ${n}: Loan Amount $162,000`, { x: 40, y: 700 });
-    const previous = configurePdfThreads(limit);
-    try {
-      const read = await readPdf(await doc.save());
-      if (!read.readable) return t.fail(read.reason);
-      // One run of 28 characters a page: two pages reach the allowance, the third is not read.
-      t.deepEqual(read.pages.map((p) => [p.number, p.source, p.text.length]), [
-        [1, 'text_layer', 28],
-        [2, 'text_layer', 28],
-        [3, 'ocr', 0],
-      ]);
-    } finally {
-      configurePdfThreads(previous);
-    }
-  });
+  test.serial(
+    `past its allowance of ${allowance} a file is read no further: the pages left are illegible`,
+    async (t) => {
+      const doc = await PDFDocument.create();
+      for (let n = 1; n <= 3; n++)
+        doc.addPage([612, 792]).drawText(`Page ${n}: Loan Amount $162,000`, { x: 40, y: 700 });
+      const previous = configurePdfThreads(limit);
+      try {
+        const read = await readPdf(await doc.save());
+        if (!read.readable) return t.fail(read.reason);
+        // One run of 28 characters a page: two pages reach the allowance, the third is not read.
+        t.deepEqual(
+          read.pages.map((p) => [p.number, p.source, p.text.length]),
+          [
+            [1, 'text_layer', 28],
+            [2, 'text_layer', 28],
+            [3, 'ocr', 0],
+          ],
+        );
+      } finally {
+        configurePdfThreads(previous);
+      }
+    },
+  );
 }
 
 test('the budgets must be positive', (t) => {

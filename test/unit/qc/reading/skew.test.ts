@@ -23,7 +23,11 @@ function scannedLine(y: number, words: [string, number, number][], tilt: number)
     const corners = [tilted(x0, y - 30, tilt), tilted(x1, y - 30, tilt), tilted(x0, y, tilt), tilted(x1, y, tilt)];
     const xs = corners.map((c) => c[0]);
     const ys = corners.map((c) => c[1]);
-    return { text, confidence: 90, bbox: { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) } };
+    return {
+      text,
+      confidence: 90,
+      bbox: { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) },
+    };
   });
   const bbox = {
     x0: Math.min(...boxes.map((b) => b.bbox.x0)),

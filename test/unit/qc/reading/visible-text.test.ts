@@ -66,7 +66,9 @@ test('the tail of a value typed past its box is cut where the box clips it', asy
 
 // The same checks, read from the page's drawing operators rather than a render (reading/operator-ink.ts).
 
-async function inkOf(draw: (p: import('pdf-lib').PDFPage, doc: PDFDocument) => Promise<void> | void): Promise<{ modelled: boolean; text: string }> {
+async function inkOf(
+  draw: (p: import('pdf-lib').PDFPage, doc: PDFDocument) => Promise<void> | void,
+): Promise<{ modelled: boolean; text: string }> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const p = doc.addPage([612, 792]);
@@ -107,37 +109,50 @@ test('the forms above are read from their operators, with no render', async (t) 
 });
 
 for (const rotation of [0, 90]) {
-  test(`invisible text over a scan is read where the scan has ink under it, not over white paper (page turned ${rotation}°)`, async (t) => {
-    const read = await inkOf(async (p, doc) => {
-      p.setRotation(degrees(rotation));
-      // One image under both words: printed under the first, paper under the second.
-      p.drawImage(await doc.embedPng(halfPrinted()), { x: 60, y: 690, width: 480, height: 30 });
-      p.pushOperators(setTextRenderingMode(TextRenderingMode.Invisible));
-      p.drawText('BORROWER', { x: 72, y: 700, size: 10 });
-      p.drawText('SAMPLE', { x: 312, y: 700, size: 10 });
-    });
-    t.true(read.modelled, 'images are read from their pixels, not rendered');
-    t.is(read.text, 'BORROWER');
-  });
+  test(
+    `invisible text over a scan is read where the scan has ink under it, not over white paper ` +
+      `(page turned ${rotation}°)`,
+    async (t) => {
+      const read = await inkOf(async (p, doc) => {
+        p.setRotation(degrees(rotation));
+        // One image under both words: printed under the first, paper under the second.
+        p.drawImage(await doc.embedPng(halfPrinted()), { x: 60, y: 690, width: 480, height: 30 });
+        p.pushOperators(setTextRenderingMode(TextRenderingMode.Invisible));
+        p.drawText('BORROWER', { x: 72, y: 700, size: 10 });
+        p.drawText('SAMPLE', { x: 312, y: 700, size: 10 });
+      });
+      t.true(read.modelled, 'images are read from their pixels, not rendered');
+      t.is(read.text, 'BORROWER');
+    },
+  );
 }
 
-test('text clipped away, or inside an even-odd frame whose centre is painted, is judged as a render would', async (t) => {
-  const read = await inkOf((p) => {
-    p.drawText('Purpose', { x: 72, y: 700, size: 10 });
-    // A box clipped to a narrow window: only "Purch" of "Purchase" shows, and the hidden sample not at all.
-    p.pushOperators(pushGraphicsState(), rectangle(200, 690, 26, 30), clip(), endPath());
-    p.drawText('Purchase', { x: 200, y: 700, size: 10 });
-    p.drawText('30 years', { x: 240, y: 700, size: 10 });
-    p.pushOperators(popGraphicsState());
-    // A grey frame painted through an even-odd clip (outer box minus inner box) leaves the label inside.
-    p.drawText('Closing Information', { x: 72, y: 650, size: 10 });
-    p.pushOperators(pushGraphicsState(), rectangle(60, 640, 200, 25), rectangle(62, 642, 196, 21), clipEvenOdd(), endPath());
-    p.drawRectangle({ x: 60, y: 640, width: 200, height: 25, color: rgb(0.88, 0.88, 0.88) });
-    p.pushOperators(popGraphicsState());
-  });
-  t.true(read.modelled);
-  t.is(read.text, 'Purpose Purch\nClosing Information');
-});
+test(
+  'text clipped away, or inside an even-odd frame whose centre is painted, is judged as a ' + 'render would',
+  async (t) => {
+    const read = await inkOf((p) => {
+      p.drawText('Purpose', { x: 72, y: 700, size: 10 });
+      // A box clipped to a narrow window: only "Purch" of "Purchase" shows, and the hidden sample not at all.
+      p.pushOperators(pushGraphicsState(), rectangle(200, 690, 26, 30), clip(), endPath());
+      p.drawText('Purchase', { x: 200, y: 700, size: 10 });
+      p.drawText('30 years', { x: 240, y: 700, size: 10 });
+      p.pushOperators(popGraphicsState());
+      // A grey frame painted through an even-odd clip (outer box minus inner box) leaves the label inside.
+      p.drawText('Closing Information', { x: 72, y: 650, size: 10 });
+      p.pushOperators(
+        pushGraphicsState(),
+        rectangle(60, 640, 200, 25),
+        rectangle(62, 642, 196, 21),
+        clipEvenOdd(),
+        endPath(),
+      );
+      p.drawRectangle({ x: 60, y: 640, width: 200, height: 25, color: rgb(0.88, 0.88, 0.88) });
+      p.pushOperators(popGraphicsState());
+    });
+    t.true(read.modelled);
+    t.is(read.text, 'Purpose Purch\nClosing Information');
+  },
+);
 
 test('text made a clip shows where paint goes through it, and not where none does', async (t) => {
   const read = await inkOf((p) => {

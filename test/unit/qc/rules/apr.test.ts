@@ -6,7 +6,14 @@ import type { ClosingDisclosureFields, LoanFile } from '../../../../src/qc/field
 import { rules } from '../../../../src/qc/rules/apr.js';
 import { DEFAULT_RULE_CONTEXT } from '../../../../src/qc/catalog.js';
 import { runRules } from '../../../../src/qc/rules/registry.js';
-import { at, doc, loanFile, evidenceOfHits, hitsOf as familyHits, H25B_CLOSING_DISCLOSURE } from '../../../support/loan-file.js';
+import {
+  at,
+  doc,
+  loanFile,
+  evidenceOfHits,
+  hitsOf as familyHits,
+  H25B_CLOSING_DISCLOSURE,
+} from '../../../support/loan-file.js';
 
 const H25B = H25B_CLOSING_DISCLOSURE;
 
@@ -19,7 +26,8 @@ function only(loan: LoanFile, code: RuleCode): RuleHit {
   const all = hitsOf(loan);
   const [hit, ...more] = all[code] ?? [];
   if (!hit) throw new Error(`${code} did not fire: ${JSON.stringify(all)}`);
-  if (more.length > 0 || Object.keys(all).length !== 1) throw new Error(`expected ${code} alone: ${JSON.stringify(all)}`);
+  if (more.length > 0 || Object.keys(all).length !== 1)
+    throw new Error(`expected ${code} alone: ${JSON.stringify(all)}`);
   return hit;
 }
 
@@ -34,17 +42,20 @@ test('the CFPB H-25(B) sample Closing Disclosure, as printed, produces no APR fi
   t.deepEqual(hitsOf(sample()), {});
 });
 
-test('a loan without mortgage insurance whose figures add up produces no APR finding (exact, nothing inferred)', (t) => {
-  // $162,000 at 3.875%: $112,243.70 scheduled interest; $1,000 prepaid finance charges.
-  const loan = sample({
-    mortgageInsurance: at(0),
-    amountFinanced: at(161_000_00, 5),
-    financeCharge: at(113_243_70, 5),
-    totalOfPayments: at(274_243_70 + 4_694_05 + 279_04, 5),
-    apr: at(0.03926, 5),
-  });
-  t.deepEqual(hitsOf(loan), {});
-});
+test(
+  'a loan without mortgage insurance whose figures add up produces no APR finding (exact, ' + 'nothing inferred)',
+  (t) => {
+    // $162,000 at 3.875%: $112,243.70 scheduled interest; $1,000 prepaid finance charges.
+    const loan = sample({
+      mortgageInsurance: at(0),
+      amountFinanced: at(161_000_00, 5),
+      financeCharge: at(113_243_70, 5),
+      totalOfPayments: at(274_243_70 + 4_694_05 + 279_04, 5),
+      apr: at(0.03926, 5),
+    });
+    t.deepEqual(hitsOf(loan), {});
+  },
+);
 
 // APR-001
 
@@ -53,14 +64,19 @@ test('APR-001 fires when the disclosed APR is 0.2 percentage point below the rec
   t.is(hit.subject, undefined);
   t.is(
     hit.summary,
-    'Closing Disclosure (cd.pdf, p.5) discloses APR 3.974%; recomputed APR is 4.174% (difference 0.200 > 0.125 tolerance). ' +
-      'Mortgage insurance of $82.35 a month is assumed for about 80 months, inferred from the other disclosed figures (approximate).',
+    'Closing Disclosure (cd.pdf, p.5) discloses APR 3.974%; recomputed APR is 4.174% (difference ' +
+      '0.200 > 0.125 tolerance). ' +
+      'Mortgage insurance of $82.35 a month is assumed for about 80 months, inferred from the other ' +
+      'disclosed figures (approximate).',
   );
 });
 
 test('APR-001 fires when the disclosed APR is 0.2 percentage point above the recomputed one', (t) => {
   const hit = only(sample({ apr: at(0.04374, 5) }), 'APR-001');
-  t.regex(hit.summary, /^Closing Disclosure \(cd\.pdf, p\.5\) discloses APR 4\.374%; recomputed APR is 4\.1\d\d% \(difference 0\.1\d\d > 0\.125 tolerance\)/);
+  t.regex(
+    hit.summary,
+    /^Closing Disclosure \(cd\.pdf, p\.5\) discloses APR 4\.374%; recomputed APR is 4\.1\d\d% \(difference 0\.1\d\d > 0\.125 tolerance\)/,
+  );
 });
 
 test('APR-001 does not fire for an APR 0.1 percentage point off (within 0.125)', (t) => {
@@ -70,25 +86,52 @@ test('APR-001 does not fire for an APR 0.1 percentage point off (within 0.125)',
 test('APR-001 allows 0.25 percentage point for an irregular (construction, multiple-advance) transaction', (t) => {
   t.deepEqual(hitsOf(sample({ purpose: at('Construction'), apr: at(0.03974, 5) })), {});
   const hit = only(sample({ purpose: at('Construction'), apr: at(0.039, 5) }), 'APR-001');
-  t.regex(hit.summary, /discloses APR 3\.9%; recomputed APR is 4\.174% \(difference 0\.274 > 0\.25 irregular-transaction tolerance\)/);
+  t.regex(
+    hit.summary,
+    /discloses APR 3\.9%; recomputed APR is 4\.174% \(difference 0\.274 > 0\.25 irregular-transaction tolerance\)/,
+  );
 });
 
 test('APR-001 does not fire when the finance charge is accurate and the APR results from it (1026.22(a)(4))', (t) => {
   // No mortgage insurance; Amount Financed $161,000 (true APR 3.926%), but a $4,000 charge that is no finance
   // charge counted in the Finance Charge (overstated: accurate) and the APR computed from it, 4.135%.
-  const loan = sample({ mortgageInsurance: at(0), amountFinanced: at(161_000_00, 5), financeCharge: at(117_243_70, 5), apr: at(0.04135, 5), totalOfPayments: undefined });
+  const loan = sample({
+    mortgageInsurance: at(0),
+    amountFinanced: at(161_000_00, 5),
+    financeCharge: at(117_243_70, 5),
+    apr: at(0.04135, 5),
+    totalOfPayments: undefined,
+  });
   t.is(hitsOf(loan)['APR-001'], undefined);
   // The same APR with the finance charge as it should be is 0.209 point off: no exception.
-  const hit = hitsOf(sample({ mortgageInsurance: at(0), amountFinanced: at(161_000_00, 5), financeCharge: at(113_243_70, 5), apr: at(0.04135, 5) }))['APR-001']?.[0];
-  t.is(hit?.summary, 'Closing Disclosure (cd.pdf, p.5) discloses APR 4.135%; recomputed APR is 3.926% (difference 0.209 > 0.125 tolerance).');
+  const hit = hitsOf(
+    sample({
+      mortgageInsurance: at(0),
+      amountFinanced: at(161_000_00, 5),
+      financeCharge: at(113_243_70, 5),
+      apr: at(0.04135, 5),
+    }),
+  )['APR-001']?.[0];
+  t.is(
+    hit?.summary,
+    'Closing Disclosure (cd.pdf, p.5) discloses APR 4.135%; recomputed APR is 3.926% (difference ' +
+      '0.209 > 0.125 tolerance).',
+  );
 });
 
-test('APR-001 is skipped when the CD lacks the APR inputs (no amount financed, no mortgage insurance figure, an adjustable product)', (t) => {
-  t.is(hitsOf(sample({ apr: at(0.03974, 5), amountFinanced: undefined }))['APR-001'], undefined);
-  t.is(hitsOf(sample({ apr: at(0.03974, 5), mortgageInsurance: undefined }))['APR-001'], undefined);
-  t.is(hitsOf(sample({ apr: at(0.03974, 5), product: at('5/1 Adjustable Rate') }))['APR-001'], undefined);
-  t.is(hitsOf(sample({ apr: at(0.03974, 5), financeCharge: undefined, totalOfPayments: undefined }))['APR-001'], undefined);
-});
+test(
+  'APR-001 is skipped when the CD lacks the APR inputs (no amount financed, no mortgage insurance ' +
+    'figure, an adjustable product)',
+  (t) => {
+    t.is(hitsOf(sample({ apr: at(0.03974, 5), amountFinanced: undefined }))['APR-001'], undefined);
+    t.is(hitsOf(sample({ apr: at(0.03974, 5), mortgageInsurance: undefined }))['APR-001'], undefined);
+    t.is(hitsOf(sample({ apr: at(0.03974, 5), product: at('5/1 Adjustable Rate') }))['APR-001'], undefined);
+    t.is(
+      hitsOf(sample({ apr: at(0.03974, 5), financeCharge: undefined, totalOfPayments: undefined }))['APR-001'],
+      undefined,
+    );
+  },
+);
 
 // APR-002
 
@@ -108,10 +151,19 @@ test('APR-002 does not fire for a finance charge understated by $90, or overstat
 
 test('APR-002 fires exactly for a loan without mortgage insurance: $101 understated', (t) => {
   const hit = hitsOf(
-    sample({ mortgageInsurance: at(0), amountFinanced: at(161_000_00, 5), financeCharge: at(113_142_70, 5), apr: at(0.03926, 5), totalOfPayments: undefined }),
+    sample({
+      mortgageInsurance: at(0),
+      amountFinanced: at(161_000_00, 5),
+      financeCharge: at(113_142_70, 5),
+      apr: at(0.03926, 5),
+      totalOfPayments: undefined,
+    }),
   )['APR-002']?.[0];
   t.truthy(hit);
-  t.regex(hit?.summary ?? '', /discloses Finance Charge \$113,142\.70; .* give \$113,243\.70 \(understated by \$101\.00 > \$100\.00 tolerance\)\.$/);
+  t.regex(
+    hit?.summary ?? '',
+    /discloses Finance Charge \$113,142\.70; .* give \$113,243\.70 \(understated by \$101\.00 > \$100\.00 tolerance\)\.$/,
+  );
 });
 
 test('APR-002 is skipped without a finance charge or an amount financed', (t) => {
@@ -147,7 +199,8 @@ test('APR-004 fires when the TIP is 0.02 percentage point above the recomputed 6
   t.is(hit.subject, undefined);
   t.is(
     hit.summary,
-    'Closing Disclosure (cd.pdf, p.5) discloses TIP 69.48%; scheduled interest $112,243.70 plus prepaid interest $279.04 (p.2) ' +
+    'Closing Disclosure (cd.pdf, p.5) discloses TIP 69.48%; scheduled interest $112,243.70 plus ' +
+      'prepaid interest $279.04 (p.2) ' +
       'over the Loan Amount $162,000.00 is 69.46% (difference 0.02 > 0.01 percentage point).',
   );
 });
@@ -172,17 +225,32 @@ test('APR-005 fires when the Amount Financed is $4,000 below the Loan Amount les
   );
 });
 
-test('APR-005 fires when the Amount Financed equals the Loan Amount while the finance charge holds $3,000 of prepaid charges', (t) => {
-  const hit = hitsOf(sample({ mortgageInsurance: at(0), amountFinanced: at(162_000_00, 5), financeCharge: at(115_243_70, 5), apr: at(0.04029, 5) }))['APR-005']?.[0];
-  t.regex(hit?.summary ?? '', /discloses Amount Financed \$162,000\.00; .* put it at \$159,000\.00, the Loan Amount \$162,000\.00 less prepaid finance charges of \$3,000\.00 \(difference \$3,000\.00/);
-});
+test(
+  'APR-005 fires when the Amount Financed equals the Loan Amount while the finance charge holds ' +
+    '$3,000 of prepaid charges',
+  (t) => {
+    const hit = hitsOf(
+      sample({
+        mortgageInsurance: at(0),
+        amountFinanced: at(162_000_00, 5),
+        financeCharge: at(115_243_70, 5),
+        apr: at(0.04029, 5),
+      }),
+    )['APR-005']?.[0];
+    t.regex(
+      hit?.summary ?? '',
+      /discloses Amount Financed \$162,000\.00; .* put it at \$159,000\.00, the Loan Amount \$162,000\.00 less prepaid finance charges of \$3,000\.00 \(difference \$3,000\.00/,
+    );
+  },
+);
 
 test('APR-005 fires when the Amount Financed exceeds the Loan Amount, which prepaid charges can only reduce', (t) => {
   const hit = hitsOf(sample({ amountFinanced: at(162_500_00, 5) }))['APR-005']?.[0];
   t.truthy(hit);
   t.is(
     hit?.summary,
-    'Closing Disclosure (cd.pdf, p.5) discloses Amount Financed $162,500.00, more than its Loan Amount $162,000.00 (p.1), ' +
+    'Closing Disclosure (cd.pdf, p.5) discloses Amount Financed $162,500.00, more than its Loan ' +
+      'Amount $162,000.00 (p.1), ' +
       'which prepaid finance charges can only reduce (difference $500.00 > $100.00 tolerance).',
   );
 });
@@ -201,12 +269,19 @@ test('APR-005 is skipped without a finance charge, or with mortgage insurance bu
 test('APR-006 fires when the final CD discloses no APR', (t) => {
   const hit = only(sample({ apr: undefined }), 'APR-006');
   t.is(hit.subject, undefined);
-  t.is(hit.summary, 'Closing Disclosure (cd.pdf, p.1) discloses no Annual Percentage Rate (APR) in its Loan Calculations.');
+  t.is(
+    hit.summary,
+    'Closing Disclosure (cd.pdf, p.1) discloses no Annual Percentage Rate (APR) in its Loan Calculations.',
+  );
 });
 
 test('APR-006 fires when the APR is below the note rate although finance charges exist', (t) => {
   const hit = hitsOf(sample({ apr: at(0.0375, 5) }))['APR-006']?.[0];
-  t.is(hit?.summary, 'Closing Disclosure (cd.pdf, p.5) discloses APR 3.75%, below its Interest Rate 3.875% (p.1), although it discloses a Finance Charge of $118,830.27.');
+  t.is(
+    hit?.summary,
+    'Closing Disclosure (cd.pdf, p.5) discloses APR 3.75%, below its Interest Rate 3.875% (p.1), ' +
+      'although it discloses a Finance Charge of $118,830.27.',
+  );
 });
 
 test('APR-006 does not fire for an APR equal to the note rate, nor when there is no Closing Disclosure', (t) => {
@@ -216,7 +291,11 @@ test('APR-006 does not fire for an APR equal to the note rate, nor when there is
 
 test('APR-006 reads the final CD: an earlier CD without an APR is not the defect', (t) => {
   const loan = loanFile(
-    doc('closing_disclosure', { ...H25B, dateIssued: at('2013-04-10'), apr: undefined }, { filename: 'cd-initial.pdf' }),
+    doc(
+      'closing_disclosure',
+      { ...H25B, dateIssued: at('2013-04-10'), apr: undefined },
+      { filename: 'cd-initial.pdf' },
+    ),
     doc('closing_disclosure', H25B, { filename: 'cd.pdf' }),
   );
   t.deepEqual(hitsOf(loan), {});
@@ -224,22 +303,27 @@ test('APR-006 reads the final CD: an earlier CD without an APR is not the defect
 
 // Evidence and regulation
 
-test('APR-001 rests on the APR and Amount Financed it judges and the loan terms its schedule is rebuilt from, each where it was printed', (t) => {
-  t.deepEqual(evidenceOfHits(rules, sample({ apr: at(0.03974, 5) }))['APR-001'], [
-    [
-      'cd.pdf p.5 apr=3.974%',
-      'cd.pdf p.5 amount_financed=$162,000.00',
-      'cd.pdf p.1 loan_amount=$162,000.00',
-      'cd.pdf p.1 interest_rate=3.875%',
-      'cd.pdf p.1 loan_term=360 months',
-      'cd.pdf p.1 monthly_principal_and_interest=$761.78',
-      'cd.pdf p.1 mortgage_insurance=$82.35',
-    ],
-  ]);
-});
+test(
+  'APR-001 rests on the APR and Amount Financed it judges and the loan terms its schedule is ' +
+    'rebuilt from, each where it was printed',
+  (t) => {
+    t.deepEqual(evidenceOfHits(rules, sample({ apr: at(0.03974, 5) }))['APR-001'], [
+      [
+        'cd.pdf p.5 apr=3.974%',
+        'cd.pdf p.5 amount_financed=$162,000.00',
+        'cd.pdf p.1 loan_amount=$162,000.00',
+        'cd.pdf p.1 interest_rate=3.875%',
+        'cd.pdf p.1 loan_term=360 months',
+        'cd.pdf p.1 monthly_principal_and_interest=$761.78',
+        'cd.pdf p.1 mortgage_insurance=$82.35',
+      ],
+    ]);
+  },
+);
 
 test('APR-001 applies 12 CFR 1026.22(a)(2), and (a)(3) to an irregular transaction', (t) => {
-  const regulation = (loan: LoanFile) => runRules(loan, DEFAULT_RULE_CONTEXT).find((f) => f.code === 'APR-001')?.regulation;
+  const regulation = (loan: LoanFile) =>
+    runRules(loan, DEFAULT_RULE_CONTEXT).find((f) => f.code === 'APR-001')?.regulation;
   t.is(regulation(sample({ apr: at(0.03974, 5) })), '12 CFR 1026.22(a)(2)');
   t.is(regulation(sample({ purpose: at('Construction'), apr: at(0.039, 5) })), '12 CFR 1026.22(a)(3)');
 });

@@ -1,6 +1,6 @@
 // The collateral rules COL-001 (appraised value and loan-to-value) and COL-002 (appraisal age).
 import test from 'ava';
-import { DEFAULT_RULE_CONTEXT, type RuleCode } from '../../../../src/qc/catalog.js';
+import type { RuleCode } from '../../../../src/qc/catalog.js';
 import type { AppraisalFields, ClosingDisclosureFields, LoanFile } from '../../../../src/qc/fields.js';
 import { rules } from '../../../../src/qc/rules/collateral.js';
 import { at, doc, loanFile, ruleHits } from '../../../support/loan-file.js';
@@ -9,7 +9,8 @@ function check(code: RuleCode, loan: LoanFile) {
   return ruleHits(rules, code, loan);
 }
 
-const cd = (fields: Partial<ClosingDisclosureFields>) => doc('closing_disclosure', { fees: [], ...fields }, { filename: 'cd.pdf' });
+const cd = (fields: Partial<ClosingDisclosureFields>) =>
+  doc('closing_disclosure', { fees: [], ...fields }, { filename: 'cd.pdf' });
 const purchase = (loanAmount: number) => cd({ purpose: at('Purchase'), loanAmount: at(loanAmount) });
 const appraisal = (fields: AppraisalFields, filename = 'appraisal.pdf') => doc('appraisal', fields, { filename });
 
@@ -20,7 +21,8 @@ test('COL-001 fires when a purchase loan-to-value exceeds 97%, stating it with o
   t.deepEqual(hits, [
     {
       summary:
-        'Loan-to-value is 98.5%: Closing Disclosure (cd.pdf, p.1) Loan Amount $197,000.00 on a purchase against the appraised value ' +
+        'Loan-to-value is 98.5%: Closing Disclosure (cd.pdf, p.1) Loan Amount $197,000.00 on a ' +
+        'purchase against the appraised value ' +
         '$200,000.00 of Appraisal (appraisal.pdf, p.2); the limit for a purchase is 97%.',
     },
   ]);
@@ -28,12 +30,22 @@ test('COL-001 fires when a purchase loan-to-value exceeds 97%, stating it with o
 
 test('COL-001 does not fire at exactly 97%, and fires just above it without reading "97.0%"', (t) => {
   t.deepEqual(check('COL-001', loanFile(purchase(19_400_000), appraisal({ value: at(20_000_000) }))), []);
-  t.regex(check('COL-001', loanFile(purchase(19_408_000), appraisal({ value: at(20_000_000) })))[0]?.summary ?? '', /^Loan-to-value is 97\.04%:/);
+  t.regex(
+    check('COL-001', loanFile(purchase(19_408_000), appraisal({ value: at(20_000_000) })))[0]?.summary ?? '',
+    /^Loan-to-value is 97\.04%:/,
+  );
 });
 
 test('COL-001 takes the lower of two appraised values', (t) => {
-  const loan = loanFile(purchase(19_500_000), appraisal({ value: at(20_500_000) }, 'first.pdf'), appraisal({ value: at(20_000_000) }, 'second.pdf'));
-  t.regex(check('COL-001', loan)[0]?.summary ?? '', /Loan-to-value is 97\.5%: .* \$200,000\.00 of Appraisal \(second\.pdf, p\.1\)/);
+  const loan = loanFile(
+    purchase(19_500_000),
+    appraisal({ value: at(20_500_000) }, 'first.pdf'),
+    appraisal({ value: at(20_000_000) }, 'second.pdf'),
+  );
+  t.regex(
+    check('COL-001', loan)[0]?.summary ?? '',
+    /Loan-to-value is 97\.5%: .* \$200,000\.00 of Appraisal \(second\.pdf, p\.1\)/,
+  );
 });
 
 test('COL-001 fires when the appraisal states no value', (t) => {
@@ -60,17 +72,25 @@ test('COL-002 fires when the appraisal is effective more than 120 days before th
   t.deepEqual(check('COL-002', loan), [
     {
       summary:
-        'Appraisal (appraisal.pdf, p.1) is effective 2025-11-20, 131 days before the closing date 2026-03-31 (Closing Disclosure (cd.pdf, p.1)); the limit is 120 days.',
+        'Appraisal (appraisal.pdf, p.1) is effective 2025-11-20, 131 days before the closing date ' +
+        '2026-03-31 (Closing Disclosure (cd.pdf, p.1)); the limit is 120 days.',
     },
   ]);
 });
 
 test('COL-002 does not fire for an appraisal effective exactly 120 days before closing', (t) => {
-  t.deepEqual(check('COL-002', loanFile(cd({ closingDate: at('2026-03-31') }), appraisal({ effectiveDate: at('2025-12-01') }))), []);
+  t.deepEqual(
+    check('COL-002', loanFile(cd({ closingDate: at('2026-03-31') }), appraisal({ effectiveDate: at('2025-12-01') }))),
+    [],
+  );
 });
 
 test('COL-002 does not fire when a later appraisal is recent enough', (t) => {
-  const loan = loanFile(cd({ closingDate: at('2026-03-31') }), appraisal({ effectiveDate: at('2025-06-01') }, 'old.pdf'), appraisal({ effectiveDate: at('2026-03-01') }, 'new.pdf'));
+  const loan = loanFile(
+    cd({ closingDate: at('2026-03-31') }),
+    appraisal({ effectiveDate: at('2025-06-01') }, 'old.pdf'),
+    appraisal({ effectiveDate: at('2026-03-01') }, 'new.pdf'),
+  );
   t.deepEqual(check('COL-002', loan), []);
 });
 

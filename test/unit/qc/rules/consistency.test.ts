@@ -1,6 +1,6 @@
 // The consistency rules DOC-010 to DOC-012, and the name and address normalisation they compare by.
 import test from 'ava';
-import { DEFAULT_RULE_CONTEXT, type RuleCode } from '../../../../src/qc/catalog.js';
+import type { RuleCode } from '../../../../src/qc/catalog.js';
 import type { ClosingDisclosureFields, LoanDocument, LoanFile } from '../../../../src/qc/fields.js';
 import { rules } from '../../../../src/qc/rules/consistency.js';
 import { addressWords, oneProperty, organisationKey, personKeys, sameAddress } from '../../../../src/qc/rules/names.js';
@@ -10,7 +10,8 @@ function check(code: RuleCode, loan: LoanFile) {
   return ruleHits(rules, code, loan);
 }
 
-const cd = (fields: Partial<ClosingDisclosureFields>, filename = 'cd.pdf') => doc('closing_disclosure', { fees: [], ...fields }, { filename });
+const cd = (fields: Partial<ClosingDisclosureFields>, filename = 'cd.pdf') =>
+  doc('closing_disclosure', { fees: [], ...fields }, { filename });
 
 // ---- names.ts ----------------------------------------------------------------------------------------
 
@@ -38,8 +39,20 @@ test('employer names compare without case, punctuation and corporate suffixes', 
 });
 
 test('addresses compare in USPS spelling, and a street line matches the full address it starts', (t) => {
-  t.deepEqual(addressWords('456 Somewhere Avenue, Anytown, ST 12345-6789'), ['456', 'somewhere', 'ave', 'anytown', 'st', '12345']);
-  t.true(sameAddress('123 North Main Street, Apt 4, Springfield, Illinois 62701', '123 N. Main St. #4, Springfield, IL 62701'));
+  t.deepEqual(addressWords('456 Somewhere Avenue, Anytown, ST 12345-6789'), [
+    '456',
+    'somewhere',
+    'ave',
+    'anytown',
+    'st',
+    '12345',
+  ]);
+  t.true(
+    sameAddress(
+      '123 North Main Street, Apt 4, Springfield, Illinois 62701',
+      '123 N. Main St. #4, Springfield, IL 62701',
+    ),
+  );
   t.true(sameAddress('456 Somewhere Avenue', '456 Somewhere Ave, Anytown, ST 12345'));
   t.false(sameAddress('456 Somewhere Ave', '465 Somewhere Ave'));
   t.false(sameAddress('456 Somewhere Ave, Anytown', '456 Somewhere Dr, Anytown'));
@@ -58,8 +71,10 @@ test('DOC-010 fires when the URLA names a borrower who is not on the Closing Dis
   t.is(hits[0]?.subject, undefined);
   t.is(
     hits[0]?.summary,
-    'Note (note.pdf, p.1) names borrower Michael A. Jones; Closing Disclosure (cd.pdf, p.1) names Michael Jones and Mary Stone; ' +
-      'URLA (urla.pdf, p.1) names Michael Jonas. Not among the borrowers Closing Disclosure (cd.pdf, p.1) names: Michael Jonas (URLA (urla.pdf, p.1)).',
+    'Note (note.pdf, p.1) names borrower Michael A. Jones; Closing Disclosure (cd.pdf, p.1) names ' +
+      'Michael Jones and Mary Stone; ' +
+      'URLA (urla.pdf, p.1) names Michael Jonas. Not among the borrowers Closing Disclosure (cd.pdf, ' +
+      'p.1) names: Michael Jonas (URLA (urla.pdf, p.1)).',
   );
 });
 
@@ -76,13 +91,25 @@ test('DOC-010 does not fire when the Note and the URLAs name borrowers the Closi
 test('DOC-010 compares the URLA with the Note when there is no Closing Disclosure', (t) => {
   const note = doc('note', { borrower: at('Michael A. Jones') }, { filename: 'note.pdf' });
   t.deepEqual(check('DOC-010', loanFile(note, doc('urla', { borrower: at('Michael Jones') }))), []);
-  const hits = check('DOC-010', loanFile(note, doc('urla', { borrower: at('Mike Jones', 2) }, { filename: 'urla.pdf' })));
-  t.regex(hits[0]?.summary ?? '', /Not among the borrowers Note \(note\.pdf, p\.1\) names: Mike Jones \(URLA \(urla\.pdf, p\.2\)\)\./);
+  const hits = check(
+    'DOC-010',
+    loanFile(note, doc('urla', { borrower: at('Mike Jones', 2) }, { filename: 'urla.pdf' })),
+  );
+  t.regex(
+    hits[0]?.summary ?? '',
+    /Not among the borrowers Note \(note\.pdf, p\.1\) names: Mike Jones \(URLA \(urla\.pdf, p\.2\)\)\./,
+  );
 });
 
 test('DOC-010 does not fire when only one document names a borrower', (t) => {
   t.deepEqual(check('DOC-010', loanFile(cd({ borrower: at('Michael Jones') }), doc('note', {}), doc('urla', {}))), []);
-  t.deepEqual(check('DOC-010', loanFile(doc('urla', { borrower: at('Michael Jones') }), doc('urla', { borrower: at('Mary Stone') }))), []);
+  t.deepEqual(
+    check(
+      'DOC-010',
+      loanFile(doc('urla', { borrower: at('Michael Jones') }), doc('urla', { borrower: at('Mary Stone') })),
+    ),
+    [],
+  );
 });
 
 // ---- DOC-011 -----------------------------------------------------------------------------------------
@@ -107,24 +134,38 @@ test('DOC-011 fires when the appraisal names another property', (t) => {
   t.is(hits.length, 1);
   t.is(
     hits[0]?.summary,
-    'The property address differs between documents: Note (note.pdf, p.1) gives the property as 456 Somewhere Avenue, Anytown, ST 12345; ' +
-      'Closing Disclosure (cd.pdf, p.1) 456 Somewhere Ave, Anytown, ST 12345; Appraisal (appraisal.pdf, p.3) 465 Somewhere Ave, Anytown, ST 12345.',
+    'The property address differs between documents: Note (note.pdf, p.1) gives the property as 456 ' +
+      'Somewhere Avenue, Anytown, ST 12345; ' +
+      'Closing Disclosure (cd.pdf, p.1) 456 Somewhere Ave, Anytown, ST 12345; Appraisal ' +
+      '(appraisal.pdf, p.3) 465 Somewhere Ave, Anytown, ST 12345.',
   );
 });
 
-test('one property: every address is the longest cut short, so any two agree; one that departs anywhere breaks it', (t) => {
-  t.true(oneProperty(['456 Somewhere Ave', '456 Somewhere Avenue, Anytown', '456 SOMEWHERE AVE ANYTOWN ST 12345']));
-  t.false(oneProperty(['456 Somewhere Ave, Anytown', '456 Somewhere Ave, Othertown', '456 Somewhere Ave']));
-  t.false(oneProperty(['456 Somewhere Ave', '']), 'an address with no words names nothing');
-  t.true(oneProperty([]));
-});
+test(
+  'one property: every address is the longest cut short, so any two agree; one that departs ' + 'anywhere breaks it',
+  (t) => {
+    t.true(oneProperty(['456 Somewhere Ave', '456 Somewhere Avenue, Anytown', '456 SOMEWHERE AVE ANYTOWN ST 12345']));
+    t.false(oneProperty(['456 Somewhere Ave, Anytown', '456 Somewhere Ave, Othertown', '456 Somewhere Ave']));
+    t.false(oneProperty(['456 Somewhere Ave', '']), 'an address with no words names nothing');
+    t.true(oneProperty([]));
+  },
+);
 
 test('DOC-011 over 3,000 Notes: one property is no finding; one that differs lists 20 and counts the rest', (t) => {
-  const notes: LoanDocument[] = Array.from({ length: 3_000 }, (_, i) => doc('note', { property: at(i % 2 ? '456 Somewhere Avenue, Anytown, ST 12345' : '456 Somewhere Ave') }, { filename: `n${i}.pdf` }));
+  const notes: LoanDocument[] = Array.from({ length: 3_000 }, (_, i) =>
+    doc(
+      'note',
+      { property: at(i % 2 ? '456 Somewhere Avenue, Anytown, ST 12345' : '456 Somewhere Ave') },
+      { filename: `n${i}.pdf` },
+    ),
+  );
   t.deepEqual(check('DOC-011', loanFile(...notes)), []);
   notes.push(doc('appraisal', { property: at('465 Somewhere Ave') }, { filename: 'appraisal.pdf' }));
   const [hit] = check('DOC-011', loanFile(...notes));
-  t.regex(hit?.summary ?? '', /^The property address differs between documents: Note \(n0\.pdf, p\.1\) gives the property as 456 Somewhere Ave; /);
+  t.regex(
+    hit?.summary ?? '',
+    /^The property address differs between documents: Note \(n0\.pdf, p\.1\) gives the property as 456 Somewhere Ave; /,
+  );
   t.regex(hit?.summary ?? '', /; and 2981 more\.$/);
 });
 
@@ -138,7 +179,10 @@ test('DOC-011 compares the final Closing Disclosure, not an earlier one', (t) =>
 });
 
 test('DOC-011 does not fire when fewer than two documents give an address', (t) => {
-  t.deepEqual(check('DOC-011', loanFile(doc('note', { property: at('456 Somewhere Ave') }), cd({}), doc('appraisal', {}))), []);
+  t.deepEqual(
+    check('DOC-011', loanFile(doc('note', { property: at('456 Somewhere Ave') }), cd({}), doc('appraisal', {}))),
+    [],
+  );
 });
 
 // ---- DOC-012 -----------------------------------------------------------------------------------------
@@ -157,53 +201,84 @@ const terms: Partial<ClosingDisclosureFields> = {
 test('DOC-012 fires when two Closing Disclosures issued the same day disagree on loan terms', (t) => {
   const loan = loanFile(
     cd({ ...terms, dateIssued: at('2026-03-01') }, 'cd-a.pdf'),
-    cd({ ...terms, dateIssued: at('2026-03-01'), loanAmount: at(16_500_000), interestRate: at(0.04), product: at('FIXED RATE') }, 'cd-b.pdf'),
+    cd(
+      {
+        ...terms,
+        dateIssued: at('2026-03-01'),
+        loanAmount: at(16_500_000),
+        interestRate: at(0.04),
+        product: at('FIXED RATE'),
+      },
+      'cd-b.pdf',
+    ),
   );
   const hits = check('DOC-012', loan);
   t.deepEqual(hits, [
     {
       subject: '2026-03-01',
       summary:
-        'Both Closing Disclosures are dated 2026-03-01: Closing Disclosure (cd-a.pdf, p.1) and Closing Disclosure (cd-b.pdf, p.1) disagree on ' +
+        'Both Closing Disclosures are dated 2026-03-01: Closing Disclosure (cd-a.pdf, p.1) and ' +
+        'Closing Disclosure (cd-b.pdf, p.1) disagree on ' +
         'Loan Amount $162,000.00 (p.1) against $165,000.00 (p.1) and Interest Rate 3.875% (p.1) against 4% (p.1).',
     },
   ]);
 });
 
 test('DOC-012 fires when two undated Closing Disclosures disagree, with subject "undated"', (t) => {
-  const loan = loanFile(cd({ ...terms }, 'cd-a.pdf'), cd({ ...terms, prepaymentPenalty: at(true, 1), balloonPayment: at(true, 1) }, 'cd-b.pdf'));
+  const loan = loanFile(
+    cd({ ...terms }, 'cd-a.pdf'),
+    cd({ ...terms, prepaymentPenalty: at(true, 1), balloonPayment: at(true, 1) }, 'cd-b.pdf'),
+  );
   const hits = check('DOC-012', loan);
   t.is(hits[0]?.subject, 'undated');
-  t.regex(hits[0]?.summary ?? '', /^Neither Closing Disclosure is dated: .* disagree on Prepayment Penalty no \(p\.1\) against yes \(p\.1\) and Balloon Payment no/);
+  t.regex(
+    hits[0]?.summary ?? '',
+    /^Neither Closing Disclosure is dated: .* disagree on Prepayment Penalty no \(p\.1\) against yes \(p\.1\) and Balloon Payment no/,
+  );
 });
 
-test('DOC-012 fires when an undated ("corrected") Closing Disclosure disagrees with a dated one: neither is dated later', (t) => {
-  const loan = loanFile(
-    cd({ ...terms, dateIssued: at('2026-03-01'), loanId: at('123456789') }, 'cd.pdf'),
-    cd({ ...terms, loanAmount: at(15_000_000), loanId: at('123456789') }, 'cd-corrected.pdf'),
-  );
-  t.deepEqual(check('DOC-012', loan), [
-    {
-      subject: '2026-03-01',
-      summary:
-        'A Closing Disclosure dated 2026-03-01 and an undated one: neither is dated later: Closing Disclosure (cd.pdf, p.1) and ' +
-        'Closing Disclosure (cd-corrected.pdf, p.1), undated, disagree on Loan Amount $162,000.00 (p.1) against $150,000.00 (p.1).',
-    },
-  ]);
-});
+test(
+  'DOC-012 fires when an undated ("corrected") Closing Disclosure disagrees with a dated one: ' +
+    'neither is dated later',
+  (t) => {
+    const loan = loanFile(
+      cd({ ...terms, dateIssued: at('2026-03-01'), loanId: at('123456789') }, 'cd.pdf'),
+      cd({ ...terms, loanAmount: at(15_000_000), loanId: at('123456789') }, 'cd-corrected.pdf'),
+    );
+    t.deepEqual(check('DOC-012', loan), [
+      {
+        subject: '2026-03-01',
+        summary:
+          'A Closing Disclosure dated 2026-03-01 and an undated one: neither is dated later: Closing ' +
+          'Disclosure (cd.pdf, p.1) and ' +
+          'Closing Disclosure (cd-corrected.pdf, p.1), undated, disagree on Loan Amount $162,000.00 ' +
+          '(p.1) against $150,000.00 (p.1).',
+      },
+    ]);
+  },
+);
 
 test('DOC-012 does not compare the Closing Disclosures of two loans (different Loan IDs)', (t) => {
-  const loan = loanFile(cd({ ...terms, loanId: at('111') }), cd({ ...terms, loanId: at('222'), loanAmount: at(15_000_000) }));
+  const loan = loanFile(
+    cd({ ...terms, loanId: at('111') }),
+    cd({ ...terms, loanId: at('222'), loanAmount: at(15_000_000) }),
+  );
   t.deepEqual(check('DOC-012', loan), []);
 });
 
 test('DOC-012 does not fire when the later-dated Closing Disclosure changes the terms', (t) => {
-  const loan = loanFile(cd({ ...terms, dateIssued: at('2026-03-01') }), cd({ ...terms, dateIssued: at('2026-03-05'), loanAmount: at(16_500_000) }));
+  const loan = loanFile(
+    cd({ ...terms, dateIssued: at('2026-03-01') }),
+    cd({ ...terms, dateIssued: at('2026-03-05'), loanAmount: at(16_500_000) }),
+  );
   t.deepEqual(check('DOC-012', loan), []);
 });
 
 test('DOC-012 does not fire when same-day Closing Disclosures agree', (t) => {
-  const loan = loanFile(cd({ ...terms, dateIssued: at('2026-03-01') }), cd({ ...terms, dateIssued: at('2026-03-01'), product: at('fixed  rate') }));
+  const loan = loanFile(
+    cd({ ...terms, dateIssued: at('2026-03-01') }),
+    cd({ ...terms, dateIssued: at('2026-03-01'), product: at('fixed  rate') }),
+  );
   t.deepEqual(check('DOC-012', loan), []);
 });
 

@@ -1,7 +1,7 @@
 // The income rules INC-001 to INC-004: the URLA's income and employer, and an affidavit's stated income,
 // against pay stubs and W-2s.
 import test from 'ava';
-import { DEFAULT_RULE_CONTEXT, type RuleCode } from '../../../../src/qc/catalog.js';
+import type { RuleCode } from '../../../../src/qc/catalog.js';
 import type { AffidavitFields, LoanFile, PayStubFields, UrlaFields, W2Fields } from '../../../../src/qc/fields.js';
 import { rules } from '../../../../src/qc/rules/income.js';
 import { at, doc, loanFile, ruleHits } from '../../../support/loan-file.js';
@@ -10,14 +10,18 @@ function check(code: RuleCode, loan: LoanFile) {
   return ruleHits(rules, code, loan);
 }
 
-const urla = (fields: UrlaFields, filename = 'urla.pdf') => doc('urla', { borrower: at('Michael Jones'), ...fields }, { filename });
+const urla = (fields: UrlaFields, filename = 'urla.pdf') =>
+  doc('urla', { borrower: at('Michael Jones'), ...fields }, { filename });
 const stub = (fields: PayStubFields, filename = 'stub.pdf') => doc('pay_stub', fields, { filename });
 const w2 = (fields: W2Fields, filename = 'w2.pdf') => doc('w2', fields, { filename });
 
 // ---- INC-001 -----------------------------------------------------------------------------------------
 
 test('INC-001 fires when pay-stub income differs from the URLA monthly income by more than 5%', (t) => {
-  const loan = loanFile(urla({ monthlyIncome: at(600_000, 2) }), stub({ payDate: at('2026-03-13'), grossPay: at(250_000), periodsPerYear: at(26) }));
+  const loan = loanFile(
+    urla({ monthlyIncome: at(600_000, 2) }),
+    stub({ payDate: at('2026-03-13'), grossPay: at(250_000), periodsPerYear: at(26) }),
+  );
   const hits = check('INC-001', loan);
   t.deepEqual(hits, [
     {
@@ -32,7 +36,10 @@ test('INC-001 does not fire at exactly 5%, and fires a cent beyond', (t) => {
   const monthlyStub = stub({ payDate: at('2026-03-31'), grossPay: at(525_000), periodsPerYear: at(12) });
   t.deepEqual(check('INC-001', loanFile(urla({ monthlyIncome: at(500_000) }), monthlyStub)), []);
   const over = stub({ payDate: at('2026-03-31'), grossPay: at(525_001), periodsPerYear: at(12) });
-  t.regex(check('INC-001', loanFile(urla({ monthlyIncome: at(500_000) }), over))[0]?.summary ?? '', /difference \$250\.01, 5\.0002% > 5%/);
+  t.regex(
+    check('INC-001', loanFile(urla({ monthlyIncome: at(500_000) }), over))[0]?.summary ?? '',
+    /difference \$250\.01, 5\.0002% > 5%/,
+  );
 });
 
 test('INC-001 uses the latest pay stub', (t) => {
@@ -44,11 +51,17 @@ test('INC-001 uses the latest pay stub', (t) => {
   t.deepEqual(check('INC-001', loan), []);
 });
 
-test('INC-001 leaves out a co-borrower\'s pay stub', (t) => {
+test("INC-001 leaves out a co-borrower's pay stub", (t) => {
   const loan = loanFile(
     urla({ monthlyIncome: at(541_667) }),
-    stub({ employee: at('Michael A. Jones'), payDate: at('2026-03-13'), grossPay: at(250_000), periodsPerYear: at(26) }, 'his.pdf'),
-    stub({ employee: at('Mary Stone'), payDate: at('2026-03-20'), grossPay: at(100_000), periodsPerYear: at(26) }, 'hers.pdf'),
+    stub(
+      { employee: at('Michael A. Jones'), payDate: at('2026-03-13'), grossPay: at(250_000), periodsPerYear: at(26) },
+      'his.pdf',
+    ),
+    stub(
+      { employee: at('Mary Stone'), payDate: at('2026-03-20'), grossPay: at(100_000), periodsPerYear: at(26) },
+      'hers.pdf',
+    ),
   );
   t.deepEqual(check('INC-001', loan), []);
 });
@@ -71,21 +84,31 @@ test('INC-002 fires when year-to-date income annualised is below 80% of the prio
   t.deepEqual(check('INC-002', loan), [
     {
       summary:
-        'Pay stub (stub.pdf, p.1) shows year-to-date gross $30,000.00 at 2026-06-30 (49.6% of the year), $60,497.24 annualised; ' +
-        'W-2 (w2-2025.pdf, p.1) shows 2025 wages of $90,000.00, so this year runs at 67.2% of last year\'s (< 80%).',
+        'Pay stub (stub.pdf, p.1) shows year-to-date gross $30,000.00 at 2026-06-30 (49.6% of the ' +
+        'year), $60,497.24 annualised; ' +
+        "W-2 (w2-2025.pdf, p.1) shows 2025 wages of $90,000.00, so this year runs at 67.2% of last year's (< 80%).",
     },
   ]);
 });
 
 test('INC-002 does not fire when the annualised year-to-date income keeps up with the W-2', (t) => {
-  const loan = loanFile(stub({ payDate: at('2026-06-30'), ytdGross: at(4_500_000) }), w2({ taxYear: at(2025), wages: at(9_000_000) }));
+  const loan = loanFile(
+    stub({ payDate: at('2026-06-30'), ytdGross: at(4_500_000) }),
+    w2({ taxYear: at(2025), wages: at(9_000_000) }),
+  );
   t.deepEqual(check('INC-002', loan), []);
 });
 
 test('INC-002 does not fire without a W-2 of the prior year, or one of the same employer', (t) => {
   const current = stub({ payDate: at('2026-06-30'), employer: at('Acme Corp'), ytdGross: at(1_000_000) });
   t.deepEqual(check('INC-002', loanFile(current, w2({ taxYear: at(2024), wages: at(9_000_000) }))), []);
-  t.deepEqual(check('INC-002', loanFile(current, w2({ taxYear: at(2025), employer: at('Apex Industries'), wages: at(9_000_000) }))), []);
+  t.deepEqual(
+    check(
+      'INC-002',
+      loanFile(current, w2({ taxYear: at(2025), employer: at('Apex Industries'), wages: at(9_000_000) })),
+    ),
+    [],
+  );
 });
 
 test('INC-002 does not fire without a year-to-date figure or a pay date', (t) => {
@@ -104,16 +127,24 @@ test('INC-003 fires when the W-2 names another employer than the URLA and the pa
   );
   const hits = check('INC-003', loan);
   t.deepEqual(hits, [
-    { summary: 'Employer names differ: Acme Corporation in URLA (urla.pdf, p.2) and Pay stub (stub.pdf, p.1); Apex Industries LLC in W-2 (w2.pdf, p.1).' },
+    {
+      summary:
+        'Employer names differ: Acme Corporation in URLA (urla.pdf, p.2) and Pay stub (stub.pdf, ' +
+        'p.1); Apex Industries LLC in W-2 (w2.pdf, p.1).',
+    },
   ]);
 });
 
 test('INC-003 does not fire when the names differ only in case, punctuation and corporate suffixes', (t) => {
-  const loan = loanFile(urla({ employer: at('The Acme Company') }), stub({ employer: at('ACME, INC.') }), w2({ taxYear: at(2025), employer: at('Acme LLC') }));
+  const loan = loanFile(
+    urla({ employer: at('The Acme Company') }),
+    stub({ employer: at('ACME, INC.') }),
+    w2({ taxYear: at(2025), employer: at('Acme LLC') }),
+  );
   t.deepEqual(check('INC-003', loan), []);
 });
 
-test('INC-003 leaves out W-2s older than the latest tax year and a co-borrower\'s documents', (t) => {
+test("INC-003 leaves out W-2s older than the latest tax year and a co-borrower's documents", (t) => {
   const loan = loanFile(
     urla({ employer: at('Acme Corp') }),
     stub({ employer: at('Acme Corp') }),
@@ -130,26 +161,46 @@ test('INC-003 does not fire when only one document names an employer', (t) => {
 
 // ---- INC-004 -----------------------------------------------------------------------------------------
 
-const affidavit = (fields: AffidavitFields) => doc('affidavit', fields, { filename: 'file.pdf', pages: [{ number: 8, source: 'text_layer', confidence: null }] });
+const affidavit = (fields: AffidavitFields) =>
+  doc('affidavit', fields, { filename: 'file.pdf', pages: [{ number: 8, source: 'text_layer', confidence: null }] });
 
-test('INC-004 fires when an affidavit states an income more than 5% off the same person\'s pay stubs', (t) => {
+test("INC-004 fires when an affidavit states an income more than 5% off the same person's pay stubs", (t) => {
   const loan = loanFile(
-    stub({ employee: at('Anna S. Lindqvist'), payDate: at('2026-06-26'), grossPay: at(310_000), periodsPerYear: at(26) }),
+    stub({
+      employee: at('Anna S. Lindqvist'),
+      payDate: at('2026-06-26'),
+      grossPay: at(310_000),
+      periodsPerYear: at(26),
+    }),
     affidavit({ affiant: at('Anna S. Lindqvist', 8), statedMonthlyIncome: at(2_500_000, 8) }),
   );
   t.deepEqual(check('INC-004', loan), [
     {
       subject: 'file.pdf:8',
       summary:
-        'Affidavit (file.pdf, p.8) states monthly income $25,000.00; Pay stub (stub.pdf, p.1) shows gross pay $3,100.00 a period, ' +
+        'Affidavit (file.pdf, p.8) states monthly income $25,000.00; Pay stub (stub.pdf, p.1) shows ' +
+        'gross pay $3,100.00 a period, ' +
         '26 periods a year: $6,716.67 a month (the statement is 272.2% off, > 5%).',
     },
   ]);
 });
 
-test('INC-004 does not fire when the affidavit agrees with the stubs, or names someone else, or no stub gives a monthly income', (t) => {
-  const anna = stub({ employee: at('Anna S. Lindqvist'), grossPay: at(310_000), periodsPerYear: at(26) });
-  t.deepEqual(check('INC-004', loanFile(anna, affidavit({ affiant: at('Anna Lindqvist'), statedMonthlyIncome: at(680_000) }))), []);
-  t.deepEqual(check('INC-004', loanFile(anna, affidavit({ affiant: at('Daniel Okafor'), statedMonthlyIncome: at(2_500_000) }))), []);
-  t.deepEqual(check('INC-004', loanFile(stub({ grossPay: at(310_000) }), affidavit({ statedMonthlyIncome: at(2_500_000) }))), []);
-});
+test(
+  'INC-004 does not fire when the affidavit agrees with the stubs, or names someone else, or no ' +
+    'stub gives a monthly income',
+  (t) => {
+    const anna = stub({ employee: at('Anna S. Lindqvist'), grossPay: at(310_000), periodsPerYear: at(26) });
+    t.deepEqual(
+      check('INC-004', loanFile(anna, affidavit({ affiant: at('Anna Lindqvist'), statedMonthlyIncome: at(680_000) }))),
+      [],
+    );
+    t.deepEqual(
+      check('INC-004', loanFile(anna, affidavit({ affiant: at('Daniel Okafor'), statedMonthlyIncome: at(2_500_000) }))),
+      [],
+    );
+    t.deepEqual(
+      check('INC-004', loanFile(stub({ grossPay: at(310_000) }), affidavit({ statedMonthlyIncome: at(2_500_000) }))),
+      [],
+    );
+  },
+);

@@ -1,30 +1,56 @@
 // QMF-001: points and fees against the QM limits of 12 CFR 1026.43(e)(3) (2026 figures), the tier
 // boundaries, and which table a consummation date reads.
 import test from 'ava';
-import { DEFAULT_RULE_CONTEXT } from '../../../../src/qc/catalog.js';
 import type { ClosingDisclosureFields, FeeLine, LoanFile } from '../../../../src/qc/fields.js';
-import { qmLimitTable, qmPointsAndFeesLimit, rules, type QmLimitTable } from '../../../../src/qc/rules/points-and-fees.js';
+import {
+  qmLimitTable,
+  qmPointsAndFeesLimit,
+  rules,
+  type QmLimitTable,
+} from '../../../../src/qc/rules/points-and-fees.js';
 import { at, doc, loanFile, ruleHits } from '../../../support/loan-file.js';
 
 function check(loan: LoanFile) {
   return ruleHits(rules, 'QMF-001', loan);
 }
 
-const fee = (name: string, amount: number, section: FeeLine['section'] = 'A', page = 2): FeeLine => ({ section, name, amount, page });
+const fee = (name: string, amount: number, section: FeeLine['section'] = 'A', page = 2): FeeLine => ({
+  section,
+  name,
+  amount,
+  page,
+});
 const cd = (fields: Partial<ClosingDisclosureFields>) =>
-  loanFile(doc('closing_disclosure', { fees: [], closingDate: at('2026-03-31'), loanAmount: at(16_200_000), ...fields }, { filename: 'cd.pdf' }));
+  loanFile(
+    doc(
+      'closing_disclosure',
+      { fees: [], closingDate: at('2026-03-31'), loanAmount: at(16_200_000), ...fields },
+      { filename: 'cd.pdf' },
+    ),
+  );
 
 // The H-25(B) sample's section A: $405 of points, a $300 application fee, a $1,097 underwriting fee.
-const sampleOrigination = [fee('0.25 % of Loan Amount (Points)', 40_500), fee('Application Fee', 30_000), fee('Underwriting Fee', 109_700)];
+const sampleOrigination = [
+  fee('0.25 % of Loan Amount (Points)', 40_500),
+  fee('Application Fee', 30_000),
+  fee('Underwriting Fee', 109_700),
+];
 
 test('QMF-001 fires when section A charges exceed 3% of a loan of $137,958 or more', (t) => {
-  const fees = [fee('1 % of Loan Amount (Points)', 162_000), fee('Application Fee', 30_000), fee('Underwriting Fee', 300_000), fee('Appraisal Fee', 50_000, 'B')];
+  const fees = [
+    fee('1 % of Loan Amount (Points)', 162_000),
+    fee('Application Fee', 30_000),
+    fee('Underwriting Fee', 300_000),
+    fee('Appraisal Fee', 50_000, 'B'),
+  ];
   const hits = check(cd({ fees, points: at(162_000, 2) }));
   t.deepEqual(hits, [
     {
       summary:
-        'Closing Disclosure (cd.pdf, p.2) shows points and fees of $4,920.00 (section A origination charges) on a Loan Amount of $162,000.00 (p.1); ' +
-        'the QM limit for loans of $137,958 or more (3%) is $4,860.00 (figures effective 2026-01-01), exceeded by $60.00.',
+        'Closing Disclosure (cd.pdf, p.2) shows points and fees of $4,920.00 (section A origination ' +
+        'charges) on a Loan Amount of $162,000.00 (p.1); ' +
+        'the QM limit for loans of $137,958 or more (3%) is $4,860.00 (figures effective ' +
+        '2026-01-01), exceeded by $60.00.',
     },
   ]);
 });
@@ -34,13 +60,21 @@ test('QMF-001 does not fire for the H-25(B) sample: $1,802.00 of origination cha
 });
 
 test('QMF-001 counts points printed apart from the section A lines once', (t) => {
-  const hits = check(cd({ fees: [fee('Application Fee', 30_000), fee('Underwriting Fee', 400_000)], points: at(100_000, 2) }));
-  t.regex(hits[0]?.summary ?? '', /points and fees of \$5,300\.00 \(section A origination charges and \$1,000\.00 of points\)/);
+  const hits = check(
+    cd({ fees: [fee('Application Fee', 30_000), fee('Underwriting Fee', 400_000)], points: at(100_000, 2) }),
+  );
+  t.regex(
+    hits[0]?.summary ?? '',
+    /points and fees of \$5,300\.00 \(section A origination charges and \$1,000\.00 of points\)/,
+  );
 });
 
 test('QMF-001 applies the fixed $4,139 limit to a $100,000 loan', (t) => {
   const hits = check(cd({ loanAmount: at(10_000_000), fees: [fee('Origination Fee', 414_000)] }));
-  t.regex(hits[0]?.summary ?? '', /the QM limit for loans of \$82,775 to \$137,958 \(\$4,139\) is \$4,139\.00 .* exceeded by \$1\.00\./);
+  t.regex(
+    hits[0]?.summary ?? '',
+    /the QM limit for loans of \$82,775 to \$137,958 \(\$4,139\) is \$4,139\.00 .* exceeded by \$1\.00\./,
+  );
   t.deepEqual(check(cd({ loanAmount: at(10_000_000), fees: [fee('Origination Fee', 413_900)] })), []);
 });
 

@@ -5,7 +5,12 @@ import type { ClosingDisclosureFields, FeeLine, LoanEstimateFields, LoanFile } f
 import { feeKey, rules } from '../../../../src/qc/rules/tolerance.js';
 import { at, doc, loanFile, evidenceOfHits, hitsOf as familyHits } from '../../../support/loan-file.js';
 
-const fee = (section: FeeLine['section'], name: string, amount: number): FeeLine => ({ section, name, amount, page: 2 });
+const fee = (section: FeeLine['section'], name: string, amount: number): FeeLine => ({
+  section,
+  name,
+  amount,
+  page: 2,
+});
 
 /** H-24(B) page 2, whole dollars as the LE prints them. */
 const LE_FEES: FeeLine[] = [
@@ -65,7 +70,10 @@ const CD_FEES: FeeLine[] = [
 
 /** CD fees with some lines' amounts replaced (by feeKey) and lines added. */
 function cdFees(amounts: Record<string, number> = {}, added: FeeLine[] = []): FeeLine[] {
-  return [...CD_FEES.map((f) => (feeKey(f.name) in amounts ? { ...f, amount: amounts[feeKey(f.name)] ?? f.amount } : f)), ...added];
+  return [
+    ...CD_FEES.map((f) => (feeKey(f.name) in amounts ? { ...f, amount: amounts[feeKey(f.name)] ?? f.amount } : f)),
+    ...added,
+  ];
 }
 
 /** CD fees with the title search bought from the creditor's list (section B, 10%) at `amount`. */
@@ -75,8 +83,16 @@ function titleSearchFromList(amount: number): FeeLine[] {
 
 const pair = (o: { le?: Partial<LoanEstimateFields>; cd?: Partial<ClosingDisclosureFields> } = {}): LoanFile =>
   loanFile(
-    doc('loan_estimate', { dateIssued: at('2013-02-15'), fees: LE_FEES, lenderCredits: at(0, 2), ...o.le }, { filename: 'le.pdf' }),
-    doc('closing_disclosure', { dateIssued: at('2013-04-15'), fees: CD_FEES, lenderCredits: at(0, 2), ...o.cd }, { filename: 'cd.pdf' }),
+    doc(
+      'loan_estimate',
+      { dateIssued: at('2013-02-15'), fees: LE_FEES, lenderCredits: at(0, 2), ...o.le },
+      { filename: 'le.pdf' },
+    ),
+    doc(
+      'closing_disclosure',
+      { dateIssued: at('2013-04-15'), fees: CD_FEES, lenderCredits: at(0, 2), ...o.cd },
+      { filename: 'cd.pdf' },
+    ),
   );
 
 const hitsOf = (loan: LoanFile) => familyHits(rules, loan);
@@ -103,7 +119,10 @@ test('the CFPB H-24(B) Loan Estimate and H-25(B) Closing Disclosure fees produce
 });
 
 test('no LE, or an LE without fee lines, produces no tolerance finding', (t) => {
-  t.deepEqual(hitsOf(loanFile(doc('closing_disclosure', { fees: cdFees({ appraisal_fee: 605_00 }) }, { filename: 'cd.pdf' }))), {});
+  t.deepEqual(
+    hitsOf(loanFile(doc('closing_disclosure', { fees: cdFees({ appraisal_fee: 605_00 }) }, { filename: 'cd.pdf' }))),
+    {},
+  );
   t.deepEqual(hitsOf(pair({ le: { fees: [] }, cd: { fees: cdFees({ appraisal_fee: 605_00 }) } })), {});
 });
 
@@ -116,7 +135,8 @@ test('TRD-006 fires when the appraisal fee rises from $405 to $605 with no cure'
       {
         subject: 'appraisal_fee',
         summary:
-          'Appraisal Fee rose from $405.00 on Loan Estimate (le.pdf, p.2) to $605.00 on Closing Disclosure (cd.pdf, p.2) (+$200.00, zero tolerance); ' +
+          'Appraisal Fee rose from $405.00 on Loan Estimate (le.pdf, p.2) to $605.00 on Closing ' +
+          'Disclosure (cd.pdf, p.2) (+$200.00, zero tolerance); ' +
           'Closing Disclosure (cd.pdf, p.1) discloses no cure.',
       },
     ],
@@ -124,14 +144,17 @@ test('TRD-006 fires when the appraisal fee rises from $405 to $605 with no cure'
 });
 
 test('TRD-006 fires for a new origination charge and a borrower-paid transfer tax the LE did not show', (t) => {
-  const hits = hitsOf(pair({ cd: { fees: cdFees({ transfer_taxes: 950_00 }, [fee('A', 'Document Preparation Fee', 150_00)]) } }));
+  const hits = hitsOf(
+    pair({ cd: { fees: cdFees({ transfer_taxes: 950_00 }, [fee('A', 'Document Preparation Fee', 150_00)]) } }),
+  );
   t.deepEqual(
     hits['TRD-006']?.map((h) => h.subject),
     ['transfer_taxes', 'document_preparation_fee'],
   );
   t.is(
     hits['TRD-006']?.[1]?.summary,
-    'Document Preparation Fee of $150.00 on Closing Disclosure (cd.pdf, p.2) was not on Loan Estimate (le.pdf, p.1) (+$150.00, zero tolerance); ' +
+    'Document Preparation Fee of $150.00 on Closing Disclosure (cd.pdf, p.2) was not on Loan ' +
+      'Estimate (le.pdf, p.1) (+$150.00, zero tolerance); ' +
       'Closing Disclosure (cd.pdf, p.1) discloses no cure.',
   );
 });
@@ -142,7 +165,8 @@ test('TRD-006 fires when the lender credit falls from $500 to $300', (t) => {
     {
       subject: 'lender_credits',
       summary:
-        'Lender credits fell from $500.00 on Loan Estimate (le.pdf, p.2) to $300.00 on Closing Disclosure (cd.pdf, p.3) (-$200.00, zero tolerance); ' +
+        'Lender credits fell from $500.00 on Loan Estimate (le.pdf, p.2) to $300.00 on Closing ' +
+        'Disclosure (cd.pdf, p.3) (-$200.00, zero tolerance); ' +
         'Closing Disclosure (cd.pdf, p.1) discloses no cure.',
     },
   ]);
@@ -156,66 +180,100 @@ test('TRD-006 is skipped for lender credits when the LE credit was not read', (t
   t.deepEqual(hitsOf(pair({ le: { lenderCredits: undefined }, cd: { lenderCredits: at(300_00, 3) } })), {});
 });
 
-test('TRD-006 does not fire for a cured excess like the H-25(F) sample: "exceeds legal limits by $200", lender credit $500 including $200', (t) => {
-  const file = pair({
-    le: { lenderCredits: at(300_00, 2) },
-    cd: { fees: cdFees({ appraisal_fee: 605_00 }), lenderCredits: at(500_00, 2), toleranceCure: at(200_00, 2) },
-  });
-  t.deepEqual(hitsOf(file), {});
-});
+test(
+  'TRD-006 does not fire for a cured excess like the H-25(F) sample: "exceeds legal limits by ' +
+    '$200", lender credit $500 including $200',
+  (t) => {
+    const file = pair({
+      le: { lenderCredits: at(300_00, 2) },
+      cd: { fees: cdFees({ appraisal_fee: 605_00 }), lenderCredits: at(500_00, 2), toleranceCure: at(200_00, 2) },
+    });
+    t.deepEqual(hitsOf(file), {});
+  },
+);
 
 // TRD-007
 
-test("TRD-007 fires when a title search from the creditor's list (CD section B) rises to $2,000 and the 10% bucket exceeds 110% of the LE with no cure", (t) => {
-  const hits = hitsOf(pair({ cd: { fees: titleSearchFromList(2_000_00) } }));
-  // The bucket on both sides: recording fees $85 and the title search ($1,261 estimated).
-  t.deepEqual(hits, {
-    'TRD-007': [
-      {
-        summary:
-          "Recording fees and services from the creditor's list total $2,085.00 on Closing Disclosure (cd.pdf, p.2) against $1,346.00 on Loan Estimate (le.pdf, p.1), " +
-          '$604.40 above the 110% limit of $1,480.60; no cure is disclosed.',
-      },
-    ],
-  });
-});
+test(
+  "TRD-007 fires when a title search from the creditor's list (CD section B) rises to $2,000 and " +
+    'the 10% bucket exceeds 110% of the LE with no cure',
+  (t) => {
+    const hits = hitsOf(pair({ cd: { fees: titleSearchFromList(2_000_00) } }));
+    // The bucket on both sides: recording fees $85 and the title search ($1,261 estimated).
+    t.deepEqual(hits, {
+      'TRD-007': [
+        {
+          summary:
+            "Recording fees and services from the creditor's list total $2,085.00 on Closing " +
+            'Disclosure (cd.pdf, p.2) against $1,346.00 on Loan Estimate (le.pdf, p.1), ' +
+            '$604.40 above the 110% limit of $1,480.60; no cure is disclosed.',
+        },
+      ],
+    });
+  },
+);
 
-test('TRD-007 does not fire within 110%, nor for a service the borrower shopped for off the list (CD section C, no limit)', (t) => {
-  t.deepEqual(hitsOf(pair({ cd: { fees: titleSearchFromList(1_350_00) } })), {});
-  t.deepEqual(hitsOf(pair({ cd: { fees: cdFees({ title_title_search: 5_000_00 }) } })), {}, "section C on the CD: the borrower's own provider");
-});
+test(
+  'TRD-007 does not fire within 110%, nor for a service the borrower shopped for off the list (CD ' +
+    'section C, no limit)',
+  (t) => {
+    t.deepEqual(hitsOf(pair({ cd: { fees: titleSearchFromList(1_350_00) } })), {});
+    t.deepEqual(
+      hitsOf(pair({ cd: { fees: cdFees({ title_title_search: 5_000_00 }) } })),
+      {},
+      "section C on the CD: the borrower's own provider",
+    );
+  },
+);
 
 test('TRD-007 does not fire when the 10% excess is cured', (t) => {
-  const file = pair({ cd: { fees: titleSearchFromList(2_000_00), lenderCredits: at(604_40, 2), toleranceCure: at(604_40, 1) } });
+  const file = pair({
+    cd: { fees: titleSearchFromList(2_000_00), lenderCredits: at(604_40, 2), toleranceCure: at(604_40, 1) },
+  });
   t.deepEqual(hitsOf(file), {});
 });
 
 // TRD-008
 
 test('TRD-008 fires when the cure disclosed ($150) is smaller than the $200 excess', (t) => {
-  const file = pair({ cd: { fees: cdFees({ appraisal_fee: 605_00 }), lenderCredits: at(150_00, 2), toleranceCure: at(150_00, 1) } });
+  const file = pair({
+    cd: { fees: cdFees({ appraisal_fee: 605_00 }), lenderCredits: at(150_00, 2), toleranceCure: at(150_00, 1) },
+  });
   t.deepEqual(hitsOf(file), {
     'TRD-008': [
       {
         summary:
-          'The fees on Closing Disclosure (cd.pdf, p.1) exceed the tolerances of Loan Estimate (le.pdf, p.1) by $200.00 (zero tolerance $200.00, ' +
+          'The fees on Closing Disclosure (cd.pdf, p.1) exceed the tolerances of Loan Estimate ' +
+          '(le.pdf, p.1) by $200.00 (zero tolerance $200.00, ' +
           '10% bucket $0.00); the cure disclosed, "exceeds legal limits by $150.00", is $50.00 short.',
       },
     ],
   });
 });
 
-test('TRD-008 fires when a higher lender credit covers the excess but the CD does not state the amount exceeding legal limits', (t) => {
-  const file = pair({ cd: { fees: cdFees({ appraisal_fee: 605_00 }), lenderCredits: at(200_00, 2) } });
-  const hits = hitsOf(file);
-  t.deepEqual(Object.keys(hits), ['TRD-008']);
-  t.regex(hits['TRD-008']?.[0]?.summary ?? '', /exceed the tolerances .* by \$200\.00 .*; a lender credit covers it, but the Closing Disclosure states the excess as nothing rather than \$200\.00\.$/);
-});
+test(
+  'TRD-008 fires when a higher lender credit covers the excess but the CD does not state the ' +
+    'amount exceeding legal limits',
+  (t) => {
+    const file = pair({ cd: { fees: cdFees({ appraisal_fee: 605_00 }), lenderCredits: at(200_00, 2) } });
+    const hits = hitsOf(file);
+    t.deepEqual(Object.keys(hits), ['TRD-008']);
+    t.regex(
+      hits['TRD-008']?.[0]?.summary ?? '',
+      /exceed the tolerances .* by \$200\.00 .*; a lender credit covers it, but the Closing Disclosure states the excess as nothing rather than \$200\.00\.$/,
+    );
+  },
+);
 
 test('TRD-008 counts zero-tolerance and 10% excesses together against the cure', (t) => {
-  const fees = titleSearchFromList(2_000_00).map((f) => (feeKey(f.name) === 'appraisal_fee' ? { ...f, amount: 605_00 } : f));
+  const fees = titleSearchFromList(2_000_00).map((f) =>
+    feeKey(f.name) === 'appraisal_fee' ? { ...f, amount: 605_00 } : f,
+  );
   const file = pair({ cd: { fees, lenderCredits: at(200_00, 2), toleranceCure: at(200_00, 1) } });
-  t.regex(hitsOf(file)['TRD-008']?.[0]?.summary ?? '', /by \$804\.40 \(zero tolerance \$200\.00, 10% bucket \$604\.40\); the cure disclosed, "exceeds legal limits by \$200\.00", is \$604\.40 short\./);
+  t.regex(
+    hitsOf(file)['TRD-008']?.[0]?.summary ?? '',
+    /by \$804\.40 \(zero tolerance \$200\.00, 10% bucket \$604\.40\); the cure disclosed, "exceeds legal limits by \$200\.00", is \$604\.40 short\./,
+  );
 });
 
 test('TRD-008 does not fire without an excess, even when a cure is printed', (t) => {
