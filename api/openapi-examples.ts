@@ -11,7 +11,9 @@ const ENDPOINT_ID = '3d9f2c71-0b8e-4a6d-95c4-7e21f0a8b3d6';
 const documentSource = {
   filename: 'closing-disclosure.pdf',
   content_type: 'application/pdf',
-  url: 'https://files.lender.example/loans/LN-2026-04417/closing-disclosure.pdf?X-Amz-Expires=900&X-Amz-Signature=5b2e9c1f7a3d',
+  url:
+    'https://files.lender.example/loans/LN-2026-04417/closing-disclosure.pdf' +
+    '?X-Amz-Expires=900&X-Amz-Signature=5b2e9c1f7a3d',
 };
 
 const review = {
@@ -110,7 +112,9 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     outcome: 'issues_found',
     summary: { total: 2, critical: 2, high: 0, medium: 0, low: 0, info: 0 },
     issues,
-    report_pdf_url: `https://files.review.example/reports/${REVIEW_ID}/${RELEASE_ID}.pdf?X-Amz-Expires=300&X-Amz-Signature=e41f8b2c6d07`,
+    report_pdf_url:
+      `https://files.review.example/reports/${REVIEW_ID}/${RELEASE_ID}.pdf` +
+      '?X-Amz-Expires=300&X-Amz-Signature=e41f8b2c6d07',
     report_pdf_expires_at: '2026-11-23T08:05:03.502Z',
     sandbox: false,
     generated_at: '2026-11-23T08:00:03.502Z',

@@ -420,7 +420,8 @@ function withRequestIds(doc: OpenApiDocument): OpenApiDocument {
       RequestId: {
         description:
           'The id under which the service logged this request: yours when you sent a usable ' +
-          '`X-Request-Id` (1 to 128 letters, digits and `._:+/=-`), else one it made. Quote it when asking about the request.',
+          '`X-Request-Id` (1 to 128 letters, digits and `._:+/=-`), else one it made. Quote it when ' +
+          'asking about the request.',
         schema: { type: 'string' },
       },
     },

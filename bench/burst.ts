@@ -114,7 +114,8 @@ async function main() {
           target: Number((ideal / bound).toFixed(2)),
           notes: [
             `bound (the target): burst ≤ 1.1 × ideal + 2 s = ${bound.toFixed(2)} s with the median ` +
-              `ideal ${ideal.toFixed(2)} s (${slots} analysis slots); burst median ${summary(sides.here).median.toFixed(2)} s`,
+              `ideal ${ideal.toFixed(2)} s (${slots} analysis slots); burst median ` +
+              `${summary(sides.here).median.toFixed(2)} s`,
             `one 2-document review alone, created to completed: ${fmt(lone.map((r) => r.seconds))} s ` +
               `(its analysis ${fmt(lone.flatMap((r) => r.analysing))} s)`,
             `analyses at once over each burst (time analysing ÷ the burst's time): ` +

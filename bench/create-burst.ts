@@ -190,7 +190,8 @@ async function main() {
           `answer time p50: here ${here.map((b) => b.p50.toFixed(2)).join(', ')} s, plain ` +
             `${plainRuns.map((b) => b.p50.toFixed(2)).join(', ')} s`,
           `none lost: every review a create was answered with completed with its report ` +
-            `(${completed.join(', ')} of ${BURST}), in ${completion.map((x) => x.toFixed(0)).join(', ')} s after the last answer`,
+            `(${completed.join(', ')} of ${BURST}), in ` +
+            `${completion.map((x) => x.toFixed(0)).join(', ')} s after the last answer`,
         ],
       });
       if (!all201) problems.push('a create of the burst was not answered 201');

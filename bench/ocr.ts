@@ -185,7 +185,8 @@ async function sideBySide(): Promise<void> {
       target: 0.9,
       notes: [
         `${pages.length} CFPB LE/CD pages rendered at ${DPI} dpi (PNG, grey), ${WORKERS} at a time; ` +
-          `the service on its configured engine, ${engine} (OCR_ENGINE); plain: native tesseract ${version}, best_int models`,
+          `the service on its configured engine, ${engine} (OCR_ENGINE); plain: native tesseract ` +
+          `${version}, best_int models`,
         `word recall against the text layer: here ${hereRecall.toFixed(3)}, plain ` +
           `${plainRecall.toFixed(3)} ${hereRecall >= plainRecall ? '✓' : '✗ (below plain)'}`,
       ],

@@ -31,6 +31,7 @@ export function regenerate(section: GeneratedSection): { current: string; genera
   const end = current.indexOf(section.markers.end);
   if (start < 0 || end < start)
     throw new Error(`${section.file} lacks the markers ${section.markers.start} … ${section.markers.end}`);
-  const generated = `${current.slice(0, start + section.markers.start.length)}\n${section.content()}\n${current.slice(end)}`;
+  const before = current.slice(0, start + section.markers.start.length);
+  const generated = `${before}\n${section.content()}\n${current.slice(end)}`;
   return { current, generated };
 }

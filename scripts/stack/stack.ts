@@ -276,7 +276,8 @@ export async function workerPolls(httpPort: number, config: Config, queue: Worke
     queue === 'reviews'
       ? [config.temporal.taskQueue, 'WORKFLOW']
       : [analysisTaskQueue(config.temporal.taskQueue), 'ACTIVITY'];
-  const url = `http://127.0.0.1:${httpPort}/api/v1/namespaces/${encodeURIComponent(namespace)}/task-queues/${encodeURIComponent(taskQueue)}?taskQueueType=TASK_QUEUE_TYPE_${type}`;
+  const path = `namespaces/${encodeURIComponent(namespace)}/task-queues/${encodeURIComponent(taskQueue)}`;
+  const url = `http://127.0.0.1:${httpPort}/api/v1/${path}?taskQueueType=TASK_QUEUE_TYPE_${type}`;
   const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
   if (!res.ok) {
     await res.body?.cancel();
@@ -308,7 +309,8 @@ export function serviceEnvironment(
     ...inherited,
     HOST: '127.0.0.1',
     PORT: String(o.ports.api),
-    DATABASE_URL: `postgres://review:${encodeURIComponent(o.secrets.postgresPassword)}@127.0.0.1:${o.ports.postgres}/review`,
+    DATABASE_URL:
+      `postgres://review:${encodeURIComponent(o.secrets.postgresPassword)}` + `@127.0.0.1:${o.ports.postgres}/review`,
     S3_ENDPOINT: `http://127.0.0.1:${o.ports.minio}`,
     // Never the root user: the worker's own (the launcher makes it), and the API's below.
     S3_ACCESS_KEY: SERVICE_USERS.worker,

@@ -27,7 +27,9 @@ export async function recordDispositions(
     // finding that has no subject); before decisions were an enum, an unrecognised one was stored as given.
     const stored = await t<Disposition[]>`
       select finding, coalesce(finding_key, finding) as finding_id,
-             case when decision in ${t(DISPOSITION_DECISIONS)} then decision else ${UNRECOGNISED_DECISION} end as decision, outcome, detail
+             case when decision in ${t(DISPOSITION_DECISIONS)} then decision else ${UNRECOGNISED_DECISION} end
+               as decision,
+             outcome, detail
         from dispositions
        where review_id = ${w.reviewId} and working_document_key = ${w.workingDocumentKey}
        order by created_at, id`;
@@ -35,10 +37,11 @@ export async function recordDispositions(
     const judged = judge(await activeDecisions(t, w.reviewId));
     for (const d of judged) {
       await t`
-        insert into dispositions (id, review_id, release_id, finding, finding_key, decision, outcome, detail, comment, working_document_key,
-                                  api_key_id, request_id, created_at)
-        values (${randomUUID()}, ${w.reviewId}, ${w.releaseId}, ${d.finding}, ${d.finding_id}, ${d.decision}, ${d.outcome},
-                ${d.detail}, ${d.comment}, ${w.workingDocumentKey}, ${w.sentBy.apiKeyId}, ${w.sentBy.requestId}, clock_timestamp())`;
+        insert into dispositions (id, review_id, release_id, finding, finding_key, decision, outcome, detail, comment,
+                                  working_document_key, api_key_id, request_id, created_at)
+        values (${randomUUID()}, ${w.reviewId}, ${w.releaseId}, ${d.finding}, ${d.finding_id}, ${d.decision},
+                ${d.outcome}, ${d.detail}, ${d.comment}, ${w.workingDocumentKey}, ${w.sentBy.apiKeyId},
+                ${w.sentBy.requestId}, clock_timestamp())`;
     }
     return judged.map(({ finding, finding_id, decision, outcome, detail }) => ({
       finding,

@@ -138,7 +138,10 @@ test(
     // (One submission's files are recorded together, in no particular order.)
     t.regex(
       page1!,
-      /Documents reviewed\nFile Found Pages Note\n(cd\.pdf Closing Disclosure 1\nnote\.pdf Note 1|note\.pdf Note 1\ncd\.pdf Closing Disclosure 1)\n/,
+      new RegExp(
+        String.raw`Documents reviewed\nFile Found Pages Note\n(cd\.pdf Closing Disclosure 1\nnote\.` +
+          String.raw`pdf Note 1|note\.pdf Note 1\ncd\.pdf Closing Disclosure 1)\n`,
+      ),
     );
 
     const [delivery] = await receiver.waitFor(1);
@@ -306,7 +309,10 @@ test(
     t.regex(page1!, /Release 2, .+ UTC — amends release 1 of .+ UTC\n/);
     t.regex(
       page1!,
-      /Changes since release 1\n.*\nResolved DOC-001:loan_estimate Core document missing no longer found in the documents/,
+      new RegExp(
+        String.raw`Changes since release 1\n.*\nResolved DOC-001:loan_estimate Core document missin` +
+          String.raw`g no longer found in the documents`,
+      ),
     );
     await receiver.close();
   },
@@ -676,7 +682,11 @@ test(
     t.regex(currentDetails, /\*\*Waiting at the release gate:\*\* release `[0-9a-f-]{36}` \(1 disputed finding\(s\)\)/);
     t.regex(
       currentDetails,
-      /\*\*Disputed by the lender\*\* \(1\):\n- `DOC-001:urla` Core document missing: “The URLA is in the lender file” \(API key rk_live_\w+, request /,
+      new RegExp(
+        String.raw`\*\*Disputed by the lender\*\* \(1\):\n- ` +
+          '`DOC-001:urla`' +
+          String.raw` Core document missing: “The URLA is in the lender file” \(API key rk_live_\w+, request `,
+      ),
     );
     await (await temporalClient()).workflow.getHandle(created.review_id).executeUpdate(approveUpdate);
     await waitForReview(org.liveKey, created.review_id, completed);

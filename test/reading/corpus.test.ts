@@ -206,6 +206,9 @@ test('a stated-income affidavit that conflicts with the pay stub is INC-004', as
   t.is(inc.length, 1);
   t.regex(
     inc[0]!.summary,
-    /states monthly income \$25,000\.00; Pay stub \(loan\.pdf, p\.7\) shows gross pay \$3,100\.00 a period, 26 periods a year: \$6,716\.67 a month/,
+    new RegExp(
+      String.raw`states monthly income \$25,000\.00; Pay stub \(loan\.pdf, p\.7\) shows gross pay` +
+        String.raw` \$3,100\.00 a period, 26 periods a year: \$6,716\.67 a month`,
+    ),
   );
 });

@@ -109,7 +109,8 @@ test(
         "import { getAbsoluteFSPath } from 'swagger-ui-dist';",
         "import { z } from 'zod';",
         "const later = await import('swagger-ui-dist');",
-        'console.log(typeof getAbsoluteFSPath, later.getAbsoluteFSPath === getAbsoluteFSPath, z.string().parse("zod"));',
+        'console.log(typeof getAbsoluteFSPath, later.getAbsoluteFSPath === getAbsoluteFSPath, ' +
+          'z.string().parse("zod"));',
       ].join('\n'),
     );
     const program = await compile(p.entry, p);

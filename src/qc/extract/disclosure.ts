@@ -76,9 +76,11 @@ function product(text: string): string | undefined {
   const t = text.replace(/\s+/g, ' ').trim();
   return t.length <= 80 &&
     !isCaption(t) &&
-    /\b(?:fixed|adjustable|arm|rate|balloon|interest only|step|negative amortization|tasa|fija|ajustable|intereses|cuota)\b/i.test(
-      t,
-    )
+    new RegExp(
+      String.raw`\b(?:fixed|adjustable|arm|rate|balloon|interest only|step|negative amortization` +
+        String.raw`|tasa|fija|ajustable|intereses|cuota)\b`,
+      'i',
+    ).test(t)
     ? t
     : undefined;
 }
@@ -159,7 +161,11 @@ export const LABEL = {
   balloonPayment: /^(?:balloon payment|cuota extraordinaria)$/i,
   mortgageInsurance: /^(?:mortgage insurance|seguro hipotecario)$/i,
   apr: /^(?:annual percentage rate \(apr\)|tasa porcentual anual(?: \(apr\))?)\.?$/i,
-  tip: /^(?:total interest percentage \(tip\)|total de intereses pagados(?: \(tip\))?|porcentaje total de intereses(?: \(tip\))?)\.?$/i,
+  tip: new RegExp(
+    String.raw`^(?:total interest percentage \(tip\)|total de intereses pagados(?: \(tip\))?` +
+      String.raw`|porcentaje total de intereses(?: \(tip\))?)\.?$`,
+    'i',
+  ),
   lender: /^(?:lender|prestamista)$/i,
   property: /^(?:property|inmueble|propiedad)$/i,
   lenderCredits: /^(?:lender credits|cr[eé]ditos del prestamista)\b/i,

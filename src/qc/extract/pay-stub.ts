@@ -54,8 +54,13 @@ function letterhead(pages: readonly PageLayout[]): Located<string> | undefined {
   return page && first ? placed(first.text, page, first.item) : undefined;
 }
 
-const ORGANISATION_END =
-  /\b(?:inc|llc|l\.l\.c|corp|corporation|company|co|ltd|lp|llp|group|systems|services|solutions|associates|partners|hospital|clinic|medical center|health|university|college|school district|district|county|city|department|bank|foundation|institute|agency|authority)\.?$/i;
+const ORGANISATION_END = new RegExp(
+  String.raw`\b(?:inc|llc|l\.l\.c|corp|corporation|company|co|ltd|lp|llp|group|systems` +
+    String.raw`|services|solutions|associates|partners|hospital|clinic|medical center|health` +
+    String.raw`|university|college|school district|district|county|city|department|bank` +
+    String.raw`|foundation|institute|agency|authority)\.?$`,
+  'i',
+);
 
 /**
  * Periods a year from the printed period's length: 7 days weekly, 14 biweekly, the 1st–15th semi-monthly, a

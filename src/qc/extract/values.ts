@@ -202,9 +202,10 @@ export function isCaption(text: string): boolean {
   if (words.length === 0) return false;
   if (words.every((w) => CAPTION_WORDS.has(w.replace(/[’]/g, "'")))) return true;
   // OCR that split or ran a caption together ("L oan ID", "LOANID #"; the "#" is no word).
-  return /^(?:loan|id|term|type|date|issued|name|borrower|lender|property|amount|rate|lock|purpose|product|number|no)+$/.test(
-    words.join('').replace(/#/g, ''),
-  );
+  return new RegExp(
+    String.raw`^(?:loan|id|term|type|date|issued|name|borrower|lender|property|amount|rate|lock` +
+      String.raw`|purpose|product|number|no)+$`,
+  ).test(words.join('').replace(/#/g, ''));
 }
 
 /** A person's name, or several ("Michael Jones and Mary Stone"): capitalised words, no digits, no captions. */

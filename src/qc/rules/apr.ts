@@ -447,7 +447,8 @@ function amountFinancedInconsistent(loan: LoanFile): RuleHit[] {
           : '') +
         ` (difference ${formatMoney(difference)} > ` +
         `${formatMoney(AMOUNT_FINANCED_TOLERANCE)} ` +
-        `tolerance).${mi > 0 ? miAssumption(mi, (low === nearest ? Math.min(...insurance) : Math.max(...insurance)) / mi) : ''}`,
+        'tolerance).' +
+        (mi > 0 ? miAssumption(mi, (low === nearest ? Math.min(...insurance) : Math.max(...insurance)) / mi) : ''),
       evidence: [
         evidenceOf(s.cd, 'amount_financed', amountFinanced, formatMoney(amountFinanced.value)),
         evidenceOf(s.cd, 'finance_charge', financeCharge, formatMoney(financeCharge.value)),

@@ -113,7 +113,8 @@ function statedIncomeConflict(loan: LoanFile): RuleHit[] {
           `${formatMoney(grossPay!.value)} a period, ${periodsPerYear!.value} periods a year: ` +
           `${formatMoney(monthly)} a month ` +
           `(the statement is ` +
-          `${formatPercent((difference * 100) / monthly, INCOME_TOLERANCE_PERCENT)} off, > ${INCOME_TOLERANCE_PERCENT}%).`,
+          `${formatPercent((difference * 100) / monthly, INCOME_TOLERANCE_PERCENT)} off, > ` +
+          `${INCOME_TOLERANCE_PERCENT}%).`,
         evidence: [
           evidenceOf(affidavit, 'stated_monthly_income', stated, formatMoney(stated.value)),
           evidenceOf(stub, 'gross_pay', grossPay, formatMoney(grossPay!.value)),

@@ -139,11 +139,18 @@ test('the findings table, then one section per finding with its summary, regulat
   const rest = pages.slice(1).join('\n');
   t.regex(
     rest,
-    /Findings\nFinding Severity Title Document, page\nAPR-001 Critical APR outside tolerance cd\.pdf, p\.5\nDOC-001:urla Critical Core document missing -\nDOC-004 Medium Bank statements incomplete bank\.pdf, p\.2/,
+    new RegExp(
+      String.raw`Findings\nFinding Severity Title Document, page\nAPR-001 Critical APR outside to` +
+        String.raw`lerance cd\.pdf, p\.5\nDOC-001:urla Critical Core document missing -\nDOC-004 Me` +
+        String.raw`dium Bank statements incomplete bank\.pdf, p\.2`,
+    ),
   );
   t.regex(
     rest,
-    /APR-001 APR outside tolerance\nCritical severity, compliance\nThe APR disclosed on the Closing Disclosure \(cd\.pdf, p\.5\), 4\.174%/,
+    new RegExp(
+      String.raw`APR-001 APR outside tolerance\nCritical severity, compliance\nThe APR disclosed ` +
+        String.raw`on the Closing Disclosure \(cd\.pdf, p\.5\), 4\.174%`,
+    ),
   );
   t.regex(rest, /Regulation: 12 CFR 1026\.22\(a\)\(2\)/);
   t.regex(rest, /Evidence\nAPR: 4\.174% \(cd\.pdf, p\.5\)\nAPR: 3\.990% \(le\.pdf, p\.3\)/);

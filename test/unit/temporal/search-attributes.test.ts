@@ -19,11 +19,17 @@ test(
     t.regex(message, /may not add them: PermissionDenied: Request unauthorized\./);
     t.regex(
       message,
-      /temporal operator search-attribute create --namespace loans\.a1b2c --name ReviewStatus --type Keyword --name Sandbox --type Bool/,
+      new RegExp(
+        String.raw`temporal operator search-attribute create --namespace loans\.a1b2c --name Review` +
+          String.raw`Status --type Keyword --name Sandbox --type Bool`,
+      ),
     );
     t.regex(
       message,
-      /tcld namespace search-attributes add --namespace loans\.a1b2c --search-attribute "ReviewStatus=Keyword" --search-attribute "Sandbox=Bool"/,
+      new RegExp(
+        String.raw`tcld namespace search-attributes add --namespace loans\.a1b2c --search-attribute` +
+          String.raw` "ReviewStatus=Keyword" --search-attribute "Sandbox=Bool"`,
+      ),
     );
   },
 );

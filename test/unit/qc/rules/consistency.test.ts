@@ -233,7 +233,10 @@ test('DOC-012 fires when two undated Closing Disclosures disagree, with subject 
   t.is(hits[0]?.subject, 'undated');
   t.regex(
     hits[0]?.summary ?? '',
-    /^Neither Closing Disclosure is dated: .* disagree on Prepayment Penalty no \(p\.1\) against yes \(p\.1\) and Balloon Payment no/,
+    new RegExp(
+      String.raw`^Neither Closing Disclosure is dated: .* disagree on Prepayment Penalty no \(p\.` +
+        String.raw`1\) against yes \(p\.1\) and Balloon Payment no`,
+    ),
   );
 });
 
