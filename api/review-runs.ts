@@ -19,6 +19,11 @@ export const PENDING_RUN_SWEEP_MS = 5_000;
 export const START_DEFER_MS = 5_000;
 /** Starts sent to Temporal at once by one process. */
 const STARTS_AT_ONCE = 16;
+/**
+ * Runs one process keeps waiting to start, at most: past it (Temporal unreachable for long while creates
+ * go on) a review's run is left to the sweep, which finds it in Postgres, rather than held in memory.
+ */
+const MAX_WAITING = 10_000;
 const SWEEP_BATCH = 100;
 
 interface Waiting {
@@ -40,9 +45,10 @@ export class ReviewRuns {
     private readonly sql: Sql,
     private readonly workflows: Pick<ReviewWorkflows, 'startRecorded'>,
     private readonly log: (line: string) => void,
-    private readonly o: { deferMs: number; startsAtOnce: number } = {
+    private readonly o: { deferMs: number; startsAtOnce: number; maxWaiting: number } = {
       deferMs: START_DEFER_MS,
       startsAtOnce: STARTS_AT_ONCE,
+      maxWaiting: MAX_WAITING,
     },
   ) {}
 
@@ -59,7 +65,7 @@ export class ReviewRuns {
 
   /** Starts a recorded review's run soon (creates being recorded first); a start that fails is left to the sweep. */
   startSoon(organizationId: string, record: ReviewRecord): void {
-    this.waiting.push({ organizationId, record, since: Date.now() });
+    if (this.waiting.length < this.o.maxWaiting) this.waiting.push({ organizationId, record, since: Date.now() });
     this.next();
   }
 

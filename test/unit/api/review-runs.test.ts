@@ -54,7 +54,7 @@ const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
 
 test('a run waits while the process records creates, and starts once none is being recorded', async (t) => {
   const fake = temporal();
-  const runs = new ReviewRuns(sql, fake.workflows, () => {}, { deferMs: 60_000, startsAtOnce: 4 });
+  const runs = new ReviewRuns(sql, fake.workflows, () => {}, { deferMs: 60_000, startsAtOnce: 4, maxWaiting: 100 });
   let finish!: () => void;
   const recording = runs.recordingCreate(() => new Promise<void>((r) => (finish = r)));
   runs.startSoon('org', record('a'));
@@ -68,7 +68,7 @@ test('a run waits while the process records creates, and starts once none is bei
 
 test('a run waits for creates being recorded no longer than its deferral', async (t) => {
   const fake = temporal();
-  const runs = new ReviewRuns(sql, fake.workflows, () => {}, { deferMs: 100, startsAtOnce: 4 });
+  const runs = new ReviewRuns(sql, fake.workflows, () => {}, { deferMs: 100, startsAtOnce: 4, maxWaiting: 100 });
   void runs.recordingCreate(() => new Promise<void>(() => {}));
   runs.startSoon('org', record('a'));
   await tick(50);
@@ -79,7 +79,7 @@ test('a run waits for creates being recorded no longer than its deferral', async
 
 test('no more starts than allowed are in flight at once; the rest go as they finish', async (t) => {
   const fake = temporal();
-  const runs = new ReviewRuns(sql, fake.workflows, () => {}, { deferMs: 0, startsAtOnce: 2 });
+  const runs = new ReviewRuns(sql, fake.workflows, () => {}, { deferMs: 0, startsAtOnce: 2, maxWaiting: 100 });
   for (const id of ['a', 'b', 'c', 'd', 'e']) runs.startSoon('org', record(id));
   await tick();
   t.is(fake.inFlight(), 2);
@@ -98,7 +98,11 @@ test(
   async (t) => {
     const fake = temporal();
     const lines: string[] = [];
-    const runs = new ReviewRuns(sql, fake.workflows, (l) => lines.push(l), { deferMs: 0, startsAtOnce: 1 });
+    const runs = new ReviewRuns(sql, fake.workflows, (l) => lines.push(l), {
+      deferMs: 0,
+      startsAtOnce: 1,
+      maxWaiting: 100,
+    });
     fake.failNext();
     runs.startSoon('org', record('a'));
     runs.startSoon('org', record('b'));
@@ -112,3 +116,16 @@ test(
     fake.releaseAll();
   },
 );
+
+test('past the most it keeps waiting, a run is left to the sweep rather than held in memory', async (t) => {
+  const fake = temporal();
+  const runs = new ReviewRuns(sql, fake.workflows, () => {}, { deferMs: 60_000, startsAtOnce: 4, maxWaiting: 2 });
+  let finish!: () => void;
+  const recording = runs.recordingCreate(() => new Promise<void>((r) => (finish = r)));
+  for (const id of ['a', 'b', 'c', 'd']) runs.startSoon('org', record(id));
+  finish();
+  await recording;
+  await tick();
+  t.deepEqual(fake.started, ['a', 'b'], 'c and d stay pending in Postgres for the sweep');
+  fake.releaseAll();
+});
