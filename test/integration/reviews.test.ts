@@ -118,6 +118,7 @@ test("another organization's review is review_not_found, like a missing one", as
   const owner = await newOrganization();
   const stranger = await newOrganization();
   const created = await api('POST', '/reviews', { key: owner.liveKey, json: createBody() });
+  assertStatus(t, created, 201);
   const { review_id } = ReviewSchema.parse(created.body);
   const foreign = await api('GET', `/reviews/${review_id}`, { key: stranger.liveKey });
   const missing = await api('GET', `/reviews/${randomUUID()}`, { key: stranger.liveKey });
