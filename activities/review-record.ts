@@ -84,10 +84,7 @@ export function createReviewActivities({ sql, storage, config }: { sql: Sql; sto
   return {
     /** Records a new review with the submission the ingest activity stored. */
     async createReviewRecord(input: CreateReviewRecordInput): Promise<CreatedReview | Refused> {
-      return created(
-        input,
-        await creation.record(input, await submissionOf(input.reviewId, input), { runPending: false }),
-      );
+      return created(input, await creation.record(input, await submissionOf(input.reviewId, input), { runOn: null }));
     },
 
     /**
@@ -96,7 +93,7 @@ export function createReviewActivities({ sql, storage, config }: { sql: Sql; sto
      * attempt before left it).
      */
     async createReview({ files, ...input }: CreateReviewInput): Promise<CreatedReview | Refused> {
-      return created(input, await creation.fromUploads(input, files, { runPending: false }));
+      return created(input, await creation.fromUploads(input, files, { runOn: null }));
     },
 
     /**

@@ -92,9 +92,9 @@ export class ReviewRuns {
   }
 
   /** Starts a recorded review's run, and says it is no longer pending; false when it could not yet. */
-  async start(organizationId: string, record: ReviewRecord): Promise<boolean> {
+  async start(organizationId: string, record: ReviewRecord, taskQueue?: string): Promise<boolean> {
     try {
-      await this.workflows.startRecorded(organizationId, record);
+      await this.workflows.startRecorded(organizationId, record, taskQueue);
       await runStarted(this.sql, record.review.review_id);
       return true;
     } catch (err) {
@@ -112,7 +112,7 @@ export class ReviewRuns {
     for (;;) {
       const pending = await pendingRuns(this.sql, graceSeconds, SWEEP_BATCH);
       const results = await Promise.all(
-        pending.map(({ organizationId, record }) => this.start(organizationId, record)),
+        pending.map(({ organizationId, record, taskQueue }) => this.start(organizationId, record, taskQueue)),
       );
       started += results.filter(Boolean).length;
       // A batch with a start that failed is tried again at the next sweep, not at once.

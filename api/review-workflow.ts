@@ -165,14 +165,20 @@ export class ReviewWorkflows {
   /**
    * Starts the first run of a review the API recorded itself (a small live create, api/review-runs.ts):
    * it continues the review as recorded. Started once: a run of this review that exists or has existed
-   * (another API process started it, or documents added since did) is left as it is.
+   * (another API process started it, or documents added since did) is left as it is. `taskQueue`: that
+   * of the process that recorded the review (this one's unless said).
    */
-  async startRecorded(organizationId: string, record: ReviewRecord): Promise<'started' | 'running already'> {
+  async startRecorded(
+    organizationId: string,
+    record: ReviewRecord,
+    taskQueue = this.taskQueue,
+  ): Promise<'started' | 'running already'> {
     try {
       // Bounded: a start Temporal does not answer (stalled, partitioned) fails, and a later sweep tries again.
       await this.temporal.withDeadline(Date.now() + START_DEADLINE_MS, () =>
         this.temporal.workflow.start('reviewWorkflow', {
           ...this.continuingOptions(organizationId, record, 'FAIL'),
+          taskQueue,
           workflowIdReusePolicy: 'REJECT_DUPLICATE',
         }),
       );

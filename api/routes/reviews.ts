@@ -234,7 +234,7 @@ export function reviewRoutes({ config, sql, storage, workflows, runs }: ReviewRo
           internalState: 'ingesting',
         },
         files,
-        { runPending: true },
+        { runOn: config.temporal.taskQueue },
       ),
     );
     if (isRefused(recorded)) throw refusalToApiError(recorded.refused);

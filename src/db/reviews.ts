@@ -50,10 +50,10 @@ export interface NewReview {
   metadata: Record<string, string> | null;
   createdAt: Date;
   /**
-   * A review the API recorded itself: its workflow run is started after, and until it is the review is one
-   * of the runs pending (pendingRuns), which any API process starts.
+   * A review the API recorded itself: its workflow run is started after, on this task queue, and until it
+   * is the review is one of the runs pending (pendingRuns), which any API process starts there.
    */
-  runPending?: boolean;
+  runPendingOn?: string;
 }
 
 export class DuplicateReferenceIdError extends Error {
@@ -70,10 +70,12 @@ export async function insertReview(sql: Sql, r: NewReview, documents: NewDocumen
     return await sql.begin(async (tx) => {
       const rows = await tx<ReviewRow[]>`
         insert into reviews (id, organization_id, sandbox, status, internal_state, review_type, label,
-                             reference_id, metadata, document_count, created_at, updated_at, run_pending_since)
+                             reference_id, metadata, document_count, created_at, updated_at, run_pending_since,
+                             run_pending_queue)
         values (${r.id}, ${r.organizationId}, ${r.sandbox}, ${r.status}, ${r.internalState}, ${r.reviewType},
                 ${r.label}, ${r.referenceId}, ${r.metadata === null ? null : tx.json(r.metadata)},
-                ${documents.length}, ${r.createdAt}, ${r.createdAt}, ${r.runPending ? r.createdAt : null})
+                ${documents.length}, ${r.createdAt}, ${r.createdAt}, ${r.runPendingOn ? r.createdAt : null},
+                ${r.runPendingOn ?? null})
         on conflict (id) do nothing
         returning *`;
       if (rows[0]) {
@@ -225,17 +227,22 @@ export async function runStarted(sql: Sql, id: string): Promise<void> {
 
 /**
  * Reviews whose workflow run has been pending at least `olderThanSeconds` (the process that recorded them
- * normally starts them at once), oldest first, with the organization that owns each.
+ * normally starts them at once), oldest first, with the organization that owns each and the task queue
+ * of the process that recorded it, where its run starts.
  */
 export async function pendingRuns(
   sql: Sql,
   olderThanSeconds: number,
   limit: number,
-): Promise<{ organizationId: string; record: ReviewRecord }[]> {
-  const rows = await sql<ReviewRow[]>`
+): Promise<{ organizationId: string; record: ReviewRecord; taskQueue: string }[]> {
+  const rows = await sql<(ReviewRow & { run_pending_queue: string })[]>`
     select * from reviews
      where run_pending_since is not null and run_pending_since < now() - make_interval(secs => ${olderThanSeconds})
      order by run_pending_since
      limit ${limit}`;
-  return rows.map((row) => ({ organizationId: row.organization_id, record: recordFromRow(row) }));
+  return rows.map((row) => ({
+    organizationId: row.organization_id,
+    record: recordFromRow(row),
+    taskQueue: row.run_pending_queue,
+  }));
 }

@@ -45,14 +45,15 @@ export function reviewCreation(deps: IngestingDeps) {
   const ingested = submissionIngester(deps);
 
   /**
-   * Keeps the documents, then writes the review and its documents in one transaction. `runPending`: the
-   * review's workflow is started after (the API records the review), not running already (it records its
-   * own creates); until it is started the review is a pending run (src/db/reviews.ts, pendingRuns).
+   * Keeps the documents, then writes the review and its documents in one transaction. `runOn`: the task
+   * queue the review's workflow is started on after (the API records the review), or null when it runs
+   * already (it records its own creates); until it is started the review is a pending run
+   * (src/db/reviews.ts, pendingRuns).
    */
   const record = async (
     input: ReviewToCreate,
     { documents, staged }: IngestedSubmission,
-    o: { runPending: boolean },
+    o: { runOn: string | null },
   ): Promise<RecordedReview | Refused> => {
     const keys = await commitDocuments(storage, input.reviewId, documents);
     let review: Review;
@@ -70,7 +71,7 @@ export function reviewCreation(deps: IngestingDeps) {
           referenceId: input.referenceId,
           metadata: input.metadata,
           createdAt: new Date(input.createdAt),
-          runPending: o.runPending,
+          ...(o.runOn ? { runPendingOn: o.runOn } : {}),
         },
         documents.map((d, i) => ({ ...d, objectKey: keys[i]! })),
       );
@@ -104,7 +105,7 @@ export function reviewCreation(deps: IngestingDeps) {
     async fromUploads(
       input: ReviewToCreate,
       files: StagedFile[],
-      o: { runPending: boolean },
+      o: { runOn: string | null },
     ): Promise<RecordedReview | Refused> {
       const existing = await getReviewRecord(sql, input.organizationId, input.reviewId);
       if (existing) return { review: existing.review, internalState: existing.internalState };

@@ -70,7 +70,7 @@ test(
         internalState: 'ingesting',
       },
       [{ key, filename: 'cd.pdf', declaredType: 'application/pdf', source: 'upload', content: { sha256, size } }],
-      { runPending: true },
+      { runOn: config.temporal.taskQueue },
     );
     if (isRefused(recorded)) return t.fail(recorded.refused.message);
     const started = Date.now();
