@@ -7,8 +7,6 @@ import { submissionIngester, type IngestSubmissionInput } from '../src/ingest/su
 import { isRefused, type Refused } from '../src/reviews/pipeline.js';
 import type { Storage } from '../src/storage/minio.js';
 
-export type { IngestSubmissionInput };
-
 /** The submission as stored (src/db/submissions.ts): the recording activity reads it by this id. */
 export interface IngestSubmissionResult {
   submissionId: string;
