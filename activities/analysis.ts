@@ -7,7 +7,8 @@ import { releaseAnalysisSlot, type SlotRequest } from '../src/db/analysis-slots.
 import { evidenceDocuments, setDocumentClasses } from '../src/db/documents.js';
 import { activeDecisions } from '../src/db/dispositions.js';
 import { analyseDocuments } from '../src/qc/analyse.js';
-import { tesseractOcr } from '../src/qc/reading/document.js';
+import { tesseractOcr, timedOcr } from '../src/qc/reading/document.js';
+import { countAnalysis, timedWork, workerMetrics } from '../src/telemetry/worker-metrics.js';
 import { particularsOf, type Particulars } from '../src/report/particulars.js';
 import type { Finding } from '../src/qc/finding.js';
 import { applyDecisions } from '../src/working-document/decisions.js';
@@ -44,7 +45,7 @@ export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; s
       (key) => readBuffer(storage, key),
       (n) => ctx.heartbeat((done = n)),
       {
-        ocr: tesseractOcr,
+        ocr: timedOcr(tesseractOcr, (seconds) => workerMetrics.ocrSeconds.inc(seconds)),
         concurrency: config.qc.ocrWorkers,
         deadline,
       },
@@ -55,6 +56,10 @@ export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; s
       analysis.documents.map((d) => ({ id: d.id, documentClass: d.unreadable === null ? d.classes.join(',') : null })),
     );
     const { findings, disputed, disputes } = applyDecisions(analysis.findings, await activeDecisions(sql, reviewId));
+    countAnalysis(
+      analysis.loan.documents.flatMap((d) => d.pages),
+      findings,
+    );
     return {
       documents: analysis.documents.length,
       unreadable: analysis.documents.filter((d) => d.unreadable !== null).length,
@@ -70,7 +75,7 @@ export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; s
   return {
     /** Begins a pass of the pipeline (src/reviews/pass.ts): the settings, a slot and the transition in one activity. */
     async beginPass(input: PassRequest): Promise<PassBegun> {
-      return beginPass(sql, config.limits, input);
+      return beginPass(sql, config.limits, input, (waited) => workerMetrics.analysisSlotWait.observe(waited));
     },
 
     /** Gives the slot back and returns the reviews granted the slots now free, to be told. */
@@ -83,7 +88,9 @@ export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; s
      * the draft of release `releaseId`; returns the counts.
      */
     async analyseToDraft(input: { reviewId: string; releaseId: string }): Promise<AnalysisSummary> {
-      const { findings, particulars, ...counts } = await analyse(input.reviewId);
+      const { findings, particulars, ...counts } = await timedWork(workerMetrics.analysisDuration, () =>
+        analyse(input.reviewId),
+      );
       await saveReleaseDraft(sql, { id: input.releaseId, reviewId: input.reviewId, findings, particulars });
       return { releaseId: input.releaseId, ...counts, findings: findings.length };
     },

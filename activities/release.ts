@@ -1,5 +1,6 @@
 // Releasing a report: render the PDF (also the working document) and store it, then commit the release
 // and complete the review in one transaction (thin adapters over src/report and src/db/releases).
+import { timedWork, workerMetrics } from '../src/telemetry/worker-metrics.js';
 import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
 import { publishRelease, releaseCount, releaseFindings, reportSheet } from '../src/db/releases.js';
@@ -51,18 +52,20 @@ export function createReleaseActivities({ sql, storage, config }: { sql: Sql; st
       decision: d.decision,
       comment: d.comment,
     }));
-    const bytes = await renderReport(
-      {
-        reviewId: input.reviewId,
-        releaseId: input.releaseId,
-        referenceId: review.reference_id,
-        sandbox,
-        ...content,
-        generatedAt: new Date(input.generatedAt),
-        sheet: { ...(await reportSheet(sql, input.reviewId, input.releaseId)), standing },
-        pictures: await picturesOf(input.reviewId, content.findings),
-      },
-      config.secrets.server,
+    const bytes = await timedWork(workerMetrics.reportRenderDuration, async () =>
+      renderReport(
+        {
+          reviewId: input.reviewId,
+          releaseId: input.releaseId,
+          referenceId: review.reference_id,
+          sandbox,
+          ...content,
+          generatedAt: new Date(input.generatedAt),
+          sheet: { ...(await reportSheet(sql, input.reviewId, input.releaseId)), standing },
+          pictures: await picturesOf(input.reviewId, content.findings),
+        },
+        config.secrets.server,
+      ),
     );
     const key = reportKey(input.reviewId, input.releaseId);
     await putBuffer(storage, key, bytes, 'application/pdf');
@@ -70,14 +73,17 @@ export function createReleaseActivities({ sql, storage, config }: { sql: Sql; st
   }
 
   /** Commits a release whose PDF is stored: the review becomes completed with its report available. */
-  function publish(input: ReleaseRef, content: ReleaseContent, key: string): Promise<Review> {
-    return publishRelease(sql, {
+  async function publish(input: ReleaseRef, content: ReleaseContent, key: string): Promise<Review> {
+    const review = await publishRelease(sql, {
       id: input.releaseId,
       reviewId: input.reviewId,
       ...content,
       reportObjectKey: key,
       generatedAt: new Date(input.generatedAt),
     });
+    // The release's own transition to released (the workflow records no other).
+    workerMetrics.reviewsFinished.inc({ status: 'completed' });
+    return review;
   }
 
   /** A drafted release's content, read from its draft (or its release, once published). */

@@ -1,4 +1,6 @@
 // Read-model writes for the review workflow: thin adapters over src/db.
+import { contextLog } from './context-log.js';
+import { workerMetrics } from '../src/telemetry/worker-metrics.js';
 import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
 import { recordTransition } from '../src/db/reviews.js';
@@ -61,7 +63,7 @@ export function createReviewActivities({ sql, storage, config }: { sql: Sql; sto
   const submissionOf = (reviewId: string, ref: SubmissionRef): Promise<IngestedSubmission> =>
     'submissionId' in ref ? ingestedSubmission(sql, reviewId, ref.submissionId) : Promise.resolve(ref);
 
-  const creation = reviewCreation({ sql, storage, config, by: 'worker' });
+  const creation = reviewCreation({ sql, storage, config, log: contextLog });
 
   /** A recorded review's first pass of the pipeline, begun in the activity that recorded it. */
   const firstPass = (input: NewReviewRecord, current: InternalState): Promise<PassBegun | null> =>
@@ -113,7 +115,7 @@ export function createReviewActivities({ sql, storage, config }: { sql: Sql; sto
       const refused = async (code: RejectionCode, message: string) => {
         await removeObjects(storage, [...own(keys), ...staged]).catch(() => {});
         return refuse({
-          by: 'worker',
+          log: contextLog,
           requestId: input.requestId,
           what: 'adding documents',
           reviewId: input.reviewId,
@@ -188,6 +190,10 @@ export function createReviewActivities({ sql, storage, config }: { sql: Sql; sto
     }): Promise<void> {
       const { at, ...transition } = input;
       await recordTransition(sql, { ...transition, ...(at ? { at: new Date(at) } : {}) });
+      // A review's run ends released (completed; a publication records its own, activities/release.ts) or
+      // failed; an amendment released again counts again.
+      if (input.internalState === 'released' || input.internalState === 'failed')
+        workerMetrics.reviewsFinished.inc({ status: input.status });
     },
   };
 }

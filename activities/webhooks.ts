@@ -1,6 +1,7 @@
 // Webhook fan-out for the review workflow: which endpoints an event goes to, and one delivery activity per
 // endpoint and event that makes the interface's 3 attempts itself. Every attempt is recorded; the attempt
 // count rides on the heartbeat, so a delivery a crashed worker began continues where it stopped.
+import { attemptLabel, workerMetrics } from '../src/telemetry/worker-metrics.js';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
@@ -13,7 +14,6 @@ import { eventIdOf } from '../src/webhooks/event-id.js';
 import { WebhookPayloadSchema, type WebhookEvent } from '../src/webhooks/payload.js';
 import { decryptSecret } from '../src/webhooks/secret.js';
 import { takeDeliverySlot } from '../src/db/webhook-host-pacing.js';
-import { oneLine } from '../src/runtime/log-line.js';
 
 export interface WebhookDeliveryInput {
   endpointId: string;
@@ -129,14 +129,16 @@ export function createWebhookActivities({ sql, config }: { sql: Sql; config: Con
               error: outcome.error,
               durationMs: outcome.durationMs,
             });
+            workerMetrics.webhookDeliveries.inc({
+              outcome: outcome.delivered ? 'delivered' : 'failed',
+              attempt: attemptLabel(attempt),
+            });
             // The owner's list shows a generic reason; operators see the failure itself.
             if (outcome.detail !== outcome.error) {
-              console.log(
-                oneLine(
-                  `worker: webhook ${input.event} of review ${input.reviewId} to endpoint ` +
-                    `${input.endpointId}, attempt ${attempt}: ${outcome.detail}`,
-                ),
-              );
+              ctx.log.warn(`webhook ${input.event} not delivered, attempt ${attempt}: ${outcome.detail}`, {
+                endpoint_id: input.endpointId,
+                attempt,
+              });
             }
             ctx.heartbeat(attempt);
           },

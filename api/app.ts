@@ -12,6 +12,9 @@ import { bodyStalls, urlLength } from './http-layer.js';
 import { organizationRateLimit } from './rate-limit.js';
 import { FailureWindows } from '../src/rate-limit/failure-windows.js';
 import { requestId } from './request-id.js';
+import { measureRequests } from './request-metrics.js';
+import { traceRequests } from './request-tracing.js';
+import type { Logger } from '../src/telemetry/log.js';
 import { docsRoutes, openApiRoute } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { reviewRoutes } from './routes/reviews.js';
@@ -26,7 +29,11 @@ export interface AppDeps {
   temporal: Client;
   workflows: ReviewWorkflows;
   runs: ReviewRuns;
-  log: (line: string) => void;
+  log: Logger;
+  /** Requests measured for /metrics (METRICS=on). */
+  metrics: boolean;
+  /** Each request the root of a trace (a tracer provider is installed: src/telemetry/tracing.ts). */
+  tracing: boolean;
 }
 
 export function createApp(deps: AppDeps): express.Express {
@@ -34,8 +41,11 @@ export function createApp(deps: AppDeps): express.Express {
   app.disable('x-powered-by');
   // Who the client is, behind the proxies an operator trusts (TRUST_PROXY): failed keys count per client.
   app.set('trust proxy', deps.config.http.trustProxy);
-  // First: every answer, health and docs included, carries the request's id.
+  // First: every request is the root of its trace, every answer (health and docs included) carries the
+  // request's id, and every request is measured, whatever refuses it.
+  if (deps.tracing) app.use(traceRequests());
   app.use(requestId(deps.log));
+  if (deps.metrics) app.use(measureRequests());
   // Before anything reads the body or waits on a server: refusals of the request's shape and pace.
   app.use(urlLength, bodyStalls(deps.log));
   // The API's own requests are routed first: every router and route an Express request passes costs it a

@@ -8,6 +8,7 @@ import { listenForKeyChanges } from '../src/db/key-changes.js';
 import { findApiKeyByHash, type AuthenticatedKey } from '../src/db/keys.js';
 import type { FailureWindows } from '../src/rate-limit/failure-windows.js';
 import { ApiError } from './errors.js';
+import type { Logger } from '../src/telemetry/log.js';
 
 export interface Caller {
   organizationId: string;
@@ -53,7 +54,7 @@ const MAX_UNKNOWN_REMEMBERED = 10_000;
  * A key no one has is remembered as such for `ttlMs` too: the same wrong key sent again and again is
  * looked up once in that time. (No notice is needed: a key created later is random, never one sent before.)
  */
-export function cachedKeyLookup(sql: Sql, ttlMs: number, log: (line: string) => void): KeyLookup {
+export function cachedKeyLookup(sql: Sql, ttlMs: number, log: Logger): KeyLookup {
   const cache = new KeyCache(ttlMs);
   const unknown = new Map<string, number>();
   let listening = false;
@@ -70,7 +71,7 @@ export function cachedKeyLookup(sql: Sql, ttlMs: number, log: (line: string) => 
         listening = true;
       },
     ).catch((err: unknown) => {
-      log(
+      log.warn(
         `key change notices unavailable (${err instanceof Error ? err.message : String(err)}); keys ` +
           `are looked up on every request until they are`,
       );
@@ -117,6 +118,7 @@ export function authenticate(keys: KeyLookup, failures: FailureWindows): Request
         const waitMs = failures.retryAfterMs(client, keyId);
         if (waitMs > 0) {
           res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
+          res.locals.rateLimit = 'failed_keys';
           throw ApiError.of(
             'rate_limited',
             'Too many requests with an invalid API key from this address; retry after the time in Retry-After.',

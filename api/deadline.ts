@@ -7,6 +7,7 @@
 // (the client's time) and ingest once a worker has accepted the create or add-documents update (fetching
 // source URLs and unpacking run under their own limits, and a big package needs them).
 import type { RequestHandler, Response } from 'express';
+import type { Logger } from '../src/telemetry/log.js';
 import { ApiError, sendError } from './errors.js';
 import { admitted } from './rate-limit.js';
 
@@ -21,7 +22,7 @@ interface Clock {
   arm(): void;
 }
 
-export function requestDeadline(log: (line: string) => void, ms = REQUEST_DEADLINE_MS): RequestHandler {
+export function requestDeadline(log: Logger, ms = REQUEST_DEADLINE_MS): RequestHandler {
   return (req, res, next) => {
     const expire = () => {
       clock.timer = undefined;

@@ -3,7 +3,8 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { ERROR_CODES, statusOf, type ErrorCode, type FixedStatusCode, type StatusOf } from '../src/errors/catalog.js';
 import { z } from '../src/openapi/zod.js';
-import { requestLabel } from './request-id.js';
+import type { Logger } from '../src/telemetry/log.js';
+import { requestFields } from './request-id.js';
 
 /** An answer in the envelope: a code of the catalog with one of the statuses the catalog gives it. */
 export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
@@ -33,26 +34,20 @@ export const RETRY_AFTER_SECONDS = 5;
  * Answers `apiError` in the envelope. A 5xx is logged, with `what` happened, under the request's id (the
  * X-Request-Id the client is answered with); a 503 says when to come back (Retry-After).
  */
-export function sendError(
-  req: Request,
-  res: Response,
-  apiError: ApiError,
-  log: (line: string) => void,
-  what: string,
-): void {
-  if (apiError.status >= 500) log(`${requestLabel(req, res)} ${what}`);
+export function sendError(req: Request, res: Response, apiError: ApiError, log: Logger, what: string): void {
+  res.locals.errorCode = apiError.code;
+  if (apiError.status >= 500) log.error(what, { ...requestFields(req, res), status: apiError.status });
   if (apiError.status === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
   res.status(apiError.status).json({ error: { code: apiError.code, message: apiError.message } });
 }
 
-export function errorHandler(log: (line: string) => void): ErrorRequestHandler {
+export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     // Answered already (the request deadline's 503): what the handler found later has no one to go to.
     if (res.headersSent) {
-      log(
-        `${requestLabel(req, res)} finished after its answer was sent: ` +
-          `${err instanceof Error ? err.message : String(err)}`,
-      );
+      log.warn(`finished after its answer was sent: ${err instanceof Error ? err.message : String(err)}`, {
+        ...requestFields(req, res),
+      });
       return;
     }
     sendError(

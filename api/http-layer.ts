@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { ApiError, sendError } from './errors.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
+import type { Logger } from '../src/telemetry/log.js';
 
 /** The longest request target (path and query) read; longer is 414. */
 export const MAX_URL_BYTES = 8 * 1024;
@@ -54,7 +55,7 @@ function refusalOf(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): {
  * what the client still sends for a moment before closing: closing at once with its bytes unread resets
  * the connection, and the client never sees the answer.
  */
-export function answerClientErrors(server: Server, log: (line: string) => void): void {
+export function answerClientErrors(server: Server, log: Logger): void {
   /** Connections answered already: the parser errs again on what still arrives, which is dropped. */
   const answered = new WeakSet<Socket>();
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
@@ -68,7 +69,7 @@ export function answerClientErrors(server: Server, log: (line: string) => void):
     const { status, message } = refusalOf(err);
     const id = randomUUID();
     const body = JSON.stringify({ error: { code: 'invalid_request', message } });
-    log(`[${id}] refused before routing: ${status} (${err.code ?? err.message})`);
+    log.info(`refused before routing: ${status} (${err.code ?? err.message})`, { request_id: id, status });
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n` +
         `Content-Type: application/json; charset=utf-8\r\n` +
@@ -103,7 +104,7 @@ export const urlLength: RequestHandler = (req, _res, next) => {
  * upload parser discard what it staged. Time the API itself holds the body back (its reader waiting on
  * storage) does not count against the client. Requests without a body are not watched.
  */
-export function bodyStalls(log: (line: string) => void): RequestHandler {
+export function bodyStalls(log: Logger): RequestHandler {
   const idleMs = BODY_IDLE_MS;
   const minBytes = BODY_MIN_BYTES_PER_WINDOW;
   return (req, res, next) => {

@@ -10,6 +10,8 @@
 import type { Sql } from '../src/db/client.js';
 import { pendingRuns, runStarted, type ReviewRecord } from '../src/db/reviews.js';
 import type { ReviewWorkflows } from './review-workflow.js';
+import type { Logger } from '../src/telemetry/log.js';
+import type { Context as TraceContext } from '@opentelemetry/api';
 
 /** A pending run is looked for after this long: the process that recorded the review starts it sooner. */
 export const PENDING_RUN_GRACE_SECONDS = 15;
@@ -30,6 +32,8 @@ interface Waiting {
   organizationId: string;
   record: ReviewRecord;
   since: number;
+  /** The trace of the create that recorded it. */
+  trace: TraceContext | undefined;
 }
 
 export class ReviewRuns {
@@ -44,7 +48,7 @@ export class ReviewRuns {
   constructor(
     private readonly sql: Sql,
     private readonly workflows: Pick<ReviewWorkflows, 'startRecorded'>,
-    private readonly log: (line: string) => void,
+    private readonly log: Logger,
     private readonly o: { deferMs: number; startsAtOnce: number; maxWaiting: number } = {
       deferMs: START_DEFER_MS,
       startsAtOnce: STARTS_AT_ONCE,
@@ -64,8 +68,10 @@ export class ReviewRuns {
   }
 
   /** Starts a recorded review's run soon (creates being recorded first); a start that fails is left to the sweep. */
-  startSoon(organizationId: string, record: ReviewRecord): void {
-    if (this.waiting.length < this.o.maxWaiting) this.waiting.push({ organizationId, record, since: Date.now() });
+  startSoon(organizationId: string, record: ReviewRecord, trace?: TraceContext): void {
+    // The start joins the create's trace (api/request-tracing.ts), however much later it runs.
+    if (this.waiting.length < this.o.maxWaiting)
+      this.waiting.push({ organizationId, record, since: Date.now(), trace });
     this.next();
   }
 
@@ -82,9 +88,9 @@ export class ReviewRuns {
       return;
     }
     while (this.starting < this.o.startsAtOnce && this.waiting.length > 0) {
-      const { organizationId, record } = this.waiting.shift()!;
+      const { organizationId, record, trace } = this.waiting.shift()!;
       this.starting++;
-      void this.start(organizationId, record).finally(() => {
+      void this.start(organizationId, record, undefined, trace).finally(() => {
         this.starting--;
         this.next();
       });
@@ -92,16 +98,20 @@ export class ReviewRuns {
   }
 
   /** Starts a recorded review's run, and says it is no longer pending; false when it could not yet. */
-  async start(organizationId: string, record: ReviewRecord, taskQueue?: string): Promise<boolean> {
+  async start(
+    organizationId: string,
+    record: ReviewRecord,
+    taskQueue?: string,
+    trace?: TraceContext,
+  ): Promise<boolean> {
     try {
-      await this.workflows.startRecorded(organizationId, record, taskQueue);
+      await this.workflows.startRecorded(organizationId, record, taskQueue, trace);
       await runStarted(this.sql, record.review.review_id);
       return true;
     } catch (err) {
-      this.log(
-        `review ${record.review.review_id}: its workflow run could not be started yet ` +
-          `(${(err as Error).message}); a later sweep starts it`,
-      );
+      this.log.warn(`its workflow run could not be started yet (${(err as Error).message}); a later sweep starts it`, {
+        review_id: record.review.review_id,
+      });
       return false;
     }
   }
@@ -126,9 +136,9 @@ export class ReviewRuns {
       if (this.sweeping) return;
       this.sweeping = this.sweep()
         .then((n) => {
-          if (n > 0) this.log(`started the workflow runs of ${n} review(s) recorded earlier`);
+          if (n > 0) this.log.info(`started the workflow runs of ${n} review(s) recorded earlier`);
         })
-        .catch((err: unknown) => this.log(`looking for pending workflow runs failed: ${(err as Error).message}`))
+        .catch((err: unknown) => this.log.warn(`looking for pending workflow runs failed: ${(err as Error).message}`))
         .finally(() => {
           this.sweeping = undefined;
         });

@@ -1,6 +1,8 @@
 // Starting and updating a review's workflow for the API: create and add-documents are updates-with-start
 // (the running workflow takes them; a review whose run has closed gets a new run that continues it), and
 // the workflow's refusals come back as the API's errors. The routes only map HTTP to these calls.
+import type { Context as TraceContext } from '@opentelemetry/api';
+import { inTrace } from './request-tracing.js';
 import {
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
@@ -59,6 +61,8 @@ export class ReviewWorkflows {
     files: StagedFile[];
     sources: DocumentSource[];
     awaitIngest: AwaitIngest;
+    /** The request's trace: the update is a span of it (api/request-tracing.ts). */
+    trace?: TraceContext | undefined;
   }): Promise<Review> {
     const input: ReviewWorkflowInput = {
       reviewId: o.reviewId,
@@ -75,22 +79,24 @@ export class ReviewWorkflows {
       }),
     );
     try {
-      const update = await this.temporal.workflow.startUpdateWithStart(createReviewUpdate, {
-        waitForStage: WorkflowUpdateStage.ACCEPTED,
-        args: [
-          {
-            reviewType: o.reviewType,
-            label: o.fields.label ?? null,
-            referenceId: o.fields.reference_id ?? null,
-            metadata: o.fields.metadata ?? null,
-            createdAt: new Date().toISOString(),
-            files: o.files,
-            sources: o.sources,
-            requestId: o.requestId,
-          },
-        ],
-        startWorkflowOperation: start,
-      });
+      const update = await inTrace(o.trace, () =>
+        this.temporal.workflow.startUpdateWithStart(createReviewUpdate, {
+          waitForStage: WorkflowUpdateStage.ACCEPTED,
+          args: [
+            {
+              reviewType: o.reviewType,
+              label: o.fields.label ?? null,
+              referenceId: o.fields.reference_id ?? null,
+              metadata: o.fields.metadata ?? null,
+              createdAt: new Date().toISOString(),
+              files: o.files,
+              sources: o.sources,
+              requestId: o.requestId,
+            },
+          ],
+          startWorkflowOperation: start,
+        }),
+      );
       return await o.awaitIngest(update);
     } catch (err) {
       throw rejectionToApiError(err);
@@ -105,14 +111,18 @@ export class ReviewWorkflows {
     files: StagedFile[];
     sources: DocumentSource[];
     awaitIngest: AwaitIngest;
+    /** The request's trace: the update is a span of it (api/request-tracing.ts). */
+    trace?: TraceContext | undefined;
   }): Promise<AddDocumentsResult> {
     try {
       const update = await this.updateWithStart(() =>
-        this.temporal.workflow.startUpdateWithStart(addDocumentsUpdate, {
-          args: [{ files: o.files, sources: o.sources, requestId: o.requestId, apiKeyId: o.who.keyId }],
-          startWorkflowOperation: this.continuing(o.who.organizationId, o.record),
-          waitForStage: WorkflowUpdateStage.ACCEPTED,
-        }),
+        inTrace(o.trace, () =>
+          this.temporal.workflow.startUpdateWithStart(addDocumentsUpdate, {
+            args: [{ files: o.files, sources: o.sources, requestId: o.requestId, apiKeyId: o.who.keyId }],
+            startWorkflowOperation: this.continuing(o.who.organizationId, o.record),
+            waitForStage: WorkflowUpdateStage.ACCEPTED,
+          }),
+        ),
       );
       return await o.awaitIngest(update);
     } catch (err) {
@@ -172,15 +182,19 @@ export class ReviewWorkflows {
     organizationId: string,
     record: ReviewRecord,
     taskQueue = this.taskQueue,
+    /** The trace of the create that recorded it: the start is a span of it. */
+    trace?: TraceContext,
   ): Promise<'started' | 'running already'> {
     try {
       // Bounded: a start Temporal does not answer (stalled, partitioned) fails, and a later sweep tries again.
       await this.temporal.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        this.temporal.workflow.start('reviewWorkflow', {
-          ...this.continuingOptions(organizationId, record, 'FAIL'),
-          taskQueue,
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        }),
+        inTrace(trace, () =>
+          this.temporal.workflow.start('reviewWorkflow', {
+            ...this.continuingOptions(organizationId, record, 'FAIL'),
+            taskQueue,
+            workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          }),
+        ),
       );
       return 'started';
     } catch (err) {

@@ -1,6 +1,7 @@
 // Multipart uploads streamed straight to MinIO uploads/ as they arrive (a multer storage engine): each
 // part is counted and hashed on the way (putStream) and cut off past the per-file limit, and the parts
 // of a request together past the per-review limit. The API never holds a file.
+import { apiMetrics } from '../src/telemetry/api-metrics.js';
 import type { Request } from 'express';
 import multer, { MulterError, type StorageEngine } from 'multer';
 import { FileNameSchema } from '../src/reviews/review.js';
@@ -51,7 +52,10 @@ class StagingStorage implements StorageEngine {
       tooLarge,
       shared: this.totalOf(req),
     }).then(
-      ({ size, sha256 }) => cb(null, { key, size, sha256 } as Partial<Express.Multer.File>),
+      ({ size, sha256 }) => {
+        apiMetrics.uploadBytes.inc(size);
+        cb(null, { key, size, sha256 } as Partial<Express.Multer.File>);
+      },
       async (err: unknown) => {
         // A part cut off mid-way may have left an object (or an incomplete multipart upload) behind.
         await removeObjects(this.storage, [key]).catch(() => {});

@@ -17,6 +17,15 @@ export const BENCHMARKS: readonly { script: string; expects: readonly string[] }
   { script: 'bench/ocr.ts', expects: ['OCR of scanned pages'] },
   { script: 'bench/burst.ts', expects: ['20 simultaneous creates'] },
   { script: 'bench/startup.ts', expects: ['launch → ready'] },
+  {
+    script: 'bench/telemetry-cost.ts',
+    expects: [
+      'GET /v1/reviews/{id}, metrics on',
+      'GET /v1/reviews/{id}, metrics on, traces exported',
+      'small live creates, metrics on',
+      'small live creates, metrics on, traces exported',
+    ],
+  },
 ];
 
 function runBenchmark(script: string): Promise<Comparison[]> {

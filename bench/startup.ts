@@ -41,6 +41,9 @@ async function freePorts(): Promise<StackPorts> {
     'temporalUi',
     'temporalHttp',
     'temporalMetrics',
+    'apiOps',
+    'workerOps',
+    'analysisOps',
   ] as const;
   return Object.fromEntries(
     await Promise.all(keys.map(async (k) => [k, await freePort()] as const)),
@@ -91,6 +94,9 @@ async function npmStart(): Promise<number> {
     TEMPORAL_UI_PORT: String(ports.temporalUi),
     TEMPORAL_HTTP_PORT: String(ports.temporalHttp),
     TEMPORAL_METRICS_PORT: String(ports.temporalMetrics),
+    API_OPS_PORT: String(ports.apiOps),
+    WORKER_OPS_PORT: String(ports.workerOps),
+    ANALYSIS_OPS_PORT: String(ports.analysisOps),
   };
   // The Go-built servers' cache, where this machine keeps it elsewhere.
   for (const v of ['LOAN_REVIEW_CACHE_DIR', 'XDG_CACHE_HOME', 'GOPATH', 'GOCACHE', 'GOMODCACHE'])

@@ -18,7 +18,7 @@ import { hostilePdfs } from '../test/support/hostile-files.js';
 import { zip } from '../test/support/fixtures.js';
 import { renderPdfPage } from '../src/qc/reading/render.js';
 import { memoryMiB, withThrowawayStack } from '../scripts/stack/throwaway.js';
-import { logOnceItHolds } from '../test/support/logs.js';
+import { recordOnceItHolds, type LogRecord } from '../test/support/logs.js';
 
 const MiB = 1024 * 1024;
 const BUDGET_MIB = 1536;
@@ -121,8 +121,8 @@ async function main() {
         const file = join(dir, input.filename);
         await writeFile(file, bytes);
         // At rest means warm: the worker polls before its readers have started (worker/main.ts).
-        const warm = /pdf\.js threads and OCR workers ready/;
-        if (!warm.test(await logOnceItHolds(stack.analysis.spec.logFile, warm, 120_000)))
+        const warm = (r: LogRecord) => r.message === 'pdf.js threads and OCR workers ready';
+        if (!(await recordOnceItHolds(stack.analysis.spec.logFile, warm, 120_000)))
           throw new Error("the analysis worker's readers did not start");
         const base = await memoryMiB(pids.analysis);
         let peak = base;

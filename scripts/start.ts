@@ -18,6 +18,11 @@ const settingsSchema = z.object({
   TEMPORAL_HTTP_PORT: port.default(7243),
   TEMPORAL_METRICS_PORT: port.default(7244),
   CODEC_SERVER_PORT: port.default(8234),
+  API_OPS_PORT: port.default(9464),
+  WORKER_OPS_PORT: port.default(9465),
+  ANALYSIS_OPS_PORT: port.default(9466),
+  // A person reads the services' logs at a terminal: short lines rather than JSON, unless said.
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('pretty'),
 });
 
 const started = Date.now();
@@ -42,6 +47,9 @@ async function main() {
     temporalHttp: s.TEMPORAL_HTTP_PORT,
     temporalMetrics: s.TEMPORAL_METRICS_PORT,
     codec: s.CODEC_SERVER_PORT,
+    apiOps: s.API_OPS_PORT,
+    workerOps: s.WORKER_OPS_PORT,
+    analysisOps: s.ANALYSIS_OPS_PORT,
   };
   const names: Record<keyof StackPorts, string> = {
     api: 'PORT',
@@ -53,6 +61,9 @@ async function main() {
     temporalHttp: 'TEMPORAL_HTTP_PORT',
     temporalMetrics: 'TEMPORAL_METRICS_PORT',
     codec: 'CODEC_SERVER_PORT',
+    apiOps: 'API_OPS_PORT',
+    workerOps: 'WORKER_OPS_PORT',
+    analysisOps: 'ANALYSIS_OPS_PORT',
   };
   const busy = [];
   for (const [key, value] of Object.entries(ports) as [keyof StackPorts, number][]) {
@@ -100,6 +111,7 @@ async function main() {
     durable: true,
     echoServices: true,
     compiled: true,
+    serviceEnv: { LOG_FORMAT: s.LOG_FORMAT },
     log,
     supervisor,
   });
@@ -113,6 +125,8 @@ async function main() {
 
   API base URL   ${stack.urls.api}
   Health         http://127.0.0.1:${ports.api}/healthz   readiness: http://127.0.0.1:${ports.api}/readyz
+  Metrics        http://127.0.0.1:${ports.apiOps}/metrics (API); the workers' on ports ${ports.workerOps}, \
+${ports.analysisOps}
   OpenAPI        ${stack.urls.api}/openapi.json
   API docs       http://127.0.0.1:${ports.api}/docs/
   Temporal UI    ${stack.urls.temporalUi}   payloads opened by the codec server ${stack.urls.codec}

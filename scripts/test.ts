@@ -72,6 +72,9 @@ async function main(): Promise<number> {
     temporalHttp: await freePort(),
     temporalMetrics: await freePort(),
     codec: await freePort(),
+    apiOps: await freePort(),
+    workerOps: await freePort(),
+    analysisOps: await freePort(),
   };
   const tally: Tally = { passed: 0, failed: 0, skipped: 0, todo: 0 };
   let stack: Stack | undefined;
@@ -123,6 +126,11 @@ async function main(): Promise<number> {
         apiServiceEnv: stack.apiServiceEnv,
         tls,
         temporalCluster,
+        opsUrls: {
+          api: `http://127.0.0.1:${ports.apiOps}`,
+          worker: `http://127.0.0.1:${ports.workerOps}`,
+          analysis: `http://127.0.0.1:${ports.analysisOps}`,
+        },
       }),
       { mode: 0o600 },
     );

@@ -40,6 +40,19 @@ function commaList(item: z.ZodType<string, string>) {
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  // JSON lines for a log pipeline; `pretty` (short lines) is for a person at a terminal (the local stack).
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
+  // The operations port (src/telemetry/ops-server.ts): Prometheus metrics at /metrics and, on a worker,
+  // its liveness and readiness. Off the public API's port, needing no key: an operator exposes it to the
+  // scraper and the orchestrator only. Unset: 9464 for the API, 9465 for a worker; 0: none.
+  OPS_HOST: z.string().min(1).optional(),
+  OPS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  // `off` leaves out the per-request and per-call instruments (the benchmarks' baseline); /metrics then
+  // answers 404.
+  METRICS: z.enum(['on', 'off']).default('on'),
+  // Traces (src/telemetry/tracing.ts) are exported over OTLP/HTTP to this collector when set, and not made
+  // at all otherwise. The exporter reads the other OTEL_EXPORTER_OTLP_* settings (headers, timeout) itself.
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl.optional(),
 
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(8080),
@@ -191,6 +204,13 @@ export type Env = z.input<typeof envSchema>;
 export interface Config {
   env: 'development' | 'test' | 'production';
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  telemetry: {
+    logFormat: 'json' | 'pretty';
+    /** Where the operations server listens; `port` unset: the process's default. */
+    ops: { host: string; port?: number };
+    metrics: boolean;
+    otlpEndpoint?: string;
+  };
   http: { host: string; port: number; publicBaseUrl: string; trustProxy: boolean | number | string };
   database: {
     url: string;
@@ -440,6 +460,12 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
   return {
     env: e.NODE_ENV,
     logLevel: e.LOG_LEVEL,
+    telemetry: {
+      logFormat: e.LOG_FORMAT,
+      ops: { host: e.OPS_HOST ?? e.HOST, ...(e.OPS_PORT === undefined ? {} : { port: e.OPS_PORT }) },
+      metrics: e.METRICS === 'on',
+      ...(e.OTEL_EXPORTER_OTLP_ENDPOINT ? { otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
+    },
     http: {
       host: e.HOST,
       port: e.PORT,

@@ -5,7 +5,7 @@
 // SIGTERM/SIGINT (Temporal's runtime handles them). Launched by the local stack beside its servers, it
 // polls once the database and the bucket are ready (WORKER_POLL_AFTER_STDIN_CLOSES); Temporal it waits
 // for itself.
-import { NativeConnection } from '@temporalio/worker';
+import { NativeConnection, Runtime } from '@temporalio/worker';
 import { lazyActivities } from '../activities/lazy.js';
 import { loadServiceConfigOrExit } from '../src/config.js';
 import { createSql } from '../src/db/client.js';
@@ -22,17 +22,44 @@ import { ensureWorkflowBundle } from './workflow-bundle.js';
 import { ReviewWorkers } from './review-workers.js';
 import { analysisTaskQueue } from '../src/temporal/task-queues.js';
 import { lowerThisProcessPriority } from '../src/runtime/background-priority.js';
+import { createLogger, setProcessLogger } from '../src/telemetry/log.js';
+import { DEFAULT_OPS_PORT, json, startOpsServer } from '../src/telemetry/ops-server.js';
+import { loopbackPort, sdkMetricsText } from '../src/telemetry/sdk-metrics.js';
+import { coreLevel, temporalLogger } from '../src/telemetry/temporal-log.js';
+import { startTracing } from '../src/telemetry/tracing.js';
+import { watchPolling, workerRegistry } from '../src/telemetry/worker-metrics.js';
 
 const config = loadServiceConfigOrExit();
-const log = (line: string) => console.log(`worker: ${line}`);
+const log = createLogger({ service: 'worker', level: config.logLevel, format: config.telemetry.logFormat });
+setProcessLogger(log);
+const tracing = await startTracing('worker', config);
+const metrics = config.telemetry.metrics;
+// Before any connection: the SDK's logs (its native core's too) become the worker's records, and its
+// metrics are served by its core on a loopback port, read at each scrape of the operations port.
+const sdkMetricsPort = metrics ? await loopbackPort() : undefined;
+Runtime.install({
+  logger: temporalLogger(log),
+  telemetryOptions: {
+    logging: { forward: {}, filter: { core: coreLevel(config.logLevel), other: 'WARN' } },
+    ...(sdkMetricsPort === undefined
+      ? {}
+      : { metrics: { prometheus: { bindAddress: `127.0.0.1:${sdkMetricsPort}`, useSecondsForDurations: true } } }),
+  },
+});
 // Workflow tasks wait while an activity holds the loop: a create's answer waits for its first one.
 watchEventLoopStalls(log);
+
+/** What /readyz asks: the worker polls every queue it serves, and its readers are warm where it analyses. */
+const readiness = {
+  worker: undefined as ReviewWorkers | undefined,
+  readers: 'not_needed' as 'warming' | 'ok' | 'not_needed',
+};
 
 async function registerSearchAttributes(): Promise<void> {
   const operator = await connectTemporal(config);
   try {
     const added = await ensureSearchAttributes(operator, config.temporal.namespace);
-    if (added.length > 0) log(`registered search attributes ${added.join(', ')}`);
+    if (added.length > 0) log.info(`registered search attributes ${added.join(', ')}`);
   } finally {
     await operator.close();
   }
@@ -91,6 +118,7 @@ async function createWorker(
       workflowTasks: config.worker.workflowTasks,
       workflowThreads: config.worker.workflowThreads,
       dataConverter: temporalDataConverter(config),
+      tracing,
     });
     return { worker, connection };
   } catch (err) {
@@ -108,7 +136,7 @@ async function main() {
   // sources changed since. Which one is said either way: a start that had to bundle is a slow start.
   const bundle = reviews ? await ensureWorkflowBundle() : undefined;
   if (bundle)
-    log(`${bundle.built ? 'built the workflow bundle' : 'loading the pre-built workflow bundle'} ${bundle.path}`);
+    log.info(`${bundle.built ? 'built the workflow bundle' : 'loading the pre-built workflow bundle'} ${bundle.path}`);
   const sql = createSql(config);
   let connection: NativeConnection | undefined;
   // The readers' module, once the worker polls: stopped at the end only if it was ever loaded.
@@ -139,7 +167,8 @@ async function main() {
         ? config.temporal.taskQueue
         : `${analysisTaskQueue(config.temporal.taskQueue)} (${config.worker.analyses} at once)`,
     );
-    log(
+    readiness.worker = worker;
+    log.info(
       `polling task queue${polled.length > 1 ? 's' : ''} ${polled.join(' and ')} on ` +
         `${describeTemporalConnection(config)}`,
     );
@@ -151,14 +180,18 @@ async function main() {
     // reviews one by one. Only analyses read.
     let readersFailed: unknown;
     if (analyses) {
+      readiness.readers = 'warming';
       readers = import('../src/qc/reading/readers.js');
       Promise.all([activities.load(), readers])
         .then(([, loaded]) => loaded.startReaders({ ocrWorkers: config.qc.ocrWorkers, ocrEngine: config.qc.ocrEngine }))
         .then(
-          () => log('pdf.js threads and OCR workers ready'),
+          () => {
+            readiness.readers = 'ok';
+            log.info('pdf.js threads and OCR workers ready');
+          },
           (err: unknown) => {
             readersFailed = err;
-            log('a reader could not start: shutting down');
+            log.error('a reader could not start: shutting down', { error: err });
             worker.shutdown();
           },
         );
@@ -176,15 +209,56 @@ async function main() {
     );
     await connection?.close();
     await sql.end({ timeout: 5 });
+    await tracing?.shutdown();
   }
 }
+
+/**
+ * The operations port: the SDK's metrics after the worker's own, liveness (the process answers), and
+ * readiness (polling, readers warm) for an orchestrator.
+ */
+async function serveOperations(): Promise<void> {
+  watchPolling(config.worker.queues, () => readiness.worker?.polling() ?? false);
+  const port = config.telemetry.ops.port ?? DEFAULT_OPS_PORT.worker;
+  if (port === 0) return;
+  const ready = () => {
+    const checks = { polling: readiness.worker?.polling() ? 'ok' : 'not_polling', readers: readiness.readers };
+    const ok = checks.polling === 'ok' && checks.readers !== 'warming';
+    return json(ok ? 200 : 503, { status: ok ? 'ready' : 'not_ready', checks });
+  };
+  await startOpsServer(config.telemetry.ops.host, port, {
+    '/healthz': () => json(200, { status: 'ok' }),
+    '/readyz': ready,
+    ...(sdkMetricsPort === undefined
+      ? {}
+      : {
+          '/metrics': async () => ({
+            status: 200,
+            contentType: workerRegistry.contentType,
+            body: (await workerRegistry.metrics()) + (await sdkMetricsText(sdkMetricsPort)),
+          }),
+        }),
+  }).then(
+    (server) => {
+      server.unref();
+      log.info(`operations server listening on http://${config.telemetry.ops.host}:${port}`);
+    },
+    (err: unknown) => {
+      log.error(`operations server cannot listen on ${config.telemetry.ops.host}:${port}: ${(err as Error).message}`);
+      process.exit(1);
+    },
+  );
+}
+
+await serveOperations();
 
 main().then(
   () => process.exit(0),
   (err) => {
     // What an operator must do, in its words, rather than a stack trace.
-    if (err instanceof MissingSearchAttributesError) console.error(`worker: cannot start: ${err.message}`);
-    else console.error('worker: failed', err);
+    if (err instanceof MissingSearchAttributesError) log.error(`cannot start: ${err.message}`);
+    else log.error('failed', { error: err });
+    // The last records are written as the process exits.
     process.exit(1);
   },
 );

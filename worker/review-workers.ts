@@ -3,6 +3,8 @@
 // queue, for analyses and renders, with `analyses` slots. One Temporal worker per queue, on one
 // connection, run and stopped together.
 import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
+import type { Tracing } from '../src/telemetry/tracing.js';
+import { workflowSpanSinks } from '../src/telemetry/workflow-spans.js';
 import type { WorkerQueue } from '../src/config.js';
 import { analysisTaskQueue } from '../src/temporal/task-queues.js';
 
@@ -24,6 +26,8 @@ export interface ReviewWorkerOptions {
   workflowThreads?: number;
   /** How payloads are sealed and opened (src/temporal/connection.ts); plain when unsaid (workflow tests). */
   dataConverter?: WorkerOptions['dataConverter'];
+  /** Where workflow and activity spans go (src/telemetry/tracing.ts); none made when unsaid. */
+  tracing?: Tracing | undefined;
 }
 
 export class ReviewWorkers {
@@ -31,11 +35,28 @@ export class ReviewWorkers {
 
   static async create(o: ReviewWorkerOptions): Promise<ReviewWorkers> {
     const queues = o.queues ?? ['reviews', 'analysis'];
+    // Activities are spans of their workflow's trace where the process traces; the module only then.
+    const otel = o.tracing ? await import('@temporalio/interceptors-opentelemetry/lib/worker/index.js') : undefined;
     const common = {
       connection: o.connection,
       ...(o.namespace ? { namespace: o.namespace } : {}),
       ...(o.dataConverter ? { dataConverter: o.dataConverter } : {}),
       activities: o.activities,
+      // The workflows' spans leave the sandbox through this sink: every worker has it, tracing or not,
+      // since the workflow bundle's tracing interceptor calls it (src/telemetry/tracing.ts).
+      sinks: workflowSpanSinks(o.tracing),
+      ...(otel
+        ? {
+            interceptors: {
+              activity: [
+                (ctx: Parameters<NonNullable<NonNullable<WorkerOptions['interceptors']>['activity']>[number]>[0]) => ({
+                  inbound: new otel.OpenTelemetryActivityInboundInterceptor(ctx),
+                  outbound: new otel.OpenTelemetryActivityOutboundInterceptor(ctx),
+                }),
+              ],
+            },
+          }
+        : {}),
     };
     const workers: Worker[] = [];
     if (queues.includes('reviews')) {
@@ -86,6 +107,11 @@ export class ReviewWorkers {
   /** Polls every queue while `work` runs, then stops them (as Worker.runUntil does for one). */
   async runUntil<T>(work: () => Promise<T>): Promise<T> {
     return this.workers.reduce<() => Promise<T>>((inner, w) => () => w.runUntil(inner), work)();
+  }
+
+  /** Every queue's worker is polling. */
+  polling(): boolean {
+    return this.workers.every((w) => w.getState() === 'RUNNING');
   }
 
   shutdown(): void {

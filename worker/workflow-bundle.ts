@@ -3,6 +3,7 @@
 // before any worker starts; a worker finds it there. The bundle is stamped with a hash of everything it
 // can be made from (workflows/, src/, the lockfile): a worker whose sources changed since builds it again.
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const workflowsPath = join(root, 'workflows', 'index.ts');
 export const WORKFLOW_BUNDLE_PATH = join(BUILD_DIR, 'workflow-bundle.js');
 const stampPath = `${WORKFLOW_BUNDLE_PATH}.sha256`;
+/** The workflows' tracing interceptor module. */
+const WORKFLOW_TRACING_INTERCEPTORS = '@temporalio/interceptors-opentelemetry/lib/workflow-interceptors';
 
 async function sources(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
@@ -57,7 +60,14 @@ async function ensure(): Promise<{ path: string; built: boolean }> {
   // The bundler is loaded only here: a process that finds the bundle current (npm start's) never loads it.
   const { bundleWorkflowCode } = await import('@temporalio/worker');
   const quiet = { log: () => {}, trace: () => {}, debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
-  const { code } = await bundleWorkflowCode({ workflowsPath, ignoreModules: [], logger: quiet });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath,
+    // Temporal's OpenTelemetry interceptor: a workflow's run, its updates and the activities it schedules
+    // are spans of the trace that started them (src/telemetry/tracing.ts).
+    workflowInterceptorModules: [createRequire(import.meta.url).resolve(WORKFLOW_TRACING_INTERCEPTORS)],
+    ignoreModules: [],
+    logger: quiet,
+  });
   // The stamp after the bundle: a reader that sees today's stamp sees today's bundle.
   await writeBuildOutput('workflow-bundle.js', code);
   await writeBuildOutput('workflow-bundle.js.sha256', hash);

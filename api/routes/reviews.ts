@@ -1,5 +1,7 @@
 // /v1/reviews: HTTP to calls. Create and add documents parse the body (multipart or JSON) and hand it to
 // the review's workflow (review-workflow.ts); reads come from the Postgres read model.
+import { requestTrace } from '../request-tracing.js';
+import type { Logger } from '../../src/telemetry/log.js';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -42,6 +44,7 @@ export interface ReviewRoutesDeps {
   storage: Storage;
   workflows: ReviewWorkflows;
   runs: ReviewRuns;
+  log: Logger;
 }
 
 const ListQuerySchema = z.object({
@@ -73,10 +76,10 @@ function onlyDocumentsMissing(body: unknown, error: z.ZodError): boolean {
   return missing && error.issues.every((i) => i.path.length === 1 && i.path[0] === 'documents');
 }
 
-export function reviewRoutes({ config, sql, storage, workflows, runs }: ReviewRoutesDeps): Router {
+export function reviewRoutes({ config, sql, storage, workflows, runs, log }: ReviewRoutesDeps): Router {
   const router = Router();
   const upload = multipartDocuments(storage, config.limits);
-  const creation = reviewCreation({ sql, storage, config, by: 'api' });
+  const creation = reviewCreation({ sql, storage, config, log });
 
   /**
    * Runs a route whose request may stage uploads: whatever it staged and did not hand to a workflow is
@@ -214,7 +217,17 @@ export function reviewRoutes({ config, sql, storage, workflows, runs }: ReviewRo
     if (who.sandbox || !isSmallSubmission({ files, sources })) {
       const awaitIngest: AwaitIngest = (update) => offTheClock(res, () => update.result());
       return {
-        review: await workflows.create({ who, requestId, reviewId, reviewType, fields, files, sources, awaitIngest }),
+        review: await workflows.create({
+          who,
+          requestId,
+          reviewId,
+          reviewType,
+          fields,
+          files,
+          sources,
+          awaitIngest,
+          trace: requestTrace(res),
+        }),
       };
     }
     const metadata = fields.metadata ?? null;
@@ -239,7 +252,10 @@ export function reviewRoutes({ config, sql, storage, workflows, runs }: ReviewRo
     );
     if (isRefused(recorded)) throw refusalToApiError(recorded.refused);
     const { review, internalState } = recorded;
-    return { review, startRun: () => runs.startSoon(who.organizationId, { review, internalState, metadata }) };
+    return {
+      review,
+      startRun: () => runs.startSoon(who.organizationId, { review, internalState, metadata }, requestTrace(res)),
+    };
   }
 
   router
@@ -286,6 +302,8 @@ export function reviewRoutes({ config, sql, storage, workflows, runs }: ReviewRo
           // request's deadline answered 503 meanwhile: a retry with the key then gets the review it made.
           const body = JSON.stringify(review);
           if (claimedKey !== undefined) await completeIdempotencyKey(sql, who.organizationId, claimedKey, body);
+          // The request's record in the log names the review it made (api/request-id.ts).
+          res.locals.reviewId = review.review_id;
           answer(res, 201, body);
           startRun?.();
         } catch (err) {
@@ -400,6 +418,7 @@ export function reviewRoutes({ config, sql, storage, workflows, runs }: ReviewRo
           files,
           sources,
           awaitIngest: (update) => offTheClock(res, () => update.result()),
+          trace: requestTrace(res),
         });
         answer(res, 200, JSON.stringify(result));
       }),

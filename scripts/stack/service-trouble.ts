@@ -5,7 +5,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-const TROUBLE = /had no answer within|\bfailed\b|event loop was blocked|TMPRL\d+|[Nn]ondeterminism|unhandled/;
+const TROUBLE =
+  /"level":"(warn|error)"|had no answer within|\bfailed\b|event loop was blocked|TMPRL\d+|[Nn]ondeterminism|unhandled/;
 const TROUBLE_LINES = 60;
 
 /**

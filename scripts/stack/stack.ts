@@ -45,6 +45,10 @@ export interface StackPorts {
   temporalMetrics: number;
   /** The codec server the Temporal UI shows sealed payloads with (src/temporal/codec-server.ts). */
   codec: number;
+  /** The operations ports (metrics, worker health; src/telemetry/ops-server.ts) of the API and both workers. */
+  apiOps: number;
+  workerOps: number;
+  analysisOps: number;
 }
 
 /** Generated once per data directory and kept there, so a restarted stack finds its own data. */
@@ -317,6 +321,9 @@ export function serviceEnvironment(
     S3_SECRET_KEY: o.secrets.minioWorkerSecret,
     TEMPORAL_ADDRESS: `127.0.0.1:${o.ports.temporal}`,
     CODEC_SERVER_PORT: String(o.ports.codec),
+    // None for a process started from this environment unless it says its own (each of the stack's does):
+    // two processes must not both want the default.
+    OPS_PORT: '0',
     SERVER_SECRET: o.secrets.serverSecret,
     WEBHOOK_SECRET_KEY: o.secrets.webhookSecretKey,
     ...o.extra,
@@ -559,7 +566,12 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     const worker = startService(
       supervisor,
       'worker',
-      { ...serviceEnv, WORKER_QUEUES: 'reviews', WORKER_POLL_AFTER_STDIN_CLOSES: 'true' },
+      {
+        ...serviceEnv,
+        WORKER_QUEUES: 'reviews',
+        WORKER_POLL_AFTER_STDIN_CLOSES: 'true',
+        OPS_PORT: String(o.ports.workerOps),
+      },
       logDir,
       o.echoServices,
       'worker',
@@ -571,7 +583,12 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     const analysis = startService(
       supervisor,
       'worker',
-      { ...serviceEnv, WORKER_QUEUES: 'analysis', WORKER_POLL_AFTER_STDIN_CLOSES: 'true' },
+      {
+        ...serviceEnv,
+        WORKER_QUEUES: 'analysis',
+        WORKER_POLL_AFTER_STDIN_CLOSES: 'true',
+        OPS_PORT: String(o.ports.analysisOps),
+      },
       logDir,
       o.echoServices,
       'analysis',
@@ -581,9 +598,17 @@ export async function startStack(o: StackOptions): Promise<Stack> {
       },
     );
     const apiServiceEnv = apiEnvironment(serviceEnv, secrets);
-    const api = startService(supervisor, 'api', apiServiceEnv, logDir, o.echoServices, 'api', {
-      compiled: compiled?.files,
-    });
+    const api = startService(
+      supervisor,
+      'api',
+      { ...apiServiceEnv, OPS_PORT: String(o.ports.apiOps) },
+      logDir,
+      o.echoServices,
+      'api',
+      {
+        compiled: compiled?.files,
+      },
+    );
     const apiRoot = `http://127.0.0.1:${o.ports.api}`;
 
     // What the worker needs before it polls, besides Temporal (which it waits for itself): PostgreSQL

@@ -54,6 +54,9 @@ export async function withThrowawayStack<T>(
         'temporalHttp',
         'temporalMetrics',
         'codec',
+        'apiOps',
+        'workerOps',
+        'analysisOps',
       ].map(async (k) => [k, await freePort()]),
     ),
   ) as unknown as StackPorts;

@@ -8,6 +8,7 @@ import { Worker } from '@temporalio/worker';
 import { ensureWorkflowBundle } from '../../worker/workflow-bundle.js';
 import { loadConfig } from '../../src/config.js';
 import { temporalDataConverter } from '../../src/temporal/connection.js';
+import { workflowSpanSinks } from '../../src/telemetry/workflow-spans.js';
 
 /** Each history file's result: 'ok', or the replay error's name and message. */
 export async function replayHistories(files: readonly URL[]): Promise<Map<URL, string>> {
@@ -21,7 +22,10 @@ export async function replayHistories(files: readonly URL[]): Promise<Map<URL, s
   const results = new Map<URL, string>();
   // Histories exported from a deployment hold sealed payloads: opened with the keys of this environment.
   const dataConverter = temporalDataConverter(loadConfig(process.env));
-  for await (const result of Worker.runReplayHistories({ workflowBundle, dataConverter }, histories)) {
+  for await (const result of Worker.runReplayHistories(
+    { workflowBundle, dataConverter, sinks: workflowSpanSinks(undefined) },
+    histories,
+  )) {
     const file = files.find((f) => f.href === result.workflowId)!;
     results.set(file, result.error ? `${result.error.name}: ${result.error.message}` : 'ok');
   }

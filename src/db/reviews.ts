@@ -180,6 +180,13 @@ export async function recordTransition(
   });
 }
 
+/** Seconds since the review entered its current state; undefined when it does not exist. */
+export async function secondsInState(sql: Queryable, reviewId: string): Promise<number | undefined> {
+  const [row] = await sql<{ seconds: number }[]>`
+    select extract(epoch from now() - updated_at)::float8 as seconds from reviews where id = ${reviewId}`;
+  return row?.seconds;
+}
+
 /**
  * The one writer of a review's status and internal state (inside the caller's transaction):
  * `report_available` follows, true exactly when the review is completed and has a release. Returns the

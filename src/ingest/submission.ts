@@ -7,7 +7,7 @@ import { documentInventory } from '../db/documents.js';
 import type { IngestedSubmission } from '../db/submissions.js';
 import type { Refused } from '../reviews/pipeline.js';
 import type { DocumentSource } from '../reviews/review.js';
-import { oneLine } from '../runtime/log-line.js';
+import type { Logger } from '../telemetry/log.js';
 import { removeObjects, type Storage } from '../storage/minio.js';
 import { workingDocumentCheck, type SubmissionTarget } from '../working-document/admission.js';
 import { unpackSubmission, type StagedFile, type UnpackOptions } from './package.js';
@@ -27,26 +27,20 @@ export interface IngestSubmissionInput {
 }
 
 /** Which process logs a refusal: the API (a create it ingests itself) or the worker. */
-export type IngestingProcess = 'api' | 'worker';
-
 /**
- * A submission's refusal: returned (an answer for the integrator, not a failure) and logged in one line
- * under the id of the request it answers.
+ * A submission's refusal: returned (an answer for the integrator, not a failure) and logged under the id of
+ * the request it answers, by its code alone: its message names the caller's files, which are often named
+ * after the borrower.
  */
 export function refuse(o: {
-  by: IngestingProcess;
+  log: Logger;
   requestId?: string | undefined;
   what: string;
   reviewId: string;
   code: string;
   message: string;
 }): Refused {
-  // The message names the caller's files: kept to one line whatever their names hold.
-  console.log(
-    oneLine(
-      `${o.by}: [${o.requestId ?? 'no request id'}] ${o.what} of review ${o.reviewId} refused: ${o.code}: ${o.message}`,
-    ),
-  );
+  o.log.info(`${o.what} refused: ${o.code}`, { request_id: o.requestId, review_id: o.reviewId, code: o.code });
   return { refused: { code: o.code, message: o.message } };
 }
 
@@ -55,11 +49,12 @@ export interface IngestingDeps {
   sql: Sql;
   storage: Storage;
   config: Config;
-  by: IngestingProcess;
+  /** Where refusals are logged: the request's log in the API, the activity's in a worker. */
+  log: Logger;
 }
 
 /** Fetches a submission's sources and unpacks every file into documents: the submission, or its refusal. */
-export function submissionIngester({ sql, storage, config, by }: IngestingDeps) {
+export function submissionIngester({ sql, storage, config, log }: IngestingDeps) {
   return async (input: IngestSubmissionInput): Promise<IngestedSubmission | Refused> => {
     let fetched: StagedFile[] = [];
     try {
@@ -95,7 +90,7 @@ export function submissionIngester({ sql, storage, config, by }: IngestingDeps) 
       if (!(err instanceof IngestRejection)) throw err;
       const what = input.target.kind === 'create' ? 'the create' : 'adding documents';
       return refuse({
-        by,
+        log,
         requestId: input.requestId,
         what,
         reviewId: input.reviewId,

@@ -41,7 +41,7 @@ export function unkept(staged: readonly string[], documentKeys: readonly string[
 }
 
 export function reviewCreation(deps: IngestingDeps) {
-  const { sql, storage, by } = deps;
+  const { sql, storage, log } = deps;
   const ingested = submissionIngester(deps);
 
   /**
@@ -81,7 +81,7 @@ export function reviewCreation(deps: IngestingDeps) {
         await removeObjects(storage, [...keys, ...staged]).catch(() => {});
         const message = 'A review with this reference_id already exists in your organization.';
         return refuse({
-          by,
+          log,
           requestId: input.requestId,
           what: 'the create',
           reviewId: input.reviewId,

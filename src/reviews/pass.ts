@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import type { Sql } from '../db/client.js';
 import { acquireAnalysisSlot } from '../db/analysis-slots.js';
 import { getOrganization } from '../db/organizations.js';
-import { recordTransition } from '../db/reviews.js';
+import { recordTransition, secondsInState } from '../db/reviews.js';
 import { slotsInUse, type PassBegun, type ReviewPolicy } from './pipeline.js';
 import { customerStatus, type InternalState } from './states.js';
 
@@ -34,11 +34,19 @@ export async function reviewPolicy(sql: Sql, limits: Config['limits'], organizat
  * Takes one of the organization's analysis slots if one is free and writes the transition that leads to,
  * unless the review is there already: `working` with a slot, `waiting_for_capacity` without.
  */
-export async function beginPass(sql: Sql, limits: Config['limits'], r: PassRequest): Promise<PassBegun> {
+export async function beginPass(
+  sql: Sql,
+  limits: Config['limits'],
+  r: PassRequest,
+  /** Told how long the review waited for the slot it took (0: none was waited for). */
+  onSlot: (waitedSeconds: number) => void = () => {},
+): Promise<PassBegun> {
   const policy = await reviewPolicy(sql, limits, r.organizationId);
   const limit = policy.maxConcurrentAnalyses;
   const slot = await acquireAnalysisSlot(sql, { reviewId: r.reviewId, organizationId: r.organizationId, limit });
   const next: InternalState = slot ? r.working : 'waiting_for_capacity';
+  // Read before the transition below restarts the review's time in its state.
+  if (slot) onSlot(r.current === 'waiting_for_capacity' ? ((await secondsInState(sql, r.reviewId)) ?? 0) : 0);
   if (next !== r.current) {
     await recordTransition(sql, {
       reviewId: r.reviewId,

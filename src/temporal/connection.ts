@@ -3,7 +3,7 @@
 // Cloud (TLS and an API key) is one set of settings (TEMPORAL_* in src/config.ts). And the data converter
 // every client and worker uses (payloads sealed: payload-codec.ts). The API's client is lazy, so the API
 // can start (and report not-ready) while the Temporal server is still coming up.
-import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import { Client, Connection, type TLSConfig, type WorkflowClientInterceptor } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import type { Config } from '../config.js';
 import { PayloadEncryptionCodec } from './payload-codec.js';
@@ -50,7 +50,15 @@ export function connectTemporal(
   return Connection.connect({ ...temporalConnectionOptions(config), ...o });
 }
 
-export function createTemporalClient(config: Pick<Config, 'temporal'>): Client {
+export function createTemporalClient(
+  config: Pick<Config, 'temporal'>,
+  interceptors: readonly WorkflowClientInterceptor[] = [],
+): Client {
   const connection = Connection.lazy(temporalConnectionOptions(config));
-  return new Client({ connection, namespace: config.temporal.namespace, dataConverter: temporalDataConverter(config) });
+  return new Client({
+    connection,
+    namespace: config.temporal.namespace,
+    dataConverter: temporalDataConverter(config),
+    interceptors: { workflow: [...interceptors] },
+  });
 }

@@ -37,7 +37,7 @@ test('the deployment has postgres, minio, temporal with its UI, setup, api, and 
   t.is(compose.services.worker!.environment?.WORKER_QUEUES, 'reviews');
   t.is(compose.services.analysis!.environment?.WORKER_QUEUES, 'analysis');
   t.is(compose.services.analysis!.depends_on?.setup?.condition, 'service_completed_successfully');
-  for (const name of ['postgres', 'minio', 'temporal', 'api'])
+  for (const name of ['postgres', 'minio', 'temporal', 'api', 'worker', 'analysis'])
     t.truthy(compose.services[name]!.healthcheck, `${name} has a health check`);
   t.is(compose.services.worker!.depends_on?.setup?.condition, 'service_completed_successfully');
   t.is(compose.services.api!.depends_on?.setup?.condition, 'service_completed_successfully');

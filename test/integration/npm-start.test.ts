@@ -24,6 +24,10 @@ const PORT_VARIABLES = [
   'TEMPORAL_UI_PORT',
   'TEMPORAL_HTTP_PORT',
   'TEMPORAL_METRICS_PORT',
+  'CODEC_SERVER_PORT',
+  'API_OPS_PORT',
+  'WORKER_OPS_PORT',
+  'ANALYSIS_OPS_PORT',
 ] as const;
 
 /** Parent pid of every process on the machine (Linux /proc). */

@@ -1,6 +1,7 @@
 // A small live create is recorded by the API, which starts the review's workflow run once it has answered.
 // A review recorded by a process that died before starting its run (or while Temporal was unreachable) is
 // not lost: every API process looks for reviews whose run is still pending and starts them.
+import { silentLogger } from '../../src/telemetry/log.js';
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -56,7 +57,7 @@ test(
       tooLarge: () => new Error('too large'),
     });
     // As the API records a small create, and then dies: no run is started for it.
-    const recorded = await reviewCreation({ sql: db(), storage, config, by: 'api' }).fromUploads(
+    const recorded = await reviewCreation({ sql: db(), storage, config, log: silentLogger }).fromUploads(
       {
         reviewId,
         organizationId: org.id,

@@ -15,6 +15,8 @@ const DescriptorSchema = z.object({
   logDir: z.string(),
   serviceEnv: z.record(z.string(), z.string()),
   apiServiceEnv: z.record(z.string(), z.string()),
+  /** The operations servers (metrics, worker health) of the stack's API and two workers. */
+  opsUrls: z.object({ api: z.string(), worker: z.string(), analysis: z.string() }),
   /** The stack's Temporal is a secured cluster (npm run test:cluster), not the dev server. */
   temporalCluster: z.boolean().default(false),
   tls: z.object({

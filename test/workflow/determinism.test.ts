@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowNotFoundError, type WorkflowExecutionInfo } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { ReviewWorkers } from '../../worker/review-workers.js';
+import { workflowSpanSinks } from '../../src/telemetry/workflow-spans.js';
 import type { ReviewActivities } from '../../activities/index.js';
 import type { Disposition } from '../../src/reviews/add-documents.js';
 import type { AnalysisSummary, ReviewPolicy } from '../../src/reviews/pipeline.js';
@@ -226,7 +227,10 @@ async function replayAll(t: ExecutionContext, variation: Variation): Promise<voi
     })),
   );
   const failed: string[] = [];
-  for await (const result of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, histories)) {
+  for await (const result of Worker.runReplayHistories(
+    { workflowBundle: await workflowBundle(), sinks: workflowSpanSinks(undefined) },
+    histories,
+  )) {
     if (result.error) {
       failed.push(`${result.workflowId}: ${result.error.message}`);
       t.log(

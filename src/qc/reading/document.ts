@@ -31,6 +31,22 @@ export const tesseractOcr: Ocr = {
   },
 };
 
+/** `ocr` with the seconds each of its calls takes told to `onSeconds` (the worker's OCR-seconds metric). */
+export function timedOcr(ocr: Ocr, onSeconds: (seconds: number) => void): Ocr {
+  const timed = async <T>(call: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await call();
+    } finally {
+      onSeconds((performance.now() - started) / 1000);
+    }
+  };
+  return {
+    image: (bytes, mime, deadline) => timed(() => ocr.image(bytes, mime, deadline)),
+    pdfPages: (bytes, pageNumbers, deadline) => timed(() => ocr.pdfPages(bytes, pageNumbers, deadline)),
+  };
+}
+
 /**
  * Reads one file. Past `deadline` (epoch ms) no more pages are begun: those left are illegible (the
  * analysis has a time budget, activities/analysis.ts).

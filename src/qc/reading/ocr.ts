@@ -2,6 +2,7 @@
 // read by a small pool of workers, fully offline, into the same PageText a text layer yields. A worker is
 // native tesseract (a child process per page, tesseract-cli.ts) where the binary is installed, else
 // tesseract.js (wasm in a worker thread); both give the same PageText.
+import { processLog } from '../../telemetry/log.js';
 import { mkdirSync, mkdtempSync, readlinkSync, symlinkSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -211,7 +212,7 @@ export function ocrEngine(): Promise<OcrEngine> {
         : probeNativeTesseract().then((native) => {
             if (native.usable) return 'native';
             if (wanted === 'native') throw new Error(`native tesseract is not usable: ${native.reason}`);
-            console.warn(
+            processLog.warn(
               `OCR: native tesseract is not usable (${native.reason}); reading scans with ` +
                 `tesseract.js, about half as fast`,
             );

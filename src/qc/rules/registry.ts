@@ -1,5 +1,6 @@
 // Every rule of the mortgage_v1 catalog, by family, and running them over a loan file. A test checks
 // that each catalog code has exactly one rule here.
+import { processLog, type Logger } from '../../telemetry/log.js';
 import { CATALOG, findingOf, type Rule, type RuleContext } from '../catalog.js';
 import type { LoanFile } from '../fields.js';
 import type { Finding } from '../finding.js';
@@ -30,11 +31,7 @@ export const RULES: readonly Rule[] = [
  * Findings in catalog order. A rule that throws on odd data is a bug: it is logged and skipped, so the
  * other rules still report and the review is not failed by one rule.
  */
-export function runRules(
-  loan: LoanFile,
-  context: RuleContext,
-  log: (message: string) => void = console.error,
-): Finding[] {
+export function runRules(loan: LoanFile, context: RuleContext, log: Logger = processLog): Finding[] {
   return distinctKeys(findingsOf(loan, context, log));
 }
 
@@ -52,7 +49,7 @@ export function distinctKeys(findings: readonly Finding[]): Finding[] {
   });
 }
 
-function findingsOf(loan: LoanFile, context: RuleContext, log: (message: string) => void): Finding[] {
+function findingsOf(loan: LoanFile, context: RuleContext, log: Logger): Finding[] {
   const order = new Map(CATALOG.map((r, i) => [r.code, i]));
   return [...RULES]
     .sort((a, b) => (order.get(a.code) ?? 0) - (order.get(b.code) ?? 0))
@@ -60,7 +57,7 @@ function findingsOf(loan: LoanFile, context: RuleContext, log: (message: string)
       try {
         return rule.check(loan, context).map((hit) => findingOf(rule.code, hit));
       } catch (err) {
-        log(`rule ${rule.code} failed and was skipped: ${errorMessage(err)}`);
+        log.error(`rule ${rule.code} failed and was skipped: ${errorMessage(err)}`, { rule: rule.code });
         return [];
       }
     });

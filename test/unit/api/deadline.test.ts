@@ -7,19 +7,21 @@ import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import express from 'express';
 import { offTheClock, requestDeadline } from '../../../api/deadline.js';
+import { recordingLogger, type LogRecord } from '../../support/recording-logger.js';
 
 const DEADLINE_MS = 150;
 
 /** A server whose one route is `handler` behind a deadline of DEADLINE_MS; its log lines are kept. */
-async function serve(handler: express.RequestHandler): Promise<{ server: Server; port: number; logged: string[] }> {
-  const logged: string[] = [];
+async function serve(handler: express.RequestHandler): Promise<{ server: Server; port: number; logged: LogRecord[] }> {
+  const log = recordingLogger();
+  const logged = log.records;
   const app = express();
   app.use((_req, res, next) => {
     res.locals.requestId = 'test';
     res.locals.admitted = true;
     next();
   });
-  app.use(requestDeadline((line) => logged.push(line), DEADLINE_MS));
+  app.use(requestDeadline(log, DEADLINE_MS));
   app.post('/', handler);
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -41,7 +43,13 @@ test(
     t.is(res.status, 503);
     t.is(((await res.json()) as { error: { code: string } }).error.code, 'service_unavailable');
     t.truthy(res.headers.get('retry-after'));
-    t.deepEqual(logged, [`[test] POST / had no answer within ${DEADLINE_MS / 1000} s (service_unavailable)`]);
+    t.deepEqual(logged, [
+      {
+        level: 'error',
+        message: `had no answer within ${DEADLINE_MS / 1000} s (service_unavailable)`,
+        fields: { request_id: 'test', method: 'POST', path: '/', status: 503 },
+      },
+    ]);
   },
 );
 

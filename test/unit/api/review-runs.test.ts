@@ -4,6 +4,8 @@ import test from 'ava';
 import { ReviewRuns } from '../../../api/review-runs.js';
 import type { Sql } from '../../../src/db/client.js';
 import type { ReviewRecord } from '../../../src/db/reviews.js';
+import { silentLogger } from '../../../src/telemetry/log.js';
+import { recordingLogger } from '../../support/recording-logger.js';
 
 /** Postgres as the run starter uses it here: `runStarted`'s update, which answers nothing. */
 const sql = (() => Promise.resolve([])) as unknown as Sql;
@@ -54,7 +56,7 @@ const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
 
 test('a run waits while the process records creates, and starts once none is being recorded', async (t) => {
   const fake = temporal();
-  const runs = new ReviewRuns(sql, fake.workflows, () => {}, { deferMs: 60_000, startsAtOnce: 4, maxWaiting: 100 });
+  const runs = new ReviewRuns(sql, fake.workflows, silentLogger, { deferMs: 60_000, startsAtOnce: 4, maxWaiting: 100 });
   let finish!: () => void;
   const recording = runs.recordingCreate(() => new Promise<void>((r) => (finish = r)));
   runs.startSoon('org', record('a'));
@@ -68,7 +70,7 @@ test('a run waits while the process records creates, and starts once none is bei
 
 test('a run waits for creates being recorded no longer than its deferral', async (t) => {
   const fake = temporal();
-  const runs = new ReviewRuns(sql, fake.workflows, () => {}, { deferMs: 100, startsAtOnce: 4, maxWaiting: 100 });
+  const runs = new ReviewRuns(sql, fake.workflows, silentLogger, { deferMs: 100, startsAtOnce: 4, maxWaiting: 100 });
   void runs.recordingCreate(() => new Promise<void>(() => {}));
   runs.startSoon('org', record('a'));
   await tick(50);
@@ -79,7 +81,7 @@ test('a run waits for creates being recorded no longer than its deferral', async
 
 test('no more starts than allowed are in flight at once; the rest go as they finish', async (t) => {
   const fake = temporal();
-  const runs = new ReviewRuns(sql, fake.workflows, () => {}, { deferMs: 0, startsAtOnce: 2, maxWaiting: 100 });
+  const runs = new ReviewRuns(sql, fake.workflows, silentLogger, { deferMs: 0, startsAtOnce: 2, maxWaiting: 100 });
   for (const id of ['a', 'b', 'c', 'd', 'e']) runs.startSoon('org', record(id));
   await tick();
   t.is(fake.inFlight(), 2);
@@ -97,8 +99,9 @@ test(
   'a start Temporal does not take is logged and left pending for the sweep, and does not ' + 'stop the next',
   async (t) => {
     const fake = temporal();
-    const lines: string[] = [];
-    const runs = new ReviewRuns(sql, fake.workflows, (l) => lines.push(l), {
+    const log = recordingLogger();
+    const lines = log.records;
+    const runs = new ReviewRuns(sql, fake.workflows, log, {
       deferMs: 0,
       startsAtOnce: 1,
       maxWaiting: 100,
@@ -109,17 +112,18 @@ test(
     await tick();
     t.deepEqual(fake.started, ['a', 'b']);
     t.is(lines.length, 1);
-    t.regex(
-      lines[0]!,
-      /review a: its workflow run could not be started yet \(Temporal did not answer\); a later sweep starts it/,
+    t.is(
+      lines[0]!.message,
+      'its workflow run could not be started yet (Temporal did not answer); a later sweep starts it',
     );
+    t.is(lines[0]!.fields.review_id, 'a');
     fake.releaseAll();
   },
 );
 
 test('past the most it keeps waiting, a run is left to the sweep rather than held in memory', async (t) => {
   const fake = temporal();
-  const runs = new ReviewRuns(sql, fake.workflows, () => {}, { deferMs: 60_000, startsAtOnce: 4, maxWaiting: 2 });
+  const runs = new ReviewRuns(sql, fake.workflows, silentLogger, { deferMs: 60_000, startsAtOnce: 4, maxWaiting: 2 });
   let finish!: () => void;
   const recording = runs.recordingCreate(() => new Promise<void>((r) => (finish = r)));
   for (const id of ['a', 'b', 'c', 'd']) runs.startSoon('org', record(id));

@@ -12,6 +12,7 @@ import { runRules } from '../../../src/qc/rules/registry.js';
 import { at, doc, loanFile } from '../../support/loan-file.js';
 import { corruptPdf, pdf } from '../../support/fixtures.js';
 import { drawScan } from '../../support/scan-image.js';
+import { recordingLogger } from '../../support/recording-logger.js';
 
 const corpus = new URL('../../corpus/cfpb/', import.meta.url);
 
@@ -154,8 +155,9 @@ test('a rule that throws on odd data is logged and skipped; the other rules stil
       { filename: 'cd.pdf' },
     ),
   );
-  const logged: string[] = [];
-  const findings = runRules(loan, DEFAULT_RULE_CONTEXT, (m) => logged.push(m));
+  const log = recordingLogger();
+  const findings = runRules(loan, DEFAULT_RULE_CONTEXT, log);
+  const logged = log.records.map((r) => r.message);
   t.true(
     logged.some((m) => /^rule TRD-002 failed and was skipped/.test(m)),
     logged.join('\n'),

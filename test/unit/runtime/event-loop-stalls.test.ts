@@ -2,6 +2,7 @@
 // Serial: a block in one test would be a block for the watcher of another.
 import test from 'ava';
 import { watchEventLoopStalls } from '../../../src/runtime/event-loop-stalls.js';
+import { recordingLogger } from '../../support/recording-logger.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -12,12 +13,13 @@ function block(ms: number): void {
 // A loaded machine may pause the process too (which is a block for the watcher as well): the tests ask
 // for what the blocks they make must give, with thresholds far above such pauses where they ask for none.
 test.serial('a block of the loop longer than the threshold is logged, with its length', async (t) => {
-  const lines: string[] = [];
-  const stop = watchEventLoopStalls((line) => lines.push(line), 1_000, 20);
+  const log = recordingLogger();
+  const stop = watchEventLoopStalls(log, 1_000, 20);
   t.teardown(stop);
   await sleep(50);
   block(1_600);
   await sleep(100);
+  const lines = log.records.map((r) => r.message);
   const seconds = lines.map((line) => Number(/blocked for ([\d.]+) s/.exec(line)?.[1]));
   // At least the block itself (a loaded machine may only add to it).
   t.true(
@@ -27,13 +29,13 @@ test.serial('a block of the loop longer than the threshold is logged, with its l
 });
 
 test.serial('short turns and idle waits are not blocks', async (t) => {
-  const lines: string[] = [];
-  const stop = watchEventLoopStalls((line) => lines.push(line), 1_500, 20);
+  const log = recordingLogger();
+  const stop = watchEventLoopStalls(log, 1_500, 20);
   t.teardown(stop);
   for (let i = 0; i < 5; i++) {
     block(30);
     await sleep(30);
   }
   await sleep(300);
-  t.deepEqual(lines, []);
+  t.deepEqual(log.records, []);
 });

@@ -1,6 +1,5 @@
 import test from 'ava';
 import { oneLine } from '../../../src/runtime/log-line.js';
-import { lineLog } from '../../../api/line-log.js';
 
 test('a name with a line break cannot start a line of its own in a log', (t) => {
   const name = 'cd.pdf\nworker: [forged] review 1 released\r\n';
@@ -12,12 +11,4 @@ test('every control character is escaped, and a backslash is doubled so an escap
   t.is(oneLine('a\tb\u0000c\u001bd\u007fe\u0085f\u2028g\u2029h'), 'a\\tb\\x00c\\x1bd\\x7fe\\x85f\\u2028g\\u2029h');
   t.is(oneLine('C:\\n'), 'C:\\\\n');
   t.is(oneLine('résumé — plain text, 漢字'), 'résumé — plain text, 漢字');
-});
-
-test("the API's log writes each line as one line", async (t) => {
-  const written: string[] = [];
-  const log = lineLog('api: ', (text) => written.push(text));
-  log('[id] failed: Error: boom\n    at handler (reviews.ts:1:1)');
-  await new Promise((resolve) => setImmediate(resolve));
-  t.deepEqual(written, ['api: [id] failed: Error: boom\\n    at handler (reviews.ts:1:1)\n']);
 });

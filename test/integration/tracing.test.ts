@@ -1,0 +1,136 @@
+// One trace from an HTTP request to every activity it causes: the API's request span, the client's start
+// of the review's run (after the answer, for a small live create), the workflow's run and each activity
+// it schedules and runs. Shown in this process with an in-memory exporter: an API app and a worker of
+// its own task queue over the suite's Temporal, Postgres and MinIO, both tracing to the exporter.
+import test from 'ava';
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client/index.js';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { createActivities } from '../../activities/index.js';
+import { createApp } from '../../api/app.js';
+import { ReviewRuns } from '../../api/review-runs.js';
+import { ReviewWorkflows } from '../../api/review-workflow.js';
+import {
+  createTemporalClient,
+  temporalConnectionOptions,
+  temporalDataConverter,
+} from '../../src/temporal/connection.js';
+import { silentLogger } from '../../src/telemetry/log.js';
+import { startTracing } from '../../src/telemetry/tracing.js';
+import { ReviewWorkers } from '../../worker/review-workers.js';
+import { ensureWorkflowBundle } from '../../worker/workflow-bundle.js';
+import { pdf } from '../support/fixtures.js';
+import { call, form } from '../support/http.js';
+import { storage } from '../support/objects.js';
+import { waitForReview } from '../support/reviews.js';
+import { closeShared, config, db, newOrganization } from '../support/stack.js';
+
+Runtime.install({ logger: new DefaultLogger('WARN') });
+test.after.always(closeShared);
+
+const exporter = new InMemorySpanExporter();
+
+function only(spans: readonly ReadableSpan[], name: string): ReadableSpan {
+  const found = spans.filter((s) => s.name === name);
+  if (found.length !== 1)
+    throw new Error(`${found.length} spans named ${name}: ${spans.map((s) => s.name).join(', ')}`);
+  return found[0]!;
+}
+
+test('a create is one trace: request → start of its run → the run → each activity scheduled → its run', async (t) => {
+  const tracing = (await startTracing('api', config, exporter))!;
+  t.teardown(() => tracing.shutdown());
+  const taskQueue = `tracing-${randomUUID()}`;
+  const connection = await NativeConnection.connect(temporalConnectionOptions(config));
+  t.teardown(() => connection.close());
+  const worker = await ReviewWorkers.create({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue,
+    workflowBundle: { codePath: (await ensureWorkflowBundle()).path },
+    activities: createActivities({ config, sql: db(), storage }),
+    analyses: 1,
+    dataConverter: temporalDataConverter(config),
+    tracing,
+  });
+  const temporal = createTemporalClient(config, [new OpenTelemetryWorkflowClientInterceptor()]);
+  t.teardown(() => temporal.connection.close());
+  const workflows = new ReviewWorkflows(temporal, taskQueue);
+  const runs = new ReviewRuns(db(), workflows, silentLogger);
+  const app = createApp({
+    config,
+    sql: db(),
+    storage,
+    temporal,
+    workflows,
+    runs,
+    log: silentLogger,
+    metrics: false,
+    tracing: true,
+  });
+  const server = createServer(app).listen(0, '127.0.0.1');
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  await new Promise((resolve) => server.once('listening', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+
+  let sandboxRequest = '';
+  await worker.runUntil(async () => {
+    const org = await newOrganization();
+    // A sandbox create: its workflow's update answers it (the canned report before the answer).
+    const sandbox = await call(url, 'POST', '/reviews', {
+      key: org.sandboxKey,
+      headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' },
+      form: form([{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }]),
+    });
+    t.is(sandbox.status, 201, sandbox.text);
+    sandboxRequest = sandbox.headers.get('x-request-id') ?? '';
+    const res = await call(url, 'POST', '/reviews', {
+      key: org.liveKey,
+      form: form([
+        {
+          name: 'cd.pdf',
+          data: await readFile(new URL('../corpus/cfpb/cd_sample_fixed_rate_h25b.pdf', import.meta.url)),
+        },
+      ]),
+    });
+    t.is(res.status, 201, res.text);
+    const reviewId = (res.body as { review_id: string }).review_id;
+    await waitForReview(org.liveKey, reviewId, (r) => r.status === 'completed', 90_000, url);
+  });
+  await tracing.processor.forceFlush();
+
+  const request = exporter
+    .getFinishedSpans()
+    .find((s) => s.name === 'POST /v1/reviews' && s.attributes['request.id'] !== sandboxRequest)!;
+  const trace = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === request.spanContext().traceId);
+  const parentOf = (span: ReadableSpan) => trace.find((s) => s.spanContext().spanId === span.parentSpanId);
+  const start = only(trace, 'StartWorkflow:reviewWorkflow');
+  t.is(parentOf(start), request, 'the run is started under the request');
+  const run = only(trace, 'RunWorkflow:reviewWorkflow');
+  t.is(parentOf(run), start, 'the run is under its start');
+  for (const activity of ['analyseToDraft', 'renderRelease', 'publishRelease']) {
+    const scheduled = trace.filter((s) => s.name === `StartActivity:${activity}`);
+    t.true(scheduled.length >= 1, `the run schedules ${activity}`);
+    for (const s of scheduled) t.is(parentOf(s), run, `${activity} is scheduled by the run`);
+    const ran = trace.filter((s) => s.name === `RunActivity:${activity}`);
+    t.true(ran.length >= 1, `${activity} runs`);
+    for (const r of ran) t.true(scheduled.includes(parentOf(r)!), `${activity} runs under its scheduling`);
+  }
+  t.is(request.resource.attributes['service.name'], 'loan-review-api');
+
+  // The sandbox create: a child of the caller's own span (its traceparent), its update-with-start under it,
+  // the workflow's run under that.
+  const spans = exporter.getFinishedSpans();
+  const sandbox = spans.find((s) => s.attributes['request.id'] === sandboxRequest)!;
+  t.is(sandbox.spanContext().traceId, '0af7651916cd43dd8448eb211c80319c');
+  t.is(sandbox.parentSpanId, 'b7ad6b7169203331');
+  const inSandbox = spans.filter((s) => s.spanContext().traceId === sandbox.spanContext().traceId);
+  const updateWithStart = only(inSandbox, 'UpdateWithStartWorkflow:createReview');
+  t.is(updateWithStart.parentSpanId, sandbox.spanContext().spanId);
+  t.is(only(inSandbox, 'RunWorkflow:reviewWorkflow').parentSpanId, updateWithStart.spanContext().spanId);
+  t.like(request.attributes, { 'http.route': '/v1/reviews', 'http.response.status_code': 201 });
+});
