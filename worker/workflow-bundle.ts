@@ -3,7 +3,6 @@
 // before any worker starts; a worker finds it there. The bundle is stamped with a hash of everything it
 // can be made from (workflows/, src/, the lockfile): a worker whose sources changed since builds it again.
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,8 +12,6 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const workflowsPath = join(root, 'workflows', 'index.ts');
 export const WORKFLOW_BUNDLE_PATH = join(BUILD_DIR, 'workflow-bundle.js');
 const stampPath = `${WORKFLOW_BUNDLE_PATH}.sha256`;
-/** The workflows' tracing interceptor module. */
-const WORKFLOW_TRACING_INTERCEPTORS = '@temporalio/interceptors-opentelemetry/lib/workflow-interceptors';
 
 async function sources(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
@@ -62,9 +59,8 @@ async function ensure(): Promise<{ path: string; built: boolean }> {
   const quiet = { log: () => {}, trace: () => {}, debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
   const { code } = await bundleWorkflowCode({
     workflowsPath,
-    // Temporal's OpenTelemetry interceptor: a workflow's run, its updates and the activities it schedules
-    // are spans of the trace that started them (src/telemetry/tracing.ts).
-    workflowInterceptorModules: [createRequire(import.meta.url).resolve(WORKFLOW_TRACING_INTERCEPTORS)],
+    // Temporal's OpenTelemetry interceptors, for the runs their starters trace (workflows/tracing.ts).
+    workflowInterceptorModules: [join(root, 'workflows', 'tracing.ts')],
     ignoreModules: [],
     logger: quiet,
   });
