@@ -88,6 +88,7 @@ test('a create is one trace: request → start of its run → the run → each a
     });
     t.is(sandbox.status, 201, sandbox.text);
     sandboxRequest = sandbox.headers.get('x-request-id') ?? '';
+    const sandboxId = (sandbox.body as { review_id: string }).review_id;
     const res = await call(url, 'POST', '/reviews', {
       key: org.liveKey,
       form: form([
@@ -100,6 +101,9 @@ test('a create is one trace: request → start of its run → the run → each a
     t.is(res.status, 201, res.text);
     const reviewId = (res.body as { review_id: string }).review_id;
     await waitForReview(org.liveKey, reviewId, (r) => r.status === 'completed', 90_000, url);
+    // A run's span ends with the run, which goes on after its review is completed (its webhooks): both
+    // runs are waited for to their end, so their spans are finished before the worker stops.
+    for (const id of [reviewId, sandboxId]) await temporal.workflow.getHandle(id).result();
   });
   await tracing.processor.forceFlush();
 
