@@ -134,18 +134,23 @@ export const silentLogger: ServiceLogger = {
   child: () => silentLogger,
 };
 
+/** A logger that writes through whichever logger `current` names when a record is written. */
+export function deferredLogger(current: () => Logger): Logger {
+  return {
+    debug: (message, fields) => current().debug(message, fields),
+    info: (message, fields) => current().info(message, fields),
+    warn: (message, fields) => current().warn(message, fields),
+    error: (message, fields) => current().error(message, fields),
+  };
+}
+
 let processLogger: Logger = createLogger({ service: 'process', level: 'info', format: 'json' });
 
 /**
  * The process's logger, for the few modules deep in the code that log on their own account (a reader
  * that falls back to another engine, a rule that failed): the entry point names it once at start.
  */
-export const processLog: Logger = {
-  debug: (message, fields) => processLogger.debug(message, fields),
-  info: (message, fields) => processLogger.info(message, fields),
-  warn: (message, fields) => processLogger.warn(message, fields),
-  error: (message, fields) => processLogger.error(message, fields),
-};
+export const processLog: Logger = deferredLogger(() => processLogger);
 
 export function setProcessLogger(logger: Logger): void {
   processLogger = logger;
