@@ -2,7 +2,7 @@
 // template and status class, the requests in flight, and what its answer says about creates, document
 // additions, rate limits and authentication. Installed first, so a request refused anywhere is counted.
 import type { Request, RequestHandler, Response } from 'express';
-import { apiMetrics, seriesOf } from '../src/telemetry/api-metrics.js';
+import { apiMetrics } from '../src/telemetry/api-metrics.js';
 
 const AUTH_CODES = new Set(['missing_api_key', 'invalid_api_key', 'org_unbound', 'auth_unavailable']);
 
@@ -29,8 +29,6 @@ export function routeTemplate(req: Request): string {
   return TEMPLATES.find(([pattern]) => pattern.test(path))?.[1] ?? 'unmatched';
 }
 
-const observeDuration = seriesOf(apiMetrics.requestDuration);
-
 export function measureRequests(): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
@@ -39,7 +37,7 @@ export function measureRequests(): RequestHandler {
       apiMetrics.requestsInFlight.count--;
       const route = routeTemplate(req);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      observeDuration(seconds, req.method, route, `${Math.floor(res.statusCode / 100)}xx`);
+      apiMetrics.requestDuration.observe(seconds, req.method, route, `${Math.floor(res.statusCode / 100)}xx`);
       countOutcome(req.method, route, res);
     });
     next();

@@ -7,7 +7,7 @@ import { createTemporalClient, describeTemporalConnection } from '../src/tempora
 import { createServer } from 'node:http';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client/index.js';
 import { timedSql } from '../src/db/timed-sql.js';
-import { apiMetrics, apiRegistry, seriesOf } from '../src/telemetry/api-metrics.js';
+import { apiMetrics, apiRegistry } from '../src/telemetry/api-metrics.js';
 import { createLogger } from '../src/telemetry/log.js';
 import { DEFAULT_OPS_PORT, startOpsServer, type OpsRoute } from '../src/telemetry/ops-server.js';
 import { watchReviewStates } from '../src/telemetry/review-state-metrics.js';
@@ -23,14 +23,20 @@ const log = createLogger({ service: 'api', level: config.logLevel, format: confi
 const tracing = await startTracing('api', config);
 const metrics = config.telemetry.metrics;
 const pool = createSql(config);
-const observeQuery = seriesOf(apiMetrics.postgresQueryDuration);
-const sql = metrics ? timedSql(pool, (kind, outcome, seconds) => observeQuery(seconds, kind, outcome)) : pool;
-const observeCall = seriesOf(apiMetrics.temporalCallDuration);
+const sql = metrics
+  ? timedSql(pool, (kind, outcome, seconds) => apiMetrics.postgresQueryDuration.observe(seconds, kind, outcome))
+  : pool;
 const storage = createStorage(config);
 const temporal = createTemporalClient(config, [
   // Outermost: the call's span covers the time measured within it.
   ...(tracing ? [new OpenTelemetryWorkflowClientInterceptor()] : []),
-  ...(metrics ? [timedTemporalCalls((operation, outcome, seconds) => observeCall(seconds, operation, outcome))] : []),
+  ...(metrics
+    ? [
+        timedTemporalCalls((operation, outcome, seconds) =>
+          apiMetrics.temporalCallDuration.observe(seconds, operation, outcome),
+        ),
+      ]
+    : []),
 ]);
 watchEventLoopStalls(log);
 if (metrics) watchReviewStates(pool, apiRegistry);

@@ -22,8 +22,8 @@ export const BENCHMARKS: readonly { script: string; expects: readonly string[] }
     expects: [
       'GET /v1/reviews/{id}, metrics on',
       'GET /v1/reviews/{id}, metrics on, traces exported',
-      'small live creates, metrics on',
-      'small live creates, metrics on, traces exported',
+      'API CPU per small live create, metrics on',
+      'API CPU per small live create, metrics on, traces exported',
     ],
   },
 ];

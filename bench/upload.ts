@@ -7,25 +7,17 @@
 // time per create (all its threads), a figure the load of a shared machine disturbs less than the times.
 import { randomBytes } from 'node:crypto';
 import { createReadStream, openAsBlob } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from 'minio';
 import { createSql } from '../src/db/client.js';
 import { createApiKey } from '../src/db/keys.js';
-import { memoryMiB, withThrowawayStack } from '../scripts/stack/throwaway.js';
+import { cpuSeconds, memoryMiB, withThrowawayStack } from '../scripts/stack/throwaway.js';
 import { alternate, report } from './side-by-side.js';
 
 const MiB = 1024 * 1024;
 const SIZE_MIB = Number(process.argv[2] ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-
-/** A process's CPU time so far, user and system, all threads (/proc/<pid>/stat, in clock ticks of 1/100 s). */
-async function cpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  // The fields after the command name (which may hold spaces) in parentheses; utime and stime are 14 and 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 async function settled(api: string, key: string, id: string): Promise<void> {
   for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {

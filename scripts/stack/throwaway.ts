@@ -94,3 +94,11 @@ export async function memoryMiB(pid: number, which: 'VmRSS' | 'VmHWM' = 'VmRSS')
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(new RegExp(`${which}:\\s+(\\d+) kB`).exec(status)![1]) / 1024;
 }
+
+/** A process's CPU time so far, user and system, all threads (/proc/<pid>/stat, in clock ticks of 1/100 s). */
+export async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command name (which may hold spaces) in parentheses; utime and stime are 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}

@@ -1,7 +1,8 @@
 // The API process's metrics, served at /metrics on its operations port (src/telemetry/ops-server.ts).
 // Labels are bounded sets (route templates, status classes, error codes, operations), never ids, keys or
 // organizations: a label per organization or review would grow without bound and tell a scrape who calls.
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { SeriesHistogram } from './series-histogram.js';
 
 export const apiRegistry = new Registry();
 collectDefaultMetrics({ register: apiRegistry });
@@ -12,7 +13,7 @@ const REQUEST_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 const CALL_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export const apiMetrics = {
-  requestDuration: new Histogram({
+  requestDuration: new SeriesHistogram({
     name: 'loan_review_http_request_duration_seconds',
     help: 'HTTP requests by route template, method and status class (2xx, 4xx, 5xx), until the answer is sent.',
     labelNames: ['method', 'route', 'status_class'] as const,
@@ -50,14 +51,14 @@ export const apiMetrics = {
     labelNames: ['outcome'] as const,
     registers: [apiRegistry],
   }),
-  temporalCallDuration: new Histogram({
+  temporalCallDuration: new SeriesHistogram({
     name: 'loan_review_temporal_call_duration_seconds',
     help: 'Calls to Temporal (start, update, signal, query, describe) by operation and outcome (ok, error).',
     labelNames: ['operation', 'outcome'] as const,
     buckets: CALL_SECONDS,
     registers: [apiRegistry],
   }),
-  postgresQueryDuration: new Histogram({
+  postgresQueryDuration: new SeriesHistogram({
     name: 'loan_review_postgres_query_duration_seconds',
     help: 'Postgres queries and transactions the API makes, by kind (query, transaction) and outcome.',
     labelNames: ['kind', 'outcome'] as const,
@@ -65,23 +66,6 @@ export const apiMetrics = {
     registers: [apiRegistry],
   }),
 };
-
-/**
- * An observer of `histogram` taking its label values in their order, each set's series looked up once
- * (prom-client hashes a label object on every observation, a measurable part of a read's cost).
- */
-export function seriesOf<L extends string>(histogram: Histogram<L>): (seconds: number, ...values: string[]) => void {
-  const series = new Map<string, ReturnType<Histogram<L>['labels']>>();
-  return (seconds, ...values) => {
-    const key = values.join('\0');
-    let s = series.get(key);
-    if (!s) {
-      s = histogram.labels(...values);
-      series.set(key, s);
-    }
-    s.observe(seconds);
-  };
-}
 
 new Gauge({
   name: 'loan_review_http_requests_in_flight',
