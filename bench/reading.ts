@@ -1,20 +1,30 @@
 // `npm run bench:reading`: how well and how fast the QC engine reads real loan documents, per corpus of
-// test/corpus (CFPB clean samples, their scans, blank forms, Spanish forms, two whole loan files) and of
-// degradations made here from the CFPB samples (rendered at 150–300 dpi, turned, sheared, speckled,
-// JPEG-compressed; as image-only PDFs and as one image file per page). For each: fields read exactly as
+// test/corpus (CFPB clean samples, their scans upright and turned, blank forms, Spanish forms, two whole loan
+// files) and of degradations made here from the CFPB samples (rendered at 150–300 dpi, tilted, sheared,
+// speckled, JPEG-compressed; as image-only PDFs and as one image file per page). For each: fields read exactly as
 // printed against those expected (test/corpus/expected.ts), values read from blank forms (want none),
 // pages split into the right document, findings as expected (a scan's are its clean twin's), seconds per
 // page. OCR runs OCR_WORKERS workers (default 2), as the worker process does.
 import { existsSync, readFileSync } from 'node:fs';
 import { PDFDocument } from 'pdf-lib';
 import { analyseDocuments, type Analysis, type DocumentToAnalyse } from '../src/qc/analyse.js';
-import type { LoanDocument } from '../src/qc/fields.js';
+import type { DocumentOf, LoanDocument } from '../src/qc/fields.js';
 import { tesseractOcr } from '../src/qc/reading/document.js';
 import { configureOcr, terminateOcr } from '../src/qc/reading/ocr.js';
 import { setPaperFlattening } from '../src/qc/reading/images.js';
 import { terminatePdfThreads } from '../src/qc/reading/pdf-threads.js';
 import { CFPB, FILLED, type Expected } from '../test/corpus/expected.js';
-import { DEGRADATIONS, degradedPages, imagePdf } from '../test/support/degrade.js';
+import { type AssembledBundle, assembleBundles, corpusDocuments, pagesSplitRight } from '../test/support/bundles.js';
+import { DEGRADATIONS, degradedPages, imagePdf, TURNED_DPI, turnedPages } from '../test/support/degrade.js';
+import {
+  fillOfficialUrla,
+  OFFICIAL_URLA_BLANK,
+  OFFICIAL_URLA_COPIES,
+  OFFICIAL_URLA_SAMPLE,
+  OFFICIAL_URLA_SAMPLE_EXPECTED,
+  type UrlaExpected,
+  urlaAsExpected,
+} from '../test/support/urla-official.js';
 
 const root = new URL('../test/corpus/', import.meta.url);
 const workers = Number(process.env.OCR_WORKERS ?? 2);
@@ -40,6 +50,30 @@ interface Row {
 }
 
 const rows: Row[] = [];
+
+/** Analyses `uploads` as one package, counting its files and its seconds into `row`. */
+async function measured(row: Row, uploads: readonly Upload[]): Promise<Analysis> {
+  const started = performance.now();
+  const analysis = await analyse(uploads);
+  row.seconds += (performance.now() - started) / 1000;
+  row.files += uploads.length;
+  return analysis;
+}
+
+function emptyRow(corpus: string): Row {
+  return {
+    corpus,
+    files: 0,
+    pages: 0,
+    exact: 0,
+    expected: 0,
+    spurious: 0,
+    splitRight: 0,
+    findingsAsExpected: 0,
+    findingsChecked: 0,
+    seconds: 0,
+  };
+}
 
 async function analyse(uploads: readonly Upload[]): Promise<Analysis> {
   const docs: DocumentToAnalyse[] = uploads.map((u, i) => ({
@@ -88,23 +122,9 @@ interface FormCase {
 }
 
 async function formCorpus(name: string, cases: FormCase[]): Promise<void> {
-  const row: Row = {
-    corpus: name,
-    files: 0,
-    pages: 0,
-    exact: 0,
-    expected: 0,
-    spurious: 0,
-    splitRight: 0,
-    findingsAsExpected: 0,
-    findingsChecked: 0,
-    seconds: 0,
-  };
+  const row = emptyRow(name);
   for (const c of cases) {
-    const started = performance.now();
-    const analysis = await analyse(c.uploads);
-    row.seconds += (performance.now() - started) / 1000;
-    row.files += c.uploads.length;
+    const analysis = await measured(row, c.uploads);
     const pages = pageCount(analysis);
     row.pages += pages;
     const read = fieldsOf(analysis.loan.documents.filter((d) => d.documentClass === c.cls));
@@ -131,30 +151,16 @@ async function formCorpus(name: string, cases: FormCase[]): Promise<void> {
   rows.push(row);
 }
 
-/** Blank forms: pages classified as the form, and not one value read. */
+/** Blank forms: one document of the form, and not one value read. */
 async function blankCorpus(name: string, cases: { upload: Upload; cls: string }[]): Promise<void> {
-  const row: Row = {
-    corpus: name,
-    files: 0,
-    pages: 0,
-    exact: 0,
-    expected: 0,
-    spurious: 0,
-    splitRight: 0,
-    findingsAsExpected: 0,
-    findingsChecked: 0,
-    seconds: 0,
-  };
+  const row = emptyRow(name);
   for (const c of cases) {
-    const started = performance.now();
-    const analysis = await analyse([c.upload]);
-    row.seconds += (performance.now() - started) / 1000;
-    row.files++;
+    const analysis = await measured(row, [c.upload]);
     row.pages += pageCount(analysis);
     row.spurious += Object.keys(fieldsOf(analysis.loan.documents)).length;
-    row.splitRight += analysis.loan.documents
-      .filter((d) => d.documentClass === c.cls)
-      .reduce((n, d) => n + d.pages.length, 0);
+    // One document of the form, however many versions of a page the model form prints.
+    const [only] = analysis.loan.documents;
+    if (analysis.loan.documents.length === 1 && only?.documentClass === c.cls) row.splitRight += only.pages.length;
     // A blank form raises no finding that rests on a value read: only the documentation rules and those
     // whose defect is the value's absence (APR-006 no APR disclosed, COL-001 no opinion of value) may fire.
     row.findingsChecked++;
@@ -168,6 +174,36 @@ async function blankCorpus(name: string, cases: { upload: Upload; cls: string }[
   rows.push(row);
 }
 
+/**
+ * Official URLAs (Form 1003), read from the form's own fields: each copy's values against what it was
+ * filled with; the blank form's values (want none) and findings (only documents missing from the package).
+ */
+async function urlaCorpus(name: string, cases: { upload: Upload; expected?: UrlaExpected }[]): Promise<void> {
+  const row = emptyRow(name);
+  for (const c of cases) {
+    const analysis = await measured(row, [c.upload]);
+    const pages = pageCount(analysis);
+    row.pages += pages;
+    const [doc] = analysis.loan.documents;
+    const one = analysis.loan.documents.length === 1 && doc?.documentClass === 'urla';
+    row.splitRight += one ? pages : 0;
+    const read = urlaAsExpected(one ? (doc as DocumentOf<'urla'>).fields : {});
+    const wanted = Object.entries(c.expected ?? {});
+    row.expected += wanted.length;
+    const exact = wanted.filter(([k, v]) => JSON.stringify(read[k as keyof UrlaExpected]) === JSON.stringify(v));
+    row.exact += exact.length;
+    if (process.env.VERBOSE && exact.length < wanted.length)
+      console.error(`${name} ${c.upload.filename}: read ${JSON.stringify(read)}, want ${JSON.stringify(c.expected)}`);
+    row.spurious += Object.entries(read).filter(([k, v]) => v !== undefined && !(k in (c.expected ?? {}))).length;
+    if (!c.expected) {
+      // A blank form: no finding may cite it, only documents missing from the package.
+      row.findingsChecked++;
+      if (analysis.findings.every((f) => f.evidence.length === 0)) row.findingsAsExpected++;
+    }
+  }
+  rows.push(row);
+}
+
 interface PageLabel {
   page: number;
   source: string;
@@ -177,18 +213,7 @@ async function bundleCorpus(
   name: string,
   bundles: { file: string; findings: (a: Analysis) => boolean }[],
 ): Promise<void> {
-  const row: Row = {
-    corpus: name,
-    files: 0,
-    pages: 0,
-    exact: 0,
-    expected: 0,
-    spurious: 0,
-    splitRight: 0,
-    findingsAsExpected: 0,
-    findingsChecked: 0,
-    seconds: 0,
-  };
+  const row = emptyRow(name);
   for (const b of bundles) {
     const labels = (
       JSON.parse(readFileSync(new URL(`public-docs/bundles/${b.file}.json`, root), 'utf8')) as { pages: PageLabel[] }
@@ -207,6 +232,18 @@ async function bundleCorpus(
     }
     row.findingsChecked++;
     if (b.findings(analysis)) row.findingsAsExpected++;
+  }
+  rows.push(row);
+}
+
+/** Loan files assembled from the corpus's documents (test/support/bundles.ts): pages split right. */
+async function assembledCorpus(name: string, bundles: readonly AssembledBundle[]): Promise<void> {
+  const row = emptyRow(name);
+  for (const b of bundles) {
+    const analysis = await measured(row, [{ filename: `${b.name}.pdf`, mime: 'application/pdf', bytes: b.bytes }]);
+    row.pages += b.pages.length;
+    const docOf = new Map(analysis.loan.documents.flatMap((d, i) => d.pages.map((p) => [p.number, i] as const)));
+    row.splitRight += pagesSplitRight(b.pages, docOf);
   }
   rows.push(row);
 }
@@ -278,6 +315,31 @@ await formCorpus(
   ]),
 );
 
+// Every corpus scan with its pages turned as scanner feeds and phones deliver them: the first sideways
+// (a quarter turn clockwise), the next upside down, the next a quarter turn the other way, the next upright;
+// held against the upright scan's fields and findings (blank forms: no values).
+const turned = async (upload: Upload): Promise<Upload> => ({
+  ...upload,
+  filename: upload.filename.replace(/\.pdf$/, '_turned.pdf'),
+  bytes: await imagePdf(await turnedPages(upload.bytes, [1, 2, 3, 0]), TURNED_DPI),
+});
+const asCase = ([file, e]: [string, { class: string; fields: Expected }]) =>
+  [file, e, pdf(`public-docs/clean/${file}`)] as [string, { class: string; fields: Expected }, Upload];
+await formCorpus(
+  'scans turned sideways and upside down',
+  await Promise.all(
+    (
+      await scanCases([
+        ...cfpbCases.map(
+          ({ upload, e }) => [upload.filename, e, upload] as [string, { class: string; fields: Expected }, Upload],
+        ),
+        ...englishFilled.map(asCase),
+        ...spanishFilled.map(asCase),
+      ])
+    ).map(async (c) => ({ ...c, uploads: [await turned(c.uploads[0]!)] })),
+  ),
+);
+
 await blankCorpus(
   'blank forms (text layer and scan)',
   [
@@ -290,6 +352,19 @@ await blankCorpus(
     { upload: pdf(`public-docs/clean/${file}`), cls: cls! },
     { upload: scanOf(file!), cls: cls! },
   ]),
+);
+
+await blankCorpus(
+  'blank forms, scans turned',
+  await Promise.all(
+    [
+      ['le_blank_h24.pdf', 'loan_estimate'],
+      ['cd_blank_h25a.pdf', 'closing_disclosure'],
+      ['irs_w2.pdf', 'w2'],
+      ['urar_form_1004_epa.pdf', 'appraisal'],
+      ['hud1_explainer_sample.pdf', 'settlement_statement'],
+    ].map(async ([file, cls]) => ({ upload: await turned(scanOf(file!)), cls: cls! })),
+  ),
 );
 
 await formCorpus('Spanish (H-28)', [
@@ -306,11 +381,37 @@ await formCorpus('Spanish (H-28)', [
   )),
 ]);
 
+await urlaCorpus('official URLA (Form 1003), fields', [
+  { upload: { filename: 'urla_1003_blank.pdf', mime: 'application/pdf', bytes: OFFICIAL_URLA_BLANK } },
+  {
+    upload: { filename: 'urla_1003_sample_filled.pdf', mime: 'application/pdf', bytes: OFFICIAL_URLA_SAMPLE },
+    expected: OFFICIAL_URLA_SAMPLE_EXPECTED,
+  },
+  ...(await Promise.all(
+    OFFICIAL_URLA_COPIES.map(async (copy, i) => ({
+      upload: {
+        filename: `urla_1003_copy_${i + 1}.pdf`,
+        mime: 'application/pdf',
+        bytes: await fillOfficialUrla(copy.text, copy.checked),
+      },
+      expected: copy.expected,
+    })),
+  )),
+]);
+
 await bundleCorpus('whole loan files', [
   // The instruction-injection page is data: nothing read from it, no finding citing its figures.
   { file: 'loan_file_02_injection', findings: (a) => !a.findings.some((f) => /\$1\.00|\$99,999/.test(f.summary)) },
   { file: 'loan_file_03_income_conflict', findings: (a) => a.findings.some((f) => f.code === 'INC-004') },
 ]);
+
+// Whole loan files assembled from every corpus document in seeded orders, some behind a fax cover sheet:
+// ten of the text documents, two of the scans.
+await assembledCorpus('assembled loan files (text layer)', [
+  ...(await assembleBundles(corpusDocuments('text'), 5, 1)),
+  ...(await assembleBundles(corpusDocuments('text'), 5, 2)),
+]);
+await assembledCorpus('assembled loan files (scans)', await assembleBundles(corpusDocuments('scan'), 2, 3));
 
 for (const d of DEGRADATIONS) {
   await formCorpus(

@@ -44,6 +44,7 @@ const StoredEvidenceSchema = EvidenceSchema.extend({
       x1: z.number(),
       y1: z.number(),
       source: z.enum(['text_layer', 'ocr']),
+      quarterTurns: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(),
       turned: z.number().optional(),
     })
     .optional(),

@@ -104,6 +104,9 @@ const SUFFIX_WORD = new RegExp(
   'i',
 );
 
+/** What follows a title that makes its document a new version of an earlier one. */
+const NEW_VERSION = /^[-–—:,(\s]*(?:corrected|revised|amended|updated|replacement|superseding)\b/i;
+
 const titlePatterns = TITLES.map(
   ([cls, core]) => [cls, new RegExp(`^${PREFIX}(?:${core.source})(?<rest>.*)$`, 'i')] as const,
 );
@@ -116,9 +119,10 @@ export function titleClass(text: string): DocumentClass | null {
     const m = pattern.exec(t);
     if (!m) continue;
     const rest = m.groups!.rest!.trim();
-    // The core must end at a word boundary ("Notes payable" is no Note) and what follows it be a suffix.
+    // The core must end at a word boundary ("Notes payable" is no Note) and what follows it be a suffix,
+    // or a new version's own words ("— CORRECTED COPY (supersedes all prior versions)").
     if (rest !== '' && /^[a-z0-9]/i.test(m.groups!.rest!)) continue;
-    if (rest.split(/\s+/).every((w) => w === '' || SUFFIX_WORD.test(w))) return cls;
+    if (rest.split(/\s+/).every((w) => w === '' || SUFFIX_WORD.test(w)) || NEW_VERSION.test(rest)) return cls;
   }
   return null;
 }
@@ -199,7 +203,7 @@ const FORM_NAMES: [DocumentClass, RegExp][] = [
   ['urla', /uniform\s+residential\s+loan\s+application/i],
   ['appraisal', /uniform\s+residential\s+appraisal\s+report/i],
   ['security_instrument', /deed\s+of\s+trust/i],
-  ['w2', /wage\s+and\s+tax\s+statement/i],
+  ['w2', /wage\s+and\s+tax\s+statement|\bforms?\s+w-2\b/i],
   ['pay_stub', /earnings\s+statement/i],
   ['settlement_statement', /settlement\s+statement/i],
   ['credit_report', /credit\s+report/i],
@@ -233,27 +237,68 @@ export interface DocumentRun {
 }
 
 /**
- * Splits a file's pages into logical documents. A page starts a new document when it announces a title
- * (another class's, or `other` for a letter, a circular, a note), or when its own "Page 1 of n" restarts
- * the numbering; pages announcing nothing continue the document before them. A cover sheet naming a form
- * goes with the document of that form that follows it; leading pages before the first title belong to the
- * first document; a file that announces nothing is one document, of the class its first pages name or
- * `other`.
+ * Splits a file's pages into logical documents (docs/reading.md, "From words to documents"). A page starts a
+ * new document when it announces a title of another class (or `other`: a letter, a circular, a note); for
+ * its own form's, when the document before is complete ("Page n of n"; the form's instructions stay with
+ * it), when it restarts a numbering ("Page 1 of n"; the page before's own number again is another version of
+ * that page), when its title says it is a new version ("Corrected", "Revised"), or when it opens with the
+ * title as the document before did and neither is numbered (a second pay stub). A cover sheet naming a form
+ * starts that form's document; pages announcing nothing continue the document before them, or after a
+ * complete one join the next (a document of class `other` when none follows). Leading pages before the first
+ * title belong to the first document; a file that announces nothing is one document, of the class its first
+ * pages name or `other`.
  */
 export function splitDocuments(pages: readonly PageLines[]): DocumentRun[] {
   const runs: DocumentRun[] = [];
-  /** Pages waiting for the next document: leading pages, or a cover sheet and the class it names. */
-  let pending: { pages: number[]; names?: DocumentClass } = { pages: [] };
+  const footers = pages.map((page) => pageFooter(normalise(page).lines));
+  /** A document whose last page says "Page n of n": no untitled page after it is its own. */
+  const complete = (run: DocumentRun) => {
+    const footer = footers[run.pages.at(-1)!];
+    return footer !== undefined && footer.index === footer.of;
+  };
+  /**
+   * A page opening with its form's title, after a document of that form that opened with it too, where
+   * neither prints a page numbering: the next one (a second pay stub), not a page of the first. Numbered
+   * forms that repeat their title on every page (an appraisal's) go by their numbering; a form's copies
+   * ("Copy B", "Copy C" of a W-2) are one document.
+   */
+  const anotherUnnumbered = (run: DocumentRun, index: number) =>
+    footers[index] === undefined &&
+    !copyOfForm(pages[index]!) &&
+    run.pages.every((i) => footers[i] === undefined) &&
+    opensWith(pages[index]!, run.documentClass) &&
+    run.pages.some((i) => opensWith(pages[i]!, run.documentClass));
+  /** Pages waiting for the next document: leading pages, or untitled pages after a complete document. */
+  let pending: { pages: number[] } = { pages: [] };
+  /** Pages taken for cover sheets: a document of nothing else is no document of the form it names. */
+  const covers = new Set<number>();
   pages.forEach((page, index) => {
     const { lines } = normalise(page);
     const cls = pageClass(page);
     const current = runs.at(-1);
-    const footer = pageFooter(lines);
-    const restarts = footer?.index === 1 && current !== undefined && current.pages.length > 0;
-    if (cls !== null && (current === undefined || cls !== current.documentClass || restarts || cls === 'other')) {
-      const joins = pending.names === undefined || pending.names === cls || current === undefined;
-      if (!joins && current) current.pages.push(...pending.pages);
-      runs.push({ documentClass: cls, pages: joins ? [...pending.pages, index] : [index] });
+    const footer = footers[index];
+    // The page before's own number again ("Page 1 of 3" twice): another version of that page, as model forms
+    // print their variants, not a new document; one-page documents ("Page 1 of 1") each stand alone.
+    const before = footers[index - 1];
+    const repeats =
+      footer !== undefined &&
+      before !== undefined &&
+      footer.of > 1 &&
+      footer.of === before.of &&
+      footer.index === before.index &&
+      current?.pages.includes(index - 1) === true;
+    // Only a numbering can restart: a cover sheet before a form's "Page 1 of n" is the form's.
+    const restarts =
+      footer?.index === 1 && current !== undefined && current.pages.some((i) => footers[i] !== undefined) && !repeats;
+    const starts =
+      current === undefined ||
+      cls !== current.documentClass ||
+      cls === 'other' ||
+      newVersion(page) ||
+      (!repeats && (restarts || (complete(current) && !instructions(page)))) ||
+      anotherUnnumbered(current, index);
+    if (cls !== null && starts) {
+      runs.push({ documentClass: cls, pages: [...pending.pages, index] });
       pending = { pages: [] };
       return;
     }
@@ -263,18 +308,24 @@ export function splitDocuments(pages: readonly PageLines[]): DocumentRun[] {
       runs.push({ documentClass: coverOf(lines) ?? 'other', pages: [index] });
       return;
     }
+    const names = cls === null && footer === undefined ? coverOf(lines) : undefined;
+    if (current !== undefined && names !== undefined && coverSheet(lines)) {
+      // A cover sheet (a short page naming a form in its heading) starts the document of that form: the
+      // untitled pages after it (an excerpt of the form, its instructions) are the form's. A second cover of
+      // the same form (a fax cover before the form's own) joins the first.
+      covers.add(index);
+      if (current.pages.every((i) => covers.has(i)) && current.documentClass === names)
+        current.pages.push(...pending.pages, index);
+      else runs.push({ documentClass: names, pages: [...pending.pages, index] });
+      pending = { pages: [] };
+      return;
+    }
+    if (cls === null && current !== undefined && complete(current)) {
+      // After a complete document: the page introduces what follows it, or is a document of its own.
+      pending = { pages: [...pending.pages, index] };
+      return;
+    }
     if (cls === null && current !== undefined) {
-      const names = coverOf(lines);
-      // A cover sheet of another form waits for it; one more untitled page after it means it was no cover.
-      if (
-        names !== undefined &&
-        names !== current.documentClass &&
-        pending.pages.length === 0 &&
-        footer === undefined
-      ) {
-        pending = { pages: [index], names };
-        return;
-      }
       flush(current);
       current.pages.push(index);
       return;
@@ -293,7 +344,55 @@ export function splitDocuments(pages: readonly PageLines[]): DocumentRun[] {
     return [{ documentClass: mentionedForm(all.slice(0, 3).flat()) ?? 'other', pages: pending.pages }];
   }
   const last = runs.at(-1)!;
-  last.pages.push(...pending.pages);
-  for (const run of runs) run.pages.sort((a, b) => a - b);
+  // Pages left after a complete document introduce nothing: a document of their own.
+  if (pending.pages.length > 0 && complete(last)) runs.push({ documentClass: 'other', pages: pending.pages });
+  else last.pages.push(...pending.pages);
+  for (const run of runs) {
+    run.pages.sort((a, b) => a - b);
+    // Cover sheets whose form never came: they belong to nothing.
+    if (run.pages.every((i) => covers.has(i))) run.documentClass = 'other';
+  }
   return runs;
+}
+
+/** A cover sheet is short: a page of more lines naming a form is the form's own prose citing it. */
+const COVER_MAX_LINES = 24;
+
+/**
+ * A page that may be a cover sheet: short, and without a table row (a line of a few words ending in an
+ * amount: an excerpt of a form's table is no cover; a cover's prose may cite an amount).
+ */
+function coverSheet(lines: readonly string[]): boolean {
+  return (
+    lines.length <= COVER_MAX_LINES &&
+    !lines.some((l) => /\$\s?[\d,.]+\s*(?:\S+\s*){0,2}$/.test(l) && l.trim().split(/\s+/).length <= 10)
+  );
+}
+
+/** A page that says it is one of a form's copies ("Copy B—To Be Filed With Employee's FEDERAL Tax Return"). */
+function copyOfForm(page: PageLines): boolean {
+  return normalise(page).lines.some((line) => /\bcopy\s+[a-d12]\b/i.test(line));
+}
+
+/** Whether a line near the top of the page is the title of `cls`. */
+function opensWith(page: PageLines, cls: DocumentClass): boolean {
+  return normalise(page)
+    .lines.slice(0, TITLE_LINES)
+    .some((line) => titleClass(line) === cls);
+}
+
+/** Instructions for a form ("Instructions", "How to complete this form"): they stay with their form. */
+function instructions(page: PageLines): boolean {
+  const { lines, headings } = normalise(page);
+  return [...lines.slice(0, TITLE_LINES), ...headings].some((line) =>
+    /^(?:general\s+|specific\s+)?instructions?\b|^how to (?:complete|use|read)\b/i.test(line.trim()),
+  );
+}
+
+/** A page whose title says it is a new version of its form ("Closing Disclosure — Corrected Copy"). */
+function newVersion(page: PageLines): boolean {
+  const { lines, headings } = normalise(page);
+  return [...lines.slice(0, TITLE_LINES), ...headings].some(
+    (line) => titleClass(line) !== null && /\b(?:corrected|revised|amended|supersed\w*|replacement)\b/i.test(line),
+  );
 }

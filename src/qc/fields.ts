@@ -21,7 +21,11 @@ export type PrintedBox = {
   x1: number;
   y1: number;
   source: 'text_layer' | 'ocr';
-  /** OCR's positions are on the page turned by this (radians, about its centre) to straighten it. */
+  /**
+   * OCR's positions are on the file's page turned upright by this many quarter turns clockwise
+   * (orientation.ts), then by `turned` (radians, about its centre) to straighten it.
+   */
+  quarterTurns?: 1 | 2 | 3;
   turned?: number;
 };
 
@@ -133,11 +137,54 @@ export interface SecurityInstrumentFields {
 export interface UrlaFields {
   applicationDate?: Located<IsoDate>;
   borrower?: Located<string>;
+  /** The other borrowers a joint application names (Section 1a, "List Name(s) of Other Borrower(s)"). */
+  otherBorrowers?: Located<string>[];
+  /** The borrower's current address, one line ("2217 Larkspur Lane, Suite 2, Boise, ID 83702"). */
+  currentAddress?: Located<string>;
+  /** The current employer's name (the first current employment's). */
   employer?: Located<string>;
-  /** Base monthly income from employment. */
+  /** Base monthly income from the current employment. */
   monthlyIncome?: Located<Cents>;
-  /** True when the borrower is employed (wage earner), false when self-employed. */
+  /** Monthly income from the current employment, every component: its total, or their sum. */
+  monthlyEmploymentIncome?: Located<Cents>;
+  /** True when the borrower is employed (wage earner), false when self-employed or retired. */
   wageEarner?: Located<boolean>;
+  /** Each employment the application lists (Sections 1b–1d on the official form). */
+  employments?: UrlaEmployment[];
+  /** Income from other sources (Section 1e): alimony, retirement, rental … a month. */
+  otherIncome?: { source?: string; monthly: Located<Cents> }[];
+  /** Accounts and other assets (Sections 2a and 2b). */
+  assets?: { kind?: string; institution?: string; value: Located<Cents> }[];
+  /** Liabilities and other expenses (Sections 2c and 2d). */
+  liabilities?: {
+    kind?: string;
+    creditor?: string;
+    unpaidBalance?: Located<Cents>;
+    monthly?: Located<Cents>;
+    paidOff?: boolean;
+  }[];
+}
+
+/** Monthly income components of an employment, as Form 1003 lists them. */
+export const INCOME_COMPONENTS = ['base', 'overtime', 'bonus', 'commission', 'military', 'other'] as const;
+export type IncomeComponent = (typeof INCOME_COMPONENTS)[number];
+
+/** One employment of a loan application. */
+export interface UrlaEmployment {
+  /** Current (Sections 1b, 1c) or previous (1d). */
+  current: boolean;
+  employer?: Located<string>;
+  position?: Located<string>;
+  startDate?: Located<IsoDate>;
+  endDate?: Located<IsoDate>;
+  /** The box "Check if you are the Business Owner or Self-Employed". */
+  selfEmployed?: Located<boolean>;
+  /** The owner's share: under 25%, or 25% or more. */
+  ownershipShare?: Located<'under_25_percent' | '25_percent_or_more'>;
+  /** Monthly income by component (current employments). */
+  income: Partial<Record<IncomeComponent, Located<Cents>>>;
+  /** The employment's monthly total: the form's total, or the components' sum when it is blank or zero. */
+  monthlyTotal?: Located<Cents>;
 }
 
 export interface PayStubFields {

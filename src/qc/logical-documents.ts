@@ -24,7 +24,7 @@ export function documentsOfReading(
   filename: string,
   reading: Extract<FileReading, { readable: true }>,
 ): LoanDocument[] {
-  const layouts = reading.pages.map((p) => new PageLayout(p.number, p.items, p.source, p.turned));
+  const layouts = reading.pages.map((p) => new PageLayout(p.number, p.items, p.source, p.turned, p.quarterTurns));
   const titles = layouts.map((l) => ({
     lines: l.lines.map((line) => line.text),
     headings: l.headings().map((h) => h.text),

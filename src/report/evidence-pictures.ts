@@ -3,7 +3,7 @@
 // vector over the picture). Positions come from the reader that read the value (src/qc/fields.ts
 // PrintedBox): PDF user space for a text layer, mapped through the render's transform; for OCR, the page
 // as rendered (or the image as oriented) scaled to OCR_PAGE_WIDTH points wide.
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import type { PrintedBox } from '../qc/fields.js';
 import type { Evidence, Finding } from '../qc/finding.js';
 import { openImage } from '../qc/reading/images.js';
@@ -120,7 +120,9 @@ export async function evidencePictures(
 }
 
 /** The region around `box` on a page's pixels, or nothing when the box lies off the page. */
-async function cut(image: PageImage, box: PrintedBox): Promise<EvidencePicture | undefined> {
+async function cut(page: PageImage, box: PrintedBox): Promise<EvidencePicture | undefined> {
+  // OCR read a turned page upright: its positions are on the page so turned, and so is the picture.
+  const image = box.source === 'ocr' && box.quarterTurns ? await upright(page, box.quarterTurns) : page;
   const { left: bx0, top: by0, right: bx1, bottom: by1, scale } = inPixels(image, box);
   const clampX = (x: number) => Math.min(image.width, Math.max(0, x));
   const clampY = (y: number) => Math.min(image.height, Math.max(0, y));
@@ -162,6 +164,24 @@ async function cut(image: PageImage, box: PrintedBox): Promise<EvidencePicture |
       right: fraction(mark.right, left, width),
       bottom: fraction(Math.min(mark.bottom, top + height), top, height),
     },
+  };
+}
+
+/** The page turned clockwise by `turns` quarter turns, as OCR turned it to read it. */
+function upright(page: PageImage, turns: 1 | 2 | 3): Promise<PageImage> {
+  return pageImageOf(
+    sharp(page.data, { raw: { width: page.width, height: page.height, channels: page.channels } }).rotate(turns * 90),
+  );
+}
+
+/** The pixels `image` gives, as a page image. */
+async function pageImageOf(image: Sharp): Promise<PageImage> {
+  const { data, info } = await image.raw().toBuffer({ resolveWithObject: true });
+  return {
+    data: new Uint8Array(data.buffer, data.byteOffset, data.length),
+    width: info.width,
+    height: info.height,
+    channels: info.channels as 1 | 3 | 4,
   };
 }
 
@@ -229,18 +249,9 @@ export async function openPageSource(bytes: Uint8Array, mime: string): Promise<P
       if (n < 1 || n > image.count) return null;
       try {
         const frame = await image.frame(n - 1);
-        const { data, info } = await sharp(frame.grey, {
-          raw: { width: frame.width, height: frame.height, channels: 1 },
-        })
-          .resize({ width })
-          .raw()
-          .toBuffer({ resolveWithObject: true });
-        return {
-          data: new Uint8Array(data.buffer, data.byteOffset, data.length),
-          width: info.width,
-          height: info.height,
-          channels: info.channels as 1 | 3 | 4,
-        };
+        return await pageImageOf(
+          sharp(frame.grey, { raw: { width: frame.width, height: frame.height, channels: 1 } }).resize({ width }),
+        );
       } catch {
         return null;
       }

@@ -17,13 +17,21 @@ import {
   pictureKey,
   type EvidencePicture,
 } from '../../src/report/evidence-pictures.js';
-import { DEGRADATIONS, degradedPages, imagePdf } from '../support/degrade.js';
+import { DEGRADATIONS, degradedPages, imagePdf, TURNED_DPI, turnedPages } from '../support/degrade.js';
 import { readWithoutTimeBudgets } from '../support/reading-budgets.js';
 
 readWithoutTimeBudgets({ ocrWorkers: 2 });
 test.after.always(() => terminateOcr());
 
 const cd = readFileSync(new URL('../corpus/cfpb/cd_sample_fixed_rate_h25b.pdf', import.meta.url));
+
+/** Page `number` of `pdf` alone. */
+async function pageOf(pdf: Uint8Array, number: number): Promise<Uint8Array> {
+  const cut = await PDFDocument.create();
+  const [page] = await cut.copyPages(await PDFDocument.load(pdf), [number - 1]);
+  cut.addPage(page!);
+  return cut.save();
+}
 
 /** The located fields of a document as evidence, the way rules cite them. */
 function evidenceOf(document: string, doc: LoanDocument, names: readonly string[]): Evidence[] {
@@ -111,6 +119,19 @@ test('values OCR read on a straight scan and on a page photographed 1.5° off ar
     t.regex(read[1]!, /3\.875\s?%/, degradation.name);
     t.regex(read[2]!, /4\/15\/2013/, degradation.name);
     t.regex(read[3]!, /123456789/, degradation.name);
+  }
+});
+
+test('values OCR read on a page scanned sideways or upside down are pictured upright, boxed on the value', async (t) => {
+  for (const turns of [1, 2, 3]) {
+    const scan = await imagePdf(await turnedPages(await pageOf(cd, 2), [turns], { lossless: true }), TURNED_DPI);
+    const { documents } = await analyseFile('turned.pdf', 'application/pdf', scan, tesseractOcr);
+    const evidence = evidenceOf('turned.pdf', documents[0]!, ['loanAmount', 'interestRate']);
+    t.true(evidence.every((e) => e.box?.quarterTurns === (4 - turns) % 4));
+    const pictures = await picturesFor(scan, 'application/pdf', evidence);
+    // Read upright as a picture: OCR of the box finds the figures, which it would not on a turned picture.
+    t.regex(await readInBox(pictures[0]!), /162,000/, `turned ${turns}`);
+    t.regex(await readInBox(pictures[1]!), /3\.875\s?%/, `turned ${turns}`);
   }
 });
 

@@ -4,6 +4,7 @@
 import sharp from 'sharp';
 import { PDFDocument } from 'pdf-lib';
 import { renderPdfPage } from '../../src/qc/reading/render.js';
+import { seededRandom } from './seeded-random.js';
 
 export interface Degradation {
   /** Label for reports: "200 dpi, 1.5°, noise 12, JPEG 50". */
@@ -56,7 +57,7 @@ async function degrade(png: Uint8Array, d: Degradation, seed: number): Promise<B
   let image = sharp(png).flatten({ background: '#ffffff' }).greyscale().rotate(d.angle, { background: '#ffffff' });
   if (d.shear) image = sharp(await image.png().toBuffer()).affine([1, d.shear, 0, 1], { background: '#ffffff' });
   const { data, info } = await image.raw().toBuffer({ resolveWithObject: true });
-  const random = mulberry32(seed * 7919 + Math.round(d.angle * 100) + d.dpi);
+  const random = seededRandom(seed * 7919 + Math.round(d.angle * 100) + d.dpi);
   const grey = new Uint8Array(info.width * info.height);
   for (let i = 0; i < grey.length; i++) {
     // The shadow deepens from the top-left corner to the bottom-right one, darkening paper and ink alike.
@@ -71,26 +72,44 @@ async function degrade(png: Uint8Array, d: Degradation, seed: number): Promise<B
     .toBuffer();
 }
 
-/** The pages as one image-only PDF, each image filling a Letter-width page. */
-export async function imagePdf(jpegs: readonly Buffer[]): Promise<Uint8Array> {
+/**
+ * The pages (JPEG or PNG) as one image-only PDF, each image filling a Letter-width page; or, given the
+ * images' `dpi`, a page of the image's own size at that resolution (a sideways page is a landscape one).
+ */
+export async function imagePdf(images: readonly Buffer[], dpi?: number): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
-  for (const jpeg of jpegs) {
-    const image = await doc.embedJpg(jpeg);
-    const width = 612;
+  for (const bytes of images) {
+    // A PNG where lossless pages are wanted (turnedPages), else a JPEG.
+    const image = bytes[0] === 0x89 ? await doc.embedPng(bytes) : await doc.embedJpg(bytes);
+    const width = dpi ? (image.width * 72) / dpi : 612;
     const height = (image.height / image.width) * width;
     doc.addPage([width, height]).drawImage(image, { x: 0, y: 0, width, height });
   }
   return doc.save();
 }
 
-/** A small seeded PRNG: the degradations are the same on every run. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/**
+ * Each page of `pdf` drawn at TURNED_DPI and turned clockwise by its entry of `quarterTurns` (cycled: [0, 1, 2, 3]
+ * turns page 1 upright, page 2 sideways, …): how scanner feeds and phones deliver pages. As JPEGs, or as PNGs
+ * (`lossless`), whose pixels turned back are the upright page's own.
+ */
+/** What turnedPages draws at: imagePdf(pages, TURNED_DPI) gives each page its size, sideways ones landscape. */
+export const TURNED_DPI = 300;
+
+export async function turnedPages(
+  pdf: Uint8Array,
+  quarterTurns: readonly number[],
+  o: { lossless?: boolean } = {},
+): Promise<Buffer[]> {
+  const count = (await PDFDocument.load(pdf)).getPageCount();
+  const out: Buffer[] = [];
+  for (let number = 1; number <= count; number++) {
+    const turns = quarterTurns[(number - 1) % quarterTurns.length]!;
+    const page = sharp(await renderPdfPage(pdf, number, TURNED_DPI))
+      .flatten({ background: '#ffffff' })
+      .greyscale()
+      .rotate(turns * 90);
+    out.push(await (o.lossless ? page.png() : page.jpeg({ quality: 90 })).toBuffer());
+  }
+  return out;
 }

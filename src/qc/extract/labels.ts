@@ -3,6 +3,7 @@
 import type { Located, PrintedBox } from '../fields.js';
 import { lineSpan, sliceOf, type Line, type PageLayout } from '../reading/layout.js';
 import type { TextItem } from '../reading/page.js';
+import type { FormField } from '../reading/pdf-text.js';
 import { parseAmount } from './values.js';
 
 type Found = { item: TextItem; page: PageLayout };
@@ -199,4 +200,25 @@ export function plainText(text: string): string | undefined {
 
 export function withoutUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/**
+ * A value a form field holds, on its widget's page and in its widget's rectangle (a widget is PDF user space,
+ * as a text layer).
+ */
+export function fromFormField<T>(field: FormField, value: T, pages: readonly PageLayout[]): Located<T> {
+  const page = field.page ?? pages[0]?.number ?? 1;
+  if (!field.rect || field.page === null) return { value, page };
+  const [x0, y0, x1, y1] = field.rect;
+  return {
+    value,
+    page,
+    box: {
+      x0: Math.min(x0, x1),
+      y0: Math.min(y0, y1),
+      x1: Math.max(x0, x1),
+      y1: Math.max(y0, y1),
+      source: 'text_layer',
+    },
+  };
 }

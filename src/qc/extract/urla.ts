@@ -1,9 +1,11 @@
-// The loan application (URLA, Form 1003) from its AcroForm fields, else its printed labels.
+// The loan application (URLA, Form 1003): the official form from its own fields (urla-official.ts), another
+// fillable application from fields named like its captions, else its printed labels.
 import type { z } from 'zod';
 import type { Located, UrlaFields } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
 import type { FormField } from '../reading/pdf-text.js';
-import { amount, labelled, onLine, plainText, withoutUndefined } from './labels.js';
+import { amount, fromFormField, labelled, onLine, plainText, withoutUndefined } from './labels.js';
+import { extractOfficialUrla, officialUrlaFields } from './urla-official.js';
 import { FormValue, findDate, organisationName, personName } from './values.js';
 
 /** AcroForm field names, compared as lowercase letters and digits ("Borrower.Name" → "borrowername"). */
@@ -26,6 +28,9 @@ const LABELS = {
 };
 
 export function extractUrla(pages: readonly PageLayout[], formFields: readonly FormField[]): UrlaFields {
+  // The official form keeps every value in its own fields, and its page text is the blank form's captions.
+  const official = officialUrlaFields(formFields);
+  if (official) return extractOfficialUrla(official, pages);
   const form = (name: RegExp) => formFields.find((f) => name.test(f.name.toLowerCase().replace(/[^a-z0-9]/g, '')));
   // A form field holds what a filler typed: validated like printed text (a caption is no name).
   const fromForm = <T>(
@@ -36,7 +41,7 @@ export function extractUrla(pages: readonly PageLayout[], formFields: readonly F
     const field = form(name);
     const parsed = field && schema.safeParse(field.value);
     const value = parsed?.success ? shape(parsed.data) : undefined;
-    return field && value !== undefined ? fromField(field, value, pages) : undefined;
+    return field && value !== undefined ? fromFormField(field, value, pages) : undefined;
   };
   const selfEmployed = form(FIELD_NAMES.selfEmployed);
   const employed = formFields.find((f) => {
@@ -68,28 +73,7 @@ function checkbox(
 ): Located<boolean> | undefined {
   const parsed = field && FormValue.checkbox.safeParse(field.value);
   if (!field || !parsed?.success || !parsed.data) return undefined;
-  return fromField(field, !meansNoWages, pages);
-}
-
-/**
- * A value a form field holds, on its widget's page and in its widget's rectangle (a widget is PDF user space,
- * as a text layer).
- */
-function fromField<T>(field: FormField, value: T, pages: readonly PageLayout[]): Located<T> {
-  const page = field.page ?? pages[0]?.number ?? 1;
-  if (!field.rect || field.page === null) return { value, page };
-  const [x0, y0, x1, y1] = field.rect;
-  return {
-    value,
-    page,
-    box: {
-      x0: Math.min(x0, x1),
-      y0: Math.min(y0, y1),
-      x1: Math.max(x0, x1),
-      y1: Math.max(y0, y1),
-      source: 'text_layer',
-    },
-  };
+  return fromFormField(field, !meansNoWages, pages);
 }
 
 /** "[X] Employed  [ ] Self-Employed", "[X] Check if you are the Business Owner or Self-Employed", "☒ Retired". */

@@ -167,7 +167,7 @@ function invalid(ctx: z.RefinementCtx, what: string): never {
 // label" then reads the next caption as the value ("Borrower: Loan Term"). Names and addresses are
 // accepted only in their own shapes, and never when they are made of a form's caption words.
 
-/** Words of form captions (LE, CD, URLA, W-2, pay stub, appraisal, HUD-1), lowercase. */
+/** Words of form captions (LE, CD, URLA, W-2, pay stub, appraisal, HUD-1; the H-28 forms' Spanish), lowercase. */
 const CAPTION_WORDS = new Set(
   (
     `a about account address agent amount and annual appraisal appraised applicant applicants ` +
@@ -187,7 +187,9 @@ const CAPTION_WORDS = new Set(
   transaction type unit value wages with year years ytd zip # uniform residential application ` +
     `addendum form section part employment business owner self-employed employed position start gross ` +
     `base telephone cell home mailing former applied mortgage case hud va fha usda del de préstamo ` +
-    `prestamo prestatario prestamista propiedad tipo`
+    `prestamo prestatario prestamista propiedad tipo corredor hipotecario agente liquidación liquidacion ` +
+    `vendedor inmobiliario información informacion contacto nombre dirección direccion licencia correo ` +
+    `electrónico electronico teléfono telefono persona deudor fecha emisión emision`
   )
     .split(/\s+/)
     .filter(Boolean),

@@ -7,6 +7,7 @@
 // thing whichever reader produced the page: "Loan Amount" is one phrase whether it came as one run or as
 // two OCR words, and a label and its value printed in one run ("Loan Amount: $150,000.00") are two.
 import type { PrintedBox } from '../fields.js';
+import type { QuarterTurns } from './orientation.js';
 import type { TextItem } from './page.js';
 
 /** Runs whose baselines are this close (points) sit on one line; form values sit up to ~1.5 pt off. */
@@ -243,6 +244,8 @@ export class PageLayout {
     readonly source: TextSource = 'text_layer',
     /** PageText's `turned`: OCR read the page turned by this (radians), and its boxes say so. */
     private readonly turned?: number,
+    /** PageText's `quarterTurns`: OCR read the page turned upright by these first. */
+    private readonly quarterTurns?: Exclude<QuarterTurns, 0>,
   ) {
     this.lines = linesOf(runs, source);
     this.ocr = source === 'ocr';
@@ -283,6 +286,7 @@ export class PageLayout {
       x1: Math.max(...all.map((i) => i.x + i.width)),
       y1: Math.max(...all.map((i) => i.ink?.top ?? i.y + 0.85 * i.height)),
       source: this.source,
+      ...(this.quarterTurns ? { quarterTurns: this.quarterTurns } : {}),
       ...(this.turned ? { turned: this.turned } : {}),
     };
   }

@@ -19,8 +19,9 @@ import { illegiblePage, OCR_PAGE_WIDTH, RENDER_DPI, type PageText, type TextItem
 import { openPdfRenderer } from './pdf-threads.js';
 import { ReaderUnavailable } from './unavailable.js';
 import { loopTurns } from './loop-turns.js';
-import { baselineAt, skewOf, turnedBitmap } from './skew.js';
-import { probeNativeTesseract, tesseractHocr } from './tesseract-cli.js';
+import { baselineAt, MAX_SKEW, skewOf, turnedBitmap } from './skew.js';
+import { readUpright, turnsOfOsd, type QuarterTurns } from './orientation.js';
+import { probeNativeTesseract, tesseractHocr, tesseractOrientation } from './tesseract-cli.js';
 import { errorMessage } from '../error-message.js';
 
 /** What OCR of one file yields; an unreadable file is a finding for the caller, never an exception. */
@@ -323,14 +324,23 @@ interface StraightLine {
   height: number;
 }
 
-/** What a worker read on one page: lines in the straightened page's pixels, and the turn that straightened it. */
+/**
+ * What a worker read on one page: lines in the straightened page's pixels, the turn that straightened it,
+ * and the quarter turns that made the page upright first (orientation.ts), with the upright page's size.
+ */
 interface ReadPage {
   lines: StraightLine[];
   turned: number;
+  quarterTurns: QuarterTurns;
+  width: number;
+  height: number;
 }
 
 interface OcrWorker {
-  /** Reads one page in English, again in Spanish when it is Spanish; rejects on a timeout or a crash. */
+  /**
+   * Reads one page upright (orientation.ts) in English, again in Spanish when it is Spanish; rejects on a
+   * timeout or a crash.
+   */
   read(bitmap: OcrBitmap): Promise<ReadPage>;
   stop(reason: string): Promise<void>;
   readonly stopped: boolean;
@@ -414,7 +424,7 @@ async function recognize(bitmap: OcrBitmap, number: number): Promise<PageText> {
     return illegiblePage(number);
   }
   release(slot, worker);
-  return toPageText(page, bitmap, number);
+  return toPageText(page, number);
 }
 
 async function startWorker(): Promise<OcrWorker> {
@@ -436,17 +446,28 @@ function nativeWorker(): OcrWorker {
       return stopped;
     },
     async read(original) {
+      // A page that does not read upright as it lies is turned as tesseract's orientation detection says.
+      const upright = await readUpright(
+        original,
+        (bitmap) => hocr(bitmap, 'eng'),
+        (lines) => lines.flatMap((l) => l.words),
+        async (bitmap) => {
+          const report = await tesseractOrientation(bitmap, settings.pageTimeoutMs, running.signal);
+          return report === undefined ? undefined : turnsOfOsd(report);
+        },
+      );
+      const page = upright.bitmap;
       let language: OcrLanguage = 'eng';
-      let lines = await hocr(original, language);
+      let lines = upright.reading;
       // A Spanish page is read again with the Spanish model (about twice the time, for those pages only):
       // the English one loses its accents and mangles its words, figures included ("30 años" → "30 2/705").
       if (languageOf(lines.flatMap((l) => l.words.map((w) => w.text))) === 'spa')
-        lines = await hocr(original, (language = 'spa'));
+        lines = await hocr(page, (language = 'spa'));
       // A tilted page is turned straight and read again (skew.ts).
-      let bitmap = original;
+      let bitmap = page;
       const turned = skewOf(lines);
       if (turned !== 0) {
-        bitmap = await turnedBitmap(original, turned);
+        bitmap = await turnedBitmap(page, turned);
         lines = await hocr(bitmap, language);
       }
       // Tesseract binarises the pixels with Otsu's threshold before reading; the same threshold gives
@@ -465,7 +486,7 @@ function nativeWorker(): OcrWorker {
           height: line.rowHeight || line.bbox.y1 - line.bbox.y0,
         });
       }
-      return { lines: read, turned };
+      return { lines: read, turned, quarterTurns: upright.turns, width: page.width, height: page.height };
     },
     async stop() {
       stopped = true;
@@ -553,11 +574,22 @@ async function startTesseractJs(): Promise<OcrWorker> {
     get stopped() {
       return stopped;
     },
-    async read(bitmap) {
-      const pgm = pgmOf(bitmap);
-      let page = await recognize(pgm, 'eng');
+    async read(original) {
+      // tesseract.js detects orientation only with its legacy engine and models: the turns a first reading
+      // leaves possible are read instead (orientation.ts). Its rotateAuto turns a sideways page by a quarter
+      // turn of its own, boxes and all: such a reading's words count as running down the page, and the turn
+      // that reads it level without one is looked for.
+      const upright = await readUpright(
+        original,
+        (bitmap) => recognize(pgmOf(bitmap), 'eng'),
+        (page) =>
+          Math.abs(page.rotateRadians ?? 0) > MAX_SKEW
+            ? wordsOf(page).map((w) => ({ ...w, level: false }))
+            : wordsOf(page),
+      );
+      let page = upright.reading;
       // As the native worker: a Spanish page is read again with the Spanish model.
-      if (languageOf(wordsOf(page)) === 'spa') page = await recognize(pgm, 'spa');
+      if (languageOf(wordsOf(page).map((w) => w.text)) === 'spa') page = await recognize(pgmOf(upright.bitmap), 'spa');
       const ink = await inkOf(page);
       const turn = loopTurns();
       const lines: StraightLine[] = [];
@@ -574,7 +606,13 @@ async function startTesseractJs(): Promise<OcrWorker> {
           }
         }
       }
-      return { lines, turned: page.rotateRadians ?? 0 };
+      return {
+        lines,
+        turned: page.rotateRadians ?? 0,
+        quarterTurns: upright.turns,
+        width: upright.bitmap.width,
+        height: upright.bitmap.height,
+      };
     },
     async stop(reason) {
       if (stopped) return;
@@ -585,10 +623,8 @@ async function startTesseractJs(): Promise<OcrWorker> {
   };
 }
 
-function wordsOf(page: Tesseract.Page): string[] {
-  return (page.blocks ?? []).flatMap((block) =>
-    block.paragraphs.flatMap((p) => p.lines.flatMap((line) => line.words.map((word) => word.text))),
-  );
+function wordsOf(page: Tesseract.Page): Tesseract.Word[] {
+  return (page.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((p) => p.lines.flatMap((line) => line.words)));
 }
 
 /** The binarised page tesseract read, or nothing when it cannot be decoded (check boxes are then not looked for). */
@@ -618,15 +654,15 @@ function baselineOf(line: Tesseract.Line): number {
 // From a worker's lines to PageText: words become items in points (page width OCR_PAGE_WIDTH, origin
 // bottom-left, y on the baseline), and `text` is built by the same line grouping a text layer gets.
 
-function toPageText(page: ReadPage, bitmap: OcrBitmap, number: number): PageText {
-  const scale = OCR_PAGE_WIDTH / bitmap.width;
+function toPageText(page: ReadPage, number: number): PageText {
+  const scale = OCR_PAGE_WIDTH / page.width;
   const items: TextItem[] = [];
   let confidenceSum = 0;
   let read = 0;
   for (const line of page.lines) {
     // Every word of a tesseract line gets the line's one baseline, as the runs of a text-layer line
     // share theirs: a slope left after deskewing must not split the line when layout groups by y.
-    const y = round((bitmap.height - line.baseline) * scale);
+    const y = round((page.height - line.baseline) * scale);
     const height = round(line.height * scale);
     for (const word of line.words) {
       const text = word.text.trim();
@@ -638,7 +674,7 @@ function toPageText(page: ReadPage, bitmap: OcrBitmap, number: number): PageText
         read++;
       }
       const { x0, x1, y0, y1 } = word.bbox;
-      const ink = { bottom: round((bitmap.height - y1) * scale), top: round((bitmap.height - y0) * scale) };
+      const ink = { bottom: round((page.height - y1) * scale), top: round((page.height - y0) * scale) };
       items.push({ text, x: round(x0 * scale), y, width: round((x1 - x0) * scale), height, ink });
     }
   }
@@ -649,6 +685,7 @@ function toPageText(page: ReadPage, bitmap: OcrBitmap, number: number): PageText
     source: 'ocr',
     confidence: read === 0 ? 0 : round(confidenceSum / read),
     ...(page.turned ? { turned: page.turned } : {}),
+    ...(page.quarterTurns ? { quarterTurns: page.quarterTurns } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 // What reading a document yields, whatever the source: positioned text per page. A PDF's text layer and
 // OCR of an image both produce it, so classification and extraction never care where text came from.
+import type { QuarterTurns } from './orientation.js';
 
 /** A run of text on a page, in PDF user space: points, origin bottom-left, `y` the baseline. */
 export interface TextItem {
@@ -29,6 +30,11 @@ export interface PageText {
    * the items stand on the page so turned. Absent for a text layer or a straight page.
    */
   turned?: number;
+  /**
+   * Quarter turns clockwise OCR turned the file's page by to read it upright (orientation.ts), before any
+   * `turned`: the items stand on the page so turned. Absent for a text layer or an upright page.
+   */
+  quarterTurns?: Exclude<QuarterTurns, 0>;
 }
 
 /**

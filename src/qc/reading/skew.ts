@@ -12,7 +12,7 @@ import type { OcrBitmap } from './images.js';
 /** Below this (radians, about 0.3°) a page counts as straight, as tesseract.js's rotateAuto has it. */
 export const MIN_SKEW = 0.005;
 /** Beyond this (about 10°) the baselines do not say a page's skew: a photo's perspective or a rotated table. */
-const MAX_SKEW = 0.18;
+export const MAX_SKEW = 0.18;
 
 /**
  * The angle (radians) to turn the page by about its centre so that its lines run level, y down: the

@@ -14,6 +14,8 @@ import type { OcrLanguage } from './language.js';
 /** The binary looked for on PATH; scripts/stack/tesseract.ts installs it, the Dockerfile too. */
 const BINARY = 'tesseract';
 const REQUIRED_LANGUAGES: readonly OcrLanguage[] = ['eng', 'spa'];
+/** The models in the folder: the languages, and `osd`, tesseract's orientation and script detection. */
+const MODELS: readonly string[] = [...REQUIRED_LANGUAGES, 'osd'];
 /** More hOCR than this from one page is no page (a dense Letter page gives about 1 MB with character boxes). */
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 /** `--version` and `--list-langs` answer in milliseconds; a binary that does not is not used. */
@@ -31,13 +33,13 @@ const require = createRequire(import.meta.url);
  * read (test/reading/corpus.test.ts; docs/reading.md).
  */
 export function nativeModels(): string {
-  if (modelsFolder && REQUIRED_LANGUAGES.every((l) => existsSync(path.join(modelsFolder!, `${l}.traineddata`))))
+  if (modelsFolder && MODELS.every((m) => existsSync(path.join(modelsFolder!, `${m}.traineddata`))))
     return modelsFolder;
-  const source = (language: OcrLanguage) =>
+  const source = (model: string) =>
     path.join(
-      path.dirname(require.resolve(`@tesseract.js-data/${language}/package.json`)),
+      path.dirname(require.resolve(`@tesseract.js-data/${model}/package.json`)),
       '4.0.0_best_int',
-      `${language}.traineddata.gz`,
+      `${model}.traineddata.gz`,
     );
   const cache = path.join(
     path.dirname(require.resolve('@tesseract.js-data/eng/package.json')),
@@ -49,12 +51,12 @@ export function nativeModels(): string {
   for (const folder of [cache, path.join(tmpdir(), `loan-review-tessdata-${process.getuid?.() ?? 'user'}`)]) {
     try {
       mkdirSync(folder, { recursive: true });
-      for (const language of REQUIRED_LANGUAGES) {
-        const file = path.join(folder, `${language}.traineddata`);
+      for (const model of MODELS) {
+        const file = path.join(folder, `${model}.traineddata`);
         if (existsSync(file)) continue;
         // Written aside and renamed: a process reading the folder meanwhile never sees half a model.
         const partial = `${file}.${process.pid}.partial`;
-        writeFileSync(partial, gunzipSync(readFileSync(source(language))));
+        writeFileSync(partial, gunzipSync(readFileSync(source(model))));
         renameSync(partial, file);
       }
       return (modelsFolder = folder);
@@ -146,6 +148,37 @@ export async function tesseractHocr(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<string> {
+  return withPageImage(
+    bitmap,
+    async (file) => (await run(tesseractArguments(file, language), new Uint8Array(), timeoutMs, signal)).stdout,
+  );
+}
+
+/**
+ * Tesseract's orientation and script detection on one bitmap (`--psm 0`, the `osd` model): its report
+ * ("Rotate: 90", "Orientation confidence: 12.3"; orientation.ts reads it), or undefined where it finds too
+ * little text to say or fails. An abort of `signal` rejects.
+ */
+export async function tesseractOrientation(
+  bitmap: OcrBitmap,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
+  const args = (file: string) => [file, 'stdout', '--tessdata-dir', nativeModels(), '--psm', '0', '--dpi', '300'];
+  try {
+    return await withPageImage(
+      bitmap,
+      async (file) => (await run(args(file), new Uint8Array(), timeoutMs, signal)).stdout,
+    );
+  } catch {
+    signal?.throwIfAborted();
+    // "Too few characters. Skipping this page" exits 1: a page with little text has no orientation to tell.
+    return undefined;
+  }
+}
+
+/** Runs `use` on the bitmap written as a PGM file, removed afterwards. */
+async function withPageImage<T>(bitmap: OcrBitmap, use: (file: string) => Promise<T>): Promise<T> {
   const file = path.join(imageFolder(), `page-${++images}.pgm`);
   // Header and pixels written apart: the page's pixels are never copied behind a header.
   const handle = await open(file, 'w');
@@ -155,7 +188,7 @@ export async function tesseractHocr(
     await handle.close();
   }
   try {
-    return (await run(tesseractArguments(file, language), new Uint8Array(), timeoutMs, signal)).stdout;
+    return await use(file);
   } finally {
     await unlink(file).catch(() => undefined);
   }

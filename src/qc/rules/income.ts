@@ -50,32 +50,75 @@ function latestStub(
   return ordered.at(-1)?.stub;
 }
 
-// INC-001: gross pay per period × periods a year / 12, from the latest pay stub, against the first URLA
-// that states a monthly income; the difference is measured against the URLA's figure.
+/** An income the URLA states for the employment a pay stub is from: its base, and its total of every component. */
+interface StatedIncome {
+  urla: DocumentOf<'urla'>;
+  base?: Located<number>;
+  total?: Located<number>;
+}
+
+/**
+ * The URLA income a pay stub is held against: of the URLA's current employment with the stub's employer
+ * when both name one (a borrower with two jobs has a stub from each), else of its first current employment
+ * (an application read from printed labels states only a base income).
+ */
+function statedIncomeFor(loan: LoanFile, stub: PayStub): StatedIncome | undefined {
+  const urlas = documentsOf(loan, 'urla').filter((u) => u.fields.monthlyIncome || u.fields.monthlyEmploymentIncome);
+  const employer = stub.fields.employer?.value;
+  for (const urla of urlas) {
+    const job = (urla.fields.employments ?? []).find(
+      (e) =>
+        e.current &&
+        employer !== undefined &&
+        e.employer !== undefined &&
+        organisationKey(e.employer.value) === organisationKey(employer),
+    );
+    if (job) return { urla, base: job.income.base, total: job.monthlyTotal };
+  }
+  const urla = urlas[0];
+  return urla && { urla, base: urla.fields.monthlyIncome, total: urla.fields.monthlyEmploymentIncome };
+}
+
+// INC-001: gross pay per period × periods a year / 12, from the latest pay stub, against the URLA's monthly
+// income for that employment; the difference is measured against the URLA's figure. A stub's gross holds
+// overtime, bonus and commission in some periods and not in others: a difference within the tolerance of
+// either the base income or the employment's total is explained.
 function incomeMismatch(loan: LoanFile): RuleHit[] {
-  const urla = documentsOf(loan, 'urla').find((u) => u.fields.monthlyIncome);
-  const stated = urla?.fields.monthlyIncome;
   const stub = latestStub(loan, (s) => s.fields.grossPay !== undefined && s.fields.periodsPerYear !== undefined);
   const gross = stub?.fields.grossPay;
   const periods = stub?.fields.periodsPerYear;
-  if (!urla || !stated || !stub || !gross || !periods) return [];
+  const stated = stub && statedIncomeFor(loan, stub);
+  if (!stub || !gross || !periods || !stated) return [];
   const monthly = Math.round((gross.value * periods.value) / 12);
-  const difference = Math.abs(monthly - stated.value);
-  if (difference * 100 <= INCOME_TOLERANCE_PERCENT * stated.value) return [];
+  const figures = [stated.base, stated.total].filter(
+    (f, i, all): f is Located<number> => f !== undefined && all.findIndex((g) => g?.value === f.value) === i,
+  );
+  const within = (f: Located<number>) => Math.abs(monthly - f.value) * 100 <= INCOME_TOLERANCE_PERCENT * f.value;
+  if (figures.length === 0 || figures.some(within)) return [];
+  // The figure nearest the stub's is the one its difference is stated against.
+  const nearest = figures.reduce((a, b) => (Math.abs(monthly - b.value) < Math.abs(monthly - a.value) ? b : a));
+  const difference = Math.abs(monthly - nearest.value);
   const relative =
-    stated.value > 0
-      ? `${formatPercent((difference * 100) / stated.value, INCOME_TOLERANCE_PERCENT)} > ${INCOME_TOLERANCE_PERCENT}%`
+    nearest.value > 0
+      ? `${formatPercent((difference * 100) / nearest.value, INCOME_TOLERANCE_PERCENT)} > ${INCOME_TOLERANCE_PERCENT}%`
       : 'the URLA states none';
+  const { urla } = stated;
+  const statedText =
+    figures.length > 1
+      ? `monthly income ${formatMoney(stated.base!.value)} base, ${formatMoney(stated.total!.value)} in all`
+      : `monthly income ${formatMoney(nearest.value)}`;
   return [
     {
       summary:
         `${cite(stub, gross)} shows gross pay ${formatMoney(gross.value)} a period, ${periods.value} periods a year: ` +
-        `${formatMoney(monthly)} a month; ${cite(urla, stated)} states monthly income ${formatMoney(stated.value)} ` +
+        `${formatMoney(monthly)} a month; ${cite(urla, nearest)} states ${statedText} ` +
         `(difference ${formatMoney(difference)}, ${relative}).`,
       evidence: [
         evidenceOf(stub, 'gross_pay', gross, formatMoney(gross.value)),
         evidenceOf(stub, 'pay_periods_per_year', periods, String(periods.value)),
-        evidenceOf(urla, 'monthly_income', stated, formatMoney(stated.value)),
+        ...figures.map((f) =>
+          evidenceOf(urla, f === stated.base ? 'monthly_income' : 'monthly_employment_income', f, formatMoney(f.value)),
+        ),
       ],
     },
   ];
@@ -180,16 +223,19 @@ function yearElapsed(date: IsoDate): number {
   return (daysBetween(start, date) + 1) / daysBetween(start, `${year + 1}-01-01`);
 }
 
-// INC-003: the first URLA's employer, the borrower's pay stubs, and the borrower's W-2s of the latest tax
-// year (an older W-2 may be from the previous job the URLA's employment history accounts for).
+// INC-003: the URLA's employers, the borrower's pay stubs, and the borrower's W-2s of the latest tax year
+// (an older W-2 may be from the previous job the URLA's employment history accounts for). Where the URLA
+// lists employers, a stub or W-2 of any of them (a second current job, the previous one) is accounted
+// for: the names differ when one names an employer the URLA does not list. Without them, the stubs and W-2s
+// are held against each other.
 function employerMismatch(loan: LoanFile): RuleHit[] {
   const borrower = borrowerOf(loan);
-  const urla = documentsOf(loan, 'urla').find((u) => u.fields.employer);
+  const urla = documentsOf(loan, 'urla').find((u) => u.fields.employer || u.fields.employments?.length);
   const w2s = documentsOf(loan, 'w2').filter((w) => w.fields.employer && isBorrowers(w.fields.employee, borrower));
   const years = w2s.flatMap((w) => (w.fields.taxYear ? [w.fields.taxYear.value] : []));
   const latestYear = years.length > 0 ? Math.max(...years) : undefined;
-  const named: { doc: LoanDocument; at: Located<string> }[] = [
-    ...(urla?.fields.employer ? [{ doc: urla, at: urla.fields.employer }] : []),
+  const listed = urla ? urlaEmployers(urla) : [];
+  const shown: { doc: LoanDocument; at: Located<string> }[] = [
     ...documentsOf(loan, 'pay_stub').flatMap((s) =>
       s.fields.employer && isBorrowers(s.fields.employee, borrower) ? [{ doc: s, at: s.fields.employer }] : [],
     ),
@@ -199,6 +245,16 @@ function employerMismatch(loan: LoanFile): RuleHit[] {
         : [],
     ),
   ];
+  const listedKeys = new Set(listed.map((l) => organisationKey(l.at.value)));
+  if (listed.length > 0 && shown.every(({ at }) => listedKeys.has(organisationKey(at.value)))) return [];
+  // The URLA's current employers, and any other it lists that a stub or W-2 names.
+  const shownKeys = new Set(shown.map(({ at }) => organisationKey(at.value)));
+  const named = [
+    ...listed
+      .filter((l) => l.current || shownKeys.has(organisationKey(l.at.value)))
+      .map((l) => ({ doc: urla!, at: l.at })),
+    ...shown,
+  ];
   const groups = new Map<string, { printed: string; cites: string[] }>();
   for (const { doc, at } of named) {
     const key = organisationKey(at.value);
@@ -207,11 +263,21 @@ function employerMismatch(loan: LoanFile): RuleHit[] {
     groups.set(key, group);
   }
   if (groups.size < 2) return [];
-  const listed = [...groups.values()].map((g) => `${g.printed} in ${listOf(g.cites)}`);
+  const grouped = [...groups.values()].map((g) => `${g.printed} in ${listOf(g.cites)}`);
   return [
     {
-      summary: `Employer names differ: ${listed.join('; ')}.`,
+      summary: `Employer names differ: ${grouped.join('; ')}.`,
       evidence: named.map(({ doc, at }) => evidenceOf(doc, 'employer', at, at.value)),
     },
   ];
+}
+
+/** The employers a URLA lists, current ones first: every employment's, else the one read from its labels. */
+function urlaEmployers(urla: DocumentOf<'urla'>): { at: Located<string>; current: boolean }[] {
+  const employments = (urla.fields.employments ?? []).flatMap((e) =>
+    e.employer ? [{ at: e.employer, current: e.current }] : [],
+  );
+  if (employments.length > 0)
+    return [...employments.filter((e) => e.current), ...employments.filter((e) => !e.current)];
+  return urla.fields.employer ? [{ at: urla.fields.employer, current: true }] : [];
 }

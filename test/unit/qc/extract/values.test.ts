@@ -62,6 +62,10 @@ test("names, organisations and addresses are read only in their own shapes, neve
   t.is(organisationName('Ficus Bank'), 'Ficus Bank');
   t.is(organisationName('L oan ID'), undefined, 'a caption OCR split');
   t.is(organisationName('MORTGAGE BROKER'), undefined);
+  // The Spanish forms' captions (H-28) are captions too: a blank Spanish CD has no lender.
+  t.is(organisationName('Corredor hipotecario'), undefined);
+  t.is(organisationName('Agente de liquidación'), undefined);
+  t.true(isCaption('Información de contacto'));
   t.is(organisationName('Credits'), undefined, 'a caption word alone ("Lender" beside "Credits")');
   t.is(organisationName('change unless you lock the interest rate'), undefined, 'a sentence');
   t.is(streetAddress('456 Somewhere Ave, Anytown, ST 12345'), '456 Somewhere Ave, Anytown, ST 12345');

@@ -4,7 +4,7 @@ import test from 'ava';
 import type { RuleCode } from '../../../../src/qc/catalog.js';
 import type { AffidavitFields, LoanFile, PayStubFields, UrlaFields, W2Fields } from '../../../../src/qc/fields.js';
 import { rules } from '../../../../src/qc/rules/income.js';
-import { at, doc, loanFile, ruleHits } from '../../../support/loan-file.js';
+import { at, doc, evidenceOfHits, loanFile, ruleHits } from '../../../support/loan-file.js';
 
 function check(code: RuleCode, loan: LoanFile) {
   return ruleHits(rules, code, loan);
@@ -117,6 +117,51 @@ test('INC-002 does not fire without a year-to-date figure or a pay date', (t) =>
   t.deepEqual(check('INC-002', loanFile(stub({ ytdGross: at(1_000) }), prior)), []);
 });
 
+/** A URLA read from the official form: its employments, each with its income by component. */
+const job = (employer: string, base: number, total: number, current = true) => ({
+  current,
+  employer: at(employer),
+  income: { base: at(base) },
+  monthlyTotal: at(total),
+});
+
+test('INC-001 holds a stub against the employment it is from, and its base or its total explains it', (t) => {
+  const twoJobs = urla({
+    employer: at('Cascade Valley Dental Group'),
+    monthlyIncome: at(625_000),
+    monthlyEmploymentIncome: at(660_000),
+    employments: [
+      job('Cascade Valley Dental Group', 625_000, 660_000),
+      job('Harbor Pilots Association', 200_000, 200_000),
+    ],
+  });
+  // The second job's stub: $2,000.00 a month, as the URLA states for that employer.
+  const second = stub({ employer: at('Harbor Pilots Association'), grossPay: at(200_000), periodsPerYear: at(12) });
+  t.deepEqual(check('INC-001', loanFile(twoJobs, second)), []);
+  // A stub of the first job with its bonus in the period: the total explains it ($6,600.00).
+  const withBonus = stub({
+    employer: at('Cascade Valley Dental Group'),
+    grossPay: at(660_000),
+    periodsPerYear: at(12),
+  });
+  t.deepEqual(check('INC-001', loanFile(twoJobs, withBonus)), []);
+  // A stub far from both: the finding states both figures and cites each.
+  const low = stub({ employer: at('Cascade Valley Dental Group'), grossPay: at(400_000), periodsPerYear: at(12) });
+  const [hit] = check('INC-001', loanFile(twoJobs, low));
+  t.regex(
+    hit?.summary ?? '',
+    /states monthly income \$6,250\.00 base, \$6,600\.00 in all \(difference \$2,250\.00, 36\.0% > 5%\)/,
+  );
+  t.deepEqual(evidenceOfHits(rules, loanFile(twoJobs, low))['INC-001'], [
+    [
+      'stub.pdf p.1 gross_pay=$4,000.00',
+      'stub.pdf p.1 pay_periods_per_year=12',
+      'urla.pdf p.1 monthly_income=$6,250.00',
+      'urla.pdf p.1 monthly_employment_income=$6,600.00',
+    ],
+  ]);
+});
+
 // ---- INC-003 -----------------------------------------------------------------------------------------
 
 test('INC-003 fires when the W-2 names another employer than the URLA and the pay stub', (t) => {
@@ -131,6 +176,32 @@ test('INC-003 fires when the W-2 names another employer than the URLA and the pa
       summary:
         'Employer names differ: Acme Corporation in URLA (urla.pdf, p.2) and Pay stub (stub.pdf, ' +
         'p.1); Apex Industries LLC in W-2 (w2.pdf, p.1).',
+    },
+  ]);
+});
+
+test('INC-003 accounts for every employer the URLA lists: a second current job, and the previous one on last year’s W-2', (t) => {
+  const listed = urla({
+    employer: at('Volkov Marine Services LLC'),
+    employments: [
+      job('Volkov Marine Services LLC', 980_000, 1_100_000),
+      job('Harbor Pilots Association', 200_000, 200_000),
+      job('Columbia Tug Co', 0, 610_000, false),
+    ],
+  });
+  const loan = loanFile(
+    listed,
+    stub({ employer: at('Harbor Pilots Association') }),
+    w2({ taxYear: at(2025), employer: at('Columbia Tug Co') }),
+  );
+  t.deepEqual(check('INC-003', loan), []);
+  // An employer the URLA does not list is a difference, told beside the URLA's current employers.
+  const other = loanFile(listed, stub({ employer: at('Seaside Cannery Inc') }));
+  t.deepEqual(check('INC-003', other), [
+    {
+      summary:
+        'Employer names differ: Volkov Marine Services LLC in URLA (urla.pdf, p.1); Harbor Pilots Association in ' +
+        'URLA (urla.pdf, p.1); Seaside Cannery Inc in Pay stub (stub.pdf, p.1).',
     },
   ]);
 });

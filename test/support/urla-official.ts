@@ -1,0 +1,194 @@
+// Copies of the official URLA (Form 1003, 2021, test/corpus/public-docs/urla-official) filled here as other
+// lenders' systems fill it: other values and people, co-borrowers, two current employers, a self-employed
+// owner, boxes in other states, values with stray spaces and line breaks, a total left zero. The unit tests
+// and `npm run bench:reading` read them.
+import { readFileSync } from 'node:fs';
+import { PDFDocument } from 'pdf-lib';
+import type { UrlaFields } from '../../src/qc/fields.js';
+
+const folder = new URL('../corpus/public-docs/urla-official/', import.meta.url);
+export const OFFICIAL_URLA_BLANK = readFileSync(new URL('urla_1003_blank.pdf', folder));
+export const OFFICIAL_URLA_SAMPLE = readFileSync(new URL('urla_1003_sample_filled.pdf', folder));
+
+/** What a reader must take from a copy, as UrlaFields names them (amounts in cents). */
+export interface UrlaExpected {
+  borrower?: string;
+  otherBorrowers?: string[];
+  currentAddress?: string;
+  employer?: string;
+  position?: string;
+  startDate?: string;
+  selfEmployed?: boolean;
+  monthlyIncome?: number;
+  monthlyEmploymentIncome?: number;
+}
+
+/** What a reading took, in the shape of what it must take (undefined where it took nothing). */
+export function urlaAsExpected(urla: UrlaFields): UrlaExpected {
+  const job = urla.employments?.find((e) => e.current);
+  return {
+    borrower: urla.borrower?.value,
+    otherBorrowers: urla.otherBorrowers?.map((b) => b.value),
+    currentAddress: urla.currentAddress?.value,
+    employer: urla.employer?.value,
+    position: job?.position?.value,
+    startDate: job?.startDate?.value,
+    selfEmployed: job?.selfEmployed?.value,
+    monthlyIncome: urla.monthlyIncome?.value,
+    monthlyEmploymentIncome: urla.monthlyEmploymentIncome?.value,
+  };
+}
+
+/** The filled sample's values (its JSON). */
+export const OFFICIAL_URLA_SAMPLE_EXPECTED: UrlaExpected = (() => {
+  const { fields: f } = JSON.parse(readFileSync(new URL('urla_1003_sample_filled.json', folder), 'utf8')) as {
+    fields: Record<'borrower' | 'co_borrower_named' | 'current_address' | 'employer' | 'position', string> &
+      Record<'employment_start', string> &
+      Record<'monthly_base_income' | 'monthly_income_total', number> & { self_employed: boolean };
+  };
+  return {
+    borrower: f.borrower,
+    otherBorrowers: [f.co_borrower_named],
+    currentAddress: f.current_address,
+    employer: f.employer,
+    position: f.position,
+    startDate: f.employment_start,
+    selfEmployed: f.self_employed,
+    monthlyIncome: Math.round(f.monthly_base_income * 100),
+    monthlyEmploymentIncome: Math.round(f.monthly_income_total * 100),
+  };
+})();
+
+/** The blank official form filled with `text` (by the fields' own names, `_1b_Base`) and `checked` boxes. */
+export async function fillOfficialUrla(
+  text: Record<string, string>,
+  checked: readonly string[] = [],
+): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(OFFICIAL_URLA_BLANK);
+  const form = doc.getForm();
+  const byName = (name: string) => {
+    const field = form
+      .getFields()
+      .find((f) => f.getName().endsWith(`.${name}[0]`) && !f.getName().includes('#pageSet'));
+    if (!field) throw new Error(`no field ${name}`);
+    return field.getName();
+  };
+  for (const [name, value] of Object.entries(text)) form.getTextField(byName(name)).setText(value);
+  for (const name of checked) form.getCheckBox(byName(name)).check();
+  // Without its XFA copy of the data, the AcroForm fields are the form's values for every reader.
+  form.deleteXFA();
+  return doc.save();
+}
+
+/** Copies filled otherwise, each with what must be read from it. */
+export const OFFICIAL_URLA_COPIES: {
+  name: string;
+  text: Record<string, string>;
+  checked?: string[];
+  expected: UrlaExpected;
+}[] = [
+  {
+    name: 'a self-employed owner with a second job, stray spaces and line breaks, a total left zero',
+    text: {
+      _1a_Name: '  Dmitri   A\nVolkov ',
+      _1a_Borrower_s_Name: 'Ana Volkov; Pavel Volkov',
+      _1a_Address_St: '18 Harbor View Rd',
+      _1a_Address_Unit: 'Apt 4',
+      _1a_Address_City: 'Portland',
+      _1a_Address_Zip: '97201',
+      _1b_Employer: 'Volkov\nMarine Services LLC',
+      _1b_Position: 'Owner',
+      _1b_Employment_Start_Month: '3',
+      _1b_Employment_Start_Day: '1',
+      _1b_Employment_Start_Year: '2015',
+      _1b_Base: ' 9 800.00',
+      _1b_Commission: '$1,200',
+      _1b_IncomeTotal: '0.00',
+      _1c_Employer: 'Harbor Pilots Association',
+      _1c_Base: '2,000.00',
+      _1c_IncomeTotal: '2,000.00',
+      _1d_Employer: 'Columbia Tug Co',
+      _1d_Employment_Start_Month: '07',
+      _1d_Employment_Start_Year: '2009',
+      _1d_Employment_End_Month: '02',
+      _1d_Employent_End_Year: '2015',
+      _1d_Gross_Monthly_Income: '6,100.00',
+      _1e_Other_Monthly_Income1: '450.00',
+      _2a_Financial1: 'First Harbor Bank',
+      _2a_Cash1: '24,500.00',
+      _2c_Company1: 'Harbor Auto Finance',
+      _2c_Unpaid1: '12,000.00',
+      _2c_Monthly1: '410.00',
+    },
+    checked: ['_1b_Owner', '_1b_Ownership_More'],
+    expected: {
+      borrower: 'Dmitri A Volkov',
+      otherBorrowers: ['Ana Volkov', 'Pavel Volkov'],
+      // The state is the blank form's dropdown default, kept as the filler left it.
+      currentAddress: '18 Harbor View Rd, Apt 4, Portland, OR 97201',
+      employer: 'Volkov Marine Services LLC',
+      position: 'Owner',
+      startDate: '2015-03-01',
+      selfEmployed: true,
+      monthlyIncome: 980_000,
+      monthlyEmploymentIncome: 1_100_000,
+    },
+  },
+  {
+    name: 'an individual application, a wage earner with overtime, a day-less start date',
+    text: {
+      _1a_Name: 'MARIA L GUTIERREZ',
+      _1a_Address_St: '700 W Adams St',
+      _1a_Address_City: 'Phoenix',
+      _1a_Address_Zip: '85007',
+      _1b_Employer: 'Desert Sun Health System',
+      _1b_Position: 'Registered Nurse',
+      _1b_Employment_Start_Month: '11',
+      _1b_Employment_Start_Year: '2020',
+      _1b_Base: '5,416.67',
+      _1b_Overtime: '833.33',
+      _1b_IncomeTotal: '6,250.00',
+    },
+    checked: ['_1a_Individual', '_1a_Unmarried'],
+    expected: {
+      borrower: 'MARIA L GUTIERREZ',
+      currentAddress: '700 W Adams St, Phoenix, OR 85007',
+      employer: 'Desert Sun Health System',
+      position: 'Registered Nurse',
+      startDate: '2020-11-01',
+      selfEmployed: false,
+      monthlyIncome: 541_667,
+      monthlyEmploymentIncome: 625_000,
+    },
+  },
+  {
+    name: 'a co-borrower listed last name first, an owner of less than 25% who is employed',
+    text: {
+      _1a_Name: 'Samuel K Adeyemi',
+      _1a_Borrower_s_Name: 'Adeyemi, Grace O',
+      _1a_Address_St: '41 Elm Court',
+      _1a_Address_City: 'Columbus',
+      _1a_Address_Zip: '43215',
+      _1b_Employer: 'Buckeye Logistics Partners',
+      _1b_Position: 'Dispatcher',
+      _1b_Employment_Start_Month: '01',
+      _1b_Employment_Start_Day: '09',
+      _1b_Employment_Start_Year: '2019',
+      _1b_Base: '4,900.00',
+      _1b_Bonus: '250.00',
+      _1b_IncomeTotal: '5,150.00',
+    },
+    checked: ['_1a_Joint', '_1b_Ownership_Less'],
+    expected: {
+      borrower: 'Samuel K Adeyemi',
+      otherBorrowers: ['Adeyemi, Grace O'],
+      currentAddress: '41 Elm Court, Columbus, OR 43215',
+      employer: 'Buckeye Logistics Partners',
+      position: 'Dispatcher',
+      startDate: '2019-01-09',
+      selfEmployed: false,
+      monthlyIncome: 490_000,
+      monthlyEmploymentIncome: 515_000,
+    },
+  },
+];

@@ -1,0 +1,120 @@
+// The official URLA (Form 1003, 2021) read from the fields the form names, as lenders' systems fill them:
+// the agencies' blank form, the filled sample and its JSON (test/corpus/public-docs/urla-official), and
+// copies of the blank filled here otherwise (other values, two current employers, boxes in other states,
+// values with stray spaces and line breaks, a total left blank).
+import test from 'ava';
+import { analyseDocuments } from '../../../../src/qc/analyse.js';
+import type { DocumentOf, UrlaFields } from '../../../../src/qc/fields.js';
+import { analyseFile } from '../../../../src/qc/logical-documents.js';
+import { terminatePdfThreads } from '../../../../src/qc/reading/pdf-threads.js';
+import {
+  fillOfficialUrla as filled,
+  OFFICIAL_URLA_BLANK as blank,
+  OFFICIAL_URLA_COPIES,
+  OFFICIAL_URLA_SAMPLE,
+  OFFICIAL_URLA_SAMPLE_EXPECTED,
+  type UrlaExpected,
+  urlaAsExpected,
+} from '../../../support/urla-official.js';
+
+test.after.always(() => terminatePdfThreads());
+
+async function urlaOf(bytes: Uint8Array): Promise<UrlaFields> {
+  const { documents } = await analyseFile('urla.pdf', 'application/pdf', bytes);
+  if (documents.length !== 1 || documents[0]!.documentClass !== 'urla')
+    throw new Error(`one URLA expected, not ${documents.map((d) => d.documentClass).join(', ')}`);
+  return (documents[0] as DocumentOf<'urla'>).fields;
+}
+
+/** The values of a reading, where they stand left aside. */
+const plain = (o: unknown) => JSON.parse(JSON.stringify(o, (k, v) => (k === 'box' || k === 'page' ? undefined : v)));
+
+/** What the reader took, in the shape of what it must take, its blanks left out. */
+const asExpected = (urla: UrlaFields): UrlaExpected => plain(urlaAsExpected(urla));
+
+test('the filled sample reads as its JSON says, from the official field names', async (t) => {
+  const urla = await urlaOf(OFFICIAL_URLA_SAMPLE);
+  t.deepEqual(asExpected(urla), OFFICIAL_URLA_SAMPLE_EXPECTED);
+  t.is(urla.wageEarner?.value, true);
+  t.is(urla.employments?.[0]?.income.bonus?.value, 35_000);
+  // Located where the form holds it: the base income field's widget on page 1.
+  t.is(urla.monthlyIncome?.page, 1);
+  t.truthy(urla.monthlyIncome?.box);
+  // The sample says "Does not apply" to other income, assets and liabilities: their dropdowns' defaults are no values.
+  t.deepEqual([urla.otherIncome, urla.assets, urla.liabilities], [undefined, undefined, undefined]);
+});
+
+for (const copy of OFFICIAL_URLA_COPIES)
+  test(`a copy filled otherwise reads as filled: ${copy.name}`, async (t) => {
+    t.deepEqual(asExpected(await urlaOf(await filled(copy.text, copy.checked))), copy.expected);
+  });
+
+test('the blank official form gives no values at all (its dropdowns’ defaults and its captions are none)', async (t) => {
+  t.deepEqual(plain(await urlaOf(blank)), {});
+});
+
+test('the first copy in detail: its other employments, other income, assets and liabilities', async (t) => {
+  const copy = OFFICIAL_URLA_COPIES[0]!;
+  const urla = await urlaOf(await filled(copy.text, copy.checked));
+  t.false(urla.wageEarner?.value, 'a business owner is no wage earner');
+  const [own, second, previous] = urla.employments ?? [];
+  t.true(own?.selfEmployed?.value);
+  t.is(own?.ownershipShare?.value, '25_percent_or_more');
+  // The total was left zero: the components' sum, worked out, so on no box.
+  t.is(own?.monthlyTotal?.value, 1_100_000);
+  t.is(own?.monthlyTotal?.box, undefined);
+  t.deepEqual(
+    [second?.current, second?.employer?.value, second?.monthlyTotal?.value, second?.selfEmployed?.value],
+    [true, 'Harbor Pilots Association', 200_000, false],
+  );
+  t.deepEqual(
+    [previous?.current, previous?.employer?.value, previous?.startDate?.value, previous?.endDate?.value],
+    [false, 'Columbia Tug Co', '2009-07-01', '2015-02-01'],
+  );
+  t.is(previous?.monthlyTotal?.value, 610_000);
+  t.deepEqual(plain(urla.otherIncome), [{ source: 'Foster Care', monthly: { value: 45_000 } }]);
+  t.deepEqual(plain(urla.assets), [{ kind: 'Bonds', institution: 'First Harbor Bank', value: { value: 2_450_000 } }]);
+  t.deepEqual(plain(urla.liabilities), [
+    {
+      kind: 'Installment',
+      creditor: 'Harbor Auto Finance',
+      unpaidBalance: { value: 1_200_000 },
+      monthly: { value: 41_000 },
+    },
+  ]);
+});
+
+test('a section marked "Does not apply" gives nothing, whatever its fields hold', async (t) => {
+  const urla = await urlaOf(
+    await filled({ _1a_Name: 'Lena M Ortiz', _1c_Employer: 'Ghost Employer Inc', _1c_Base: '5,000.00' }, [
+      '_1c_Does_Not_Apply',
+    ]),
+  );
+  t.is(urla.borrower?.value, 'Lena M Ortiz');
+  t.is(urla.employments, undefined);
+  t.is(urla.employer, undefined);
+});
+
+async function findingsOf(bytes: Uint8Array): Promise<{ code: string; cites: string[] }[]> {
+  const analysis = await analyseDocuments(
+    [{ id: '0', filename: 'urla.pdf', mime: 'application/pdf', objectKey: '0' }],
+    async () => bytes,
+    () => {},
+    { concurrency: 1 },
+  );
+  return analysis.findings.map((f) => ({ code: f.code, cites: f.evidence.map((e) => `${e.document}:${e.field}`) }));
+}
+
+test('the rules read the official form: a wage earner is asked for pay stubs, a self-employed owner is not, a blank form cites nothing', async (t) => {
+  const employed = { _1a_Name: 'Lena M Ortiz', _1b_Employer: 'Ridgeline Surveying Inc', _1b_Base: '7,000.00' };
+  const asWageEarner = await findingsOf(await filled(employed));
+  t.deepEqual(asWageEarner.find((f) => f.code === 'DOC-003')?.cites, ['urla.pdf:wage_earner', 'urla.pdf:employer']);
+  const asOwner = await findingsOf(await filled(employed, ['_1b_Owner']));
+  t.false(asOwner.some((f) => f.code === 'DOC-003'));
+  const fromBlank = await findingsOf(blank);
+  t.deepEqual(
+    fromBlank.filter((f) => f.cites.length > 0),
+    [],
+    'only findings of documents missing from the package, none built on the blank form',
+  );
+});
