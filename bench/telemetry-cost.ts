@@ -7,7 +7,7 @@
 // once the last one's reviews have settled), alternating with the baseline. Targets: ≥ 0.95 × the
 // baseline with metrics on, ≥ 0.85 with traces exported. A create's cost is the API process's CPU time per
 // create: its throughput is set by the stack behind it (a create is a durable Postgres commit, a MinIO write
-// and a Temporal start, on the same two cores), whose rounds spread 70–190 creates/s on either side, too
+// and a Temporal start, on the same two cores), whose rounds spread 52–190 creates/s on either side, too
 // wide to resolve a few percent; the throughputs are printed beside it.
 import autocannon from 'autocannon';
 import { once } from 'node:events';
@@ -30,7 +30,9 @@ const CONNECTIONS = 20;
 const CREATES = Number(process.env.BENCH_CREATES ?? 150);
 const CREATES_AT_ONCE = 10;
 
-async function readsPerSecond(url: string, key: string): Promise<number> {
+/** A round of reads: its throughput, and the API process's CPU microseconds per request. */
+async function readRound(url: string, pid: number, key: string): Promise<{ perSecond: number; cpuUs: number }> {
+  const cpu = await cpuSeconds(pid);
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -39,7 +41,10 @@ async function readsPerSecond(url: string, key: string): Promise<number> {
   });
   const failed = result.non2xx + result.errors + result.timeouts;
   if (failed > 0) throw new Error(`${url}: ${failed} of ${result.requests.total} requests failed`);
-  return result.requests.total / SECONDS;
+  return {
+    perSecond: result.requests.total / SECONDS,
+    cpuUs: (((await cpuSeconds(pid)) - cpu) * 1e6) / result.requests.total,
+  };
 }
 
 /**
@@ -158,11 +163,21 @@ async function main() {
         ['traced', 'metrics on, traces exported', 0.85],
       ] as const;
       // Reads first: the creates leave reviews the workers then analyse, which would share the machine.
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      const spread = (xs: number[]) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;
       for (const [variant, label, target] of settings) {
+        // The API's own CPU a read costs, beside the throughput: the rounds' throughput moves with what
+        // else the two cores run (autocannon, Postgres), its CPU per request far less.
+        const cpu = { here: [] as number[], plain: [] as number[] };
+        const measure = (side: 'here' | 'plain', which: keyof typeof variants) => async () => {
+          const round = await readRound(`${apis[which]}/reviews/${id}`, pids[which], key);
+          cpu[side].push(round.cpuUs);
+          return round.perSecond;
+        };
         const reads = await alternate(
           ROUNDS,
-          { label, measure: () => readsPerSecond(`${apis[variant]}/reviews/${id}`, key) },
-          { label: 'metrics off, no traces', measure: () => readsPerSecond(`${apis.off}/reviews/${id}`, key) },
+          { label, measure: measure('here', variant) },
+          { label: 'metrics off, no traces', measure: measure('plain', 'off') },
         );
         report({
           what: `GET /v1/reviews/{id}, ${label}`,
@@ -170,7 +185,12 @@ async function main() {
           higherIsBetter: true,
           ...reads,
           target,
-          notes: [`autocannon -c${CONNECTIONS} -d${SECONDS}; the same stack, an API process per setting`],
+          notes: [
+            `autocannon -c${CONNECTIONS} -d${SECONDS}; the same stack, an API process per setting`,
+            `API CPU per read: ${median(cpu.here).toFixed(0)} µs (${spread(cpu.here)}) against ` +
+              `${median(cpu.plain).toFixed(0)} µs (${spread(cpu.plain)}): ` +
+              `${(median(cpu.plain) / median(cpu.here)).toFixed(2)} of the baseline's requests a CPU second`,
+          ],
         });
       }
       for (const [variant, label, target] of settings) {
@@ -185,8 +205,6 @@ async function main() {
           { label, measure: measure('here', variant) },
           { label: 'metrics off, no traces', measure: measure('plain', 'off') },
         );
-        const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!.toFixed(0);
-        const spread = (xs: number[]) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;
         report({
           what: `API CPU per small live create, ${label}`,
           unit: 'ms',
@@ -195,7 +213,8 @@ async function main() {
           target,
           notes: [
             `${CREATES} one-page multipart creates, ${CREATES_AT_ONCE} at a time; the API process's CPU until their runs started`,
-            `creates/s: ${median(throughput.here)} (${spread(throughput.here)}) against ${median(throughput.plain)} ` +
+            `creates/s: ${median(throughput.here).toFixed(0)} (${spread(throughput.here)}) against ` +
+              `${median(throughput.plain).toFixed(0)} ` +
               `(${spread(throughput.plain)})`,
           ],
         });
