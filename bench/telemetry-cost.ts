@@ -212,7 +212,8 @@ async function main() {
           ...creates,
           target,
           notes: [
-            `${CREATES} one-page multipart creates, ${CREATES_AT_ONCE} at a time; the API process's CPU until their runs started`,
+            `${CREATES} one-page multipart creates, ${CREATES_AT_ONCE} at a time; ` +
+              "the API process's CPU until their runs started",
             `creates/s: ${median(throughput.here).toFixed(0)} (${spread(throughput.here)}) against ` +
               `${median(throughput.plain).toFixed(0)} ` +
               `(${spread(throughput.plain)})`,

@@ -122,18 +122,21 @@ test('values OCR read on a straight scan and on a page photographed 1.5° off ar
   }
 });
 
-test('values OCR read on a page scanned sideways or upside down are pictured upright, boxed on the value', async (t) => {
-  for (const turns of [1, 2, 3]) {
-    const scan = await imagePdf(await turnedPages(await pageOf(cd, 2), [turns], { lossless: true }), TURNED_DPI);
-    const { documents } = await analyseFile('turned.pdf', 'application/pdf', scan, tesseractOcr);
-    const evidence = evidenceOf('turned.pdf', documents[0]!, ['loanAmount', 'interestRate']);
-    t.true(evidence.every((e) => e.box?.quarterTurns === (4 - turns) % 4));
-    const pictures = await picturesFor(scan, 'application/pdf', evidence);
-    // Read upright as a picture: OCR of the box finds the figures, which it would not on a turned picture.
-    t.regex(await readInBox(pictures[0]!), /162,000/, `turned ${turns}`);
-    t.regex(await readInBox(pictures[1]!), /3\.875\s?%/, `turned ${turns}`);
-  }
-});
+test(
+  'values OCR read on a page scanned sideways or upside down ' + 'are pictured upright, boxed on the value',
+  async (t) => {
+    for (const turns of [1, 2, 3]) {
+      const scan = await imagePdf(await turnedPages(await pageOf(cd, 2), [turns], { lossless: true }), TURNED_DPI);
+      const { documents } = await analyseFile('turned.pdf', 'application/pdf', scan, tesseractOcr);
+      const evidence = evidenceOf('turned.pdf', documents[0]!, ['loanAmount', 'interestRate']);
+      t.true(evidence.every((e) => e.box?.quarterTurns === (4 - turns) % 4));
+      const pictures = await picturesFor(scan, 'application/pdf', evidence);
+      // Read upright as a picture: OCR of the box finds the figures, which it would not on a turned picture.
+      t.regex(await readInBox(pictures[0]!), /162,000/, `turned ${turns}`);
+      t.regex(await readInBox(pictures[1]!), /3\.875\s?%/, `turned ${turns}`);
+    }
+  },
+);
 
 test(
   'a phone picture (a JPEG file) is cut as OCR read it; a file that cannot be drawn gives no ' +

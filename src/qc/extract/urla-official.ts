@@ -258,7 +258,10 @@ class OfficialForm {
     }) as UrlaEmployment;
   }
 
-  /** A table's rows, numbered from 1, as `row` reads each (undefined: an empty row); none when it says "Does not apply". */
+  /**
+   * A table's rows, numbered from 1, as `row` reads each (undefined: an empty row); none when the section
+   * says "Does not apply".
+   */
   rows<T>(section: string, row: (n: number) => T | undefined): T[] | undefined {
     if (this.checked(`${section}.Does_Not_Apply`)) return undefined;
     const rows: T[] = [];

@@ -90,7 +90,7 @@ export function turnsOfOsd(report: string): QuarterTurns | undefined {
   return turns === 0 || turns === 1 || turns === 2 || turns === 3 ? turns : undefined;
 }
 
-/** The bitmap turned clockwise by `turns` quarter turns: exact (no resampling), width and height swapped by odd turns. */
+/** The bitmap turned clockwise by `turns` quarter turns: exact (no resampling), its sides swapped by odd turns. */
 export async function uprightBitmap(bitmap: OcrBitmap, turns: QuarterTurns): Promise<OcrBitmap> {
   if (turns === 0) return bitmap;
   const { data, info } = await sharp(bitmap.grey, { raw: { width: bitmap.width, height: bitmap.height, channels: 1 } })

@@ -44,25 +44,28 @@ async function bundle(): Promise<Uint8Array> {
   return out.save();
 }
 
-test('the corrected copy is a Closing Disclosure of its own, compared with the first; the W-2 keeps its instructions', async (t) => {
-  const bytes = await bundle();
-  const analysis = await analyseDocuments(
-    [{ id: '0', filename: 'loan-file.pdf', mime: 'application/pdf', objectKey: '0' }],
-    async () => bytes,
-    () => {},
-    { concurrency: 1 },
-  );
-  const w2Pages = (await PDFDocument.load(w2Form)).getPageCount();
-  t.deepEqual(
-    analysis.loan.documents.map((d) => [d.documentClass, d.pages.map((p) => p.number)]),
-    [
-      ['closing_disclosure', [1, 2, 3, 4, 5, 6]],
-      ['closing_disclosure', [7]],
-      ['w2', Array.from({ length: w2Pages }, (_, i) => 8 + i)],
-    ],
-  );
-  const conflict = analysis.findings.find((f) => f.code === 'DOC-012');
-  t.truthy(conflict, analysis.findings.map((f) => f.code).join(', '));
-  t.regex(conflict?.summary ?? '', /\$162,000\.00.*\$172,000\.00|\$172,000\.00.*\$162,000\.00/);
-  t.true(conflict!.evidence.some((e) => e.page === 7 && e.field === 'loan_amount'));
-});
+test(
+  'the corrected copy is a Closing Disclosure of its own, compared ' + 'with the first; the W-2 keeps its instructions',
+  async (t) => {
+    const bytes = await bundle();
+    const analysis = await analyseDocuments(
+      [{ id: '0', filename: 'loan-file.pdf', mime: 'application/pdf', objectKey: '0' }],
+      async () => bytes,
+      () => {},
+      { concurrency: 1 },
+    );
+    const w2Pages = (await PDFDocument.load(w2Form)).getPageCount();
+    t.deepEqual(
+      analysis.loan.documents.map((d) => [d.documentClass, d.pages.map((p) => p.number)]),
+      [
+        ['closing_disclosure', [1, 2, 3, 4, 5, 6]],
+        ['closing_disclosure', [7]],
+        ['w2', Array.from({ length: w2Pages }, (_, i) => 8 + i)],
+      ],
+    );
+    const conflict = analysis.findings.find((f) => f.code === 'DOC-012');
+    t.truthy(conflict, analysis.findings.map((f) => f.code).join(', '));
+    t.regex(conflict?.summary ?? '', /\$162,000\.00.*\$172,000\.00|\$172,000\.00.*\$162,000\.00/);
+    t.true(conflict!.evidence.some((e) => e.page === 7 && e.field === 'loan_amount'));
+  },
+);

@@ -196,90 +196,101 @@ const cdPage = (n: number, of = 5, title = 'Closing Disclosure') => [
   `CLOSING DISCLOSURE PAGE ${n} OF ${of} • LOAN ID # 123456789`,
 ];
 
-test('a corrected copy after a complete CD is a Closing Disclosure of its own, and a W-2’s instruction page joins the W-2', (t) => {
-  const runs = splitDocuments([
-    ...[1, 2, 3, 4, 5].map((n) => cdPage(n)),
-    // The corrected copy prints its own title, without restarting any numbering.
-    ['Closing Disclosure — CORRECTED COPY (supersedes all prior versions)', 'Loan Amount $172,000'],
-    ['Attention:', 'You may file Forms W-2 and W-3 electronically on the SSA’s Employer', 'W-2 Filing Instructions'],
-    ['Form W-2 Wage and Tax Statement 2025', 'a Employee’s social security number'],
-    ['Form W-2 Wage and Tax Statement 2025', 'Copy C—For EMPLOYEE’S RECORDS'],
-  ]);
-  t.deepEqual(
-    runs.map((r) => [r.documentClass, r.pages]),
-    [
-      ['closing_disclosure', [0, 1, 2, 3, 4]],
-      ['closing_disclosure', [5]],
-      ['w2', [6, 7, 8]],
-    ],
-  );
-});
+test(
+  'a corrected copy after a complete CD is a Closing Disclosure of ' +
+    'its own, and a W-2’s instruction page joins the W-2',
+  (t) => {
+    const runs = splitDocuments([
+      ...[1, 2, 3, 4, 5].map((n) => cdPage(n)),
+      // The corrected copy prints its own title, without restarting any numbering.
+      ['Closing Disclosure — CORRECTED COPY (supersedes all prior versions)', 'Loan Amount $172,000'],
+      ['Attention:', 'You may file Forms W-2 and W-3 electronically on the SSA’s Employer', 'W-2 Filing Instructions'],
+      ['Form W-2 Wage and Tax Statement 2025', 'a Employee’s social security number'],
+      ['Form W-2 Wage and Tax Statement 2025', 'Copy C—For EMPLOYEE’S RECORDS'],
+    ]);
+    t.deepEqual(
+      runs.map((r) => [r.documentClass, r.pages]),
+      [
+        ['closing_disclosure', [0, 1, 2, 3, 4]],
+        ['closing_disclosure', [5]],
+        ['w2', [6, 7, 8]],
+      ],
+    );
+  },
+);
 
-test('after a complete document, the same form’s title starts another; an untitled page introduces what follows or is other', (t) => {
-  const twoCds = splitDocuments([
-    ...[1, 2].map((n) => cdPage(n, 2)),
-    ['Please read this disclosure carefully'],
-    ...[1, 2].map((n) => cdPage(n, 2)),
-  ]);
-  t.deepEqual(
-    twoCds.map((r) => [r.documentClass, r.pages]),
-    [
-      ['closing_disclosure', [0, 1]],
-      ['closing_disclosure', [2, 3, 4]],
-    ],
-  );
-  // A page left over at the end belongs to nothing: not silently the last page of the CD.
-  const leftOver = splitDocuments([...[1, 2].map((n) => cdPage(n, 2)), ['Thank you for your business']]);
-  t.deepEqual(
-    leftOver.map((r) => [r.documentClass, r.pages]),
-    [
-      ['closing_disclosure', [0, 1]],
-      ['other', [2]],
-    ],
-  );
-  // An incomplete document keeps its untitled pages, as before.
-  const open = splitDocuments([cdPage(1), ['Loan Costs continued']]);
-  t.deepEqual(
-    open.map((r) => [r.documentClass, r.pages]),
-    [['closing_disclosure', [0, 1]]],
-  );
-  // A revised Loan Estimate says so in its title: a new document though its numbering never restarts.
-  const revised = splitDocuments([['Loan Estimate'], ['Revised Loan Estimate']]);
-  t.deepEqual(
-    revised.map((r) => [r.documentClass, r.pages]),
-    [
-      ['loan_estimate', [0]],
-      ['loan_estimate', [1]],
-    ],
-  );
-});
+test(
+  'after a complete document, the same form’s title starts another; an ' +
+    'untitled page introduces what follows or is other',
+  (t) => {
+    const twoCds = splitDocuments([
+      ...[1, 2].map((n) => cdPage(n, 2)),
+      ['Please read this disclosure carefully'],
+      ...[1, 2].map((n) => cdPage(n, 2)),
+    ]);
+    t.deepEqual(
+      twoCds.map((r) => [r.documentClass, r.pages]),
+      [
+        ['closing_disclosure', [0, 1]],
+        ['closing_disclosure', [2, 3, 4]],
+      ],
+    );
+    // A page left over at the end belongs to nothing: not silently the last page of the CD.
+    const leftOver = splitDocuments([...[1, 2].map((n) => cdPage(n, 2)), ['Thank you for your business']]);
+    t.deepEqual(
+      leftOver.map((r) => [r.documentClass, r.pages]),
+      [
+        ['closing_disclosure', [0, 1]],
+        ['other', [2]],
+      ],
+    );
+    // An incomplete document keeps its untitled pages, as before.
+    const open = splitDocuments([cdPage(1), ['Loan Costs continued']]);
+    t.deepEqual(
+      open.map((r) => [r.documentClass, r.pages]),
+      [['closing_disclosure', [0, 1]]],
+    );
+    // A revised Loan Estimate says so in its title: a new document though its numbering never restarts.
+    const revised = splitDocuments([['Loan Estimate'], ['Revised Loan Estimate']]);
+    t.deepEqual(
+      revised.map((r) => [r.documentClass, r.pages]),
+      [
+        ['loan_estimate', [0]],
+        ['loan_estimate', [1]],
+      ],
+    );
+  },
+);
 
-test('two pay stubs in a row are two documents; a numbered form repeating its title, and a form’s copies, are one', (t) => {
-  const stubs = splitDocuments([
-    ['Brightline Data Systems Inc', 'EARNINGS STATEMENT / PAY SLIP', 'Pay Date 03/13/2026'],
-    ['Brightline Data Systems Inc', 'EARNINGS STATEMENT / PAY SLIP', 'Pay Date 03/27/2026'],
-  ]);
-  t.deepEqual(
-    stubs.map((r) => [r.documentClass, r.pages]),
-    [
-      ['pay_stub', [0]],
-      ['pay_stub', [1]],
-    ],
-  );
-  const appraisal = splitDocuments([
-    ['Uniform Residential Appraisal Report File #', 'Subject', 'Page 1 of 2'],
-    ['Uniform Residential Appraisal Report File #', 'Sales Comparison Approach', 'Page 2 of 2'],
-  ]);
-  t.deepEqual(
-    appraisal.map((r) => [r.documentClass, r.pages]),
-    [['appraisal', [0, 1]]],
-  );
-  const copies = splitDocuments([
-    ['Form W-2 Wage and Tax Statement 2025', 'Copy B—To Be Filed With Employee’s FEDERAL Tax Return'],
-    ['Form W-2 Wage and Tax Statement 2025', 'Copy C—For EMPLOYEE’S RECORDS'],
-  ]);
-  t.deepEqual(
-    copies.map((r) => [r.documentClass, r.pages]),
-    [['w2', [0, 1]]],
-  );
-});
+test(
+  'two pay stubs in a row are two documents; a numbered form ' + 'repeating its title, and a form’s copies, are one',
+  (t) => {
+    const stubs = splitDocuments([
+      ['Brightline Data Systems Inc', 'EARNINGS STATEMENT / PAY SLIP', 'Pay Date 03/13/2026'],
+      ['Brightline Data Systems Inc', 'EARNINGS STATEMENT / PAY SLIP', 'Pay Date 03/27/2026'],
+    ]);
+    t.deepEqual(
+      stubs.map((r) => [r.documentClass, r.pages]),
+      [
+        ['pay_stub', [0]],
+        ['pay_stub', [1]],
+      ],
+    );
+    const appraisal = splitDocuments([
+      ['Uniform Residential Appraisal Report File #', 'Subject', 'Page 1 of 2'],
+      ['Uniform Residential Appraisal Report File #', 'Sales Comparison Approach', 'Page 2 of 2'],
+    ]);
+    t.deepEqual(
+      appraisal.map((r) => [r.documentClass, r.pages]),
+      [['appraisal', [0, 1]]],
+    );
+    const copies = splitDocuments([
+      ['Form W-2 Wage and Tax Statement 2025', 'Copy B—To Be Filed With Employee’s FEDERAL Tax Return'],
+      ['Form W-2 Wage and Tax Statement 2025', 'Copy C—For EMPLOYEE’S RECORDS'],
+    ]);
+    t.deepEqual(
+      copies.map((r) => [r.documentClass, r.pages]),
+      [['w2', [0, 1]]],
+    );
+  },
+);

@@ -49,9 +49,12 @@ for (const copy of OFFICIAL_URLA_COPIES)
     t.deepEqual(asExpected(await urlaOf(await filled(copy.text, copy.checked))), copy.expected);
   });
 
-test('the blank official form gives no values at all (its dropdowns’ defaults and its captions are none)', async (t) => {
-  t.deepEqual(plain(await urlaOf(blank)), {});
-});
+test(
+  'the blank official form gives no values at all (its ' + 'dropdowns’ defaults and its captions are none)',
+  async (t) => {
+    t.deepEqual(plain(await urlaOf(blank)), {});
+  },
+);
 
 test('the first copy in detail: its other employments, other income, assets and liabilities', async (t) => {
   const copy = OFFICIAL_URLA_COPIES[0]!;
@@ -105,16 +108,20 @@ async function findingsOf(bytes: Uint8Array): Promise<{ code: string; cites: str
   return analysis.findings.map((f) => ({ code: f.code, cites: f.evidence.map((e) => `${e.document}:${e.field}`) }));
 }
 
-test('the rules read the official form: a wage earner is asked for pay stubs, a self-employed owner is not, a blank form cites nothing', async (t) => {
-  const employed = { _1a_Name: 'Lena M Ortiz', _1b_Employer: 'Ridgeline Surveying Inc', _1b_Base: '7,000.00' };
-  const asWageEarner = await findingsOf(await filled(employed));
-  t.deepEqual(asWageEarner.find((f) => f.code === 'DOC-003')?.cites, ['urla.pdf:wage_earner', 'urla.pdf:employer']);
-  const asOwner = await findingsOf(await filled(employed, ['_1b_Owner']));
-  t.false(asOwner.some((f) => f.code === 'DOC-003'));
-  const fromBlank = await findingsOf(blank);
-  t.deepEqual(
-    fromBlank.filter((f) => f.cites.length > 0),
-    [],
-    'only findings of documents missing from the package, none built on the blank form',
-  );
-});
+test(
+  'the rules read the official form: a wage earner is asked for pay stubs, a ' +
+    'self-employed owner is not, a blank form cites nothing',
+  async (t) => {
+    const employed = { _1a_Name: 'Lena M Ortiz', _1b_Employer: 'Ridgeline Surveying Inc', _1b_Base: '7,000.00' };
+    const asWageEarner = await findingsOf(await filled(employed));
+    t.deepEqual(asWageEarner.find((f) => f.code === 'DOC-003')?.cites, ['urla.pdf:wage_earner', 'urla.pdf:employer']);
+    const asOwner = await findingsOf(await filled(employed, ['_1b_Owner']));
+    t.false(asOwner.some((f) => f.code === 'DOC-003'));
+    const fromBlank = await findingsOf(blank);
+    t.deepEqual(
+      fromBlank.filter((f) => f.cites.length > 0),
+      [],
+      'only findings of documents missing from the package, none built on the blank form',
+    );
+  },
+);

@@ -40,12 +40,16 @@ test('a first reading of level words read with confidence is of an upright page'
   t.is(lieOf([...words(10, true, 90), { text: 'of', bbox: { x0: 0, y0: 0, x1: 5, y1: 30 } }]).level, 1);
 });
 
-test('the turns tried follow what the first reading says: vertical words a quarter turn, others any, upside down first; few words none', (t) => {
-  t.deepEqual(turnsToTry(lieOf(words(40, false, 90))), [1, 3]);
-  t.deepEqual(turnsToTry(lieOf(words(40, true, 35))), [2, 1, 3]);
-  t.deepEqual(turnsToTry(lieOf([...words(20, true, 50), ...words(20, false, 50)])), [2, 1, 3]);
-  t.deepEqual(turnsToTry(lieOf(words(2, false, 50))), [], 'a nearly blank page has no lie to find');
-});
+test(
+  'the turns tried follow what the first reading says: vertical words a ' +
+    'quarter turn, others any, upside down first; few words none',
+  (t) => {
+    t.deepEqual(turnsToTry(lieOf(words(40, false, 90))), [1, 3]);
+    t.deepEqual(turnsToTry(lieOf(words(40, true, 35))), [2, 1, 3]);
+    t.deepEqual(turnsToTry(lieOf([...words(20, true, 50), ...words(20, false, 50)])), [2, 1, 3]);
+    t.deepEqual(turnsToTry(lieOf(words(2, false, 50))), [], 'a nearly blank page has no lie to find');
+  },
+);
 
 /** A 3×2 bitmap with every pixel different, to follow where each goes. */
 const bitmap: OcrBitmap = { grey: Uint8Array.from([1, 2, 3, 4, 5, 6]), width: 3, height: 2 };
@@ -96,12 +100,15 @@ test('an upright page is read once; a turned one is read again turned as detecti
   t.deepEqual(await upright(3, detect(3)), { turns: 1, reads: [0, 1] });
 });
 
-test('without detection, or where it is unsure, the turns the first reading leaves are tried and the best kept', async (t) => {
-  t.deepEqual(await upright(2), { turns: 2, reads: [0, 2] });
-  t.deepEqual(await upright(1), { turns: 3, reads: [0, 1, 3] });
-  // Found upright at the first turn tried: the other is not read.
-  t.deepEqual(await upright(3, async () => undefined), { turns: 1, reads: [0, 1] });
-});
+test(
+  'without detection, or where it is unsure, the turns the first ' + 'reading leaves are tried and the best kept',
+  async (t) => {
+    t.deepEqual(await upright(2), { turns: 2, reads: [0, 2] });
+    t.deepEqual(await upright(1), { turns: 3, reads: [0, 1, 3] });
+    // Found upright at the first turn tried: the other is not read.
+    t.deepEqual(await upright(3, async () => undefined), { turns: 1, reads: [0, 1] });
+  },
+);
 
 test('detection that says upright is believed, and a turn that reads no better is not taken', async (t) => {
   // A poor scan lying upright: detection says so, and it is read as it lies, once.

@@ -180,31 +180,35 @@ test('INC-003 fires when the W-2 names another employer than the URLA and the pa
   ]);
 });
 
-test('INC-003 accounts for every employer the URLA lists: a second current job, and the previous one on last year’s W-2', (t) => {
-  const listed = urla({
-    employer: at('Volkov Marine Services LLC'),
-    employments: [
-      job('Volkov Marine Services LLC', 980_000, 1_100_000),
-      job('Harbor Pilots Association', 200_000, 200_000),
-      job('Columbia Tug Co', 0, 610_000, false),
-    ],
-  });
-  const loan = loanFile(
-    listed,
-    stub({ employer: at('Harbor Pilots Association') }),
-    w2({ taxYear: at(2025), employer: at('Columbia Tug Co') }),
-  );
-  t.deepEqual(check('INC-003', loan), []);
-  // An employer the URLA does not list is a difference, told beside the URLA's current employers.
-  const other = loanFile(listed, stub({ employer: at('Seaside Cannery Inc') }));
-  t.deepEqual(check('INC-003', other), [
-    {
-      summary:
-        'Employer names differ: Volkov Marine Services LLC in URLA (urla.pdf, p.1); Harbor Pilots Association in ' +
-        'URLA (urla.pdf, p.1); Seaside Cannery Inc in Pay stub (stub.pdf, p.1).',
-    },
-  ]);
-});
+test(
+  'INC-003 accounts for every employer the URLA lists: a second ' +
+    'current job, and the previous one on last year’s W-2',
+  (t) => {
+    const listed = urla({
+      employer: at('Volkov Marine Services LLC'),
+      employments: [
+        job('Volkov Marine Services LLC', 980_000, 1_100_000),
+        job('Harbor Pilots Association', 200_000, 200_000),
+        job('Columbia Tug Co', 0, 610_000, false),
+      ],
+    });
+    const loan = loanFile(
+      listed,
+      stub({ employer: at('Harbor Pilots Association') }),
+      w2({ taxYear: at(2025), employer: at('Columbia Tug Co') }),
+    );
+    t.deepEqual(check('INC-003', loan), []);
+    // An employer the URLA does not list is a difference, told beside the URLA's current employers.
+    const other = loanFile(listed, stub({ employer: at('Seaside Cannery Inc') }));
+    t.deepEqual(check('INC-003', other), [
+      {
+        summary:
+          'Employer names differ: Volkov Marine Services LLC in URLA (urla.pdf, p.1); Harbor Pilots Association in ' +
+          'URLA (urla.pdf, p.1); Seaside Cannery Inc in Pay stub (stub.pdf, p.1).',
+      },
+    ]);
+  },
+);
 
 test('INC-003 does not fire when the names differ only in case, punctuation and corporate suffixes', (t) => {
   const loan = loanFile(
