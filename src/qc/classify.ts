@@ -325,11 +325,6 @@ export function splitDocuments(pages: readonly PageLines[]): DocumentRun[] {
       pending = { pages: [...pending.pages, index] };
       return;
     }
-    if (cls === null && current !== undefined) {
-      flush(current);
-      current.pages.push(index);
-      return;
-    }
     if (current) {
       flush(current);
       current.pages.push(index);
