@@ -43,9 +43,9 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('trust proxy', deps.config.http.trustProxy);
   // First: every request is the root of its trace, every answer (health and docs included) carries the
   // request's id, and every request is measured, whatever refuses it.
-  if (deps.tracing) app.use(traceRequests());
+  if (deps.metrics) app.use(measureRequests({ tracing: deps.tracing }));
+  else if (deps.tracing) app.use(traceRequests());
   app.use(requestId(deps.log));
-  if (deps.metrics) app.use(measureRequests());
   // Before anything reads the body or waits on a server: refusals of the request's shape and pace.
   app.use(urlLength, bodyStalls(deps.log));
   // The API's own requests are routed first: every router and route an Express request passes costs it a

@@ -1,5 +1,7 @@
 // Document classes, and the classifier that reads the titles a page prints: splits multi-document files
 // (a whole loan file in one PDF) into logical documents and names each one's class.
+import { findDate } from './extract/values.js';
+import type { IsoDate } from './fields.js';
 
 export const DOCUMENT_CLASSES = [
   'closing_disclosure',
@@ -241,12 +243,12 @@ export interface DocumentRun {
  * new document when it announces a title of another class (or `other`: a letter, a circular, a note); for
  * its own form's, when the document before is complete ("Page n of n"; the form's instructions stay with
  * it), when it restarts a numbering ("Page 1 of n"; the page before's own number again is another version of
- * that page), when its title says it is a new version ("Corrected", "Revised"), or when it opens with the
- * title as the document before did and neither is numbered (a second pay stub). A cover sheet naming a form
- * starts that form's document; pages announcing nothing continue the document before them, or after a
- * complete one join the next (a document of class `other` when none follows). Leading pages before the first
- * title belong to the first document; a file that announces nothing is one document, of the class its first
- * pages name or `other`.
+ * that page), when its title says it is a new version ("Corrected", "Revised") or it prints another Date
+ * Issued than the document before, or when it opens with the title as the document before did and neither is
+ * numbered (a second pay stub). A cover sheet naming a form starts that form's document; pages announcing
+ * nothing continue the document before them, or after a complete one join the next (a document of class
+ * `other` when none follows). Leading pages before the first title belong to the first document; a file that
+ * announces nothing is one document, of the class its first pages name or `other`.
  */
 export function splitDocuments(pages: readonly PageLines[]): DocumentRun[] {
   const runs: DocumentRun[] = [];
@@ -268,6 +270,13 @@ export function splitDocuments(pages: readonly PageLines[]): DocumentRun[] {
     run.pages.every((i) => footers[i] === undefined) &&
     opensWith(pages[index]!, run.documentClass) &&
     run.pages.some((i) => opensWith(pages[i]!, run.documentClass));
+  const issued = pages.map(dateIssued);
+  /**
+   * A disclosure's first page printing another Date Issued than a page of the document before: a new
+   * issue of the form (a revised LE, a corrected CD), whatever its numbering says.
+   */
+  const reissued = (run: DocumentRun, index: number) =>
+    issued[index] !== undefined && run.pages.some((i) => issued[i] !== undefined && issued[i] !== issued[index]);
   /** Pages waiting for the next document: leading pages, or untitled pages after a complete document. */
   let pending: { pages: number[] } = { pages: [] };
   /** Pages taken for cover sheets: a document of nothing else is no document of the form it names. */
@@ -295,6 +304,7 @@ export function splitDocuments(pages: readonly PageLines[]): DocumentRun[] {
       cls !== current.documentClass ||
       cls === 'other' ||
       newVersion(page) ||
+      reissued(current, index) ||
       (!repeats && (restarts || (complete(current) && !instructions(page)))) ||
       anotherUnnumbered(current, index);
     if (cls !== null && starts) {
@@ -382,6 +392,19 @@ function instructions(page: PageLines): boolean {
   return [...lines.slice(0, TITLE_LINES), ...headings].some((line) =>
     /^(?:general\s+|specific\s+)?instructions?\b|^how to (?:complete|use|read)\b/i.test(line.trim()),
   );
+}
+
+/** Lines from the top of a disclosure's first page where its Date Issued stands, beside the title block. */
+const ISSUE_LINES = 12;
+
+/** The date a disclosure's first page says it was issued ("Date Issued 4/15/2013", "Fecha de emisión"). */
+function dateIssued(page: PageLines): IsoDate | undefined {
+  for (const line of normalise(page).lines.slice(0, ISSUE_LINES)) {
+    const label = /\b(?:date issued|fecha de emisi[oó]n)\b:?\s*(.*)$/i.exec(line);
+    const date = label && findDate(label[1]!.slice(0, 24));
+    if (date) return date;
+  }
+  return undefined;
 }
 
 /** A page whose title says it is a new version of its form ("Closing Disclosure — Corrected Copy"). */

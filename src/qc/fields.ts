@@ -204,6 +204,8 @@ export interface W2Fields {
   employee?: Located<string>;
   /** Box 1, wages, tips, other compensation. */
   wages?: Located<Cents>;
+  /** Box 5, Medicare wages and tips: gross pay before the retirement deferrals box 1 leaves out. */
+  medicareWages?: Located<Cents>;
 }
 
 export interface BankStatementFields {

@@ -69,7 +69,8 @@ test('a create is one trace: request → start of its run → the run → each a
     workflows,
     runs,
     log: silentLogger,
-    metrics: false,
+    // As production runs: metrics on too, whose request listener starts and ends the request's span.
+    metrics: true,
     tracing: true,
   });
   const server = createServer(app).listen(0, '127.0.0.1');

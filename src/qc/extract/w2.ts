@@ -1,5 +1,5 @@
-// The W-2 (Wage and Tax Statement): tax year, employer (box c), employee (box e) and wages (box 1). The
-// form prints each box's caption above its value.
+// The W-2 (Wage and Tax Statement): tax year, employer (box c), employee (box e), wages (box 1) and Medicare
+// wages (box 5). The form prints each box's caption above its value.
 import type { Located, W2Fields } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
 import { amount, labelled, onLine, unionOf, withoutUndefined } from './labels.js';
@@ -17,6 +17,7 @@ export function extractW2(pages: readonly PageLayout[]): W2Fields {
     employer: labelled(pages, /(?:c\s+)?employer(?:'s|’s)? name(?:, address,? and zip code)?/, organisationName, below),
     employee: employee(pages),
     wages: labelled(pages, /(?:1\s+)?wages, tips, other comp(?:ensation|\.)?/, amount, below),
+    medicareWages: labelled(pages, /(?:5\s+)?medicare wages and tips/, amount, below),
   };
   // The form prints its year in its title; on a blank form that year is no value written on it.
   const blank = Object.values(filled).every((v) => v === undefined);

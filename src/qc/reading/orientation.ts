@@ -103,10 +103,9 @@ export async function uprightBitmap(bitmap: OcrBitmap, turns: QuarterTurns): Pro
 
 /**
  * Reads a page upright: `read` once as it lies; when that reading does not read upright, again turned as
- * `detect` (the engine's orientation detection) says, or each way `turnsToTry` leaves until one reads
- * upright; the best reading
- * wins, the first unless a turned one reads BETTER_BY better. `words` gives a reading's words; `turn` turns a
- * bitmap (uprightBitmap).
+ * `detect` (the engine's orientation detection) says, then each way `turnsToTry` leaves, until one reads
+ * upright; the best reading wins, the first unless a turned one reads BETTER_BY better. `words` gives a
+ * reading's words; `turn` turns a bitmap (uprightBitmap).
  */
 export async function readUpright<R>(
   bitmap: OcrBitmap,
@@ -122,7 +121,10 @@ export async function readUpright<R>(
   // Detection that says upright is believed: a poor scan is read as it lies, at no more cost.
   if (detected === 0) return { bitmap, reading: first, turns: 0 };
   let best: { bitmap: OcrBitmap; reading: R; turns: QuarterTurns; score: number } | undefined;
-  for (const turns of detected !== undefined ? [detected] : turnsToTry(lie)) {
+  // Detection can mistake one quarter turn for the other: where its turn does not read upright, the turns
+  // the first reading leaves are tried after it.
+  const candidates = [...(detected !== undefined ? [detected] : []), ...turnsToTry(lie).filter((t) => t !== detected)];
+  for (const turns of candidates) {
     const turned = await turn(bitmap, turns);
     const reading = await read(turned);
     const turnedLie = lieOf(words(reading));

@@ -5,6 +5,7 @@
 import type { Rule, RuleHit } from '../catalog.js';
 import type { DocumentOf, IsoDate, Located, LoanDocument, LoanFile } from '../fields.js';
 import { organisationKey, samePerson } from './names.js';
+import type { Evidence } from '../finding.js';
 import { cite, daysBetween, documentsOf, evidenceOf, formatMoney, formatPercent, listOf } from './evidence.js';
 
 /** Pay-stub income may differ from the URLA's by this percentage of the URLA's (INC-001). */
@@ -14,7 +15,7 @@ const INCOME_TOLERANCE_PERCENT = 5;
 const DECLINE_THRESHOLD_PERCENT = 80;
 
 export const rules: Rule[] = [
-  { code: 'INC-001', check: (loan) => incomeMismatch(loan) },
+  { code: 'INC-001', check: (loan) => [...incomeMismatch(loan), ...w2IncomeMismatch(loan)] },
   { code: 'INC-002', check: (loan) => decliningIncome(loan) },
   { code: 'INC-003', check: (loan) => employerMismatch(loan) },
   { code: 'INC-004', check: (loan) => statedIncomeConflict(loan) },
@@ -79,6 +80,35 @@ function statedIncomeFor(loan: LoanFile, stub: PayStub): StatedIncome | undefine
   return urla && { urla, base: urla.fields.monthlyIncome, total: urla.fields.monthlyEmploymentIncome };
 }
 
+/**
+ * A monthly income the URLA's base and total for its employment both miss by more than the tolerance: the
+ * URLA's side of the finding, in words (against the figure nearest it) and as evidence.
+ */
+function unexplained(monthly: number, stated: StatedIncome): { text: string; evidence: Evidence[] } | undefined {
+  const { urla, base, total } = stated;
+  const figures = [base, total].filter(
+    (f, i, all): f is Located<number> => f !== undefined && all.findIndex((g) => g?.value === f.value) === i,
+  );
+  const within = (f: Located<number>) => Math.abs(monthly - f.value) * 100 <= INCOME_TOLERANCE_PERCENT * f.value;
+  if (figures.length === 0 || figures.some(within)) return undefined;
+  const nearest = figures.reduce((a, b) => (Math.abs(monthly - b.value) < Math.abs(monthly - a.value) ? b : a));
+  const difference = Math.abs(monthly - nearest.value);
+  const relative =
+    nearest.value > 0
+      ? `${formatPercent((difference * 100) / nearest.value, INCOME_TOLERANCE_PERCENT)} > ${INCOME_TOLERANCE_PERCENT}%`
+      : 'the URLA states none';
+  const statedText =
+    figures.length > 1
+      ? `monthly income ${formatMoney(base!.value)} base, ${formatMoney(total!.value)} in all`
+      : `monthly income ${formatMoney(nearest.value)}`;
+  return {
+    text: `${cite(urla, nearest)} states ${statedText} (difference ${formatMoney(difference)}, ${relative})`,
+    evidence: figures.map((f) =>
+      evidenceOf(urla, f === base ? 'monthly_income' : 'monthly_employment_income', f, formatMoney(f.value)),
+    ),
+  };
+}
+
 // INC-001: gross pay per period × periods a year / 12, from the latest pay stub, against the URLA's monthly
 // income for that employment; the difference is measured against the URLA's figure. A stub's gross holds
 // overtime, bonus and commission in some periods and not in others: a difference within the tolerance of
@@ -90,38 +120,93 @@ function incomeMismatch(loan: LoanFile): RuleHit[] {
   const stated = stub && statedIncomeFor(loan, stub);
   if (!stub || !gross || !periods || !stated) return [];
   const monthly = Math.round((gross.value * periods.value) / 12);
-  const figures = [stated.base, stated.total].filter(
-    (f, i, all): f is Located<number> => f !== undefined && all.findIndex((g) => g?.value === f.value) === i,
-  );
-  const within = (f: Located<number>) => Math.abs(monthly - f.value) * 100 <= INCOME_TOLERANCE_PERCENT * f.value;
-  if (figures.length === 0 || figures.some(within)) return [];
-  // The figure nearest the stub's is the one its difference is stated against.
-  const nearest = figures.reduce((a, b) => (Math.abs(monthly - b.value) < Math.abs(monthly - a.value) ? b : a));
-  const difference = Math.abs(monthly - nearest.value);
-  const relative =
-    nearest.value > 0
-      ? `${formatPercent((difference * 100) / nearest.value, INCOME_TOLERANCE_PERCENT)} > ${INCOME_TOLERANCE_PERCENT}%`
-      : 'the URLA states none';
-  const { urla } = stated;
-  const statedText =
-    figures.length > 1
-      ? `monthly income ${formatMoney(stated.base!.value)} base, ${formatMoney(stated.total!.value)} in all`
-      : `monthly income ${formatMoney(nearest.value)}`;
+  const gap = unexplained(monthly, stated);
+  if (!gap) return [];
   return [
     {
       summary:
         `${cite(stub, gross)} shows gross pay ${formatMoney(gross.value)} a period, ${periods.value} periods a year: ` +
-        `${formatMoney(monthly)} a month; ${cite(urla, nearest)} states ${statedText} ` +
-        `(difference ${formatMoney(difference)}, ${relative}).`,
+        `${formatMoney(monthly)} a month; ${gap.text}.`,
       evidence: [
         evidenceOf(stub, 'gross_pay', gross, formatMoney(gross.value)),
         evidenceOf(stub, 'pay_periods_per_year', periods, String(periods.value)),
-        ...figures.map((f) =>
-          evidenceOf(urla, f === stated.base ? 'monthly_income' : 'monthly_employment_income', f, formatMoney(f.value)),
-        ),
+        ...gap.evidence,
       ],
     },
   ];
+}
+
+/** A W-2 covering fewer months of work than this (a job started late in its year) is not annualised. */
+const W2_MIN_MONTHS = 3;
+
+/** One current employment the URLA states an income for. */
+interface StatedEmployment extends StatedIncome {
+  employer?: Located<string>;
+  start?: Located<IsoDate>;
+}
+
+/** The URLA's current wage employments: each of its employments, else the one read from its labels. */
+function statedEmployments(urla: DocumentOf<'urla'>): StatedEmployment[] {
+  const { employments, employer, monthlyIncome, monthlyEmploymentIncome, wageEarner } = urla.fields;
+  if (employments?.length)
+    return employments
+      .filter((e) => e.current && e.selfEmployed?.value !== true)
+      .map((e) => ({ urla, employer: e.employer, start: e.startDate, base: e.income.base, total: e.monthlyTotal }));
+  if (wageEarner?.value === false) return [];
+  return [{ urla, employer, base: monthlyIncome, total: monthlyEmploymentIncome }];
+}
+
+// INC-001 against the W-2: an employment no pay stub evidences (a stub of its employer, or one naming
+// none) is held against the borrower's W-2 of the latest tax year from that employer. Its Medicare wages
+// (box 5: gross pay, retirement deferrals included, which box 1 leaves out; box 1 when box 5 is unread)
+// a month, over the months of that year worked there when the URLA's start date falls in it, against the
+// employment's base and total as for a stub. A self-employed borrower's income is not wages.
+function w2IncomeMismatch(loan: LoanFile): RuleHit[] {
+  const borrower = borrowerOf(loan);
+  const urla = documentsOf(loan, 'urla').find((u) => u.fields.monthlyIncome || u.fields.monthlyEmploymentIncome);
+  if (!urla) return [];
+  const stubs = documentsOf(loan, 'pay_stub').filter(
+    (s) => stubMonthly(s) !== undefined && isBorrowers(s.fields.employee, borrower),
+  );
+  const w2s = documentsOf(loan, 'w2').filter(
+    (w) => w.fields.taxYear && (w.fields.medicareWages ?? w.fields.wages) && isBorrowers(w.fields.employee, borrower),
+  );
+  const key = (name: Located<string> | undefined) => (name ? organisationKey(name.value) : undefined);
+  return statedEmployments(urla).flatMap((job) => {
+    const employer = key(job.employer);
+    if (stubs.some((s) => !s.fields.employer || key(s.fields.employer) === employer)) return [];
+    const w2 = w2s
+      .filter((w) => employer !== undefined && key(w.fields.employer) === employer)
+      .sort((a, b) => a.fields.taxYear!.value - b.fields.taxYear!.value)
+      .at(-1);
+    const wages = w2 && (w2.fields.medicareWages ?? w2.fields.wages);
+    if (!w2 || !wages) return [];
+    const year = w2.fields.taxYear!.value;
+    const yearStart = `${year}-01-01`;
+    const yearDays = daysBetween(yearStart, `${year + 1}-01-01`);
+    const start = job.start && job.start.value > yearStart ? job.start : undefined;
+    const worked = start ? daysBetween(start.value, `${year + 1}-01-01`) : yearDays;
+    if ((worked * 12) / yearDays < W2_MIN_MONTHS) return [];
+    const monthly = Math.round((wages.value * yearDays) / worked / 12);
+    const gap = unexplained(monthly, job);
+    if (!gap) return [];
+    const box = w2.fields.medicareWages ? 'Medicare wages' : 'wages';
+    const months = start ? ` earned from ${start.value}, as ${cite(urla, start)} states` : '';
+    return [
+      {
+        subject: job.employer?.value,
+        summary:
+          `${cite(w2, wages)} shows ${year} ${box} of ${formatMoney(wages.value)}${months}: ` +
+          `${formatMoney(monthly)} a month; ${gap.text}; no pay stub from ${job.employer!.value} accounts for it.`,
+        evidence: [
+          evidenceOf(w2, w2.fields.medicareWages ? 'medicare_wages' : 'wages', wages, formatMoney(wages.value)),
+          evidenceOf(w2, 'tax_year', w2.fields.taxYear, String(year)),
+          ...(start ? [evidenceOf(urla, 'employment_start', start, start.value)] : []),
+          ...gap.evidence,
+        ],
+      },
+    ];
+  });
 }
 
 /** Gross pay a period × periods a year / 12: the monthly income a pay stub evidences. */

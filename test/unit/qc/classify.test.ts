@@ -250,6 +250,20 @@ test(
       open.map((r) => [r.documentClass, r.pages]),
       [['closing_disclosure', [0, 1]]],
     );
+    // A disclosure issued again prints another Date Issued, though its numbering runs on and its title is the same.
+    const reissued = splitDocuments([
+      ['Closing Disclosure', 'Date Issued 4/15/2013 Borrower Michael Jones', 'Page 1 of 5'],
+      ['Loan Costs', 'Page 2 of 5'],
+      ['Closing Disclosure', 'Date Issued 4/22/2013 Borrower Michael Jones', 'Page 3 of 5'],
+      ['Closing Disclosure', 'Date Issued 4/22/2013', 'Page 4 of 5'],
+    ]);
+    t.deepEqual(
+      reissued.map((r) => [r.documentClass, r.pages]),
+      [
+        ['closing_disclosure', [0, 1]],
+        ['closing_disclosure', [2, 3]],
+      ],
+    );
     // A revised Loan Estimate says so in its title: a new document though its numbering never restarts.
     const revised = splitDocuments([['Loan Estimate'], ['Revised Loan Estimate']]);
     t.deepEqual(

@@ -110,9 +110,11 @@ test(
   },
 );
 
-test('detection that says upright is believed, and a turn that reads no better is not taken', async (t) => {
+test('detection that says upright is believed; a turn it gives that reads no better is not taken', async (t) => {
   // A poor scan lying upright: detection says so, and it is read as it lies, once.
   t.deepEqual(await upright(2, async () => 0), { turns: 0, reads: [0] });
+  // Detection wrong by a half turn (a sideways page turned the wrong way): the turns left are tried after it.
+  t.deepEqual(await upright(3, async () => 3), { turns: 1, reads: [0, 3, 1] });
   // Detection wrong: the page it turns reads worse, so the first reading stands.
   const { page, read } = pageLying(0);
   const poor = async (b: OcrBitmap) => (await read(b)).map((w) => ({ ...w, confidence: 50 }));

@@ -162,6 +162,72 @@ test('INC-001 holds a stub against the employment it is from, and its base or it
   ]);
 });
 
+test('INC-001 holds the URLA against the latest W-2 of an employer no pay stub evidences', (t) => {
+  const stated = urla({ employer: at('Acme Corp'), monthlyIncome: at(750_000) });
+  // $72,000.00 of Medicare wages in 2025: $6,000.00 a month against the URLA's $7,500.00.
+  const low = w2({ taxYear: at(2025), employer: at('ACME CORP.'), wages: at(6_500_000), medicareWages: at(7_200_000) });
+  const older = w2({ taxYear: at(2024), employer: at('Acme Corp'), wages: at(9_000_000) }, 'w2-2024.pdf');
+  t.deepEqual(check('INC-001', loanFile(stated, older, low)), [
+    {
+      subject: 'Acme Corp',
+      summary:
+        'W-2 (w2.pdf, p.1) shows 2025 Medicare wages of $72,000.00: $6,000.00 a month; URLA (urla.pdf, p.1) ' +
+        'states monthly income $7,500.00 (difference $1,500.00, 20.0% > 5%); no pay stub from Acme Corp ' +
+        'accounts for it.',
+    },
+  ]);
+  t.deepEqual(evidenceOfHits(rules, loanFile(stated, low))['INC-001'], [
+    ['w2.pdf p.1 medicare_wages=$72,000.00', 'w2.pdf p.1 tax_year=2025', 'urla.pdf p.1 monthly_income=$7,500.00'],
+  ]);
+  // A current pay stub of that employer evidences this year's income: last year's W-2 is no longer the test.
+  const raise = stub({ employer: at('Acme Corp'), grossPay: at(375_000), periodsPerYear: at(24) });
+  t.deepEqual(check('INC-001', loanFile(stated, low, raise)), []);
+  // Box 1 leaves out retirement deferrals; box 5 is the gross the URLA states.
+  const deferred = w2({
+    taxYear: at(2025),
+    employer: at('Acme Corp'),
+    wages: at(8_000_000),
+    medicareWages: at(9_000_000),
+  });
+  t.deepEqual(check('INC-001', loanFile(stated, deferred)), []);
+  // Without box 5, box 1.
+  const box1 = w2({ taxYear: at(2025), employer: at('Acme Corp'), wages: at(9_100_000) });
+  t.deepEqual(check('INC-001', loanFile(stated, box1)), []);
+  // A W-2 of another employer is INC-003's question, not this one's.
+  const other = w2({ taxYear: at(2025), employer: at('Apex Industries'), wages: at(3_000_000) });
+  t.deepEqual(check('INC-001', loanFile(stated, other)), []);
+});
+
+test('INC-001 annualises a W-2 over the months worked, and not a self-employed income', (t) => {
+  const since = (start: string, selfEmployed = false) =>
+    urla({
+      monthlyIncome: at(750_000),
+      employments: [
+        {
+          current: true,
+          employer: at('Acme Corp'),
+          startDate: at(start),
+          selfEmployed: at(selfEmployed),
+          income: { base: at(750_000) },
+          monthlyTotal: at(750_000),
+        },
+      ],
+    });
+  // Half of 2025 worked: $45,000.00 is $7,500.00 a month.
+  const half = w2({ taxYear: at(2025), employer: at('Acme Corp'), wages: at(4_500_000) });
+  t.deepEqual(check('INC-001', loanFile(since('2025-07-02'), half)), []);
+  const [hit] = check('INC-001', loanFile(since('2025-04-01'), half));
+  // From April 1: 275 days of 365 worked.
+  t.regex(
+    hit?.summary ?? '',
+    /\$45,000\.00 earned from 2025-04-01, as URLA \(urla\.pdf, p\.1\) states: \$4,977\.27 a month/,
+  );
+  // Six weeks of a year say nothing of a month's income.
+  t.deepEqual(check('INC-001', loanFile(since('2025-11-15'), half)), []);
+  // A business owner's W-2 from the own company is not the income the URLA states.
+  t.deepEqual(check('INC-001', loanFile(since('2020-01-01', true), half)), []);
+});
+
 // ---- INC-003 -----------------------------------------------------------------------------------------
 
 test('INC-003 fires when the W-2 names another employer than the URLA and the pay stub', (t) => {
