@@ -75,7 +75,7 @@ export async function flattenPaper(grey: Uint8Array, width: number, height: numb
   // ink near it, found at a higher percentile; a block of ground far from any ink still turns white.
   const reversed = reversedRegions(dark, median, bright, paper, cols, rows);
   if (reversed) {
-    const inked = Float32Array.from(paper);
+    // Each block reads its own paper and its neighbours' bright ends only: updated in place.
     for (let block = 0; block < paper.length; block++) {
       if (!reversed[block]) continue;
       const [bx, by] = [block % cols, Math.floor(block / cols)];
@@ -83,9 +83,8 @@ export async function flattenPaper(grey: Uint8Array, width: number, height: numb
       for (let y = Math.max(0, by - INK_REACH); y <= Math.min(rows - 1, by + INK_REACH); y++)
         for (let x = Math.max(0, bx - INK_REACH); x <= Math.min(cols - 1, bx + INK_REACH); x++)
           if (reversed[y * cols + x]) ink = Math.max(ink, bright[y * cols + x]!);
-      inked[block] = ink;
+      paper[block] = ink;
     }
-    paper.set(inked);
   }
   // A block that is all ink or picture (a logo, a dark photo margin) borrows its neighbours' paper.
   const smoothed = new Float32Array(paper.length);

@@ -118,8 +118,8 @@ function incomeMismatch(loan: LoanFile): RuleHit[] {
   const gross = stub?.fields.grossPay;
   const periods = stub?.fields.periodsPerYear;
   const stated = stub && statedIncomeFor(loan, stub);
-  if (!stub || !gross || !periods || !stated) return [];
-  const monthly = Math.round((gross.value * periods.value) / 12);
+  const monthly = stub && stubMonthly(stub);
+  if (!stub || !gross || !periods || !stated || monthly === undefined) return [];
   const gap = unexplained(monthly, stated);
   if (!gap) return [];
   return [
