@@ -20,7 +20,7 @@ import { ReviewWorkflows } from './review-workflow.js';
 
 const config = loadServiceConfigOrExit();
 const log = createLogger({ service: 'api', level: config.logLevel, format: config.telemetry.logFormat });
-const tracing = await startTracing('api', config);
+const tracing = await startTracing('api', config, log);
 const metrics = config.telemetry.metrics;
 const pool = createSql(config);
 const sql = metrics

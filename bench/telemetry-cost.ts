@@ -9,11 +9,11 @@
 // create: its throughput is set by the stack behind it (a create is a durable Postgres commit, a MinIO write
 // and a Temporal start, on the same two cores), whose rounds spread 52–190 creates/s on either side, too
 // wide to resolve a few percent; the throughputs are printed beside it.
+// Every round starts its side's API process afresh and warms it the same way before measuring: one process
+// of one build reads 2,800 to 3,900 req/s from one start to the next (its JIT and memory layout), a spread
+// that a single process per setting would carry into the ratio whole.
 import autocannon from 'autocannon';
-import { once } from 'node:events';
-import { createServer } from 'node:http';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { PDFDocument } from 'pdf-lib';
 import { createSql, type Sql } from '../src/db/client.js';
 import { createApiKey } from '../src/db/keys.js';
@@ -21,6 +21,7 @@ import { freePort } from '../scripts/stack/ports.js';
 import { ensureCompiled, SERVICES } from '../scripts/compile.js';
 import { startService } from '../scripts/stack/stack.js';
 import { cpuSeconds, withThrowawayStack } from '../scripts/stack/throwaway.js';
+import { traceCollector } from '../test/support/otlp.js';
 import { alternate, report } from './side-by-side.js';
 
 // Five rounds a side: the differences measured are a few percent, the machine's noise more.
@@ -29,19 +30,30 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 20;
 const CREATES = Number(process.env.BENCH_CREATES ?? 150);
 const CREATES_AT_ONCE = 10;
+/** Reads that warm a fresh API process before a read round is measured. */
+const WARM_SECONDS = 3;
+/** Creates that warm a fresh API process before a create round is measured. */
+const WARM_CREATES = 30;
+
+const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
 /** A round of reads: its throughput, and the API process's CPU microseconds per request. */
-async function readRound(url: string, pid: number, key: string): Promise<{ perSecond: number; cpuUs: number }> {
+async function readRound(
+  url: string,
+  pid: number,
+  key: string,
+): Promise<{ perSecond: number; cpuUs: number; requests: number }> {
   const cpu = await cpuSeconds(pid);
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
     duration: SECONDS,
-    headers: { authorization: `Bearer ${key}` },
+    headers: auth(key),
   });
   const failed = result.non2xx + result.errors + result.timeouts;
   if (failed > 0) throw new Error(`${url}: ${failed} of ${result.requests.total} requests failed`);
   return {
+    requests: result.requests.total,
     perSecond: result.requests.total / SECONDS,
     cpuUs: (((await cpuSeconds(pid)) - cpu) * 1e6) / result.requests.total,
   };
@@ -69,13 +81,14 @@ async function createRound(
   key: string,
   pdf: Uint8Array,
   sql: Sql,
+  creates = CREATES,
 ): Promise<{ perSecond: number; cpuMs: number }> {
   await settled(sql);
   let next = 0;
   const cpu = await cpuSeconds(pid);
   const started = performance.now();
   const lane = async () => {
-    while (next < CREATES) {
+    while (next < creates) {
       next++;
       const body = new FormData();
       body.append('documents', new Blob([pdf], { type: 'application/pdf' }), 'letter.pdf');
@@ -85,32 +98,14 @@ async function createRound(
     }
   };
   await Promise.all(Array.from({ length: CREATES_AT_ONCE }, lane));
-  const perSecond = CREATES / ((performance.now() - started) / 1000);
+  const perSecond = creates / ((performance.now() - started) / 1000);
   // The runs a create starts after its answer are started by the API too: its CPU counts until they have.
   await settled(sql);
-  return { perSecond, cpuMs: (((await cpuSeconds(pid)) - cpu) * 1000) / CREATES };
-}
-
-/** A collector stand-in: takes OTLP/HTTP batches and answers 200; counts them. */
-async function collector(): Promise<{ url: string; batches: () => number; close: () => void }> {
-  let batches = 0;
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      if (req.url === '/v1/traces') batches++;
-      res.writeHead(200, { 'Content-Type': 'application/x-protobuf' }).end();
-    });
-  }).listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    batches: () => batches,
-    close: () => server.close(),
-  };
+  return { perSecond, cpuMs: (((await cpuSeconds(pid)) - cpu) * 1000) / creates };
 }
 
 async function main() {
-  const otlp = await collector();
+  const otlp = await traceCollector();
   const doc = await PDFDocument.create();
   doc.addPage().drawText('A letter of explanation.');
   const pdf = await doc.save();
@@ -126,38 +121,44 @@ async function main() {
         metrics: { METRICS: 'on' },
         traced: { METRICS: 'on', OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url },
       };
-      const apis: Record<keyof typeof variants, string> = { off: '', metrics: '', traced: '' };
-      const pids: Record<keyof typeof variants, number> = { off: 0, metrics: 0, traced: 0 };
-      for (const [name, env] of Object.entries(variants) as [keyof typeof variants, Record<string, string>][]) {
+      type Variant = keyof typeof variants;
+      /** A fresh API process of `name`'s setting, once ready: its URL and pid. */
+      const launch = async (name: Variant) => {
         const port = await freePort();
-        const api = startService(
+        const child = startService(
           stack.supervisor,
           'api',
-          { ...stack.apiServiceEnv, ...env, PORT: String(port), OPS_PORT: String(await freePort()) },
+          { ...stack.apiServiceEnv, ...variants[name], PORT: String(port), OPS_PORT: String(await freePort()) },
           join(dir, 'logs'),
           false,
-          `api-${name}`,
+          `api-${name}-${port}`,
           { compiled: compiled.files },
         );
-        apis[name] = `http://127.0.0.1:${port}/v1`;
-        pids[name] = api.process.pid!;
         for (let i = 0; ; i++) {
           const ready = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
           if (ready?.status === 200) break;
           if (i > 600) throw new Error(`api-${name} never ready`);
           await new Promise((r) => setTimeout(r, 100));
         }
-      }
+        return {
+          url: `http://127.0.0.1:${port}/v1`,
+          pid: child.process.pid!,
+          stop: () => stack.supervisor.stop(child),
+        };
+      };
       // A review to read: one create through the baseline.
       const body = new FormData();
       body.append('documents', new Blob([pdf], { type: 'application/pdf' }), 'letter.pdf');
-      const created = await fetch(`${apis.off}/reviews`, {
+      const first = await launch('off');
+      const created = await fetch(`${first.url}/reviews`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}` },
         body,
       });
       const { review_id: id } = (await created.json()) as { review_id: string };
+      await first.stop();
 
+      let tracedReads = 0;
       const settings = [
         ['metrics', 'metrics on', 0.95],
         ['traced', 'metrics on, traces exported', 0.85],
@@ -169,8 +170,13 @@ async function main() {
         // The API's own CPU a read costs, beside the throughput: the rounds' throughput moves with what
         // else the two cores run (autocannon, Postgres), its CPU per request far less.
         const cpu = { here: [] as number[], plain: [] as number[] };
-        const measure = (side: 'here' | 'plain', which: keyof typeof variants) => async () => {
-          const round = await readRound(`${apis[which]}/reviews/${id}`, pids[which], key);
+        const measure = (side: 'here' | 'plain', which: Variant) => async () => {
+          const api = await launch(which);
+          const url = `${api.url}/reviews/${id}`;
+          const warm = await autocannon({ url, connections: CONNECTIONS, duration: WARM_SECONDS, headers: auth(key) });
+          const round = await readRound(url, api.pid, key);
+          if (which === 'traced') tracedReads += warm.requests.total + round.requests;
+          await api.stop();
           cpu[side].push(round.cpuUs);
           return round.perSecond;
         };
@@ -186,7 +192,8 @@ async function main() {
           ...reads,
           target,
           notes: [
-            `autocannon -c${CONNECTIONS} -d${SECONDS}; the same stack, an API process per setting`,
+            `autocannon -c${CONNECTIONS} -d${SECONDS}; the same stack, a fresh API process a round, ` +
+              `warmed ${WARM_SECONDS} s`,
             `API CPU per read: ${median(cpu.here).toFixed(0)} µs (${spread(cpu.here)}) against ` +
               `${median(cpu.plain).toFixed(0)} µs (${spread(cpu.plain)}): ` +
               `${(median(cpu.plain) / median(cpu.here)).toFixed(2)} of the baseline's requests a CPU second`,
@@ -195,8 +202,11 @@ async function main() {
       }
       for (const [variant, label, target] of settings) {
         const throughput = { here: [] as number[], plain: [] as number[] };
-        const measure = (side: 'here' | 'plain', which: keyof typeof variants) => async () => {
-          const round = await createRound(apis[which], pids[which], key, pdf, sql);
+        const measure = (side: 'here' | 'plain', which: Variant) => async () => {
+          const api = await launch(which);
+          await createRound(api.url, api.pid, key, pdf, sql, WARM_CREATES);
+          const round = await createRound(api.url, api.pid, key, pdf, sql);
+          await api.stop();
           throughput[side].push(round.perSecond);
           return round.cpuMs;
         };
@@ -212,8 +222,8 @@ async function main() {
           ...creates,
           target,
           notes: [
-            `${CREATES} one-page multipart creates, ${CREATES_AT_ONCE} at a time; ` +
-              "the API process's CPU until their runs started",
+            `${CREATES} one-page multipart creates, ${CREATES_AT_ONCE} at a time, by a fresh API process ` +
+              `after ${WARM_CREATES}; the process's CPU until their runs started`,
             `creates/s: ${median(throughput.here).toFixed(0)} (${spread(throughput.here)}) against ` +
               `${median(throughput.plain).toFixed(0)} ` +
               `(${spread(throughput.plain)})`,
@@ -221,11 +231,17 @@ async function main() {
         });
       }
       await sql.end();
-      if (otlp.batches() === 0) throw new Error('no trace batch reached the collector');
-      console.error(`# ${otlp.batches()} trace batches exported`);
+      // What was sent is what a collector reads: the last batch holds the API's request spans.
+      // What was sent is what a collector reads: a span for every read the traced processes answered.
+      const spans = otlp.spans();
+      const reads = spans.filter((s) => s.service === 'loan-review-api' && s.name === 'GET /v1/reviews/:review_id');
+      const creates = spans.filter((s) => s.name === 'POST /v1/reviews').length;
+      console.error(`# ${reads.length} read spans of ${tracedReads} traced reads, ${creates} create spans received`);
+      if (reads.length === 0 || creates === 0) throw new Error('the collector received no request spans');
+      console.error(`# ${otlp.requests.length} trace batches exported`);
     });
   } finally {
-    otlp.close();
+    await otlp.close();
   }
 }
 

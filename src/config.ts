@@ -53,6 +53,12 @@ const envSchema = z.object({
   // Traces (src/telemetry/tracing.ts) are exported over OTLP/HTTP to this collector when set, and not made
   // at all otherwise. The exporter reads the other OTEL_EXPORTER_OTLP_* settings (headers, timeout) itself.
   OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl.optional(),
+  // How spans are batched for it (src/telemetry/otlp-batch-processor.ts), under OpenTelemetry's names and
+  // with its defaults but the delay: 2 s rather than 5 s, so a quiet service's spans are not kept back long.
+  OTEL_BSP_SCHEDULE_DELAY: positiveInt.default(2_000),
+  OTEL_BSP_MAX_QUEUE_SIZE: positiveInt.default(2_048),
+  OTEL_BSP_MAX_EXPORT_BATCH_SIZE: positiveInt.default(512),
+  OTEL_BSP_EXPORT_TIMEOUT: positiveInt.default(30_000),
 
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(8080),
@@ -210,6 +216,13 @@ export interface Config {
     ops: { host: string; port?: number };
     metrics: boolean;
     otlpEndpoint?: string;
+    /** Milliseconds and span counts; a batch no larger than the queue. */
+    spanBatches: {
+      scheduledDelayMillis: number;
+      maxQueueSize: number;
+      maxExportBatchSize: number;
+      exportTimeoutMillis: number;
+    };
   };
   http: { host: string; port: number; publicBaseUrl: string; trustProxy: boolean | number | string };
   database: {
@@ -465,6 +478,13 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
       ops: { host: e.OPS_HOST ?? e.HOST, ...(e.OPS_PORT === undefined ? {} : { port: e.OPS_PORT }) },
       metrics: e.METRICS === 'on',
       ...(e.OTEL_EXPORTER_OTLP_ENDPOINT ? { otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
+      spanBatches: {
+        scheduledDelayMillis: e.OTEL_BSP_SCHEDULE_DELAY,
+        maxQueueSize: e.OTEL_BSP_MAX_QUEUE_SIZE,
+        // As OpenTelemetry's batch processor takes it: a batch larger than the queue is the queue.
+        maxExportBatchSize: Math.min(e.OTEL_BSP_MAX_EXPORT_BATCH_SIZE, e.OTEL_BSP_MAX_QUEUE_SIZE),
+        exportTimeoutMillis: e.OTEL_BSP_EXPORT_TIMEOUT,
+      },
     },
     http: {
       host: e.HOST,

@@ -32,7 +32,7 @@ import { watchPolling, workerRegistry } from '../src/telemetry/worker-metrics.js
 const config = loadServiceConfigOrExit();
 const log = createLogger({ service: 'worker', level: config.logLevel, format: config.telemetry.logFormat });
 setProcessLogger(log);
-const tracing = await startTracing('worker', config);
+const tracing = await startTracing('worker', config, log);
 const metrics = config.telemetry.metrics;
 // Before any connection: the SDK's logs (its native core's too) become the worker's records, and its
 // metrics are served by its core on a loopback port, read at each scrape of the operations port.

@@ -1,12 +1,16 @@
 // Traces: one OpenTelemetry trace from an HTTP request through the workflow update or start it makes, the
 // workflow's run and every activity it schedules. The API makes the request's span (api/request-tracing.ts)
 // and Temporal's OpenTelemetry interceptors the rest, carrying the context in Temporal headers. Spans are
-// exported over OTLP/HTTP (protobuf) when OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise no tracer provider
-// is installed, spans are never made, and the interceptors pass nothing on. The SDK's modules are loaded
-// only then: a process that does not trace does not pay for them at its start.
+// exported over OTLP/HTTP (protobuf) when OTEL_EXPORTER_OTLP_ENDPOINT is set, through OpenTelemetry's OTLP
+// transport (its OTEL_EXPORTER_OTLP_* settings: headers, timeout, compression, retries), each span encoded
+// as it ends (src/telemetry/otlp-batch-processor.ts); otherwise no tracer provider is installed, spans are
+// never made, and the interceptors pass nothing on. The SDK's modules are loaded only then: a process that
+// does not trace does not pay for them at its start.
+import { diag, DiagLogLevel } from '@opentelemetry/api';
 import type { Resource } from '@opentelemetry/resources';
-import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Config } from '../config.js';
+import type { Logger } from './log.js';
 import type { WorkflowSpanSinks } from './workflow-spans.js';
 
 export interface Tracing {
@@ -24,33 +28,58 @@ export function serviceName(role: 'api' | 'worker'): string {
 }
 
 /**
- * Installs the process's tracer provider exporting to `exporter` (tests pass an in-memory one), or to the
- * configured collector; undefined, and nothing installed, when neither is given.
+ * Installs the process's tracer provider exporting to the configured collector; undefined, and nothing
+ * installed, without one. OpenTelemetry's own warnings and errors (a collector's partial refusals, a
+ * transport's failures) and the export's are written to `log`.
  */
 export async function startTracing(
   role: 'api' | 'worker',
   config: Pick<Config, 'telemetry'>,
-  exporter?: SpanExporter,
+  log: Logger,
 ): Promise<Tracing | undefined> {
   const endpoint = config.telemetry.otlpEndpoint;
-  if (!exporter && !endpoint) return undefined;
+  if (!endpoint) return undefined;
+  diag.setLogger(
+    {
+      error: (message, ...args) => log.error(message, diagFields(args)),
+      warn: (message, ...args) => log.warn(message, diagFields(args)),
+      info: () => {},
+      debug: () => {},
+      verbose: () => {},
+    },
+    DiagLogLevel.WARN,
+  );
   const [
-    { OTLPTraceExporter },
+    { convertLegacyHttpOptions, createOtlpHttpExportDelegate },
+    { ProtobufTraceSerializer },
     { Resource },
-    { BasicTracerProvider, BatchSpanProcessor },
+    { BasicTracerProvider },
+    { OtlpBatchProcessor },
     { SyncContextManager },
     { makeWorkflowExporter },
   ] = await Promise.all([
-    import('@opentelemetry/exporter-trace-otlp-proto'),
+    import('@opentelemetry/otlp-exporter-base/node-http'),
+    import('@opentelemetry/otlp-transformer'),
     import('@opentelemetry/resources'),
     import('@opentelemetry/sdk-trace-base'),
+    import('./otlp-batch-processor.js'),
     import('./sync-context.js'),
     import('@temporalio/interceptors-opentelemetry/lib/worker/index.js'),
   ]);
-  const chosen = exporter ?? new OTLPTraceExporter({ url: `${endpoint}/v1/traces` });
+  // The transport OpenTelemetry's OTLPTraceExporter builds, fed the batch's bytes as they are.
+  const transport = createOtlpHttpExportDelegate(
+    convertLegacyHttpOptions({ url: `${endpoint}/v1/traces` }, 'TRACES', 'v1/traces', {
+      'User-Agent': `${serviceName(role)} (OTLP/HTTP)`,
+      'Content-Type': 'application/x-protobuf',
+    }),
+    {
+      serializeRequest: (request: Uint8Array) => request,
+      deserializeResponse: (data: Uint8Array) => ProtobufTraceSerializer.deserializeResponse(data),
+    },
+  );
   const resource = new Resource({ 'service.name': serviceName(role) });
-  // Batched: a span costs the request a push onto a buffer, not a network round trip.
-  const processor = new BatchSpanProcessor(chosen, { scheduledDelayMillis: exporter ? 100 : 2_000 });
+  // Batched: a span costs the request its encoding into a buffer, not a network round trip.
+  const processor = new OtlpBatchProcessor(transport, config.telemetry.spanBatches, log);
   const provider = new BasicTracerProvider({ resource, spanProcessors: [processor] });
   // Global: Temporal's interceptors and the request spans find the tracer there; W3C trace context is read
   // from and written to headers (a caller's own traceparent joins its trace). Parents are handed on
@@ -62,4 +91,9 @@ export async function startTracing(
     workflowSinks: { exporter: makeWorkflowExporter(processor, resource) },
     shutdown: () => provider.shutdown(),
   };
+}
+
+/** What OpenTelemetry passes beside a message (errors, response bodies), as one field. */
+function diagFields(args: unknown[]): { detail?: string } {
+  return args.length === 0 ? {} : { detail: args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ') };
 }

@@ -1,13 +1,13 @@
 // One trace from an HTTP request to every activity it causes: the API's request span, the client's start
 // of the review's run (after the answer, for a small live create), the workflow's run and each activity
-// it schedules and runs. Shown in this process with an in-memory exporter: an API app and a worker of
-// its own task queue over the suite's Temporal, Postgres and MinIO, both tracing to the exporter.
+// it schedules and runs. Shown in this process as a collector receives it over OTLP/HTTP: an API app and a
+// worker of its own task queue over the suite's Temporal, Postgres and MinIO, both tracing to a collector
+// stand-in that decodes what it is sent.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
-import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client/index.js';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.js';
@@ -24,6 +24,7 @@ import { startTracing } from '../../src/telemetry/tracing.js';
 import { ReviewWorkers } from '../../worker/review-workers.js';
 import { ensureWorkflowBundle } from '../../worker/workflow-bundle.js';
 import { pdf } from '../support/fixtures.js';
+import { type ReceivedSpan, traceCollector } from '../support/otlp.js';
 import { call, form } from '../support/http.js';
 import { storage } from '../support/objects.js';
 import { waitForReview } from '../support/reviews.js';
@@ -32,9 +33,7 @@ import { closeShared, config, db, newOrganization } from '../support/stack.js';
 Runtime.install({ logger: new DefaultLogger('WARN') });
 test.after.always(closeShared);
 
-const exporter = new InMemorySpanExporter();
-
-function only(spans: readonly ReadableSpan[], name: string): ReadableSpan {
+function only(spans: readonly ReceivedSpan[], name: string): ReceivedSpan {
   const found = spans.filter((s) => s.name === name);
   if (found.length !== 1)
     throw new Error(`${found.length} spans named ${name}: ${spans.map((s) => s.name).join(', ')}`);
@@ -42,7 +41,19 @@ function only(spans: readonly ReadableSpan[], name: string): ReadableSpan {
 }
 
 test('a create is one trace: request → start of its run → the run → each activity scheduled → its run', async (t) => {
-  const tracing = (await startTracing('api', config, exporter))!;
+  const collector = await traceCollector();
+  t.teardown(() => collector.close());
+  const tracing = (await startTracing(
+    'api',
+    {
+      telemetry: {
+        ...config.telemetry,
+        otlpEndpoint: collector.url,
+        spanBatches: { ...config.telemetry.spanBatches, scheduledDelayMillis: 100 },
+      },
+    },
+    silentLogger,
+  ))!;
   t.teardown(() => tracing.shutdown());
   const taskQueue = `tracing-${randomUUID()}`;
   const connection = await NativeConnection.connect(temporalConnectionOptions(config));
@@ -108,11 +119,10 @@ test('a create is one trace: request → start of its run → the run → each a
   });
   await tracing.processor.forceFlush();
 
-  const request = exporter
-    .getFinishedSpans()
-    .find((s) => s.name === 'POST /v1/reviews' && s.attributes['request.id'] !== sandboxRequest)!;
-  const trace = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === request.spanContext().traceId);
-  const parentOf = (span: ReadableSpan) => trace.find((s) => s.spanContext().spanId === span.parentSpanId);
+  const spans = collector.spans();
+  const request = spans.find((s) => s.name === 'POST /v1/reviews' && s.attributes['request.id'] !== sandboxRequest)!;
+  const trace = spans.filter((s) => s.traceId === request.traceId);
+  const parentOf = (span: ReceivedSpan) => trace.find((s) => s.spanId === span.parentSpanId);
   const start = only(trace, 'StartWorkflow:reviewWorkflow');
   t.is(parentOf(start), request, 'the run is started under the request');
   const run = only(trace, 'RunWorkflow:reviewWorkflow');
@@ -125,17 +135,17 @@ test('a create is one trace: request → start of its run → the run → each a
     t.true(ran.length >= 1, `${activity} runs`);
     for (const r of ran) t.true(scheduled.includes(parentOf(r)!), `${activity} runs under its scheduling`);
   }
-  t.is(request.resource.attributes['service.name'], 'loan-review-api');
+  t.is(request.service, 'loan-review-api');
 
   // The sandbox create: a child of the caller's own span (its traceparent), its update-with-start under it,
   // the workflow's run under that.
-  const spans = exporter.getFinishedSpans();
   const sandbox = spans.find((s) => s.attributes['request.id'] === sandboxRequest)!;
-  t.is(sandbox.spanContext().traceId, '0af7651916cd43dd8448eb211c80319c');
+  t.is(sandbox.traceId, '0af7651916cd43dd8448eb211c80319c');
   t.is(sandbox.parentSpanId, 'b7ad6b7169203331');
-  const inSandbox = spans.filter((s) => s.spanContext().traceId === sandbox.spanContext().traceId);
+  const inSandbox = spans.filter((s) => s.traceId === sandbox.traceId);
   const updateWithStart = only(inSandbox, 'UpdateWithStartWorkflow:createReview');
-  t.is(updateWithStart.parentSpanId, sandbox.spanContext().spanId);
-  t.is(only(inSandbox, 'RunWorkflow:reviewWorkflow').parentSpanId, updateWithStart.spanContext().spanId);
-  t.like(request.attributes, { 'http.route': '/v1/reviews', 'http.response.status_code': 201 });
+  t.is(updateWithStart.parentSpanId, sandbox.spanId);
+  t.is(only(inSandbox, 'RunWorkflow:reviewWorkflow').parentSpanId, updateWithStart.spanId);
+  // An int64 is decoded as a decimal string.
+  t.like(request.attributes, { 'http.route': '/v1/reviews', 'http.response.status_code': '201' });
 });

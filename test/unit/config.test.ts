@@ -262,3 +262,27 @@ test(
     rmSync(dir, { recursive: true });
   },
 );
+
+test("spans are batched as OpenTelemetry's OTEL_BSP_* say, with a 2-second delay unless told otherwise", (t) => {
+  t.deepEqual(loadConfig({}).telemetry.spanBatches, {
+    scheduledDelayMillis: 2_000,
+    maxQueueSize: 2_048,
+    maxExportBatchSize: 512,
+    exportTimeoutMillis: 30_000,
+  });
+  const told = loadConfig({
+    OTEL_BSP_SCHEDULE_DELAY: '500',
+    OTEL_BSP_MAX_QUEUE_SIZE: '100',
+    OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '400',
+    OTEL_BSP_EXPORT_TIMEOUT: '5000',
+  }).telemetry.spanBatches;
+  t.deepEqual(told, {
+    scheduledDelayMillis: 500,
+    maxQueueSize: 100,
+    // A batch larger than the queue is the queue, as OpenTelemetry takes it.
+    maxExportBatchSize: 100,
+    exportTimeoutMillis: 5_000,
+  });
+  const err = t.throws(() => loadConfig({ OTEL_BSP_MAX_QUEUE_SIZE: 'lots' }), { instanceOf: ConfigError });
+  t.regex(err!.message, /OTEL_BSP_MAX_QUEUE_SIZE/);
+});
