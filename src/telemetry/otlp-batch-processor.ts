@@ -31,15 +31,24 @@ class Batch {
   size = 0;
   private readonly resources = new Map<IResource, Map<string, ScopeSpans>>();
 
-  add(span: ReadableSpan): void {
+  /** Encodes `span` into the batch; false, and the batch as it was, when the span cannot be encoded. */
+  add(span: ReadableSpan): boolean {
     let scopes = this.resources.get(span.resource);
     if (!scopes) this.resources.set(span.resource, (scopes = new Map()));
     const scope = span.instrumentationLibrary;
     const key = `${scope.name}@${scope.version ?? ''}:${scope.schemaUrl ?? ''}`;
     let group = scopes.get(key);
     if (!group) scopes.set(key, (group = { scope, spans: new ProtoWriter() }));
-    writeSpan(group.spans, 2, span);
+    const before = group.spans.length;
+    try {
+      writeSpan(group.spans, 2, span);
+    } catch {
+      // Spans end inside requests and workflow activations: one that cannot be encoded is not theirs to fail.
+      group.spans.truncate(before);
+      return false;
+    }
     this.size++;
+    return true;
   }
 
   /** The ExportTraceServiceRequest. */
@@ -100,7 +109,10 @@ export class OtlpBatchProcessor implements SpanProcessor {
     }
     let last = this.batches[this.batches.length - 1];
     if (!last || last.size >= this.settings.maxExportBatchSize) this.batches.push((last = new Batch()));
-    last.add(span);
+    if (!last.add(span)) {
+      this.log.warn('span dropped: it could not be encoded', { span: span.name });
+      return;
+    }
     this.queued++;
     this.schedule();
   }
@@ -144,7 +156,7 @@ export class OtlpBatchProcessor implements SpanProcessor {
     clearTimeout(this.timer);
     this.timer = undefined;
     const batch = this.batches.shift();
-    if (!batch) return Promise.resolve();
+    if (!batch || batch.size === 0) return Promise.resolve();
     this.queued -= batch.size;
     const request = batch.request();
     const spans = batch.size;

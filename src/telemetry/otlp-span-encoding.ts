@@ -26,6 +26,12 @@ export class ProtoWriter {
     return this.pos;
   }
 
+  /** Back to `length` bytes written, nothing open: a record that failed half-way is taken back. */
+  truncate(length: number): void {
+    this.pos = length;
+    this.open.length = 0;
+  }
+
   /** A copy of what is written. */
   bytes(): Uint8Array {
     return Buffer.from(this.view());
@@ -111,13 +117,18 @@ export class ProtoWriter {
     this.pos += this.buf.write(value, this.pos, 'utf8');
   }
 
-  /** Bytes given as hex (trace and span ids). */
+  /** Bytes given as hex (trace and span ids); its length is what the hex held, whatever it claims. */
   hex(field: number, value: string): void {
-    this.tag(field, LENGTH);
     const size = value.length >>> 1;
-    this.varint(size);
-    this.room(size);
-    this.pos += this.buf.write(value, this.pos, size, 'hex');
+    if (size >= 0x80) {
+      this.raw(field, Buffer.from(value, 'hex'));
+      return;
+    }
+    this.tag(field, LENGTH);
+    this.room(1 + size);
+    const written = this.buf.write(value, this.pos + 1, size, 'hex');
+    this.buf[this.pos] = written;
+    this.pos += 1 + written;
   }
 
   raw(field: number | undefined, value: Uint8Array): void {

@@ -163,14 +163,22 @@ function varint(n: number): Buffer {
   }
 }
 
+const ok = { code: ExportResultCode.SUCCESS };
+
 /** A processor over an exporter whose calls the test answers. */
-function harness(settings: { delay?: number; batch?: number; queue?: number; timeout?: number } = {}) {
+function harness(
+  settings: { delay?: number; batch?: number; queue?: number; timeout?: number; answerFrom?: number } = {},
+) {
   const calls: { spans: number; done: (r: ExportResult) => void }[] = [];
   const warnings: string[] = [];
   let shutDown = false;
   const processor = new OtlpBatchProcessor(
     {
-      export: (request, done) => calls.push({ spans: receivedSpans(request).length, done }),
+      export: (request, done) => {
+        calls.push({ spans: receivedSpans(request).length, done });
+        // Calls from this one on are answered at once (a test that times out the ones before).
+        if (settings.answerFrom !== undefined && calls.length > settings.answerFrom) done(ok);
+      },
       shutdown: async () => {
         shutDown = true;
       },
@@ -201,7 +209,6 @@ function harness(settings: { delay?: number; batch?: number; queue?: number; tim
   };
 }
 
-const ok = { code: ExportResultCode.SUCCESS };
 const tick = () => new Promise((r) => setImmediate(r));
 
 test('a full batch goes at once; the next waits for it, then goes', async (t) => {
@@ -269,7 +276,7 @@ test('spans past the queue are dropped, not waited for; unsampled spans are neve
 });
 
 test('an export not answered within the timeout lets the next batch go', async (t) => {
-  const h = harness({ batch: 2, timeout: 20 });
+  const h = harness({ batch: 2, timeout: 20, answerFrom: 1 });
   h.end(4);
   t.is(h.calls.length, 1);
   await new Promise((r) => setTimeout(r, 60));
@@ -316,4 +323,43 @@ test('forceFlush waits for the batch on its way; shutdown sends the rest and sto
   h.end(1);
   await h.processor.forceFlush();
   t.is(h.calls.length, 3, 'nothing is sent after shutdown');
+});
+
+test('a span that cannot be encoded is dropped and told; the spans around it arrive whole', async (t) => {
+  const sent: Uint8Array[] = [];
+  const warnings: string[] = [];
+  const processor = new OtlpBatchProcessor(
+    {
+      export: (request, done) => {
+        sent.push(request);
+        done({ code: ExportResultCode.SUCCESS });
+      },
+      shutdown: async () => {},
+    },
+    { scheduledDelayMillis: 60_000, maxExportBatchSize: 512, maxQueueSize: 2048, exportTimeoutMillis: 30_000 },
+    { warn: (message, fields) => warnings.push(`${message} ${JSON.stringify(fields)}`) },
+  );
+  const [first, second, third] = variedSpans();
+  // Fails half-way through its record: its status is read after its ids, name, times and attributes.
+  const broken = Object.create(second!, {
+    status: {
+      get() {
+        throw new Error('unreadable');
+      },
+    },
+  }) as ReadableSpan;
+  // An id that is not hex: its bytes are what it held, and the message still decodes.
+  const odd = Object.create(third!, {
+    parentSpanId: { value: 'not-hex!' },
+  }) as ReadableSpan;
+  for (const span of [first!, broken, odd]) processor.onEnd(span);
+  await processor.forceFlush();
+  t.deepEqual(warnings, [`span dropped: it could not be encoded {"span":"${second!.name}"}`]);
+  t.deepEqual(
+    receivedSpans(sent[0]!).map((s) => [s.name, s.parentSpanId]),
+    [
+      [first!.name, first!.parentSpanId],
+      [third!.name, ''],
+    ],
+  );
 });
