@@ -10,7 +10,7 @@
 // and a Temporal start, on the same two cores), whose rounds spread 52–190 creates/s on either side, too
 // wide to resolve a few percent; the throughputs are printed beside it.
 // Every round starts its side's API process afresh and warms it the same way before measuring: one process
-// of one build reads 2,800 to 3,900 req/s from one start to the next (its JIT and memory layout), a spread
+// of one build reads 2,300 to 4,000 req/s from one start to the next (its JIT and memory layout), a spread
 // that a single process per setting would carry into the ratio whole.
 import autocannon from 'autocannon';
 import { join } from 'node:path';
@@ -92,7 +92,7 @@ async function createRound(
       next++;
       const body = new FormData();
       body.append('documents', new Blob([pdf], { type: 'application/pdf' }), 'letter.pdf');
-      const res = await fetch(`${api}/reviews`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body });
+      const res = await fetch(`${api}/reviews`, { method: 'POST', headers: auth(key), body });
       if (res.status !== 201) throw new Error(`create: ${res.status} ${await res.text()}`);
       await res.arrayBuffer();
     }
@@ -150,11 +150,7 @@ async function main() {
       const body = new FormData();
       body.append('documents', new Blob([pdf], { type: 'application/pdf' }), 'letter.pdf');
       const first = await launch('off');
-      const created = await fetch(`${first.url}/reviews`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}` },
-        body,
-      });
+      const created = await fetch(`${first.url}/reviews`, { method: 'POST', headers: auth(key), body });
       const { review_id: id } = (await created.json()) as { review_id: string };
       await first.stop();
 
@@ -231,7 +227,6 @@ async function main() {
         });
       }
       await sql.end();
-      // What was sent is what a collector reads: the last batch holds the API's request spans.
       // What was sent is what a collector reads: a span for every read the traced processes answered.
       const spans = otlp.spans();
       const reads = spans.filter((s) => s.service === 'loan-review-api' && s.name === 'GET /v1/reviews/:review_id');

@@ -32,11 +32,6 @@ export class ProtoWriter {
     this.open.length = 0;
   }
 
-  /** A copy of what is written. */
-  bytes(): Uint8Array {
-    return Buffer.from(this.view());
-  }
-
   /** What is written, not copied: valid until the next write. */
   view(): Uint8Array {
     return this.buf.subarray(0, this.pos);

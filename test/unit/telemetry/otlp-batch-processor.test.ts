@@ -1,7 +1,7 @@
 // Spans encoded as they end and sent in batches: what a collector decodes from a batch is what it decodes
 // from OpenTelemetry's own serializer given the same spans, and batches go as OpenTelemetry's
 // BatchSpanProcessor sends them (full, or after the delay; one at a time; spans past the queue dropped).
-import test, { type ExecutionContext } from 'ava';
+import test from 'ava';
 import { createTraceState, ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace } from '@opentelemetry/api';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
@@ -14,6 +14,7 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { OtlpBatchProcessor } from '../../../src/telemetry/otlp-batch-processor.js';
+import type { Logger } from '../../../src/telemetry/log.js';
 import { ProtoWriter } from '../../../src/telemetry/otlp-span-encoding.js';
 import { decodeTraceRequest, receivedSpans } from '../../support/otlp.js';
 
@@ -80,8 +81,8 @@ function variedSpans(): ReadableSpan[] {
   return memory.getFinishedSpans();
 }
 
-/** Sends `spans` through a processor and returns the one request it makes. */
-async function viaProcessor(t: ExecutionContext, spans: ReadableSpan[]): Promise<Uint8Array> {
+/** Sends `spans` through a processor and returns the one request it makes; its warnings go to `warn`. */
+async function viaProcessor(spans: ReadableSpan[], warn: Logger['warn']): Promise<Uint8Array> {
   const sent: Uint8Array[] = [];
   const processor = new OtlpBatchProcessor(
     {
@@ -92,7 +93,7 @@ async function viaProcessor(t: ExecutionContext, spans: ReadableSpan[]): Promise
       shutdown: async () => {},
     },
     { scheduledDelayMillis: 60_000, maxExportBatchSize: 512, maxQueueSize: 2048, exportTimeoutMillis: 30_000 },
-    { warn: (message) => t.fail(message) },
+    { warn },
   );
   for (const span of spans) processor.onEnd(span);
   await processor.forceFlush();
@@ -103,7 +104,7 @@ async function viaProcessor(t: ExecutionContext, spans: ReadableSpan[]): Promise
 test("a batch decodes exactly as OpenTelemetry's own serializer's request for the same spans", async (t) => {
   const spans = variedSpans();
   t.is(spans.length, 6);
-  const ours = await viaProcessor(t, spans);
+  const ours = await viaProcessor(spans, (message) => t.fail(message));
   const theirs = ProtobufTraceSerializer.serializeRequest(spans)!;
   t.deepEqual(decodeTraceRequest(ours), decodeTraceRequest(theirs));
   const received = receivedSpans(ours);
@@ -127,7 +128,7 @@ test('nanosecond times are exact past 2^53 (fixed64 from [seconds, nanoseconds])
   for (const [seconds, nanos] of cases) {
     const w = new ProtoWriter(4);
     w.time(1, [seconds, nanos]);
-    const bytes = Buffer.from(w.bytes());
+    const bytes = Buffer.from(w.view());
     t.is(bytes[0], 0x09, 'field 1, 64-bit');
     t.is(bytes.readBigUInt64LE(1), BigInt(seconds) * 1_000_000_000n + BigInt(nanos), `${seconds}.${nanos}`);
   }
@@ -141,7 +142,7 @@ test('a nested message longer than 127 bytes gets its longer length prefix in pl
     w.uint(3, 7);
     w.end();
     w.uint(4, 1);
-    const bytes = Buffer.from(w.bytes());
+    const bytes = Buffer.from(w.view());
     const inner = Buffer.concat([
       Buffer.from([0x12]),
       varint(size),
@@ -326,19 +327,7 @@ test('forceFlush waits for the batch on its way; shutdown sends the rest and sto
 });
 
 test('a span that cannot be encoded is dropped and told; the spans around it arrive whole', async (t) => {
-  const sent: Uint8Array[] = [];
   const warnings: string[] = [];
-  const processor = new OtlpBatchProcessor(
-    {
-      export: (request, done) => {
-        sent.push(request);
-        done({ code: ExportResultCode.SUCCESS });
-      },
-      shutdown: async () => {},
-    },
-    { scheduledDelayMillis: 60_000, maxExportBatchSize: 512, maxQueueSize: 2048, exportTimeoutMillis: 30_000 },
-    { warn: (message, fields) => warnings.push(`${message} ${JSON.stringify(fields)}`) },
-  );
   const [first, second, third] = variedSpans();
   // Fails half-way through its record: its status is read after its ids, name, times and attributes.
   const broken = Object.create(second!, {
@@ -352,11 +341,12 @@ test('a span that cannot be encoded is dropped and told; the spans around it arr
   const odd = Object.create(third!, {
     parentSpanId: { value: 'not-hex!' },
   }) as ReadableSpan;
-  for (const span of [first!, broken, odd]) processor.onEnd(span);
-  await processor.forceFlush();
+  const request = await viaProcessor([first!, broken, odd], (message, fields) =>
+    warnings.push(`${message} ${JSON.stringify(fields)}`),
+  );
   t.deepEqual(warnings, [`span dropped: it could not be encoded {"span":"${second!.name}"}`]);
   t.deepEqual(
-    receivedSpans(sent[0]!).map((s) => [s.name, s.parentSpanId]),
+    receivedSpans(request).map((s) => [s.name, s.parentSpanId]),
     [
       [first!.name, first!.parentSpanId],
       [third!.name, ''],
