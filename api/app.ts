@@ -15,6 +15,7 @@ import { requestId } from './request-id.js';
 import { measureRequests } from './request-metrics.js';
 import { traceRequests } from './request-tracing.js';
 import type { Logger } from '../src/telemetry/log.js';
+import type { RequestSpans } from '../src/telemetry/request-spans.js';
 import { docsRoutes, openApiRoute } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { reviewRoutes } from './routes/reviews.js';
@@ -32,8 +33,8 @@ export interface AppDeps {
   log: Logger;
   /** Requests measured for /metrics (METRICS=on). */
   metrics: boolean;
-  /** Each request the root of a trace (a tracer provider is installed: src/telemetry/tracing.ts). */
-  tracing: boolean;
+  /** Each request the root of a trace, where a tracer provider is installed (src/telemetry/tracing.ts). */
+  tracing: RequestSpans | undefined;
 }
 
 export function createApp(deps: AppDeps): express.Express {
@@ -44,7 +45,7 @@ export function createApp(deps: AppDeps): express.Express {
   // First: every request is the root of its trace, every answer (health and docs included) carries the
   // request's id, and every request is measured, whatever refuses it.
   if (deps.metrics) app.use(measureRequests({ tracing: deps.tracing }));
-  else if (deps.tracing) app.use(traceRequests());
+  else if (deps.tracing) app.use(traceRequests(deps.tracing));
   app.use(requestId(deps.log));
   // Before anything reads the body or waits on a server: refusals of the request's shape and pace.
   app.use(urlLength, bodyStalls(deps.log));

@@ -3,6 +3,7 @@
 // additions, rate limits and authentication. Installed first, so a request refused anywhere is counted.
 import type { Request, RequestHandler, Response } from 'express';
 import { apiMetrics } from '../src/telemetry/api-metrics.js';
+import type { RequestSpans } from '../src/telemetry/request-spans.js';
 import { requestSpans } from './request-tracing.js';
 
 const AUTH_CODES = new Set(['missing_api_key', 'invalid_api_key', 'org_unbound', 'auth_unavailable']);
@@ -34,8 +35,8 @@ export function routeTemplate(req: Request): string {
  * Measures each request; with `tracing`, traces it too (api/request-tracing.ts), in the same 'close' listener
  * with the same route template: a request's close listeners and route matching are a few percent of a read.
  */
-export function measureRequests({ tracing }: { tracing: boolean }): RequestHandler {
-  const spans = tracing ? requestSpans() : undefined;
+export function measureRequests({ tracing }: { tracing: RequestSpans | undefined }): RequestHandler {
+  const spans = tracing ? requestSpans(tracing) : undefined;
   return (req, res, next) => {
     const span = spans?.start(req, res);
     const started = process.hrtime.bigint();

@@ -75,7 +75,7 @@ runs.sweepEvery();
 
 const server = createServer(
   { maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 0 },
-  createApp({ config, sql, storage, temporal, workflows, runs, log, metrics, tracing: tracing !== undefined }),
+  createApp({ config, sql, storage, temporal, workflows, runs, log, metrics, tracing: tracing?.requestSpans }),
 );
 answerClientErrors(server, log);
 server.listen(config.http.port, config.http.host, () => {

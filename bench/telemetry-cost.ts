@@ -11,8 +11,12 @@
 // wide to resolve a few percent; the throughputs are printed beside it.
 // Every round starts its side's API process afresh and warms it the same way before measuring: one process
 // of one build reads 2,300 to 4,000 req/s from one start to the next (its JIT and memory layout), a spread
-// that a single process per setting would carry into the ratio whole.
+// that a single process per setting would carry into the ratio whole. During reads the API process has a
+// CPU to itself and autocannon another (taskset), as a production API has its own cores: sharing both with
+// its load generator, a round's throughput followed the scheduler's luck as much as the API's cost.
 import autocannon from 'autocannon';
+import { execFileSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { createSql, type Sql } from '../src/db/client.js';
@@ -37,6 +41,16 @@ const WARM_CREATES = 30;
 
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
+/** Confines a process's threads to `cpus` (a taskset list: "0", "0-1"); false where it cannot be done. */
+function pin(pid: number, cpus: string): boolean {
+  try {
+    execFileSync('taskset', ['-a', '-cp', cpus, String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A round of reads: its throughput, and the API process's CPU microseconds per request. */
 async function readRound(
   url: string,
@@ -54,7 +68,9 @@ async function readRound(
   if (failed > 0) throw new Error(`${url}: ${failed} of ${result.requests.total} requests failed`);
   return {
     requests: result.requests.total,
-    perSecond: result.requests.total / SECONDS,
+    // autocannon stops at its first one-second tick past the duration: a round lasts 10 to 11 s, and its
+    // requests are those of all of it.
+    perSecond: result.requests.total / result.duration,
     cpuUs: (((await cpuSeconds(pid)) - cpu) * 1e6) / result.requests.total,
   };
 }
@@ -122,8 +138,8 @@ async function main() {
         traced: { METRICS: 'on', OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url },
       };
       type Variant = keyof typeof variants;
-      /** A fresh API process of `name`'s setting, once ready: its URL and pid. */
-      const launch = async (name: Variant) => {
+      /** A fresh API process of `name`'s setting, once ready (on `cpu` alone, if given): its URL and pid. */
+      const launch = async (name: Variant, cpu?: string) => {
         const port = await freePort();
         const child = startService(
           stack.supervisor,
@@ -140,6 +156,8 @@ async function main() {
           if (i > 600) throw new Error(`api-${name} never ready`);
           await new Promise((r) => setTimeout(r, 100));
         }
+        if (cpu !== undefined && !pin(child.process.pid!, cpu))
+          throw new Error(`api-${name}: cannot pin to CPU ${cpu}`);
         return {
           url: `http://127.0.0.1:${port}/v1`,
           pid: child.process.pid!,
@@ -155,6 +173,13 @@ async function main() {
       await first.stop();
 
       let tracedReads = 0;
+      // Reads: the API on CPU 0, this process (autocannon, the collector stand-in) on the last; the stack's
+      // servers where the scheduler puts them. Without two CPUs or taskset, as they come.
+      const last = availableParallelism() - 1;
+      const pinned = last >= 1 && pin(process.pid, String(last));
+      const placement = pinned
+        ? `the API process alone on CPU 0, autocannon on CPU ${last}`
+        : 'processes unpinned (one CPU, or no taskset)';
       const settings = [
         ['metrics', 'metrics on', 0.95],
         ['traced', 'metrics on, traces exported', 0.85],
@@ -167,7 +192,7 @@ async function main() {
         // else the two cores run (autocannon, Postgres), its CPU per request far less.
         const cpu = { here: [] as number[], plain: [] as number[] };
         const measure = (side: 'here' | 'plain', which: Variant) => async () => {
-          const api = await launch(which);
+          const api = await launch(which, pinned ? '0' : undefined);
           const url = `${api.url}/reviews/${id}`;
           const warm = await autocannon({ url, connections: CONNECTIONS, duration: WARM_SECONDS, headers: auth(key) });
           const round = await readRound(url, api.pid, key);
@@ -189,13 +214,15 @@ async function main() {
           target,
           notes: [
             `autocannon -c${CONNECTIONS} -d${SECONDS}; the same stack, a fresh API process a round, ` +
-              `warmed ${WARM_SECONDS} s`,
+              `warmed ${WARM_SECONDS} s; ${placement}`,
             `API CPU per read: ${median(cpu.here).toFixed(0)} µs (${spread(cpu.here)}) against ` +
               `${median(cpu.plain).toFixed(0)} µs (${spread(cpu.plain)}): ` +
               `${(median(cpu.plain) / median(cpu.here)).toFixed(2)} of the baseline's requests a CPU second`,
           ],
         });
       }
+      // Creates: every process on every CPU again (the runs they start are analysed meanwhile).
+      if (pinned) pin(process.pid, `0-${last}`);
       for (const [variant, label, target] of settings) {
         const throughput = { here: [] as number[], plain: [] as number[] };
         const measure = (side: 'here' | 'plain', which: Variant) => async () => {

@@ -59,6 +59,20 @@ const envSchema = z.object({
   OTEL_BSP_MAX_QUEUE_SIZE: positiveInt.default(2_048),
   OTEL_BSP_MAX_EXPORT_BATCH_SIZE: positiveInt.default(512),
   OTEL_BSP_EXPORT_TIMEOUT: positiveInt.default(30_000),
+  // Which traces are kept, under OpenTelemetry's names: every one unless told; `parentbased_*` follows a
+  // caller's traceparent where there is one; `traceidratio` keeps the share of trace ids its argument gives
+  // (0 to 1; every one without it, as OpenTelemetry takes it).
+  OTEL_TRACES_SAMPLER: z
+    .enum([
+      'always_on',
+      'always_off',
+      'traceidratio',
+      'parentbased_always_on',
+      'parentbased_always_off',
+      'parentbased_traceidratio',
+    ])
+    .default('parentbased_always_on'),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
 
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(8080),
@@ -222,6 +236,13 @@ export interface Config {
       maxQueueSize: number;
       maxExportBatchSize: number;
       exportTimeoutMillis: number;
+    };
+    /** OTEL_TRACES_SAMPLER: which traces are kept; `ratio` for the trace-id ratio samplers alone. */
+    sampler: {
+      root: 'always_on' | 'always_off' | 'traceidratio';
+      /** A caller's sampled flag decides, where a request carries one. */
+      parentBased: boolean;
+      ratio: number;
     };
   };
   http: { host: string; port: number; publicBaseUrl: string; trustProxy: boolean | number | string };
@@ -484,6 +505,11 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
         // As OpenTelemetry's batch processor takes it: a batch larger than the queue is the queue.
         maxExportBatchSize: Math.min(e.OTEL_BSP_MAX_EXPORT_BATCH_SIZE, e.OTEL_BSP_MAX_QUEUE_SIZE),
         exportTimeoutMillis: e.OTEL_BSP_EXPORT_TIMEOUT,
+      },
+      sampler: {
+        root: e.OTEL_TRACES_SAMPLER.replace(/^parentbased_/, '') as Config['telemetry']['sampler']['root'],
+        parentBased: e.OTEL_TRACES_SAMPLER.startsWith('parentbased_'),
+        ratio: e.OTEL_TRACES_SAMPLER_ARG ?? 1,
       },
     },
     http: {

@@ -82,7 +82,7 @@ test('a create is one trace: request → start of its run → the run → each a
     log: silentLogger,
     // As production runs: metrics on too, whose request listener starts and ends the request's span.
     metrics: true,
-    tracing: true,
+    tracing: tracing.requestSpans,
   });
   const server = createServer(app).listen(0, '127.0.0.1');
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -117,7 +117,7 @@ test('a create is one trace: request → start of its run → the run → each a
     // runs are waited for to their end, so their spans are finished before the worker stops.
     for (const id of [reviewId, sandboxId]) await temporal.workflow.getHandle(id).result();
   });
-  await tracing.processor.forceFlush();
+  await tracing.forceFlush();
 
   const spans = collector.spans();
   const request = spans.find((s) => s.name === 'POST /v1/reviews' && s.attributes['request.id'] !== sandboxRequest)!;

@@ -286,3 +286,26 @@ test("spans are batched as OpenTelemetry's OTEL_BSP_* say, with a 2-second delay
   const err = t.throws(() => loadConfig({ OTEL_BSP_MAX_QUEUE_SIZE: 'lots' }), { instanceOf: ConfigError });
   t.regex(err!.message, /OTEL_BSP_MAX_QUEUE_SIZE/);
 });
+
+test("traces are kept as OTEL_TRACES_SAMPLER says; unless told, all of them, a caller's choice followed", (t) => {
+  t.deepEqual(loadConfig({}).telemetry.sampler, { root: 'always_on', parentBased: true, ratio: 1 });
+  t.deepEqual(
+    loadConfig({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.25' }).telemetry.sampler,
+    { root: 'traceidratio', parentBased: true, ratio: 0.25 },
+  );
+  t.deepEqual(loadConfig({ OTEL_TRACES_SAMPLER: 'always_off' }).telemetry.sampler, {
+    root: 'always_off',
+    parentBased: false,
+    ratio: 1,
+  });
+  for (const [key, value] of [
+    ['OTEL_TRACES_SAMPLER', 'sometimes'],
+    ['OTEL_TRACES_SAMPLER_ARG', '1.5'],
+    ['OTEL_TRACES_SAMPLER_ARG', 'half'],
+  ] as const) {
+    const err = t.throws(() => loadConfig({ OTEL_TRACES_SAMPLER: 'traceidratio', [key]: value }), {
+      instanceOf: ConfigError,
+    });
+    t.regex(err!.message, new RegExp(key), `${key}=${value}`);
+  }
+});
