@@ -44,7 +44,7 @@ export function measureRequests({ tracing }: { tracing: RequestSpans | undefined
     res.once('close', () => {
       apiMetrics.requestsInFlight.count--;
       const route = routeTemplate(req);
-      if (span) spans!.end(span, req, res, route);
+      if (span) spans!.end(span, res, route);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       apiMetrics.requestDuration.observe(seconds, req.method, route, `${Math.floor(res.statusCode / 100)}xx`);
       countOutcome(req.method, route, res);

@@ -33,7 +33,7 @@ export function inTrace<T>(trace: Context | undefined, call: () => T): T {
  */
 export function requestSpans(spans: RequestSpans): {
   start(req: Request, res: Response): RequestSpan;
-  end(span: RequestSpan, req: Request, res: Response, route: string): void;
+  end(span: RequestSpan, res: Response, route: string): void;
 } {
   const headers = propagationApi.fields().map((h) => h.toLowerCase());
   return {
@@ -45,7 +45,7 @@ export function requestSpans(spans: RequestSpans): {
       res.locals.span = span;
       return span;
     },
-    end(span, _req, res, route) {
+    end(span, res, route) {
       spans.end(span, route, res.statusCode, requestIdOf(res));
     },
   };
@@ -56,7 +56,7 @@ export function traceRequests(spans: RequestSpans): RequestHandler {
   const noted = requestSpans(spans);
   return (req, res, next) => {
     const span = noted.start(req, res);
-    res.once('close', () => noted.end(span, req, res, routeTemplate(req)));
+    res.once('close', () => noted.end(span, res, routeTemplate(req)));
     next();
   };
 }
