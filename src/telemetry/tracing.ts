@@ -106,7 +106,7 @@ export async function startTracing(
     // The limits the SDK's own spans are held to (OTEL_SPAN_ATTRIBUTE_* and OTEL_ATTRIBUTE_*).
     limits: tracer instanceof Tracer ? tracer.getSpanLimits() : {},
   });
-  // Global: Temporal's interceptors and the request spans find the tracer there; W3C trace context is read
+  // Global: Temporal's interceptors find the tracer there; W3C trace context is read
   // from and written to headers (a caller's own traceparent joins its trace). Parents are handed on
   // explicitly, not followed through awaits (src/telemetry/sync-context.ts).
   provider.register({ contextManager: new SyncContextManager() });
