@@ -1,6 +1,7 @@
 // Ingest for the review workflow: fetch signed source URLs and unpack staged uploads into documents (a
 // thin adapter over src/ingest/submission.ts), stored for the activity that records them.
 import { contextLog } from './context-log.js';
+import { heartbeating } from './heartbeat.js';
 import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
 import { saveIngestedSubmission } from '../src/db/submissions.js';
@@ -16,10 +17,12 @@ export interface IngestSubmissionResult {
 export function createIngestActivities(deps: { sql: Sql; storage: Storage; config: Config }) {
   const ingested = submissionIngester({ ...deps, log: contextLog });
   return {
-    async ingestSubmission(input: IngestSubmissionInput): Promise<IngestSubmissionResult | Refused> {
-      const submission = await ingested(input);
-      if (isRefused(submission)) return submission;
-      return { submissionId: await saveIngestedSubmission(deps.sql, input.reviewId, submission) };
+    ingestSubmission(input: IngestSubmissionInput): Promise<IngestSubmissionResult | Refused> {
+      return heartbeating(async () => {
+        const submission = await ingested(input);
+        if (isRefused(submission)) return submission;
+        return { submissionId: await saveIngestedSubmission(deps.sql, input.reviewId, submission) };
+      });
     },
   };
 }

@@ -8,8 +8,8 @@ import type { ActivityDeps, ReviewActivities } from './index.js';
 /** Every activity's name, known without loading a module (test/unit/activities checks it is all of them). */
 export const ACTIVITY_NAMES = [
   'ingestSubmission',
-  'createReviewRecord',
   'createReview',
+  'discardUploads',
   'recordAddedDocuments',
   'applyWorkingDocument',
   'recordState',

@@ -1,5 +1,6 @@
 // Read-model writes for the review workflow: thin adapters over src/db.
 import { contextLog } from './context-log.js';
+import { heartbeating } from './heartbeat.js';
 import { workerMetrics } from '../src/telemetry/worker-metrics.js';
 import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
@@ -7,10 +8,10 @@ import { recordTransition } from '../src/db/reviews.js';
 import { addDocuments } from '../src/db/documents.js';
 import { recordDispositions, type DecisionSender } from '../src/db/dispositions.js';
 import { currentRelease, getRelease } from '../src/db/releases.js';
-import { commitDocuments, type StagedFile } from '../src/ingest/package.js';
+import { commitDocuments } from '../src/ingest/package.js';
 import { refuse } from '../src/ingest/submission.js';
-import { reviewCreation, unkept, type RecordedReview } from '../src/reviews/create.js';
-import { ingestedSubmission, type IngestedSubmission } from '../src/db/submissions.js';
+import { reviewCreation, unkept } from '../src/reviews/create.js';
+import { ingestedSubmission } from '../src/db/submissions.js';
 import type { IngestSubmissionResult } from './ingest.js';
 import { readWorkingDocumentFields } from '../src/working-document/marker.js';
 import type { Disposition } from '../src/reviews/add-documents.js';
@@ -24,23 +25,12 @@ import type { Review, ReviewStatus } from '../src/reviews/review.js';
 import type { CreateReviewRequest, ReviewWorkflowInput } from '../workflows/messages.js';
 import type { InternalState } from '../src/reviews/states.js';
 
-/**
- * A submission to record: the id the ingest activity returned, or (a run that ingested before
- * submissions were stored, replaying its history) the submission itself.
- */
-export type SubmissionRef = IngestSubmissionResult | IngestedSubmission;
-
-/** A new review as the workflow records it (its documents come with it, one way or the other). */
-export type NewReviewRecord = ReviewWorkflowInput &
-  Omit<CreateReviewRequest, 'files' | 'sources'> & {
+/** A create as its workflow hands it over: the review to record and the submission to ingest for it. */
+export type CreateReviewInput = ReviewWorkflowInput &
+  Omit<CreateReviewRequest, 'acceptBy'> & {
     status: ReviewStatus;
     internalState: InternalState;
   };
-
-export type CreateReviewRecordInput = NewReviewRecord & SubmissionRef;
-
-/** A create whose uploads are ingested and recorded in one go (workflows/submissions.ts says when). */
-export type CreateReviewInput = NewReviewRecord & { files: StagedFile[] };
 
 /**
  * A review recorded: the Review the create answers, and its pipeline's first pass begun (null for a
@@ -60,42 +50,34 @@ export interface RecordedSubmission {
 }
 
 export function createReviewActivities({ sql, storage, config }: { sql: Sql; storage: Storage; config: Config }) {
-  const submissionOf = (reviewId: string, ref: SubmissionRef): Promise<IngestedSubmission> =>
-    'submissionId' in ref ? ingestedSubmission(sql, reviewId, ref.submissionId) : Promise.resolve(ref);
-
-  const creation = reviewCreation({ sql, storage, config, log: contextLog });
-
-  /** A recorded review's first pass of the pipeline, begun in the activity that recorded it. */
-  const firstPass = (input: NewReviewRecord, current: InternalState): Promise<PassBegun | null> =>
-    input.sandbox
-      ? Promise.resolve(null)
-      : beginPass(sql, config.limits, {
-          reviewId: input.reviewId,
-          organizationId: input.organizationId,
-          working: 'analysing',
-          current,
-        });
-
-  /** The review recorded (the workflow's run records it: it is running) with its first pass begun. */
-  const created = async (
-    input: NewReviewRecord,
-    recorded: RecordedReview | Refused,
-  ): Promise<CreatedReview | Refused> =>
-    isRefused(recorded) ? recorded : { review: recorded.review, pass: await firstPass(input, recorded.internalState) };
+  const create = reviewCreation({ sql, storage, config, log: contextLog });
 
   return {
-    /** Records a new review with the submission the ingest activity stored. */
-    async createReviewRecord(input: CreateReviewRecordInput): Promise<CreatedReview | Refused> {
-      return created(input, await creation.record(input, await submissionOf(input.reviewId, input), { runOn: null }));
+    /**
+     * Ingests a create's uploads and source URLs and records the review with them (on the ingest queue),
+     * its pipeline's first pass begun. A retry once the review is recorded answers it as recorded,
+     * ingesting nothing again (its first pass is begun from where the attempt before left it).
+     */
+    async createReview({ files, sources, ...input }: CreateReviewInput): Promise<CreatedReview | Refused> {
+      const recorded = await heartbeating(() => create(input, { files, sources }));
+      if (isRefused(recorded)) return recorded;
+      // A sandbox review never enters the pipeline.
+      if (input.sandbox) return { review: recorded.review, pass: null };
+      const pass = await beginPass(sql, config.limits, {
+        reviewId: input.reviewId,
+        organizationId: input.organizationId,
+        working: 'analysing',
+        current: recorded.internalState,
+      });
+      return { review: recorded.review, pass };
     },
 
-    /**
-     * Ingests a create's uploads and records the review with them, in one activity. A retry once the review
-     * is recorded answers it as recorded, ingesting nothing again (its first pass is begun from where the
-     * attempt before left it).
-     */
-    async createReview({ files, ...input }: CreateReviewInput): Promise<CreatedReview | Refused> {
-      return created(input, await creation.fromUploads(input, files, { runOn: null }));
+    /** Removes the uploads of a create its workflow refused unread (it came after its accept time). */
+    async discardUploads(keys: string[]): Promise<void> {
+      await removeObjects(
+        storage,
+        keys.filter((k) => k.startsWith(UPLOADS_PREFIX)),
+      );
     },
 
     /**
@@ -105,9 +87,9 @@ export function createReviewActivities({ sql, storage, config }: { sql: Sql; sto
      * and one that would take the review past a limit is refused; either keeps nothing.
      */
     async recordAddedDocuments(
-      input: { reviewId: string; requestId?: string } & SubmissionRef,
+      input: { reviewId: string; requestId?: string } & IngestSubmissionResult,
     ): Promise<RecordedSubmission | Refused> {
-      const { documents, staged } = await submissionOf(input.reviewId, input);
+      const { documents, staged } = await ingestedSubmission(sql, input.reviewId, input.submissionId);
       const keys = await commitDocuments(storage, input.reviewId, documents);
       const rows = documents.map((d, i) => ({ ...d, objectKey: keys[i]! }));
       // Objects of this submission alone (an arrival's own key), never a stored document's shared key.

@@ -6,7 +6,7 @@ import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
 import type { Storage } from '../src/storage/minio.js';
 import { authenticate, cachedKeyLookup } from './auth.js';
-import { requestDeadline } from './deadline.js';
+import { receivedOffTheClock, requestDeadline } from './deadline.js';
 import { errorHandler, notFound } from './errors.js';
 import { bodyStalls, urlLength } from './http-layer.js';
 import { organizationRateLimit } from './rate-limit.js';
@@ -19,7 +19,6 @@ import type { RequestSpans } from '../src/telemetry/request-spans.js';
 import { docsRoutes, openApiRoute } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { reviewRoutes } from './routes/reviews.js';
-import type { ReviewRuns } from './review-runs.js';
 import type { ReviewWorkflows } from './review-workflow.js';
 import { webhookEndpointRoutes } from './routes/webhook-endpoints.js';
 
@@ -29,7 +28,6 @@ export interface AppDeps {
   storage: Storage;
   temporal: Client;
   workflows: ReviewWorkflows;
-  runs: ReviewRuns;
   log: Logger;
   /** Requests measured for /metrics (METRICS=on). */
   metrics: boolean;
@@ -65,7 +63,7 @@ export function createApp(deps: AppDeps): express.Express {
     ),
   );
   v1.use(organizationRateLimit(deps.sql, deps.config.limits.rateLimitPerMinute));
-  v1.use(express.json({ limit: '1mb' }));
+  v1.use(receivedOffTheClock(express.json({ limit: '1mb' })));
   v1.use(reviewRoutes(deps));
   v1.use(webhookEndpointRoutes(deps));
   app.use('/v1', v1);

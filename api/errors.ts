@@ -13,6 +13,8 @@ export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
     readonly code: C,
     readonly status: StatusOf<C>,
     message: string,
+    /** What the log says of a 5xx answered so (the failure's stack when unsaid). */
+    readonly logAs?: string,
   ) {
     super(message);
   }
@@ -55,7 +57,9 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       res,
       toApiError(err),
       log,
-      `failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      err instanceof ApiError && err.logAs
+        ? err.logAs
+        : `failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
     );
   };
 }

@@ -1,8 +1,8 @@
 // Each request's span, the root of the trace of what it causes (src/telemetry/tracing.ts): named by its
 // method and route template, with the status it was answered; a caller's W3C `traceparent` makes it a
 // child of the caller's own span. The span is made after the request, with others, from what is noted as
-// it ends (src/telemetry/request-spans.ts says why). The calls to Temporal a request makes (an update or
-// start, and the run a small create starts after its answer) are made in its trace: the request's context
+// it ends (src/telemetry/request-spans.ts says why). The calls to Temporal a request makes (a create's or
+// an addition's update-with-start) are made in its trace: the request's context
 // is handed to them explicitly (`requestTrace`), not followed through every await
 // (src/telemetry/sync-context.ts says why).
 import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';

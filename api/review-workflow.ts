@@ -35,13 +35,32 @@ import { ApiError } from './errors.js';
 
 export type CreateFields = Omit<CreateReviewJson, 'documents'>;
 
-/** How long the start of a recorded review's run may take before it is left to a later sweep. */
-const START_DEADLINE_MS = 10_000;
+/**
+ * How long a create's workflow has to accept its update: past it the workflow refuses the create unread
+ * (workflows/submissions.ts), so that a create the API gave up on never becomes a review.
+ */
+export const CREATE_ACCEPT_MS = 7_000;
+/**
+ * How much longer the API waits for the acceptance before it answers 503: room for the answer's way back
+ * and for the clocks of the API and Temporal to differ, so an update accepted in time is never given up on.
+ */
+export const CREATE_ACCEPT_GRACE_MS = 2_000;
+
+/** The answer when a create's workflow did not take it in time: it will never be a review. */
+const notTaken = () =>
+  new ApiError(
+    'service_unavailable',
+    503,
+    'The review could not be created now (its workflow did not take it in time); nothing was kept. Retry ' +
+      'shortly, with the same Idempotency-Key.',
+    `its workflow did not take the create within ${(CREATE_ACCEPT_MS + CREATE_ACCEPT_GRACE_MS) / 1000} s ` +
+      '(service_unavailable)',
+  );
 
 /**
- * Waits for the result of an update a worker has accepted. The routes pass one that stops the request's
- * deadline (api/deadline.ts): ingest runs under its own limits, which a big package or a slow source may need.
- * (A small create is ingested and recorded within the workflow task that accepts it: done by then.)
+ * Waits for the result of an add-documents update a worker has accepted. The routes pass one that stops
+ * the request's deadline (api/deadline.ts): ingest runs under its own limits, which a big package or a
+ * slow source may need.
  */
 export type AwaitIngest = <T>(update: WorkflowUpdateHandle<T>) => Promise<T>;
 
@@ -51,8 +70,13 @@ export class ReviewWorkflows {
     private readonly taskQueue: string,
   ) {}
 
-  /** Creates the review: its workflow starts and ingests the submission; rejections are the API's errors. */
-  async create(o: {
+  /**
+   * Starts the review's workflow with its create (update-with-start) and resolves once the workflow has
+   * accepted it, within CREATE_ACCEPT_MS and its grace: the update's handle, whose result is the Review or
+   * a refusal (`createOutcome`). Not accepted in time, or Temporal not reached: 503, and the create will
+   * never become a review (the workflow refuses it unread past its accept time).
+   */
+  async startCreate(o: {
     who: Caller;
     requestId: string;
     reviewId: string;
@@ -60,10 +84,9 @@ export class ReviewWorkflows {
     fields: CreateFields;
     files: StagedFile[];
     sources: DocumentSource[];
-    awaitIngest: AwaitIngest;
     /** The request's trace: the update is a span of it (api/request-tracing.ts). */
     trace?: TraceContext | undefined;
-  }): Promise<Review> {
+  }): Promise<WorkflowUpdateHandle<Review>> {
     const input: ReviewWorkflowInput = {
       reviewId: o.reviewId,
       organizationId: o.who.organizationId,
@@ -78,26 +101,48 @@ export class ReviewWorkflows {
         metadata: o.fields.metadata ?? null,
       }),
     );
+    const acceptBy = Date.now() + CREATE_ACCEPT_MS;
+    const giveUpAt = acceptBy + CREATE_ACCEPT_GRACE_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(notTaken()), giveUpAt - Date.now());
+    });
     try {
-      const update = await inTrace(o.trace, () =>
-        this.temporal.workflow.startUpdateWithStart(createReviewUpdate, {
-          waitForStage: WorkflowUpdateStage.ACCEPTED,
-          args: [
-            {
-              reviewType: o.reviewType,
-              label: o.fields.label ?? null,
-              referenceId: o.fields.reference_id ?? null,
-              metadata: o.fields.metadata ?? null,
-              createdAt: new Date().toISOString(),
-              files: o.files,
-              sources: o.sources,
-              requestId: o.requestId,
-            },
-          ],
-          startWorkflowOperation: start,
-        }),
+      const accepted = this.temporal.withDeadline(giveUpAt, () =>
+        inTrace(o.trace, () =>
+          this.temporal.workflow.startUpdateWithStart(createReviewUpdate, {
+            waitForStage: WorkflowUpdateStage.ACCEPTED,
+            args: [
+              {
+                reviewType: o.reviewType,
+                label: o.fields.label ?? null,
+                referenceId: o.fields.reference_id ?? null,
+                metadata: o.fields.metadata ?? null,
+                createdAt: new Date().toISOString(),
+                acceptBy: new Date(acceptBy).toISOString(),
+                files: o.files,
+                sources: o.sources,
+                requestId: o.requestId,
+              },
+            ],
+            startWorkflowOperation: start,
+          }),
+        ),
       );
-      return await o.awaitIngest(update);
+      // Settled either way, so that a late failure is never an unhandled rejection.
+      accepted.catch(() => {});
+      return await Promise.race([accepted, gaveUp]);
+    } catch (err) {
+      throw createRefusal(err);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The Review an accepted create answers, or its refusal as the API's error. */
+  async createOutcome(update: WorkflowUpdateHandle<Review>): Promise<Review> {
+    try {
+      return await update.result();
     } catch (err) {
       throw rejectionToApiError(err);
     }
@@ -172,37 +217,6 @@ export class ReviewWorkflows {
     );
   }
 
-  /**
-   * Starts the first run of a review the API recorded itself (a small live create, api/review-runs.ts):
-   * it continues the review as recorded. Started once: a run of this review that exists or has existed
-   * (another API process started it, or documents added since did) is left as it is. `taskQueue`: that
-   * of the process that recorded the review (this one's unless said).
-   */
-  async startRecorded(
-    organizationId: string,
-    record: ReviewRecord,
-    taskQueue = this.taskQueue,
-    /** The trace of the create that recorded it: the start is a span of it. */
-    trace?: TraceContext,
-  ): Promise<'started' | 'running already'> {
-    try {
-      // Bounded: a start Temporal does not answer (stalled, partitioned) fails, and a later sweep tries again.
-      await this.temporal.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        inTrace(trace, () =>
-          this.temporal.workflow.start('reviewWorkflow', {
-            ...this.continuingOptions(organizationId, record, 'FAIL'),
-            taskQueue,
-            workflowIdReusePolicy: 'REJECT_DUPLICATE',
-          }),
-        ),
-      );
-      return 'started';
-    } catch (err) {
-      if (err instanceof WorkflowExecutionAlreadyStartedError) return 'running already';
-      throw err;
-    }
-  }
-
   private continuingOptions(
     organizationId: string,
     { review, internalState, metadata }: ReviewRecord,
@@ -255,6 +269,14 @@ export class ReviewWorkflows {
       ],
     } satisfies WorkflowStartOptions<typeof reviewWorkflow>;
   }
+}
+
+/** Why a create was not accepted: Temporal's refusal, or (anything else) not taken in time. */
+function createRefusal(err: unknown): unknown {
+  if (err instanceof ApiError) return err;
+  if (err instanceof WorkflowExecutionAlreadyStartedError || err instanceof WorkflowUpdateFailedError)
+    return rejectionToApiError(err);
+  return notTaken();
 }
 
 function rejectionToApiError(err: unknown): unknown {

@@ -15,7 +15,6 @@ import { timedTemporalCalls } from '../src/telemetry/temporal-call-timing.js';
 import { startTracing } from '../src/telemetry/tracing.js';
 import { createApp } from './app.js';
 import { answerClientErrors, MAX_HEADER_BYTES } from './http-layer.js';
-import { ReviewRuns } from './review-runs.js';
 import { ReviewWorkflows } from './review-workflow.js';
 
 const config = loadServiceConfigOrExit();
@@ -69,13 +68,10 @@ const ops =
 // No limit on the time a whole request takes (Node's default is 300 s): a large upload on a slow link
 // needs longer, and a body that stalls is refused by the API itself (http-layer.ts's bodyStalls).
 const workflows = new ReviewWorkflows(temporal, config.temporal.taskQueue);
-// Reviews this process or another recorded and whose run is not started yet are started by every process.
-const runs = new ReviewRuns(sql, workflows, log);
-runs.sweepEvery();
 
 const server = createServer(
   { maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 0 },
-  createApp({ config, sql, storage, temporal, workflows, runs, log, metrics, tracing: tracing?.requestSpans }),
+  createApp({ config, sql, storage, temporal, workflows, log, metrics, tracing: tracing?.requestSpans }),
 );
 answerClientErrors(server, log);
 server.listen(config.http.port, config.http.host, () => {
@@ -109,7 +105,6 @@ async function stop(signal: string) {
   const force = setTimeout(() => server.closeAllConnections(), 10_000).unref();
   await new Promise<void>((resolve) => server.once('close', () => resolve()));
   clearTimeout(force);
-  await runs.stop();
   await Promise.allSettled([
     pool.end({ timeout: 5 }),
     temporal.connection.close(),

@@ -108,7 +108,7 @@ async function main(): Promise<number> {
         // The suite's HTTPS servers (source URLs, webhook receivers) present certificates of this CA.
         NODE_EXTRA_CA_CERTS: tls.caFile,
         // Short enough for a test to watch a stalled source time out.
-        SOURCE_FETCH_TIMEOUT_MS: '4000',
+        SOURCE_FETCH_IDLE_MS: '4000',
         // Every receiver of the suite is on 127.0.0.1: tests that time retries must not wait for each
         // other's deliveries. Pacing itself is tested against a host of its own (webhooks.test.ts).
         WEBHOOK_HOST_DELIVERIES_PER_SECOND: '1000',

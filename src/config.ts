@@ -177,6 +177,9 @@ const envSchema = z.object({
   // Analyses and report renders one worker process runs at once, across organizations: an analysis keeps
   // a core busy, and more than the cores at once only make each one, and every create, wait longer.
   WORKER_ANALYSES: positiveInt.max(64).default(availableParallelism()),
+  // Submissions one worker process ingests at once (fetching, unpacking and checking untrusted files, on the
+  // ingest queue): each holds some streams and at most one parser thread, so this bounds both.
+  WORKER_INGESTS: positiveInt.max(64).default(4),
   // Workflow tasks one worker process runs at once (each mostly waits on a short database write).
   WORKER_WORKFLOW_TASKS: positiveInt.max(2_000).default(200),
   // Threads running workflow code in one worker process. Each call into a workflow's sandbox (several per
@@ -184,8 +187,9 @@ const envSchema = z.object({
   // machine a join waits for the scheduler, and one thread spends that waiting where four overlap it.
   WORKER_WORKFLOW_THREADS: positiveInt.max(16).default(4),
   // Which task queues this worker process polls (src/temporal/task-queues.ts): `reviews` (workflows,
-  // ingest, read-model writes, webhooks), `analysis` (analyses and renders), or both. A process that
-  // polls only `analysis` lowers its own scheduling priority (src/runtime/background-priority.ts).
+  // read-model writes, webhooks, and the ingest queue beside it), `analysis` (analyses and renders), or
+  // both. A process that polls only `analysis` lowers its own scheduling priority
+  // (src/runtime/background-priority.ts).
   WORKER_QUEUES: z
     .string()
     .default('reviews,analysis')
@@ -200,8 +204,11 @@ const envSchema = z.object({
     .pipe(z.array(z.enum(['reviews', 'analysis'])).min(1)),
   AWAITING_DOCUMENTS_DAYS: positiveInt.default(7),
   IDEMPOTENCY_TTL_HOURS: positiveInt.default(24),
-  // One total budget per signed source URL: connect, TLS, headers and body (decisions.md, "Signed source URLs").
-  SOURCE_FETCH_TIMEOUT_MS: positiveInt.default(30_000),
+  // Signed source URLs (decisions.md, "Signed source URLs"): the longest a source's server may send nothing
+  // (to connect and answer, and between bytes), and the longest a submission's sources may take together,
+  // which the ingest activity's 15 minutes must leave room for (workflows/activity-options.ts).
+  SOURCE_FETCH_IDLE_MS: positiveInt.max(300_000).default(30_000),
+  SOURCE_FETCH_TOTAL_MS: positiveInt.max(600_000).default(600_000),
   // Tesseract workers reading scanned pages at once, a core and about 150 MB each. Two on a two-core
   // machine read a multi-page scan 1.9 times as fast as one; more than the cores only adds memory.
   OCR_WORKERS: positiveInt.max(8).default(Math.min(2, availableParallelism())),
@@ -305,12 +312,14 @@ export interface Config {
     maxConcurrentAnalyses: number;
     awaitingDocumentsDays: number;
     idempotencyTtlHours: number;
-    sourceFetchTimeoutMs: number;
+    sourceFetchIdleMs: number;
+    sourceFetchTotalMs: number;
   };
   qc: { ocrWorkers: number; ocrEngine: 'auto' | 'native' | 'tesseract.js' };
   worker: {
     pollAfterStdinCloses: boolean;
     analyses: number;
+    ingests: number;
     workflowTasks: number;
     workflowThreads: number;
     queues: WorkerQueue[];
@@ -569,12 +578,14 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
       maxConcurrentAnalyses: e.MAX_CONCURRENT_ANALYSES,
       awaitingDocumentsDays: e.AWAITING_DOCUMENTS_DAYS,
       idempotencyTtlHours: e.IDEMPOTENCY_TTL_HOURS,
-      sourceFetchTimeoutMs: e.SOURCE_FETCH_TIMEOUT_MS,
+      sourceFetchIdleMs: e.SOURCE_FETCH_IDLE_MS,
+      sourceFetchTotalMs: e.SOURCE_FETCH_TOTAL_MS,
     },
     qc: { ocrWorkers: e.OCR_WORKERS, ocrEngine: e.OCR_ENGINE },
     worker: {
       pollAfterStdinCloses: e.WORKER_POLL_AFTER_STDIN_CLOSES,
       analyses: e.WORKER_ANALYSES,
+      ingests: e.WORKER_INGESTS,
       workflowTasks: e.WORKER_WORKFLOW_TASKS,
       workflowThreads: e.WORKER_WORKFLOW_THREADS,
       queues: e.WORKER_QUEUES,

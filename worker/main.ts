@@ -20,7 +20,7 @@ import {
 } from '../src/temporal/connection.js';
 import { ensureWorkflowBundle } from './workflow-bundle.js';
 import { ReviewWorkers } from './review-workers.js';
-import { analysisTaskQueue } from '../src/temporal/task-queues.js';
+import { analysisTaskQueue, ingestTaskQueue } from '../src/temporal/task-queues.js';
 import { lowerThisProcessPriority } from '../src/runtime/background-priority.js';
 import { createLogger, setProcessLogger } from '../src/telemetry/log.js';
 import { DEFAULT_OPS_PORT, json, startOpsServer } from '../src/telemetry/ops-server.js';
@@ -115,6 +115,7 @@ async function createWorker(
       ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : {}),
       activities,
       analyses: config.worker.analyses,
+      ingests: config.worker.ingests,
       workflowTasks: config.worker.workflowTasks,
       workflowThreads: config.worker.workflowThreads,
       dataConverter: temporalDataConverter(config),
@@ -162,10 +163,11 @@ async function main() {
       // Its input is done with: a stdin left open and referenced would keep the process from exiting.
       process.stdin.destroy();
     }
+    const { taskQueue } = config.temporal;
     const polled = config.worker.queues.map((q) =>
       q === 'reviews'
-        ? config.temporal.taskQueue
-        : `${analysisTaskQueue(config.temporal.taskQueue)} (${config.worker.analyses} at once)`,
+        ? `${taskQueue}, ${ingestTaskQueue(taskQueue)} (${config.worker.ingests} at once)`
+        : `${analysisTaskQueue(taskQueue)} (${config.worker.analyses} at once)`,
     );
     readiness.worker = worker;
     log.info(

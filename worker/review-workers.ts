@@ -1,12 +1,12 @@
-// A worker process polls one or both task queues of the reviews (src/temporal/task-queues.ts): the review
-// queue, for workflow tasks and the short activities an integrator's create waits for, and the analysis
-// queue, for analyses and renders, with `analyses` slots. One Temporal worker per queue, on one
-// connection, run and stopped together.
+// A worker process polls the task queues of the reviews (src/temporal/task-queues.ts): the review queue,
+// for workflow tasks and the short activities an integrator's create waits for, with the ingest queue
+// beside it (`ingests` slots), and the analysis queue, for analyses and renders, with `analyses` slots.
+// One Temporal worker per queue, on one connection, run and stopped together.
 import { Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import type { Tracing } from '../src/telemetry/tracing.js';
 import { workflowSpanSinks } from '../src/telemetry/workflow-spans.js';
 import type { WorkerQueue } from '../src/config.js';
-import { analysisTaskQueue } from '../src/temporal/task-queues.js';
+import { analysisTaskQueue, ingestTaskQueue } from '../src/temporal/task-queues.js';
 
 export interface ReviewWorkerOptions {
   connection: NativeConnection;
@@ -20,6 +20,8 @@ export interface ReviewWorkerOptions {
   activities: NonNullable<WorkerOptions['activities']>;
   /** Analyses and renders at once. */
   analyses: number;
+  /** Submissions ingested at once (the ingest queue, polled with the review queue); 4 when unsaid. */
+  ingests?: number;
   /** Workflow tasks at once on the review queue; the SDK's default when unsaid. */
   workflowTasks?: number;
   /** Threads running workflow code (src/config.ts WORKER_WORKFLOW_THREADS); the SDK's default when unsaid. */
@@ -78,6 +80,11 @@ export class ReviewWorkers {
           workflowBundle: o.workflowBundle,
           ...slots,
           ...threads,
+        }),
+        await Worker.create({
+          ...common,
+          taskQueue: ingestTaskQueue(o.taskQueue),
+          maxConcurrentActivityTaskExecutions: o.ingests ?? 4,
         }),
       );
     }

@@ -6,18 +6,23 @@
 // sees them finish, do not give that). Short database work is merged where one step always follows
 // another, which keeps a plain review's history under 60 events (test/workflow/pipeline.test.ts).
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
-import { analysisTaskQueue } from '../src/temporal/task-queues.js';
+import { analysisTaskQueue, ingestTaskQueue } from '../src/temporal/task-queues.js';
 import type { ReviewActivities } from '../activities/index.js';
 import { ADD_REJECTIONS, CREATE_REJECTIONS } from './messages.js';
 
 /** Refusals of a submission: final, never retried; each is an error code of the interface. */
 export const REJECTIONS: readonly string[] = [...new Set([...CREATE_REJECTIONS, ...ADD_REJECTIONS])];
 
-// Unpacking a large package takes a while; a refusal is final, anything else is retried.
-export const ingest = proxyActivities<ReviewActivities>({
-  startToCloseTimeout: '10 minutes',
-  retry: { initialInterval: '1 second', maximumAttempts: 5, nonRetryableErrorTypes: [...REJECTIONS] },
-});
+// Fetching sources and unpacking a large package take a while (each under its own limits, src/ingest/); a
+// refusal is final, anything else is retried. It heartbeats, so a worker that dies mid-ingest is noticed
+// in seconds and the ingest runs again on another. On the ingest queue (src/temporal/task-queues.ts).
+export const ingest = () =>
+  proxyActivities<ReviewActivities>({
+    taskQueue: ingestTaskQueue(workflowInfo().taskQueue),
+    startToCloseTimeout: '15 minutes',
+    heartbeatTimeout: '10 seconds',
+    retry: { initialInterval: '1 second', maximumAttempts: 5, nonRetryableErrorTypes: [...REJECTIONS] },
+  });
 
 // What an integrator's request waits for: bounded, so the request gets an answer, not a hang.
 export const requestWriter = proxyActivities<ReviewActivities>({

@@ -15,9 +15,9 @@ export interface ReviewWorkflowInput {
   organizationId: string;
   sandbox: boolean;
   /**
-   * Set when this run continues a recorded review: one whose earlier run has closed (update-with-start of
-   * add documents, an operator's hold), or one the API recorded itself (a small live create, its first
-   * run, in `ingesting`). The review exists, in this state.
+   * Set when this run continues a recorded review whose earlier run has closed (update-with-start of add
+   * documents, an operator's hold): the review exists, in this state. Unset on a review's first run, which
+   * a create update starts.
    */
   resumed?: { internalState: InternalState };
   /** Set by continue-as-new: the state the previous run handed over. */
@@ -31,9 +31,15 @@ export interface CreateReviewRequest {
   metadata: Record<string, string> | null;
   /** ISO timestamp chosen by the API, so the id order and created_at agree with the request. */
   createdAt: string;
+  /**
+   * ISO time after which the workflow refuses the create unread: the API stops waiting for the update to
+   * be accepted a little later and answers 503, so a create accepted too late never becomes a review
+   * (api/review-workflow.ts).
+   */
+  acceptBy: string;
   /** Uploads already streamed to staging (object keys only: no bytes in workflow payloads). */
   files: StagedFile[];
-  /** Signed source URLs, fetched by the ingest activity. */
+  /** Signed source URLs, fetched by the create's ingest activity. */
   sources: DocumentSource[];
   /** The API request's X-Request-Id: a refusal is logged under it. */
   requestId?: string;
@@ -102,6 +108,7 @@ export const capacityFreedSignal = defineSignal('capacityFreed');
 /** ApplicationFailure types a create can end with; each is an error code of the interface. */
 export const CREATE_REJECTIONS = [
   'invalid_request',
+  'service_unavailable',
   'working_doc_not_review_input',
   'duplicate_reference_id',
   'document_required',

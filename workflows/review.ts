@@ -1,10 +1,10 @@
 // The review workflow: one review's run (workflow id = review id). It decides; activities do all I/O.
-// Create and add-documents arrive as updates (submissions.ts), or the API has recorded a small create and
-// starts the run that continues it; then the pipeline runs: an analysis slot of the organization, the
-// analysis (pipeline.ts), waiting for primary documents, the release (release.ts: render, release gate,
-// publication, webhooks). New evidence later re-assesses and amends. The review's state changes only by
-// its transitions (review-state.ts); each goes to the read model, the search attributes and the UI
-// (progress.ts).
+// Every create is an update-with-start of its first run, and documents added later are updates too
+// (submissions.ts), starting a run that continues the review when its last one has closed; then the
+// pipeline runs: an analysis slot of the organization, the analysis (pipeline.ts), waiting for primary
+// documents, the release (release.ts: render, release gate, publication, webhooks). New evidence later
+// re-assesses and amends. The review's state changes only by its transitions (review-state.ts); each goes
+// to the read model, the search attributes and the UI (progress.ts).
 import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import {
   addDocumentsUpdate,
@@ -39,12 +39,9 @@ export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<Review
   progress.show();
   const run = new ReviewRun(input, progress, submissions, pipeline);
   if (input.resumed) {
-    // A review still `ingesting` has no release: the API recorded it and this is its first run. A run
-    // that stopped mid-pipeline (terminated, or its history reset) starts the pipeline again. (An
+    // A run that stopped mid-pipeline (terminated, or its history reset) starts the pipeline again. (An
     // awaiting review analyses again too: that sets its deadline afresh.)
-    progress.review.resumed(
-      input.resumed.internalState === 'ingesting' ? 0 : await bookkeeper.countReleases({ reviewId: input.reviewId }),
-    );
+    progress.review.resumed(await bookkeeper.countReleases({ reviewId: input.reviewId }));
   }
   if (state.sandbox) return run.sandbox(!input.resumed && !input.carried);
   for (;;) {

@@ -8,10 +8,8 @@ import type { AddDocumentsResult, Disposition } from '../src/reviews/add-documen
 import { isRefused, type PassBegun, type Refused } from '../src/reviews/pipeline.js';
 import type { Review } from '../src/reviews/review.js';
 import type { IngestSubmissionResult } from '../activities/ingest.js';
-import type { CreatedReview, NewReviewRecord } from '../activities/review-record.js';
 import { customerStatus } from '../src/reviews/states.js';
 import { InternalStateKey, REJECTED_CREATE, ReviewStatusKey } from '../src/temporal/search-attribute-keys.js';
-import { isSmallSubmission } from '../src/ingest/small-submission.js';
 import { ingest, requestWriter } from './activity-options.js';
 import { rejectionOf } from './failures.js';
 import type { AddDocumentsRequest, CreateReviewRequest, ReviewWorkflowInput } from './messages.js';
@@ -45,23 +43,40 @@ export class Submissions {
     if (state.created || state.rejection) throw new Error('this review has already been created');
   }
 
+  /**
+   * The create: refused unread once past its accept time (the API has answered 503 by then), else its
+   * submission is ingested and the review recorded by one activity on the ingest queue; a sandbox review's
+   * canned report is released before the create is answered.
+   */
   async create(request: CreateReviewRequest): Promise<Review> {
     const { state } = this.progress;
+    const { files, sources, acceptBy, requestId, ...fields } = request;
     try {
-      const { files, sources, ...fields } = request;
-      const record = {
-        ...this.input,
-        ...fields,
-        status: customerStatus(state.internalState),
-        internalState: state.internalState,
-      };
+      if (Date.now() > Date.parse(acceptBy)) {
+        await requestWriter.discardUploads.executeWithOptions({ summary: 'Discard the uploads of a late create' }, [
+          files.map((f) => f.key),
+        ]);
+        throw ApplicationFailure.create({
+          type: 'service_unavailable',
+          message: 'The create reached its workflow after the API stopped waiting; retry it.',
+          nonRetryable: true,
+        });
+      }
       const { review, pass } = answered(
-        isSmallSubmission(request)
-          ? await requestWriter.createReview.executeWithOptions(
-              { summary: `Ingest ${files.length} upload(s) and record the review` },
-              [{ ...record, files }],
-            )
-          : await this.ingestThenRecord(request, record),
+        await ingest().createReview.executeWithOptions(
+          { summary: `Ingest ${files.length} upload(s) and ${sources.length} source URL(s); record the review` },
+          [
+            {
+              ...this.input,
+              ...fields,
+              ...(requestId ? { requestId } : {}),
+              status: customerStatus(state.internalState),
+              internalState: state.internalState,
+              files,
+              sources,
+            },
+          ],
+        ),
       );
       this.progress.review.created();
       if (!state.sandbox) {
@@ -97,30 +112,6 @@ export class Submissions {
     return pass;
   }
 
-  /** A create too big (or too slow: source URLs) to ingest within a workflow task: an ingest activity first. */
-  private async ingestThenRecord(
-    { files, sources, requestId }: CreateReviewRequest,
-    record: NewReviewRecord,
-  ): Promise<CreatedReview | Refused> {
-    const submission = answered(
-      await ingest.ingestSubmission.executeWithOptions(
-        { summary: `Ingest ${files.length} upload(s) and ${sources.length} source URL(s)` },
-        [
-          {
-            reviewId: this.input.reviewId,
-            target: { kind: 'create' },
-            files,
-            sources,
-            ...(requestId ? { requestId } : {}),
-          },
-        ],
-      ),
-    );
-    return requestWriter.createReviewRecord.executeWithOptions({ summary: 'Record the review and its documents' }, [
-      { ...record, ...submission },
-    ]);
-  }
-
   validateAdd(): void {
     const { state } = this.progress;
     if (!state.created)
@@ -145,7 +136,7 @@ export class Submissions {
     let submission: IngestSubmissionResult;
     try {
       submission = answered(
-        await ingest.ingestSubmission.executeWithOptions(
+        await ingest().ingestSubmission.executeWithOptions(
           { summary: `Add documents: ${files.length} upload(s) and ${sources.length} source URL(s)` },
           [{ reviewId, target: { kind: 'add', reviewId }, files, sources, ...(requestId ? { requestId } : {}) }],
         ),

@@ -1,7 +1,6 @@
 // /v1/reviews: HTTP to calls. Create and add documents parse the body (multipart or JSON) and hand it to
 // the review's workflow (review-workflow.ts); reads come from the Postgres read model.
 import { requestTrace } from '../request-tracing.js';
-import type { Logger } from '../../src/telemetry/log.js';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -22,10 +21,6 @@ import {
   type DocumentSource,
   type Review,
 } from '../../src/reviews/review.js';
-import { reviewCreation } from '../../src/reviews/create.js';
-import { isRefused } from '../../src/reviews/pipeline.js';
-import { customerStatus } from '../../src/reviews/states.js';
-import { isSmallSubmission } from '../../src/ingest/small-submission.js';
 import { objectExists, presignDownload, type Storage } from '../../src/storage/minio.js';
 import { caller, type Caller } from '../auth.js';
 import { offTheClock } from '../deadline.js';
@@ -34,8 +29,7 @@ import { beginIdempotent, fingerprint, idempotencyKey } from '../idempotency.js'
 import { missingFileName, multipartDocuments, stagedParts, refusedFileName, StagedUploads } from '../uploads.js';
 import { invalidRequest, uuidPathDetail } from '../validation.js';
 import { methodNotAllowed } from './method-not-allowed.js';
-import { refusalToApiError, type AwaitIngest, type CreateFields, type ReviewWorkflows } from '../review-workflow.js';
-import type { ReviewRuns } from '../review-runs.js';
+import type { CreateFields, ReviewWorkflows } from '../review-workflow.js';
 import { requestIdOf } from '../request-id.js';
 
 export interface ReviewRoutesDeps {
@@ -43,8 +37,6 @@ export interface ReviewRoutesDeps {
   sql: Sql;
   storage: Storage;
   workflows: ReviewWorkflows;
-  runs: ReviewRuns;
-  log: Logger;
 }
 
 const ListQuerySchema = z.object({
@@ -76,10 +68,9 @@ function onlyDocumentsMissing(body: unknown, error: z.ZodError): boolean {
   return missing && error.issues.every((i) => i.path.length === 1 && i.path[0] === 'documents');
 }
 
-export function reviewRoutes({ config, sql, storage, workflows, runs, log }: ReviewRoutesDeps): Router {
+export function reviewRoutes({ config, sql, storage, workflows }: ReviewRoutesDeps): Router {
   const router = Router();
   const upload = multipartDocuments(storage, config.limits);
-  const creation = reviewCreation({ sql, storage, config, log });
 
   /**
    * Runs a route whose request may stage uploads: whatever it staged and did not hand to a workflow is
@@ -198,10 +189,10 @@ export function reviewRoutes({ config, sql, storage, workflows, runs, log }: Rev
   }
 
   /**
-   * Creates the review. A small live create (uploads alone, src/ingest/small-submission.ts) is ingested and
-   * recorded here, and its workflow run is started once it is answered (`startRun`): a burst of creates
-   * waits for Postgres and the object store, not for Temporal and the worker. Any other create is ingested
-   * by its workflow (a sandbox review's canned report is released before the create is answered).
+   * Creates the review: its workflow takes the create (update-with-start) and owns the uploads from then
+   * on; the answer is the update's result (a sandbox review's canned report is released before it). The
+   * wait for the workflow to take it has its own bound (api/review-workflow.ts); ingest, once taken, runs
+   * under its own limits, off the request's deadline.
    */
   async function create(o: {
     res: Response;
@@ -211,51 +202,16 @@ export function reviewRoutes({ config, sql, storage, workflows, runs, log }: Rev
     fields: CreateFields;
     files: StagedFile[];
     sources: DocumentSource[];
-  }): Promise<{ review: Review; startRun?: () => void }> {
-    const { res, who, reviewId, reviewType, fields, files, sources } = o;
-    const requestId = requestIdOf(res);
-    if (who.sandbox || !isSmallSubmission({ files, sources })) {
-      const awaitIngest: AwaitIngest = (update) => offTheClock(res, () => update.result());
-      return {
-        review: await workflows.create({
-          who,
-          requestId,
-          reviewId,
-          reviewType,
-          fields,
-          files,
-          sources,
-          awaitIngest,
-          trace: requestTrace(res),
-        }),
-      };
-    }
-    const metadata = fields.metadata ?? null;
-    const recorded = await runs.recordingCreate(() =>
-      creation.fromUploads(
-        {
-          reviewId,
-          organizationId: who.organizationId,
-          sandbox: false,
-          reviewType,
-          label: fields.label ?? null,
-          referenceId: fields.reference_id ?? null,
-          metadata,
-          createdAt: new Date().toISOString(),
-          requestId,
-          status: customerStatus('ingesting'),
-          internalState: 'ingesting',
-        },
-        files,
-        { runOn: config.temporal.taskQueue },
-      ),
+    staged: StagedUploads;
+  }): Promise<Review> {
+    const { res, staged, ...request } = o;
+    // Answered 503 already (the request's deadline passed while its key was claimed): never started.
+    if (res.headersSent) throw new ApiError('service_unavailable', 503, 'The request had no answer in time.');
+    const update = await offTheClock(res, () =>
+      workflows.startCreate({ ...request, requestId: requestIdOf(res), trace: requestTrace(res) }),
     );
-    if (isRefused(recorded)) throw refusalToApiError(recorded.refused);
-    const { review, internalState } = recorded;
-    return {
-      review,
-      startRun: () => runs.startSoon(who.organizationId, { review, internalState, metadata }, requestTrace(res)),
-    };
+    staged.handOver();
+    return offTheClock(res, () => workflows.createOutcome(update));
   }
 
   router
@@ -295,9 +251,7 @@ export function reviewRoutes({ config, sql, storage, workflows, runs, log }: Rev
               return answer(res, 200, body);
             }
           }
-          // From here the create owns the uploads (it removes them if it refuses the create).
-          staged.handOver();
-          const { review, startRun } = await create({ res, who, reviewId, reviewType, fields, files, sources });
+          const review = await create({ res, who, reviewId, reviewType, fields, files, sources, staged });
           // One serialisation, sent now and stored for replays: byte for byte the same. Stored even when the
           // request's deadline answered 503 meanwhile: a retry with the key then gets the review it made.
           const body = JSON.stringify(review);
@@ -305,7 +259,6 @@ export function reviewRoutes({ config, sql, storage, workflows, runs, log }: Rev
           // The request's record in the log names the review it made (api/request-id.ts).
           res.locals.reviewId = review.review_id;
           answer(res, 201, body);
-          startRun?.();
         } catch (err) {
           if (claimedKey !== undefined) {
             // A refusal is final and not remembered. Any other failure may have left a review started: the

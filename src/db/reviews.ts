@@ -49,11 +49,6 @@ export interface NewReview {
   referenceId: string | null;
   metadata: Record<string, string> | null;
   createdAt: Date;
-  /**
-   * A review the API recorded itself: its workflow run is started after, on this task queue, and until it
-   * is the review is one of the runs pending (pendingRuns), which any API process starts there.
-   */
-  runPendingOn?: string;
 }
 
 export class DuplicateReferenceIdError extends Error {
@@ -70,12 +65,10 @@ export async function insertReview(sql: Sql, r: NewReview, documents: NewDocumen
     return await sql.begin(async (tx) => {
       const rows = await tx<ReviewRow[]>`
         insert into reviews (id, organization_id, sandbox, status, internal_state, review_type, label,
-                             reference_id, metadata, document_count, created_at, updated_at, run_pending_since,
-                             run_pending_queue)
+                             reference_id, metadata, document_count, created_at, updated_at)
         values (${r.id}, ${r.organizationId}, ${r.sandbox}, ${r.status}, ${r.internalState}, ${r.reviewType},
                 ${r.label}, ${r.referenceId}, ${r.metadata === null ? null : tx.json(r.metadata)},
-                ${documents.length}, ${r.createdAt}, ${r.createdAt}, ${r.runPendingOn ? r.createdAt : null},
-                ${r.runPendingOn ?? null})
+                ${documents.length}, ${r.createdAt}, ${r.createdAt})
         on conflict (id) do nothing
         returning *`;
       if (rows[0]) {
@@ -225,31 +218,4 @@ export async function reviewTransitions(
   const rows = await sql<{ internal_state: string; status: string; at: Date }[]>`
     select internal_state, status, at from review_transitions where review_id = ${reviewId} order by id`;
   return rows.map((r) => ({ internalState: r.internal_state, status: r.status, at: r.at }));
-}
-
-/** The review's workflow run is started: it is no longer pending. */
-export async function runStarted(sql: Sql, id: string): Promise<void> {
-  await sql`update reviews set run_pending_since = null where id = ${id} and run_pending_since is not null`;
-}
-
-/**
- * Reviews whose workflow run has been pending at least `olderThanSeconds` (the process that recorded them
- * normally starts them at once), oldest first, with the organization that owns each and the task queue
- * of the process that recorded it, where its run starts.
- */
-export async function pendingRuns(
-  sql: Sql,
-  olderThanSeconds: number,
-  limit: number,
-): Promise<{ organizationId: string; record: ReviewRecord; taskQueue: string }[]> {
-  const rows = await sql<(ReviewRow & { run_pending_queue: string })[]>`
-    select * from reviews
-     where run_pending_since is not null and run_pending_since < now() - make_interval(secs => ${olderThanSeconds})
-     order by run_pending_since
-     limit ${limit}`;
-  return rows.map((row) => ({
-    organizationId: row.organization_id,
-    record: recordFromRow(row),
-    taskQueue: row.run_pending_queue,
-  }));
 }

@@ -26,14 +26,12 @@ export const ERROR_CATALOG = {
   service_unavailable: {
     status: 503,
     when:
-      'a server behind the API (Postgres, the object store, Temporal, or no worker taking the ' +
-      'create) did not answer within 9 s (receiving an upload does not count; nor does ingesting a package ' +
-      'of more than 8 MiB, or one with source URLs, once a worker has taken it: uploads up to 8 MiB are ' +
-      'ingested within the 9 s). ' +
-      "A live key's create of uploads up to 8 MiB needs only Postgres and the object store: it is " +
-      'taken while Temporal is down, and analysed once it is back. ' +
-      'Honour `Retry-After`; logged under the `X-Request-Id` it carries. A create answered so may ' +
-      'still have started its review: retry it with the same `Idempotency-Key`',
+      'a server behind the API (Postgres, the object store, Temporal) did not answer within 9 s, or no ' +
+      "worker took a create within 9 s (receiving a body does not count; nor does ingest once the review's " +
+      'workflow has taken the create: fetching source URLs and unpacking run under their own limits). A ' +
+      'create answered so never becomes a review and keeps nothing: its workflow refuses it once past the ' +
+      'time the API waited. Honour `Retry-After`; logged under the `X-Request-Id` it carries; retry a ' +
+      'create with the same `Idempotency-Key` (it is given the same review id)',
   },
   review_not_found: {
     status: 404,

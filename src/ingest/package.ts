@@ -120,7 +120,9 @@ class Submission {
   async keepStaged(file: StagedFile & { content: Measured }, doc: DocumentFacts, read?: Buffer): Promise<void> {
     const check = this.workingDocumentCheck(doc);
     const bytes =
-      check && file.content.size <= check.maxBytes ? (read ?? (await readBuffer(this.storage, file.key))) : undefined;
+      check && file.content.size <= check.maxBytes && !this.repeats(file.content.sha256)
+        ? (read ?? (await readBuffer(this.storage, file.key)))
+        : undefined;
     await this.admit(doc, file.content, file.key, bytes);
   }
 
@@ -128,22 +130,31 @@ class Submission {
     return doc.mime === 'application/pdf' ? this.workingDocuments : undefined;
   }
 
-  /** Counts a hashed document against the limits and keeps it; false when it repeats one already seen. */
+  /** Whether a document of this hash is in the submission already, or on the review. */
+  private repeats(sha256: string): boolean {
+    return this.seen.has(sha256) || this.knownHashes.has(sha256);
+  }
+
+  /**
+   * Counts a hashed document against the limits and keeps it; false when it repeats one already seen. A
+   * repeat is dropped before it is inspected: a package of one crafted PDF a thousand times is inspected
+   * once.
+   */
   private async admit(
     doc: DocumentFacts,
     content: Measured,
     tempKey: string,
     pdfBytes: Buffer | undefined,
   ): Promise<boolean> {
-    const check = this.workingDocumentCheck(doc);
-    const workingDocument = check && pdfBytes ? await check.inspect(pdfBytes) : null;
-    if (check && workingDocument) check.admit({ filename: doc.filename, workingDocument });
     const { sha256, size } = content;
-    if (this.seen.has(sha256) || this.knownHashes.has(sha256)) {
+    if (this.repeats(sha256)) {
       this.seen.add(sha256);
       return false;
     }
     this.seen.add(sha256);
+    const check = this.workingDocumentCheck(doc);
+    const workingDocument = check && pdfBytes ? await check.inspect(pdfBytes) : null;
+    if (check && workingDocument) check.admit({ filename: doc.filename, workingDocument });
     this.bytes += size;
     checkReviewLimits(
       {

@@ -1,9 +1,13 @@
 // Fetches the documents an integrator gave as signed HTTPS URLs into MinIO staging, where they are unpacked
 // like uploads. Every URL is vetted by the address guard and fetched over a connection pinned to the
-// checked addresses; redirects are refused; one total timeout covers connect, headers and body; the
-// per-file limit is enforced while the body streams. A problem with a source is a refusal naming
-// `documents[i].url`; a storage problem is thrown as is, for the activity to retry.
+// checked addresses; redirects are refused; the per-file limit is enforced while the body streams. A
+// source is cut off only for its server's faults: silent for the idle time (to connect, to answer, between
+// bytes: time this worker was busy elsewhere or held the bytes back does not count), or all the
+// submission's sources together still arriving at the total time. A problem with a source is a refusal
+// naming `documents[i].url`; a storage problem is thrown as is, for the activity to retry.
+import { pipeline, Transform } from 'node:stream';
 import { ByteBudget } from '../streams/byte-budget.js';
+import { IdleWatch } from '../streams/idle-watch.js';
 import { checkTarget, UnsafeTargetError, type CheckedTarget } from '../outbound/address-guard.js';
 import { pinnedRequest } from '../outbound/pinned-https.js';
 import { fetchedSourceKey } from '../storage/keys.js';
@@ -18,7 +22,10 @@ export interface SourceFetchOptions {
   maxFileBytes: number;
   /** The review's aggregate limit: the sources of one submission together are cut off past it. */
   maxReviewBytes: number;
-  timeoutMs: number;
+  /** The longest a source's server may send nothing: to connect and answer, and between bytes. */
+  idleMs: number;
+  /** The longest a submission's sources may take together (a server that trickles). */
+  totalMs: number;
   /** Test-only: lets sources on this machine through the address guard. */
   allowLoopback: boolean;
 }
@@ -29,6 +36,7 @@ const CONCURRENCY = 4;
 /** Fetches every source into staging, in order; on any refusal removes what it fetched and throws it. */
 export async function fetchSources(sources: DocumentSource[], o: SourceFetchOptions): Promise<StagedFile[]> {
   const stop = new AbortController();
+  const deadline = AbortSignal.timeout(o.totalMs);
   // Counted as the bytes arrive, over every source at once: past the limit the fetches stop.
   const total = new ByteBudget(
     o.maxReviewBytes,
@@ -48,7 +56,7 @@ export async function fetchSources(sources: DocumentSource[], o: SourceFetchOpti
       const key = fetchedSourceKey(o.reviewId);
       keys.push(key);
       try {
-        staged[index] = await fetchSource(sources[index]!, index, key, o, stop.signal, total);
+        staged[index] = await fetchSource(sources[index]!, index, key, o, { stop: stop.signal, deadline }, total);
       } catch (err) {
         // Fetches cut short because another source failed are not failures of their own.
         if (stop.signal.aborted) return;
@@ -70,7 +78,7 @@ async function fetchSource(
   index: number,
   key: string,
   o: SourceFetchOptions,
-  stop: AbortSignal,
+  ends: { stop: AbortSignal; deadline: AbortSignal },
   total: ByteBudget,
 ): Promise<StagedFile> {
   const field = `documents[${index}].url`;
@@ -88,18 +96,53 @@ async function fetchSource(
     if (err instanceof UnsafeTargetError) throw refuse(err.message);
     throw err;
   }
-  const timeout = AbortSignal.timeout(o.timeoutMs);
-  const signal = AbortSignal.any([timeout, stop]);
+  // The body passes through here on its way to the store: each chunk is the server's sign of life.
+  const counted = new Transform({
+    transform(chunk, _encoding, done) {
+      idle.progress();
+      done(null, chunk);
+    },
+  });
+  const idle = new IdleWatch(o.idleMs, () => counted.readableLength > 0 || counted.writableLength > 0);
+  const signal = AbortSignal.any([idle.signal, ends.deadline, ends.stop]);
   const why = (err: unknown) =>
-    timeout.aborted ? `did not finish within ${o.timeoutMs / 1000} s` : `could not be fetched (${describe(err)})`;
+    idle.signal.aborted
+      ? `sent nothing for ${o.idleMs / 1000} s`
+      : ends.deadline.aborted
+        ? `the sources did not finish within ${o.totalMs / 1000} s in all`
+        : `could not be fetched (${describe(err)})`;
+  try {
+    return await fetchInto(source, key, o, { target, signal, counted, idle, why, refuse, tooLarge, total });
+  } finally {
+    idle.stop();
+  }
+}
 
-  const response = await pinnedRequest(target, {
+/** GETs the checked target and streams its body through `counted` into the store under `key`. */
+async function fetchInto(
+  source: DocumentSource,
+  key: string,
+  o: SourceFetchOptions,
+  f: {
+    target: CheckedTarget;
+    signal: AbortSignal;
+    counted: Transform;
+    idle: IdleWatch;
+    why: (err: unknown) => string;
+    refuse: (why: string) => IngestRejection;
+    tooLarge: () => IngestRejection;
+    total: ByteBudget;
+  },
+): Promise<StagedFile> {
+  const { signal, why, refuse, tooLarge } = f;
+  const response = await pinnedRequest(f.target, {
     method: 'GET',
     headers: { accept: '*/*', 'user-agent': 'loan-review-ingest' },
     signal,
   }).catch((err: unknown) => {
     throw refuse(why(err));
   });
+  f.idle.progress();
   const status = response.statusCode ?? 0;
   if (status !== 200) {
     response.destroy();
@@ -115,12 +158,15 @@ async function fetchSource(
 
   let sourceError: unknown;
   response.once('error', (err) => (sourceError ??= err));
+  pipeline(response, f.counted, (err) => {
+    if (err) sourceError ??= err;
+  });
   let content: Awaited<ReturnType<typeof putStream>>;
   try {
-    content = await putStream(o.storage, key, response, 'application/octet-stream', {
+    content = await putStream(o.storage, key, f.counted, 'application/octet-stream', {
       maxBytes: o.maxFileBytes,
       tooLarge,
-      shared: total,
+      shared: f.total,
     });
   } catch (err) {
     await removeObjects(o.storage, [key]).catch(() => {});
@@ -135,7 +181,8 @@ async function fetchSource(
 function describe(err: unknown): string {
   const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined;
   if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ECONNRESET' || code === 'ECONNABORTED') return 'connection closed before the file was complete';
+  if (code === 'ECONNRESET' || code === 'ECONNABORTED' || code === 'ERR_STREAM_PREMATURE_CLOSE')
+    return 'connection closed before the file was complete';
   if (code && /CERT|SELF_SIGNED|TLS|SSL/.test(code)) return `TLS certificate not accepted: ${code}`;
   if (code) return code;
   return err instanceof Error ? err.message : 'unknown error';

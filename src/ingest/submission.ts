@@ -1,6 +1,6 @@
 // A submission ingested: signed source URLs fetched and staged uploads unpacked into documents under
-// temporary keys, or its refusal with the interface's error code. The API ingests a small create itself
-// (src/reviews/create.ts); the worker ingests everything else (activities/ingest.ts).
+// temporary keys, or its refusal with the interface's error code. Only the worker ingests, on the ingest
+// queue: a create (src/reviews/create.ts) and added documents (activities/ingest.ts).
 import type { Config } from '../config.js';
 import type { Sql } from '../db/client.js';
 import { documentInventory } from '../db/documents.js';
@@ -74,7 +74,8 @@ export function submissionIngester({ sql, storage, config, log }: IngestingDeps)
         reviewId: input.reviewId,
         maxFileBytes: config.limits.maxFileBytes,
         maxReviewBytes: config.limits.maxReviewBytes,
-        timeoutMs: config.limits.sourceFetchTimeoutMs,
+        idleMs: config.limits.sourceFetchIdleMs,
+        totalMs: config.limits.sourceFetchTotalMs,
         allowLoopback: config.testOnlyAllowLoopbackTargets,
       });
       const files = [...input.files, ...fetched];

@@ -1,10 +1,10 @@
-// Recording a new review: its ingested documents kept where they lie, the review and its documents
-// written in one transaction. The worker records every create its workflow ingests; the API records a
-// small live create itself and starts the review's workflow after answering (docs/decisions.md,
-// "Creates the API records").
+// A create's submission ingested and recorded, on the worker (the review workflow's createReview
+// activity): its sources fetched and its files unpacked and checked, then its documents kept where they
+// lie and the review and its documents written in one transaction.
 import { DuplicateReferenceIdError, getReviewRecord, insertReview } from '../db/reviews.js';
 import type { IngestedSubmission } from '../db/submissions.js';
 import { commitDocuments, type StagedFile } from '../ingest/package.js';
+import type { DocumentSource } from './review.js';
 import { refuse, submissionIngester, type IngestingDeps } from '../ingest/submission.js';
 import { removeObjects } from '../storage/minio.js';
 import { isRefused, type Refused } from './pipeline.js';
@@ -44,16 +44,10 @@ export function reviewCreation(deps: IngestingDeps) {
   const { sql, storage, log } = deps;
   const ingested = submissionIngester(deps);
 
-  /**
-   * Keeps the documents, then writes the review and its documents in one transaction. `runOn`: the task
-   * queue the review's workflow is started on after (the API records the review), or null when it runs
-   * already (it records its own creates); until it is started the review is a pending run
-   * (src/db/reviews.ts, pendingRuns).
-   */
+  /** Keeps the documents, then writes the review and its documents in one transaction. */
   const record = async (
     input: ReviewToCreate,
     { documents, staged }: IngestedSubmission,
-    o: { runOn: string | null },
   ): Promise<RecordedReview | Refused> => {
     const keys = await commitDocuments(storage, input.reviewId, documents);
     let review: Review;
@@ -71,7 +65,6 @@ export function reviewCreation(deps: IngestingDeps) {
           referenceId: input.referenceId,
           metadata: input.metadata,
           createdAt: new Date(input.createdAt),
-          ...(o.runOn ? { runPendingOn: o.runOn } : {}),
         },
         documents.map((d, i) => ({ ...d, objectKey: keys[i]! })),
       );
@@ -95,28 +88,22 @@ export function reviewCreation(deps: IngestingDeps) {
     return { review, internalState: input.internalState };
   };
 
-  return {
-    record,
-
-    /**
-     * Ingests a create's uploads and records the review with them. Once the review is recorded, the same
-     * create again answers it as recorded and ingests nothing (a retried activity, a resumed request).
-     */
-    async fromUploads(
-      input: ReviewToCreate,
-      files: StagedFile[],
-      o: { runOn: string | null },
-    ): Promise<RecordedReview | Refused> {
-      const existing = await getReviewRecord(sql, input.organizationId, input.reviewId);
-      if (existing) return { review: existing.review, internalState: existing.internalState };
-      const submission = await ingested({
-        reviewId: input.reviewId,
-        target: { kind: 'create' },
-        files,
-        sources: [],
-        ...(input.requestId ? { requestId: input.requestId } : {}),
-      });
-      return isRefused(submission) ? submission : record(input, submission, o);
-    },
+  /**
+   * Ingests a create's uploads and source URLs and records the review with them. Once the review is
+   * recorded, the same create again answers it as recorded and ingests nothing (a retried activity).
+   */
+  return async (
+    input: ReviewToCreate,
+    submitted: { files: StagedFile[]; sources: DocumentSource[] },
+  ): Promise<RecordedReview | Refused> => {
+    const existing = await getReviewRecord(sql, input.organizationId, input.reviewId);
+    if (existing) return { review: existing.review, internalState: existing.internalState };
+    const submission = await ingested({
+      reviewId: input.reviewId,
+      target: { kind: 'create' },
+      ...submitted,
+      ...(input.requestId ? { requestId: input.requestId } : {}),
+    });
+    return isRefused(submission) ? submission : record(input, submission);
   };
 }

@@ -2,7 +2,7 @@
 // makes them with the store's admin credentials (scripts/migrate.ts, the local stack), which no API or
 // worker process holds. The policies are AWS IAM policy documents: on AWS S3 (or any S3 with IAM) give
 // three IAM users these policies (`npm run admin -- storage policies` prints them).
-import { STAGING_PREFIX, TRANSIENT_TAG, UPLOADS_PREFIX } from './keys.js';
+import { STAGING_PREFIX, UPLOADS_PREFIX } from './keys.js';
 import type { Config } from '../config.js';
 import { putCannedPolicy, putUser, setUserPolicy, type MinioAdminTarget } from './minio-admin.js';
 
@@ -11,7 +11,7 @@ export type StorageRole = (typeof STORAGE_ROLES)[number];
 
 /** Each role's user (its access key) and canned policy name. */
 export const SERVICE_USERS: Record<StorageRole, string> = {
-  // Streams uploads in and ingests a small create's, removes refused ones, checks a report exists before linking it.
+  // Streams uploads in (never reads them back), removes refused ones, checks a report exists before linking it.
   api: 'loan-review-api',
   // Reads, unpacks, keeps and writes every object of the bucket.
   worker: 'loan-review-worker',
@@ -28,26 +28,13 @@ export function rolePolicy(role: StorageRole, bucket: string): { Version: string
     api: [
       // Whether the bucket is there (readiness) and whether a report is missing rather than forbidden.
       { Effect: 'Allow', Action: ['s3:ListBucket'], Resource: [theBucket] },
-      // Writes arrivals (uploads, a small create's unpacked members) and keeps a small create's documents
-      // (drops their transient tag), as the worker does for every other submission.
+      // Writes uploads as they arrive, tagged transient; never reads them back: the worker ingests them.
       {
         Effect: 'Allow',
-        Action: [
-          's3:PutObject',
-          's3:PutObjectTagging',
-          's3:DeleteObjectTagging',
-          's3:AbortMultipartUpload',
-          's3:ListMultipartUploadParts',
-        ],
+        Action: ['s3:PutObject', 's3:PutObjectTagging', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],
         Resource: [objects(UPLOADS_PREFIX)],
       },
-      // Reads what is still arriving, to ingest a small create: never a document a review has kept.
-      {
-        Effect: 'Allow',
-        Action: ['s3:GetObject'],
-        Resource: [objects(UPLOADS_PREFIX)],
-        Condition: { StringEquals: { [`s3:ExistingObjectTag/${TRANSIENT_TAG.key}`]: TRANSIENT_TAG.value } },
-      },
+      // Removes the uploads of a request that no workflow took.
       { Effect: 'Allow', Action: ['s3:DeleteObject'], Resource: [objects(UPLOADS_PREFIX), objects(STAGING_PREFIX)] },
       { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [objects(REPORTS_PREFIX)] },
     ],

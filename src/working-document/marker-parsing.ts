@@ -3,8 +3,11 @@
 // millions of numbers) held the worker's event loop for seconds, and with it every activity of every
 // organization in the process. Here the thread is terminated when it overruns, and the PDF is then no
 // working document. Such PDFs are rare (our own reports sent back), so each parse starts a thread and
-// ends it: nothing is kept between them.
+// ends it: nothing is kept between them. The threads of one process are one bounded pool: at most
+// MAX_PARSE_THREADS at once, later parses waiting for one, so that many crafted files at once cost the
+// process that many heaps at most.
 import { Worker } from 'node:worker_threads';
+import { Semaphore } from 'async-mutex';
 import { threadEntry } from '../runtime/thread-entry.js';
 import type { InspectedWorkingDocument } from './marker.js';
 
@@ -27,6 +30,16 @@ export interface MarkerParseBudget {
 
 let budget: MarkerParseBudget = { timeoutMs: 10_000, heapMb: 256 };
 
+/** Parser threads one process runs at once. */
+export const MAX_PARSE_THREADS = 2;
+const threads = new Semaphore(MAX_PARSE_THREADS);
+let running = 0;
+
+/** Parser threads running now (for tests). */
+export function parseThreadsRunning(): number {
+  return running;
+}
+
 /** Changes the budget and returns the previous one (tests shorten it). */
 export function configureMarkerParsing(changes: Partial<MarkerParseBudget>): MarkerParseBudget {
   const previous = budget;
@@ -34,8 +47,22 @@ export function configureMarkerParsing(changes: Partial<MarkerParseBudget>): Mar
   return previous;
 }
 
-/** Runs one parse in a fresh thread; never rejects: a failure of any kind is a `failed` reply. */
-export async function parseInThread(request: ParseRequest): Promise<ParseReply> {
+/**
+ * Runs one parse in a fresh thread, once one of the process's MAX_PARSE_THREADS is free (its time budget
+ * starts then); never rejects: a failure of any kind is a `failed` reply.
+ */
+export function parseInThread(request: ParseRequest): Promise<ParseReply> {
+  return threads.runExclusive(async () => {
+    running++;
+    try {
+      return await parseInNewThread(request);
+    } finally {
+      running--;
+    }
+  });
+}
+
+async function parseInNewThread(request: ParseRequest): Promise<ParseReply> {
   const { timeoutMs, heapMb } = budget;
   let thread: Worker;
   try {

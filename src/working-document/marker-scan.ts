@@ -5,10 +5,12 @@
 // /LoanReviewWorkingDocument: it stands in the file's bytes as written, unless the dictionary was put in
 // an object stream (PDF 1.5; pdf-lib writes them, and so may a viewer that saves a filled form), which
 // is Flate-compressed. So the name is looked for in the bytes and in each object stream, inflated within
-// a budget: a file's first MiB on the event loop (1.5–3 ms at most; a round trip to libuv's pool for
-// each of a file's small streams is one more turn of a busy event loop for the create waiting on it), the
-// rest on the pool. A PDF whose object streams inflate past the budget is no working document of ours: a
-// report of a few pages holds a few hundred KiB of objects.
+// a budget. pdf-lib also inflates every cross-reference stream as it parses, so those are measured too
+// (one can name no marker, but a 1 MiB file's can inflate to a GiB). The budget charges what a stream
+// inflates to, what it inflates from (a stream of empty deflate blocks inflates to nothing, slowly) and
+// the time: small streams on the event loop (a round trip to libuv's pool for each of a file's small
+// streams is one more turn of a busy event loop), larger ones on the pool. A PDF past the budget is no
+// working document of ours: a report of a few pages holds a few hundred KiB of objects.
 import { promisify } from 'node:util';
 import { constants, inflate, inflateSync } from 'node:zlib';
 
@@ -24,14 +26,20 @@ const inflated = promisify(inflate);
  */
 export type MarkerScan = 'absent' | 'present';
 
-/** Bytes all of a file's object streams may inflate to before the file is judged not to be ours. */
+/** Bytes all of a file's object and cross-reference streams may inflate to before it is judged not ours. */
 export const OBJECT_STREAMS_MAX_INFLATED_BYTES = 32 * 1024 * 1024;
+/** Bytes those streams may take in the file, compressed: inflating costs time per byte read, not written. */
+export const OBJECT_STREAMS_MAX_ENCODED_BYTES = 4 * 1024 * 1024;
+/** The longest a scan may take; past it the file is judged not ours. */
+export const SCAN_MAX_MS = 2_000;
 /** Object streams looked at before the file is judged not to be ours (pdf-lib puts 50 objects in each). */
 const MAX_OBJECT_STREAMS = 10_000;
 /** How far from `/ObjStm` its object's start and its stream's keyword are looked for: a dictionary is short. */
 const DICTIONARY_WINDOW = 4096;
-/** Bytes of a file's object streams inflated on the event loop, the rest on libuv's pool. */
+/** Bytes of a file's streams inflated on the event loop, the rest on libuv's pool… */
 const ON_LOOP_INFLATED_BYTES = 1024 * 1024;
+/** …and only streams this small in the file (1.5–3 ms each at most, however they inflate). */
+const ON_LOOP_ENCODED_BYTES = 64 * 1024;
 /**
  * One past the limit: a stream that fills it exactly is still within it. Z_SYNC_FLUSH: a stream cut
  * short still gives what it holds, as a parser would read it.
@@ -43,7 +51,7 @@ const options = (limit: number) => ({ maxOutputLength: limit + 1, finishFlush: c
  * Rejects on damaged data.
  */
 async function inflateWithin(data: Buffer, limit: number, onLoop: number): Promise<Buffer | null> {
-  const here = Math.min(limit, onLoop);
+  const here = data.length <= ON_LOOP_ENCODED_BYTES ? Math.min(limit, onLoop) : 0;
   if (here > 0) {
     try {
       const out = inflateSync(data, options(here));
@@ -60,31 +68,60 @@ async function inflateWithin(data: Buffer, limit: number, onLoop: number): Promi
 /** The same bytes as a Buffer (for its indexOf and includes), not a copy. */
 const bufferOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
+/** What a scan may spend: inflated and encoded bytes of the streams it measures, and time. */
+export interface ScanBudget {
+  maxInflated: number;
+  maxEncoded: number;
+  maxMs: number;
+}
+
+const BUDGET: ScanBudget = {
+  maxInflated: OBJECT_STREAMS_MAX_INFLATED_BYTES,
+  maxEncoded: OBJECT_STREAMS_MAX_ENCODED_BYTES,
+  maxMs: SCAN_MAX_MS,
+};
+
+/** Where the next stream pdf-lib inflates as it parses is named: `/ObjStm` or `/XRef` (not `/XRefStm`). */
+function nextParsedStream(pdf: Buffer, from: number): number {
+  const objStm = pdf.indexOf('/ObjStm', from);
+  let xref = pdf.indexOf('/XRef', from);
+  // `/XRefStm` is a trailer's pointer to a stream, not a stream's type: the stream itself names /XRef.
+  while (xref >= 0 && /[A-Za-z0-9]/.test(String.fromCharCode(pdf[xref + 5] ?? 0x20)))
+    xref = pdf.indexOf('/XRef', xref + 5);
+  if (objStm < 0) return xref;
+  return xref < 0 ? objStm : Math.min(objStm, xref);
+}
+
 export async function scanForMarker(
   bytes: Uint8Array,
   name: string,
-  maxInflated = OBJECT_STREAMS_MAX_INFLATED_BYTES,
+  limits: Partial<ScanBudget> = {},
 ): Promise<MarkerScan> {
+  const { maxInflated, maxEncoded, maxMs } = { ...BUDGET, ...limits };
+  const deadline = performance.now() + maxMs;
   const pdf = bufferOf(bytes);
   const needle = `/${name}`;
   let found = pdf.includes(needle);
   let budget = maxInflated;
+  let encoded = maxEncoded;
   let onLoop = ON_LOOP_INFLATED_BYTES;
   let from = 0;
   for (let count = 0; ; count++) {
-    const at = pdf.indexOf('/ObjStm', from);
+    const at = nextParsedStream(pdf, from);
     if (at < 0) break;
-    if (count === MAX_OBJECT_STREAMS) return 'absent';
+    if (count === MAX_OBJECT_STREAMS || performance.now() > deadline) return 'absent';
     const stream = objectStreamAt(pdf, at);
-    // An object stream this scan cannot measure (encoded otherwise, a dictionary it cannot delimit) is
-    // one a parser might still inflate: no file of ours has one.
+    // A stream this scan cannot measure (encoded otherwise, a dictionary it cannot delimit) is one a
+    // parser might still inflate: no file of ours has one.
     if (!stream) return 'absent';
     from = stream.end;
+    encoded -= stream.data.length;
+    if (encoded < 0) return 'absent';
     let data: Buffer | null = stream.data;
     try {
       for (let n = 0; n < stream.flates; n++) {
         data = await inflateWithin(data, budget, onLoop);
-        if (!data) return 'absent';
+        if (!data || performance.now() > deadline) return 'absent';
         onLoop = Math.max(0, onLoop - data.length);
       }
     } catch {
@@ -99,7 +136,7 @@ export async function scanForMarker(
 }
 
 /**
- * The encoded data of the object stream whose dictionary holds `/ObjStm` at `at`, how many times it is
+ * The encoded data of the stream whose dictionary holds `/ObjStm` or `/XRef` at `at`, how many times it is
  * Flate-compressed and where it ends; null when no stream's dictionary can be found around `at` or the
  * stream is encoded otherwise than by Flate alone.
  */

@@ -7,7 +7,8 @@ import { ReviewSchema, type Review } from '../../src/reviews/review.js';
 import { ReportSchema } from '../../src/reviews/report.js';
 import { approveUpdate } from '../../workflows/messages.js';
 import { corruptPdf, fillWorkingDocument, pdf } from '../support/fixtures.js';
-import { call, form } from '../support/http.js';
+import { call, createBody, form } from '../support/http.js';
+import { REJECTED_CREATE } from '../../src/temporal/search-attribute-keys.js';
 import { registerEndpoint, waitForInternalState, waitForReview } from '../support/reviews.js';
 import {
   closeShared,
@@ -63,6 +64,16 @@ async function save(name: string, reviewId: string): Promise<void> {
   console.log(`recorded ${name}`);
 }
 
+/** The run of the organization's one refused create, once Temporal's visibility lists it. */
+async function refusedRun(organizationId: string): Promise<string> {
+  const query = `OrgId = '${organizationId}' AND InternalState = '${REJECTED_CREATE}'`;
+  for (const until = Date.now() + 30_000; Date.now() < until; ) {
+    for await (const run of client.workflow.list({ query })) return run.workflowId;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no refused create listed for ${organizationId}`);
+}
+
 const org = await newOrganization();
 await registerEndpoint(org.liveKey, receiver.url);
 await registerEndpoint(org.sandboxKey, receiver.url);
@@ -111,6 +122,22 @@ await save('amendment', amended.review_id);
 const failed = await create(org.liveKey, [{ name: 'broken.pdf', data: corruptPdf }]);
 await waitForReview(org.liveKey, failed.review_id, (r) => r.status === 'failed');
 await save('failure', failed.review_id);
+
+// by source URL: the create's ingest activity fetches the signed URL's package → analysing → released
+const bySource = await call(stack.apiUrl, 'POST', '/reviews', { key: org.liveKey, json: createBody() });
+if (bySource.status !== 201) throw new Error(`create by source URL: ${bySource.status} ${bySource.text}`);
+const sourced = ReviewSchema.parse(bySource.body);
+await waitForReview(org.liveKey, sourced.review_id, (r) => r.status !== 'processing' && r.status !== 'queued');
+await save('create-source-url', sourced.review_id);
+
+// refused: the create's ingest activity refuses an empty file (document_required); the run ends, no review
+const refusedOrg = await newOrganization();
+const refused = await call(stack.apiUrl, 'POST', '/reviews', {
+  key: refusedOrg.liveKey,
+  form: form([{ name: 'empty.pdf', data: Buffer.alloc(0) }]),
+});
+if (refused.status !== 400) throw new Error(`refused create: ${refused.status} ${refused.text}`);
+await save('create-refused', await refusedRun(refusedOrg.id));
 
 // sandbox: create → released at once (review.completed to the sandbox endpoint); the run completes
 const sandbox = await create(org.sandboxKey, [{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }]);

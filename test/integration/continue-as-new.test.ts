@@ -80,6 +80,7 @@ test(
             referenceId: null,
             metadata: null,
             createdAt: new Date().toISOString(),
+            acceptBy: new Date(Date.now() + 60_000).toISOString(),
             files: [await staged(org.id, 'paystub.pdf', await pdf('Earnings Statement'))],
             sources: [],
           },

@@ -120,7 +120,7 @@ const unfetchable: [string, () => Promise<string>, RegExp][] = [
   [
     'a server that stalls past the timeout',
     async () => files.handle('/stall.pdf', (_q, r) => void r.writeHead(200).write('%PDF')),
-    /documents\[1\]\.url: did not finish within 4 s/,
+    /documents\[1\]\.url: sent nothing for 4 s/,
   ],
 ];
 

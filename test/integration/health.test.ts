@@ -112,6 +112,10 @@ test(
       join(stack.logDir, `${api.child.spec.name}.log`),
       (r) => r.request_id === requestId && r.level === 'error',
     );
-    t.like(logged, { method: 'POST', path: '/v1/reviews', message: 'had no answer within 9 s (service_unavailable)' });
+    t.like(logged, {
+      method: 'POST',
+      path: '/v1/reviews',
+      message: 'its workflow did not take the create within 9 s (service_unavailable)',
+    });
   },
 );

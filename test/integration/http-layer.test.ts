@@ -88,8 +88,12 @@ test('a URL over 8 KiB that the header limit lets through is 414 invalid_request
   t.truthy(res.headers.get('x-request-id'));
 });
 
-/** Starts a multipart create whose body then goes on as `trickle` says; resolves with the answer. */
-function stalledCreate(key: string, trickle: (write: (b: string | Buffer) => boolean) => () => void) {
+/** Starts a create (multipart, or JSON) whose body then goes on as `trickle` says; resolves with the answer. */
+function stalledCreate(
+  key: string,
+  trickle: (write: (b: string | Buffer) => boolean) => () => void,
+  kind: 'multipart' | 'json' = 'multipart',
+) {
   const boundary = 'stalled-boundary';
   return new Promise<{ status: number; body: string; requestId: string | undefined; seconds: number }>(
     (resolve, reject) => {
@@ -98,8 +102,12 @@ function stalledCreate(key: string, trickle: (write: (b: string | Buffer) => boo
         method: 'POST',
         headers: {
           authorization: `Bearer ${key}`,
-          'content-type': `multipart/form-data; boundary=${boundary}`,
-          'content-length': String(10 * 1024 * 1024),
+          ...(kind === 'multipart'
+            ? {
+                'content-type': `multipart/form-data; boundary=${boundary}`,
+                'content-length': String(10 * 1024 * 1024),
+              }
+            : { 'content-type': 'application/json', 'content-length': String(64 * 1024) }),
         },
       });
       let stop = () => {};
@@ -119,32 +127,41 @@ function stalledCreate(key: string, trickle: (write: (b: string | Buffer) => boo
           req.destroy();
         });
       });
-      req.write(
-        `--${boundary}\r\nContent-Disposition: form-data; name="documents"; ` +
-          `filename="slow.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\n`,
-      );
-      // Some bytes, enough that a part of the file is being staged when the body stops.
-      req.write(randomBytes(256 * 1024));
+      if (kind === 'json') {
+        req.write('{"reference_id": "slow", "documents": [');
+      } else {
+        req.write(
+          `--${boundary}\r\nContent-Disposition: form-data; name="documents"; ` +
+            `filename="slow.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\n`,
+        );
+        // Some bytes, enough that a part of the file is being staged when the body stops.
+        req.write(randomBytes(256 * 1024));
+      }
       stop = trickle((b) => req.write(b));
     },
   );
 }
 
 test(
-  'a body that stops, or trickles at 1 byte a second, is answered 408 invalid_request after 30 s ' +
-    'and leaves nothing staged',
+  'a body, multipart or JSON, that stops or trickles at 1 byte a second is answered 408 invalid_request ' +
+    "after 30 s (never the request deadline's 503) and leaves nothing staged",
   async (t) => {
     const org = await newOrganization();
-    const [stopped, trickling] = await Promise.all([
+    const dripping = (write: (b: string | Buffer) => boolean) => {
+      const timer = setInterval(() => write(' '), 1_000);
+      return () => clearInterval(timer);
+    };
+    const [stopped, trickling, stoppedJson, tricklingJson] = await Promise.all([
       stalledCreate(org.liveKey, () => () => {}),
-      stalledCreate(org.liveKey, (write) => {
-        const timer = setInterval(() => write('x'), 1_000);
-        return () => clearInterval(timer);
-      }),
+      stalledCreate(org.liveKey, dripping),
+      stalledCreate(org.liveKey, () => () => {}, 'json'),
+      stalledCreate(org.liveKey, dripping, 'json'),
     ]);
     for (const [what, answer] of [
       ['stopped', stopped],
       ['trickling', trickling],
+      ['stopped JSON', stoppedJson],
+      ['trickling JSON', tricklingJson],
     ] as const) {
       t.is(answer.status, 408, `${what}: ${answer.body}`);
       t.is((JSON.parse(answer.body) as { error: { code: string } }).error.code, 'invalid_request');

@@ -230,3 +230,39 @@ test('per-review count and size limits apply after unpacking; known documents co
   t.deepEqual(await uploads(reviewId), files.map((f) => f.key).sort());
   t.deepEqual(await members(reviewId), []);
 });
+
+test('a document repeated in a submission, or already on the review, is dropped before it is inspected', async (t) => {
+  const reviewId = randomUUID();
+  const cd = await pdf('CD');
+  const held = await pdf('Held');
+  const files = await stage(reviewId, [
+    {
+      name: 'package.zip',
+      data: await zip([
+        ...Array.from({ length: 20 }, (_, i) => ({ name: `copy-${i}.pdf`, data: cd })),
+        { name: 'held.pdf', data: held },
+      ]),
+    },
+    { name: 'cd-again.pdf', data: cd },
+  ]);
+  const inspected: string[] = [];
+  const result = await unpackSubmission(files, {
+    storage,
+    reviewId,
+    limits,
+    knownHashes: new Set([sha(held)]),
+    workingDocuments: {
+      maxBytes: 25 * MiB,
+      inspect: async (bytes) => {
+        inspected.push(sha(bytes));
+        return null;
+      },
+      admit: () => {},
+    },
+  });
+  t.deepEqual(
+    result.documents.map((d) => d.sha256),
+    [sha(cd)],
+  );
+  t.deepEqual(inspected, [sha(cd)], 'one inspection: the first copy');
+});

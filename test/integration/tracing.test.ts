@@ -1,6 +1,6 @@
-// One trace from an HTTP request to every activity it causes: the API's request span, the client's start
-// of the review's run (after the answer, for a small live create), the workflow's run and each activity
-// it schedules and runs. Shown in this process as a collector receives it over OTLP/HTTP: an API app and a
+// One trace from an HTTP request to every activity it causes: the API's request span, the client's
+// update-with-start of the review's run with its create, the workflow's run and each activity it schedules
+// and runs. Shown in this process as a collector receives it over OTLP/HTTP: an API app and a
 // worker of its own task queue over the suite's Temporal, Postgres and MinIO, both tracing to a collector
 // stand-in that decodes what it is sent.
 import test from 'ava';
@@ -12,7 +12,6 @@ import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.js';
 import { createApp } from '../../api/app.js';
-import { ReviewRuns } from '../../api/review-runs.js';
 import { ReviewWorkflows } from '../../api/review-workflow.js';
 import {
   createTemporalClient,
@@ -40,7 +39,7 @@ function only(spans: readonly ReceivedSpan[], name: string): ReceivedSpan {
   return found[0]!;
 }
 
-test('a create is one trace: request → start of its run → the run → each activity scheduled → its run', async (t) => {
+test('a create is one trace: request → update-with-start → the run → each activity scheduled → its run', async (t) => {
   const collector = await traceCollector();
   t.teardown(() => collector.close());
   const tracing = (await startTracing(
@@ -71,14 +70,12 @@ test('a create is one trace: request → start of its run → the run → each a
   const temporal = createTemporalClient(config, [new OpenTelemetryWorkflowClientInterceptor()]);
   t.teardown(() => temporal.connection.close());
   const workflows = new ReviewWorkflows(temporal, taskQueue);
-  const runs = new ReviewRuns(db(), workflows, silentLogger);
   const app = createApp({
     config,
     sql: db(),
     storage,
     temporal,
     workflows,
-    runs,
     log: silentLogger,
     // As production runs: metrics on too, whose request listener starts and ends the request's span.
     metrics: true,
@@ -123,10 +120,14 @@ test('a create is one trace: request → start of its run → the run → each a
   const request = spans.find((s) => s.name === 'POST /v1/reviews' && s.attributes['request.id'] !== sandboxRequest)!;
   const trace = spans.filter((s) => s.traceId === request.traceId);
   const parentOf = (span: ReceivedSpan) => trace.find((s) => s.spanId === span.parentSpanId);
-  const start = only(trace, 'StartWorkflow:reviewWorkflow');
-  t.is(parentOf(start), request, 'the run is started under the request');
+  const start = only(trace, 'UpdateWithStartWorkflow:createReview');
+  t.is(parentOf(start), request, 'the run is started with its create under the request');
   const run = only(trace, 'RunWorkflow:reviewWorkflow');
   t.is(parentOf(run), start, 'the run is under its start');
+  // The create's ingest is scheduled by its update's handler, within the run's trace.
+  const ingestScheduled = only(trace, 'StartActivity:createReview');
+  t.truthy(parentOf(ingestScheduled), 'the ingest is scheduled within the trace');
+  t.is(parentOf(only(trace, 'RunActivity:createReview')), ingestScheduled, 'the ingest runs under its scheduling');
   for (const activity of ['analyseToDraft', 'renderRelease', 'publishRelease']) {
     const scheduled = trace.filter((s) => s.name === `StartActivity:${activity}`);
     t.true(scheduled.length >= 1, `the run schedules ${activity}`);

@@ -1,6 +1,6 @@
 // Reviews live in Temporal, not in a worker: a worker killed with SIGKILL loses nothing, a create sent
-// while no worker runs is answered 503 in time and completes when one returns, and an analysis cut off
-// mid-way runs again elsewhere and the review completes exactly once.
+// while no worker runs is answered 503 in time and becomes no review (its retry creates it once a worker
+// returns), and an analysis cut off mid-way runs again elsewhere and the review completes exactly once.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import proto from '@temporalio/proto';
@@ -23,8 +23,8 @@ test.after.always(async () => {
 const ownQueue = () => ({ TEMPORAL_TASK_QUEUE: `restart-${randomUUID()}` });
 
 test(
-  'a create sent while no worker runs answers 503 and is not lost: its Idempotency-Key retry ' +
-    'returns the review once a worker is back',
+  'a create sent while no worker runs answers 503 and becomes no review, even once a worker takes its ' +
+    'update; its Idempotency-Key retry then creates the review, once',
   async (t) => {
     const queue = ownQueue();
     const org = await newOrganization();
@@ -45,7 +45,18 @@ test(
     t.log(`answered 503 after ${Date.now() - sentAt} ms`);
 
     await services.worker(queue);
-    // The create Temporal took goes on when a worker returns; the retry answers with its review.
+    // The create Temporal holds reaches the worker past its accept time: refused unread, its run ends.
+    const first = await (await temporalClient()).workflow
+      .getHandle(
+        (
+          await db()<{ review_id: string }[]>`
+          select review_id from idempotency_records where organization_id = ${org.id}`
+        )[0]!.review_id,
+      )
+      .result();
+    t.like(first, { created: false, rejection: { code: 'service_unavailable' } });
+    t.is((await db()<{ id: string }[]>`select id from reviews where organization_id = ${org.id}`).length, 0);
+    // The retry, with the same key, creates the review now, under the same id.
     const late = await whileUnavailable(
       () =>
         call(api.url, 'POST', '/reviews', {
@@ -55,8 +66,9 @@ test(
         }),
       60_000,
     );
-    t.is(late.status, 200, late.text);
+    t.is(late.status, 201, late.text);
     const review = ReviewSchema.parse(late.body);
+    t.is(review.review_id, (first as { reviewId: string }).reviewId);
     t.is(review.label, 'while the worker was down');
     await waitForReview(org.liveKey, review.review_id, (r) => r.status === 'completed', 60_000, api.url);
     t.is((await transitions(review.review_id)).filter((s) => s === 'released').length, 1);

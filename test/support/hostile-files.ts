@@ -1,7 +1,8 @@
 // Hostile files the corpus test uploads, written byte by byte: PDFs whose structure loops, nests or
 // lies, images whose headers promise billions of pixels, and archives that expand, overlap or crowd.
 // Each is small to send; the harm is in what a careless reader would do with it.
-import { constants, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { once } from 'node:events';
+import { constants, createDeflate, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { tarHeader } from './fixtures.js';
 
 const MiB = 1024 * 1024;
@@ -418,4 +419,52 @@ export function junkTarGz(name: string, type: string, junkBytes: number, pdf: Bu
     gzipSync(Buffer.concat([tarHeader('cd.pdf', pdf.length), pdf, Buffer.alloc(pad, 0), Buffer.alloc(1024, 0)])),
   );
   return Buffer.concat(parts);
+}
+
+/**
+ * A zlib stream of `bytes` of empty stored deflate blocks: it inflates to nothing, one 5-byte block at a
+ * time, so a reader that counts only what it inflates reads all of it.
+ */
+export function emptyDeflateBlocks(bytes: number): Buffer {
+  const block = Buffer.from([0x00, 0x00, 0x00, 0xff, 0xff]);
+  const blocks = Buffer.alloc(Math.floor(bytes / block.length) * block.length);
+  for (let at = 0; at < blocks.length; at += block.length) block.copy(blocks, at);
+  return Buffer.concat([Buffer.from([0x78, 0x9c]), blocks, Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff])]);
+}
+
+/** A PDF naming the working-document marker beside one stream of the given dictionary and data. */
+export function markedPdfWithStream(dictionary: string, data: Buffer): Buffer {
+  return rawPdf(
+    [
+      '<</Type /Catalog /Pages 2 0 R>>',
+      '<</Type /Pages /Kids [3 0 R] /Count 1>>',
+      '<</Type /Page /Parent 2 0 R /MediaBox [0 0 612 792]>>',
+      '<</LoanReviewWorkingDocument (wd1.forged)>>',
+      Buffer.concat([
+        Buffer.from(`<<${dictionary} /Length ${data.length}>>\nstream\n`, 'latin1'),
+        data,
+        Buffer.from('\nendstream', 'latin1'),
+      ]),
+    ],
+    { trailer: '<</Size 6 /Root 1 0 R /Info 4 0 R>>' },
+  );
+}
+
+/** A PDF whose one object stream is `bytes` of empty deflate blocks (the marker named beside it). */
+export function emptyBlocksPdf(bytes: number): Buffer {
+  return markedPdfWithStream('/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', emptyDeflateBlocks(bytes));
+}
+
+/** A PDF of about 1 MiB whose cross-reference stream inflates to `inflated` bytes (1 GiB unless said). */
+export async function xrefBombPdf(inflated = 1024 * MiB): Promise<Buffer> {
+  const deflate = createDeflate({ level: 9 });
+  const chunks: Buffer[] = [];
+  deflate.on('data', (c: Buffer) => chunks.push(c));
+  const zeros = Buffer.alloc(MiB);
+  for (let written = 0; written < inflated; written += zeros.length) {
+    if (!deflate.write(zeros)) await once(deflate, 'drain');
+  }
+  deflate.end();
+  await once(deflate, 'end');
+  return markedPdfWithStream('/Type /XRef /Size 6 /W [1 4 2] /Root 1 0 R /Filter /FlateDecode', Buffer.concat(chunks));
 }

@@ -72,6 +72,7 @@ export async function createReview(
         referenceId: null,
         metadata: null,
         createdAt: new Date().toISOString(),
+        acceptBy: new Date(Date.now() + 60_000).toISOString(),
         files: [],
         sources,
       },

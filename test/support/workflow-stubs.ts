@@ -41,12 +41,10 @@ export function stubs(reviewId: string, scenario: Scenario) {
     async ingestSubmission() {
       return { submissionId: '00000000-0000-4000-8000-000000000001' };
     },
-    async createReviewRecord() {
-      return created();
-    },
     async createReview() {
       return created();
     },
+    async discardUploads() {},
     async recordState(input: { internalState: InternalState }) {
       calls.states.push(input.internalState);
     },

@@ -63,12 +63,8 @@ function stubs(rand: () => number, variation: Variation, taken: Taken) {
       await remote();
       return { submissionId: randomUUID() };
     },
-    async createReviewRecord(input: { reviewId: string }) {
-      await local();
-      return { review: stubReview(input.reviewId, 'processing'), pass: { policy: policy(), slot: true } };
-    },
     async createReview(input: { reviewId: string }) {
-      await local();
+      await remote();
       return { review: stubReview(input.reviewId, 'processing'), pass: { policy: policy(), slot: true } };
     },
     async recordAddedDocuments(input: { reviewId: string }) {

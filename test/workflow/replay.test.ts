@@ -13,7 +13,15 @@ import { replayHistories } from '../../scripts/temporal/replay-histories.js';
 Runtime.install({ logger: new DefaultLogger('WARN') });
 
 const folder = new URL('../histories/', import.meta.url);
-const REQUIRED = ['amendment', 'create-awaiting-add-completed', 'create-completed', 'failure', 'sandbox'];
+const REQUIRED = [
+  'amendment',
+  'create-awaiting-add-completed',
+  'create-completed',
+  'create-refused',
+  'create-source-url',
+  'failure',
+  'sandbox',
+];
 
 test('every recorded history replays against the current workflow code', async (t) => {
   const names = (await readdir(folder))
@@ -85,9 +93,9 @@ const localActivities = (h: HistoryJson) =>
   });
 
 test(
-  'the recorded paths are the ones named: a small live create is recorded by the API and its run ' +
-    'continues the review, a sandbox create is one activity, no activity is local, released runs ' +
-    'complete, the amendment continues a completed run and is rendered again when approved',
+  'the recorded paths are the ones named: every create is an update that starts its run and one ' +
+    'createReview activity on the ingest queue (multipart, source URL, sandbox, refused), no activity is ' +
+    'local, runs end complete, the amendment continues a completed run and is rendered again when approved',
   async (t) => {
     for (const name of REQUIRED) {
       const history = await historyOf(name);
@@ -95,23 +103,28 @@ test(
       // One version of the workflow: no run asks which code to take.
       t.deepEqual(patchMarkers(history), [], name);
     }
-    // The recorded creates are small uploads. A live key's is recorded by the API: its run starts from the
-    // recorded review, with no update, no ingest and no record of its own, and begins its first pass.
-    for (const name of ['create-completed', 'failure']) {
+    for (const name of ['create-completed', 'create-source-url', 'failure', 'sandbox', 'create-refused']) {
       const history = await historyOf(name);
-      t.deepEqual(startInput(history).resumed, { internalState: 'ingesting' }, name);
+      // A first run: no review existed before its create.
+      t.is(startInput(history).resumed, undefined, name);
+      t.deepEqual(updates(history), ['createReview'], name);
+      const ingest = scheduled(history).filter((a) => a.name === 'createReview');
+      t.is(ingest.length, 1, name);
+      t.regex(ingest[0]!.taskQueue, /-ingest$/, name);
       t.false(
-        history.events.some((e) => e.workflowExecutionUpdateAcceptedEventAttributes),
+        scheduled(history).some((a) => a.name === 'ingestSubmission'),
         name,
       );
-      t.false(activityTasks(history).includes('ingestSubmission'), name);
-      t.false(activityTasks(history).includes('createReview'), name);
-      t.true(activityTasks(history).includes('beginPass'), name);
     }
-    // A sandbox key's is ingested and recorded by one activity of the create's update.
-    const sandbox = await historyOf('sandbox');
-    t.false(activityTasks(sandbox).includes('ingestSubmission'));
-    t.is(activityTasks(sandbox).filter((a) => a === 'createReview').length, 1);
+    for (const name of ['create-completed', 'create-source-url', 'failure'])
+      t.true(activityTasks(await historyOf(name)).includes('analyseToDraft'), name);
+    // A refused create schedules nothing after its ingest: no review, no webhook.
+    t.deepEqual(activityTasks(await historyOf('create-refused')), ['createReview']);
+    t.is(activityTasks(await historyOf('sandbox')).filter((a) => a === 'releaseSandboxReport').length, 1);
+    // Added documents are an update too: ingested on the ingest queue, then recorded.
+    const added = await historyOf('create-awaiting-add-completed');
+    t.deepEqual(updates(added), ['createReview', 'addDocuments']);
+    t.regex(scheduled(added).find((a) => a.name === 'ingestSubmission')!.taskQueue, /-ingest$/);
     t.true(activityTasks(await historyOf('amendment')).includes('beginPass'));
     // No activity is local: every result is an event, handed over alike when a run executes and on replay.
     for (const name of REQUIRED) t.deepEqual(localActivities(await historyOf(name)), [], name);
@@ -122,6 +135,22 @@ test(
     t.deepEqual(startInput(amendment).resumed, { internalState: 'released' });
   },
 );
+/** The updates a history accepted, by name, in order. */
+const updates = (h: HistoryJson) =>
+  h.events.flatMap((e) => {
+    const accepted = e.workflowExecutionUpdateAcceptedEventAttributes as
+      | { acceptedRequest?: { input?: { name?: string } } }
+      | undefined;
+    return accepted?.acceptedRequest?.input?.name ?? [];
+  });
+/** The activities a history scheduled, with the task queue of each. */
+const scheduled = (h: HistoryJson) =>
+  h.events.flatMap((e) => {
+    const a = e.activityTaskScheduledEventAttributes as
+      | { activityType?: { name: string }; taskQueue?: { name: string } }
+      | undefined;
+    return a?.activityType ? [{ name: a.activityType.name, taskQueue: a.taskQueue?.name ?? '' }] : [];
+  });
 /** The workflow input its first event carries. */
 const startInput = (h: HistoryJson) => {
   const started = h.events[0]!.workflowExecutionStartedEventAttributes!;

@@ -2,7 +2,11 @@
 // longer than the budget is an ordinary document, and the worker's event loop turns meanwhile.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
-import { configureMarkerParsing } from '../../../src/working-document/marker-parsing.js';
+import {
+  configureMarkerParsing,
+  MAX_PARSE_THREADS,
+  parseThreadsRunning,
+} from '../../../src/working-document/marker-parsing.js';
 import { inspectWorkingDocument, readWorkingDocumentFields } from '../../../src/working-document/marker.js';
 import { workingDocument } from '../../support/fixtures.js';
 
@@ -44,4 +48,19 @@ test.serial('within the budget the thread answers as the parse would', async (t)
     'finding.APR-001.cure_document',
     'finding.APR-001.decision',
   ]);
+});
+
+test.serial('parses come from one bounded pool: six crafted files at once run two threads at a time', async (t) => {
+  const previous = configureMarkerParsing({ timeoutMs: 300 });
+  let most = 0;
+  const sampler = setInterval(() => (most = Math.max(most, parseThreadsRunning())), 5);
+  try {
+    const answers = await Promise.all(Array.from({ length: 6 }, () => inspectWorkingDocument(slow, secret)));
+    t.deepEqual(answers, Array(6).fill(null));
+    t.is(most, MAX_PARSE_THREADS);
+    t.is(parseThreadsRunning(), 0);
+  } finally {
+    clearInterval(sampler);
+    configureMarkerParsing(previous);
+  }
 });

@@ -2,13 +2,19 @@
 // name is found where the service writes it (in an object stream, compressed) and where a viewer's plain
 // save leaves it; lenders' PDFs with object streams of their own are told apart; and a file that names the
 // marker beside an object stream that inflates past the budget, or is encoded some other way, is no
-// working document, so that pdf-lib never inflates it.
+// working document, so that pdf-lib never inflates it. The scan charges what it reads and its time as well as
+// what it inflates, and measures the cross-reference streams pdf-lib inflates too.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { deflateSync } from 'node:zlib';
 import { PDFDocument } from 'pdf-lib';
-import { OBJECT_STREAMS_MAX_INFLATED_BYTES, scanForMarker } from '../../../src/working-document/marker-scan.js';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import {
+  OBJECT_STREAMS_MAX_INFLATED_BYTES,
+  SCAN_MAX_MS,
+  scanForMarker,
+} from '../../../src/working-document/marker-scan.js';
 import { inspectWorkingDocument } from '../../../src/working-document/marker.js';
 import { workingDocument } from '../../support/fixtures.js';
 
@@ -120,5 +126,62 @@ test(
       ),
       'present',
     );
+  },
+);
+
+/** 8 MiB of empty stored deflate blocks in a zlib wrapper: it inflates to nothing, one block at a time. */
+function emptyBlocks(bytes: number): Buffer {
+  const block = Buffer.from([0x00, 0x00, 0x00, 0xff, 0xff]);
+  const blocks = Buffer.alloc(Math.floor(bytes / block.length) * block.length);
+  for (let at = 0; at < blocks.length; at += block.length) block.copy(blocks, at);
+  return Buffer.concat([Buffer.from([0x78, 0x9c]), blocks, Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff])]);
+}
+
+test(
+  'an object stream of 8 MiB of empty deflate blocks (nothing inflated, much read) is charged for what it ' +
+    'is read from: no working document, judged without inflating it, the event loop free meanwhile',
+  async (t) => {
+    const pdf = withObjectStream({
+      dictionary: '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode',
+      data: emptyBlocks(8 * 1024 * 1024),
+    });
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
+    const started = performance.now();
+    t.is(await scanForMarker(pdf, NAME), 'absent');
+    const ms = performance.now() - started;
+    loop.disable();
+    t.true(ms < SCAN_MAX_MS, `scanned in ${ms.toFixed(0)} ms`);
+    t.true(loop.max / 1e6 < 200, `the longest block of the loop: ${(loop.max / 1e6).toFixed(0)} ms`);
+    // Within the encoded budget the same kind of stream is inflated, on the pool, and measured.
+    const small = withObjectStream({
+      dictionary: '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode',
+      data: emptyBlocks(256 * 1024),
+    });
+    t.is(await scanForMarker(small, NAME), 'present');
+    t.is(await scanForMarker(small, NAME, { maxEncoded: 128 * 1024 }), 'absent');
+  },
+);
+
+test(
+  'a cross-reference stream is measured as an object stream is (pdf-lib inflates both as it parses): one ' +
+    'that inflates past the budget makes the file no working document',
+  async (t) => {
+    const bomb = deflateSync(Buffer.alloc(OBJECT_STREAMS_MAX_INFLATED_BYTES + 1024 * 1024), { level: 9 });
+    const xrefBomb = withObjectStream({
+      dictionary: '/Type /XRef /Size 6 /W [1 4 2] /Root 1 0 R /Filter /FlateDecode',
+      data: bomb,
+    });
+    t.true(xrefBomb.length < 64 * 1024, `${xrefBomb.length} bytes`);
+    t.is(await scanForMarker(xrefBomb, NAME), 'absent');
+    t.is(await inspectWorkingDocument(xrefBomb, secret), null);
+    // A cross-reference stream within the budget is no obstacle; a trailer's /XRefStm is no stream.
+    const small = withObjectStream({
+      dictionary: '/Type /XRef /Size 6 /W [1 4 2] /Root 1 0 R /Filter /FlateDecode',
+      data: deflateSync(Buffer.alloc(42)),
+    });
+    t.is(await scanForMarker(small, NAME), 'present');
+    const hybrid = Buffer.concat([small, Buffer.from('trailer <</Root 1 0 R /XRefStm 1234>>\n', 'latin1')]);
+    t.is(await scanForMarker(hybrid, NAME), 'present');
   },
 );
