@@ -16,7 +16,7 @@ import {
 import { ApplicationFailure } from '@temporalio/common';
 import type { ReviewRecord } from '../src/db/reviews.js';
 import { ERROR_CATALOG, isErrorCode, type FixedStatusCode } from '../src/errors/catalog.js';
-import type { StagedFile } from '../src/ingest/package.js';
+import type { StagedFile } from '../src/reviews/staged-file.js';
 import type { AddDocumentsResult } from '../src/reviews/add-documents.js';
 import type { CreateReviewJson, DocumentSource, Review } from '../src/reviews/review.js';
 import { customerStatus, type InternalState } from '../src/reviews/states.js';
@@ -303,6 +303,8 @@ export function refusalToApiError(
   otherwise: unknown = new Error(`${code}: ${message}`),
 ): unknown {
   if (code === 'invalid_request') return new ApiError('invalid_request', 422, message);
+  // The workflow took the create too late to read it: as if it had not taken it at all.
+  if (code === 'service_unavailable') return notTaken();
   if (isErrorCode(code) && code !== 'internal_error' && typeof ERROR_CATALOG[code].status === 'number') {
     return ApiError.of(code as FixedStatusCode, message);
   }

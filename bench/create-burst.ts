@@ -2,7 +2,8 @@
 // sets, in the same run on the same Temporal server and machine. Each round sends three bursts of N
 // (default 200) simultaneous calls, the order rotating round by round:
 // - the floor: update-with-start of a minimal workflow whose update runs one local activity and answers
-//   (bench/floor/), polled by a worker of this process with the service worker's workflow-task slots;
+//   (bench/floor/), polled by a worker of this process with the service worker's workflow-task slots,
+//   threads and pollers;
 // - N multipart creates of a 1–3 document package (CFPB Loan Estimates and Closing Disclosures) over 8
 //   organizations of their own;
 // - N creates by signed URL of the same packages, served by an HTTPS server of this process, over 8 more.
@@ -167,6 +168,9 @@ async function main() {
           maxConcurrentWorkflowTaskExecutions: config.worker.workflowTasks,
           maxCachedWorkflows: Math.max(config.worker.workflowTasks, 1_000),
           workflowThreadPoolSize: config.worker.workflowThreads,
+          // Polled as the service's worker polls (worker/review-workers.ts).
+          workflowTaskPollerBehavior: { type: 'autoscaling' },
+          activityTaskPollerBehavior: { type: 'autoscaling' },
         });
         const polling = floorWorker.run();
         try {

@@ -179,7 +179,7 @@ const envSchema = z.object({
   WORKER_ANALYSES: positiveInt.max(64).default(availableParallelism()),
   // Submissions one worker process ingests at once (fetching, unpacking and checking untrusted files, on the
   // ingest queue): each holds some streams and at most one parser thread, so this bounds both.
-  WORKER_INGESTS: positiveInt.max(64).default(4),
+  WORKER_INGESTS: positiveInt.max(64).default(16),
   // Workflow tasks one worker process runs at once (each mostly waits on a short database write).
   WORKER_WORKFLOW_TASKS: positiveInt.max(2_000).default(200),
   // Threads running workflow code in one worker process. Each call into a workflow's sandbox (several per

@@ -20,7 +20,7 @@ export interface ReviewWorkerOptions {
   activities: NonNullable<WorkerOptions['activities']>;
   /** Analyses and renders at once. */
   analyses: number;
-  /** Submissions ingested at once (the ingest queue, polled with the review queue); 4 when unsaid. */
+  /** Submissions ingested at once (the ingest queue, polled with the review queue); 16 when unsaid. */
   ingests?: number;
   /** Workflow tasks at once on the review queue; the SDK's default when unsaid. */
   workflowTasks?: number;
@@ -60,6 +60,13 @@ export class ReviewWorkers {
           }
         : {}),
     };
+    // Pollers scale with the backlog (the SDK's autoscaling behaviour) rather than a fixed ten: a burst of
+    // creates puts hundreds of first workflow tasks on the queue at once, which a fixed few pollers
+    // (two of them for a queue's non-sticky tasks) hand out one round trip at a time.
+    const polling = {
+      workflowTaskPollerBehavior: { type: 'autoscaling' },
+      activityTaskPollerBehavior: { type: 'autoscaling' },
+    } as const;
     const workers: Worker[] = [];
     if (queues.includes('reviews')) {
       if (!o.workflowBundle) throw new Error('a worker that polls the review queue needs the workflow bundle');
@@ -80,11 +87,13 @@ export class ReviewWorkers {
           workflowBundle: o.workflowBundle,
           ...slots,
           ...threads,
+          ...polling,
         }),
         await Worker.create({
           ...common,
           taskQueue: ingestTaskQueue(o.taskQueue),
-          maxConcurrentActivityTaskExecutions: o.ingests ?? 4,
+          maxConcurrentActivityTaskExecutions: o.ingests ?? 16,
+          activityTaskPollerBehavior: polling.activityTaskPollerBehavior,
         }),
       );
     }

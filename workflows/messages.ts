@@ -1,7 +1,7 @@
 // The messages of the review workflow, shared by the workflow and its callers (API, tests, operators).
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ErrorCode } from '../src/errors/catalog.js';
-import type { StagedFile } from '../src/ingest/package.js';
+import type { StagedFile } from '../src/reviews/staged-file.js';
 import type { DocumentSource, Review } from '../src/reviews/review.js';
 import type { AddDocumentsResult } from '../src/reviews/add-documents.js';
 import type { Dispute } from '../src/reviews/pipeline.js';

@@ -9,7 +9,7 @@ import type { Sql } from '../../src/db/client.js';
 import { abandonIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../../src/db/idempotency.js';
 import { currentRelease } from '../../src/db/releases.js';
 import { getReview, getReviewRecord, listReviews } from '../../src/db/reviews.js';
-import type { StagedFile } from '../../src/ingest/package.js';
+import type { StagedFile } from '../../src/reviews/staged-file.js';
 import { AddDocumentsJsonSchema } from '../../src/reviews/add-documents.js';
 import { decodeCursor, encodeCursor, InvalidCursorError } from '../../src/reviews/cursor.js';
 import { REPORT_URL_LIFETIME_SECONDS, type Report } from '../../src/reviews/report.js';

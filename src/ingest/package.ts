@@ -15,6 +15,7 @@ import type { InspectedWorkingDocument } from '../working-document/marker.js';
 import { checkReviewLimits, IngestRejection } from './rejection.js';
 import { documentKey, STAGING_PREFIX, unpackedKey } from '../storage/keys.js';
 import { sniff, SNIFF_BYTES, type DocumentMime } from './sniff.js';
+import type { Measured, StagedFile } from '../reviews/staged-file.js';
 import {
   copyObject,
   keepObject,
@@ -32,19 +33,6 @@ export interface IngestLimits {
   maxFileBytes: number;
   maxReviewDocuments: number;
   maxReviewBytes: number;
-}
-
-/** A file as it arrived: an upload part or a fetched URL, already stored whole under uploads/. */
-export interface StagedFile {
-  key: string;
-  filename: string;
-  declaredType: string | null;
-  source: 'upload' | 'url';
-  /**
-   * What the stream that staged it measured: its SHA-256 and length. Absent on files staged before the
-   * field existed (a workflow started by an earlier API); such a file is hashed again on ingest.
-   */
-  content?: Measured;
 }
 
 export interface IngestedDocument {
@@ -68,12 +56,6 @@ export interface WorkingDocumentCheck {
   inspect: (pdf: Buffer) => Promise<InspectedWorkingDocument | null>;
   /** Throws an IngestRejection when this submission may not carry the document. */
   admit: (doc: { filename: string; workingDocument: InspectedWorkingDocument }) => void;
-}
-
-/** A document's bytes as a stream measured them on their way through. */
-export interface Measured {
-  sha256: string;
-  size: number;
 }
 
 /** What ingest knows of a document before its bytes are counted. */

@@ -13,7 +13,7 @@ import { pinnedRequest } from '../outbound/pinned-https.js';
 import { fetchedSourceKey } from '../storage/keys.js';
 import { putStream, removeObjects, type Storage } from '../storage/minio.js';
 import type { DocumentSource } from '../reviews/review.js';
-import type { StagedFile } from './package.js';
+import type { StagedFile } from '../reviews/staged-file.js';
 import { IngestRejection } from './rejection.js';
 
 export interface SourceFetchOptions {

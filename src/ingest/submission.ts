@@ -10,7 +10,8 @@ import type { DocumentSource } from '../reviews/review.js';
 import type { Logger } from '../telemetry/log.js';
 import { removeObjects, type Storage } from '../storage/minio.js';
 import { workingDocumentCheck, type SubmissionTarget } from '../working-document/admission.js';
-import { unpackSubmission, type StagedFile, type UnpackOptions } from './package.js';
+import { unpackSubmission, type UnpackOptions } from './package.js';
+import type { StagedFile } from '../reviews/staged-file.js';
 import { allDocumentsDuplicate, IngestRejection } from './rejection.js';
 import { fetchSources } from './source-url.js';
 

@@ -3,7 +3,8 @@
 // lie and the review and its documents written in one transaction.
 import { DuplicateReferenceIdError, getReviewRecord, insertReview } from '../db/reviews.js';
 import type { IngestedSubmission } from '../db/submissions.js';
-import { commitDocuments, type StagedFile } from '../ingest/package.js';
+import { commitDocuments } from '../ingest/package.js';
+import type { StagedFile } from './staged-file.js';
 import type { DocumentSource } from './review.js';
 import { refuse, submissionIngester, type IngestingDeps } from '../ingest/submission.js';
 import { removeObjects } from '../storage/minio.js';

@@ -11,7 +11,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { ReviewWorkers } from '../../worker/review-workers.js';
 import { createActivities } from '../../activities/index.js';
 import { binaryPath, TEMPORAL_CLI } from '../../scripts/stack/go-binaries.js';
-import type { StagedFile } from '../../src/ingest/package.js';
+import type { StagedFile } from '../../src/reviews/staged-file.js';
 import { uploadKey } from '../../src/storage/keys.js';
 import { putStream } from '../../src/storage/minio.js';
 import { addDocumentsUpdate, createReviewUpdate, getStateQuery } from '../../workflows/messages.js';

@@ -3,7 +3,8 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { commitDocuments, unpackSubmission, type StagedFile } from '../../src/ingest/package.js';
+import { commitDocuments, unpackSubmission } from '../../src/ingest/package.js';
+import type { StagedFile } from '../../src/reviews/staged-file.js';
 import { documentKey, uploadKey } from '../../src/storage/keys.js';
 import { putStream } from '../../src/storage/minio.js';
 import { IngestRejection } from '../../src/ingest/rejection.js';

@@ -164,6 +164,48 @@ test.serial(
 );
 
 test.serial(
+  'Temporal stopped and started again: a create answers 503 service_unavailable within 10 s and keeps ' +
+    'nothing; its retry with the same Idempotency-Key, once Temporal is back, gives one review',
+  async (t) => {
+    const [host, port] = stack.serviceEnv.TEMPORAL_ADDRESS!.split(':');
+    const temporal = await proxy(host!, Number(port));
+    const api = await services.api({ TEMPORAL_ADDRESS: `127.0.0.1:${temporal.port}` });
+    const org = await newOrganization();
+    assertStatus(t, await call(api.url, 'POST', '/reviews', { key: org.liveKey, json: createBody() }), 201);
+    const cd = await pdf('Closing Disclosure');
+    const send = () =>
+      call(api.url, 'POST', '/reviews', {
+        key: org.liveKey,
+        form: form([{ name: 'cd.pdf', data: cd, type: 'application/pdf' }], { reference_id: 'stopped' }),
+        headers: { 'Idempotency-Key': 'stopped-1' },
+      });
+    const stopped = () => db()<{ id: string }[]>`
+      select id from reviews where organization_id = ${org.id} and reference_id = 'stopped'`;
+
+    temporal.kill();
+    const [refused, ms] = await timed(send);
+    t.is(refused.status, 503, refused.text);
+    t.is(errorCode(refused), 'service_unavailable');
+    t.truthy(refused.headers.get('retry-after'));
+    t.true(ms < ANSWERED_WITHIN_MS(), `answered in ${ms} ms`);
+    t.deepEqual(await stopped(), []);
+    t.deepEqual(await leftUnder(`uploads/${org.id}/`), [], 'its upload is not kept');
+
+    await temporal.revive();
+    const retried = await whileUnavailable(send, 60_000);
+    t.true(retried.status === 201 || retried.status === 200, retried.text);
+    const { review_id } = ReviewSchema.parse(retried.body);
+    const again = await send();
+    t.is(again.status, 200, again.text);
+    t.is(ReviewSchema.parse(again.body).review_id, review_id);
+    t.deepEqual(
+      (await stopped()).map((r) => r.id),
+      [review_id],
+    );
+  },
+);
+
+test.serial(
   'object storage killed mid-upload: the create answers 503 service_unavailable with Retry-After, ' +
     'within the deadline of the upload ending, and makes no review',
   async (t) => {

@@ -54,6 +54,11 @@ export class StallProxy {
     this.server.close();
   }
 
+  /** As the server started again after a kill: the proxy listens on its port again. */
+  async revive(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(this.port, '127.0.0.1', resolve));
+  }
+
   async close(): Promise<void> {
     for (const [a, b] of this.pairs) {
       a.destroy();
