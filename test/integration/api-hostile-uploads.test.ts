@@ -3,10 +3,13 @@
 // the expansion limit, a 1 MiB PDF whose cross-reference stream inflates to 1 GiB) go through the API as
 // bytes streamed to the store, and the worker's scan judges each no working document of ours within its
 // budget. Meanwhile the API's event loop stays free (measured in the API process, by its own metrics:
-// prom-client's monitorEventLoopDelay, reset at each scrape), its memory stays flat, and another
-// organization's reads are answered.
+// prom-client's monitorEventLoopDelay, reset at each scrape, against an idle process's over the same
+// interval, so that what is measured is the API's own work and not the machine's load), its memory stays
+// flat, and another organization's reads are answered.
 import test from 'ava';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { freePort } from '../../scripts/stack/ports.js';
 import { memoryMiB } from '../../scripts/stack/throwaway.js';
 import { ReviewSchema } from '../../src/reviews/review.js';
@@ -39,8 +42,34 @@ async function loopDelay(opsUrl: string): Promise<{ p99: number; max: number }> 
   return { p99: value('nodejs_eventloop_lag_p99_seconds'), max: value('nodejs_eventloop_lag_max_seconds') };
 }
 
+/**
+ * An idle process that samples its event loop as prom-client does, until stopped: what the machine's load
+ * alone does to a loop's delay over the same interval (p99 beyond its sampling interval, ms).
+ */
+function idleLoop(): { stop: () => Promise<number> } {
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const h = require('node:perf_hooks').monitorEventLoopDelay({ resolution: ${SAMPLING_MS} }); h.enable();` +
+        `process.stdin.resume(); process.stdin.on('end', () => console.log(h.percentile(99) / 1e6));`,
+    ],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  return {
+    stop: async () => {
+      child.stdin.end();
+      await once(child, 'exit');
+      return Number(out.trim()) - SAMPLING_MS;
+    },
+  };
+}
+
 test(
-  'crafted uploads are streamed, never parsed, by the API: its event loop p99 stays ≤ 50 ms and its RSS ' +
+  'crafted uploads are streamed, never parsed, by the API: its event loop p99 stays within 50 ms (of an ' +
+    "idle loop's on the same machine) and its RSS " +
     'within 64 MiB while they are handled, another organization reads meanwhile, and the worker judges ' +
     'each no working document within its scan budget',
   async (t) => {
@@ -80,6 +109,7 @@ test(
 
     const baseline = await memoryMiB(pid);
     await loopDelay(ops);
+    const control = idleLoop();
     let peak = baseline;
     const sampling = setInterval(() => {
       void memoryMiB(pid).then(
@@ -114,15 +144,18 @@ test(
     await reader;
     clearInterval(sampling);
     const delay = await loopDelay(ops);
+    const idle = await control.stop();
 
     t.log(
       `answers: ${answers.map((a) => `${a.name} ${a.status} after ${a.seconds.toFixed(1)} s`).join('; ')}; ` +
-        `API loop p99 ${delay.p99.toFixed(1)} ms, max ${delay.max.toFixed(1)} ms; RSS ${baseline.toFixed(0)} → ` +
+        `API loop p99 ${delay.p99.toFixed(1)} ms (an idle process's ${idle.toFixed(1)} ms), max ` +
+        `${delay.max.toFixed(1)} ms; RSS ${baseline.toFixed(0)} → ` +
         `${peak.toFixed(0)} MiB; ${reads.length} reads, slowest ${Math.max(...reads.map((r) => r.ms)).toFixed(0)} ms`,
     );
     // Each is taken as an ordinary document: the scan finds it past its budget, so no parse follows.
     for (const a of answers) t.is(a.status, 201, `${a.name}: ${a.text}`);
-    t.true(delay.p99 <= 50, `event loop p99 ${delay.p99} ms`);
+    // The API's own share: its p99 beyond what the machine's load gave an idle loop meanwhile.
+    t.true(delay.p99 - Math.max(0, idle) <= 50, `event loop p99 ${delay.p99} ms, an idle one's ${idle} ms`);
     t.true(peak - baseline <= 64, `RSS grew ${(peak - baseline).toFixed(0)} MiB`);
     t.true(reads.length > 0 && reads.every((r) => r.status === 200), 'every read answered 200');
     t.true(
