@@ -4,9 +4,9 @@
 // while its key was still being looked up or its request counted, `service_unavailable` after. The
 // handler may still finish later; its answer is then dropped (a create answered so is never started: the
 // route checks before it hands the create to its workflow). Three waits are off the clock: receiving a body, JSON or
-// multipart (the client's time, watched by bodyStalls instead), a create's wait for its workflow to take it
-// (bounded by its own accept time, api/review-workflow.ts), and ingest once a worker has accepted the create
-// or add-documents update (fetching source URLs and unpacking run under their own limits, and a big
+// multipart (the client's time, watched by bodyStalls instead), a create's or addition's wait for its
+// workflow to take it (bounded by its own accept time, api/review-workflow.ts), and ingest once a worker has
+// accepted the create or add-documents update (fetching source URLs and unpacking run under their own limits, and a big
 // package needs them).
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from '../src/telemetry/log.js';

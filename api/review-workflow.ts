@@ -46,23 +46,16 @@ export const CREATE_ACCEPT_MS = 7_000;
  */
 export const CREATE_ACCEPT_GRACE_MS = 2_000;
 
-/** The answer when a create's workflow did not take it in time: it will never be a review. */
+/** The answer when a submission's workflow did not take it in time: it will never be a review, nor added. */
 const notTaken = () =>
   new ApiError(
     'service_unavailable',
     503,
-    'The review could not be created now (its workflow did not take it in time); nothing was kept. Retry ' +
-      'shortly, with the same Idempotency-Key.',
-    `its workflow did not take the create within ${(CREATE_ACCEPT_MS + CREATE_ACCEPT_GRACE_MS) / 1000} s ` +
+    "The service could not take this now (the review's workflow did not take it in time); nothing was kept. " +
+      'Retry shortly (a create with the same Idempotency-Key).',
+    `its workflow did not take the submission within ${(CREATE_ACCEPT_MS + CREATE_ACCEPT_GRACE_MS) / 1000} s ` +
       '(service_unavailable)',
   );
-
-/**
- * Waits for the result of an add-documents update a worker has accepted. The routes pass one that stops
- * the request's deadline (api/deadline.ts): ingest runs under its own limits, which a big package or a
- * slow source may need.
- */
-export type AwaitIngest = <T>(update: WorkflowUpdateHandle<T>) => Promise<T>;
 
 export class ReviewWorkflows {
   constructor(
@@ -101,46 +94,58 @@ export class ReviewWorkflows {
         metadata: o.fields.metadata ?? null,
       }),
     );
-    const acceptBy = Date.now() + CREATE_ACCEPT_MS;
-    const giveUpAt = acceptBy + CREATE_ACCEPT_GRACE_MS;
-    let timer: NodeJS.Timeout | undefined;
-    const gaveUp = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(notTaken()), giveUpAt - Date.now());
-    });
-    try {
-      const accepted = this.temporal.withDeadline(giveUpAt, () =>
-        inTrace(o.trace, () =>
-          this.temporal.workflow.startUpdateWithStart(createReviewUpdate, {
-            waitForStage: WorkflowUpdateStage.ACCEPTED,
-            args: [
-              {
-                reviewType: o.reviewType,
-                label: o.fields.label ?? null,
-                referenceId: o.fields.reference_id ?? null,
-                metadata: o.fields.metadata ?? null,
-                createdAt: new Date().toISOString(),
-                acceptBy: new Date(acceptBy).toISOString(),
-                files: o.files,
-                sources: o.sources,
-                requestId: o.requestId,
-              },
-            ],
-            startWorkflowOperation: start,
-          }),
-        ),
-      );
-      // Settled either way, so that a late failure is never an unhandled rejection.
-      accepted.catch(() => {});
-      return await Promise.race([accepted, gaveUp]);
-    } catch (err) {
-      throw createRefusal(err);
-    } finally {
-      clearTimeout(timer);
-    }
+    return this.acceptedInTime((acceptBy) =>
+      inTrace(o.trace, () =>
+        this.temporal.workflow.startUpdateWithStart(createReviewUpdate, {
+          waitForStage: WorkflowUpdateStage.ACCEPTED,
+          args: [
+            {
+              reviewType: o.reviewType,
+              label: o.fields.label ?? null,
+              referenceId: o.fields.reference_id ?? null,
+              metadata: o.fields.metadata ?? null,
+              createdAt: new Date().toISOString(),
+              acceptBy,
+              files: o.files,
+              sources: o.sources,
+              requestId: o.requestId,
+            },
+          ],
+          startWorkflowOperation: start,
+        }),
+      ),
+    );
   }
 
-  /** The Review an accepted create answers, or its refusal as the API's error. */
-  async createOutcome(update: WorkflowUpdateHandle<Review>): Promise<Review> {
+  /**
+   * Sends documents to a recorded review (update-with-start: a run that continues the review is started
+   * when its last one has closed) and resolves once its workflow has accepted them, within the same accept
+   * time as a create: not accepted in time, 503, and the documents are never added.
+   */
+  async startAdd(o: {
+    who: Caller;
+    requestId: string;
+    record: ReviewRecord;
+    files: StagedFile[];
+    sources: DocumentSource[];
+    /** The request's trace: the update is a span of it (api/request-tracing.ts). */
+    trace?: TraceContext | undefined;
+  }): Promise<WorkflowUpdateHandle<AddDocumentsResult>> {
+    return this.acceptedInTime((acceptBy) =>
+      this.updateWithStart(() =>
+        inTrace(o.trace, () =>
+          this.temporal.workflow.startUpdateWithStart(addDocumentsUpdate, {
+            args: [{ files: o.files, sources: o.sources, requestId: o.requestId, apiKeyId: o.who.keyId, acceptBy }],
+            startWorkflowOperation: this.continuing(o.who.organizationId, o.record),
+            waitForStage: WorkflowUpdateStage.ACCEPTED,
+          }),
+        ),
+      ),
+    );
+  }
+
+  /** What an accepted create or addition answers (the Review, the Add-documents result), or its refusal. */
+  async outcome<T>(update: WorkflowUpdateHandle<T>): Promise<T> {
     try {
       return await update.result();
     } catch (err) {
@@ -148,30 +153,29 @@ export class ReviewWorkflows {
     }
   }
 
-  /** Adds documents to a recorded review, starting a run that continues it when its last one has closed. */
-  async addDocuments(o: {
-    who: Caller;
-    requestId: string;
-    record: ReviewRecord;
-    files: StagedFile[];
-    sources: DocumentSource[];
-    awaitIngest: AwaitIngest;
-    /** The request's trace: the update is a span of it (api/request-tracing.ts). */
-    trace?: TraceContext | undefined;
-  }): Promise<AddDocumentsResult> {
+  /**
+   * Sends a submission's update, which its workflow refuses unread past `acceptBy` (CREATE_ACCEPT_MS from
+   * now), and waits for its acceptance until CREATE_ACCEPT_GRACE_MS later: the update's handle, or 503 when
+   * it was not accepted by then (Temporal not reached, or no worker took it).
+   */
+  private async acceptedInTime<T>(
+    send: (acceptBy: string) => Promise<WorkflowUpdateHandle<T>>,
+  ): Promise<WorkflowUpdateHandle<T>> {
+    const acceptBy = Date.now() + CREATE_ACCEPT_MS;
+    const giveUpAt = acceptBy + CREATE_ACCEPT_GRACE_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(notTaken()), giveUpAt - Date.now());
+    });
     try {
-      const update = await this.updateWithStart(() =>
-        inTrace(o.trace, () =>
-          this.temporal.workflow.startUpdateWithStart(addDocumentsUpdate, {
-            args: [{ files: o.files, sources: o.sources, requestId: o.requestId, apiKeyId: o.who.keyId }],
-            startWorkflowOperation: this.continuing(o.who.organizationId, o.record),
-            waitForStage: WorkflowUpdateStage.ACCEPTED,
-          }),
-        ),
-      );
-      return await o.awaitIngest(update);
+      const accepted = this.temporal.withDeadline(giveUpAt, () => send(new Date(acceptBy).toISOString()));
+      // Settled either way, so that a late failure is never an unhandled rejection.
+      accepted.catch(() => {});
+      return await Promise.race([accepted, gaveUp]);
     } catch (err) {
-      throw rejectionToApiError(err);
+      throw notAccepted(err);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -271,8 +275,8 @@ export class ReviewWorkflows {
   }
 }
 
-/** Why a create was not accepted: Temporal's refusal, or (anything else) not taken in time. */
-function createRefusal(err: unknown): unknown {
+/** Why a submission was not accepted: Temporal's refusal, or (anything else) not taken in time. */
+function notAccepted(err: unknown): unknown {
   if (err instanceof ApiError) return err;
   if (err instanceof WorkflowExecutionAlreadyStartedError || err instanceof WorkflowUpdateFailedError)
     return rejectionToApiError(err);

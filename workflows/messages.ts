@@ -53,6 +53,8 @@ export interface AddDocumentsRequest {
   requestId?: string;
   /** The API key that sent them: decisions in a working document are recorded as its. */
   apiKeyId?: string;
+  /** As for a create: past it the workflow refuses the documents unread (the API has answered 503). */
+  acceptBy: string;
 }
 
 export interface ReviewWorkflowState {
@@ -122,6 +124,7 @@ export type CreateRejection = (typeof CREATE_REJECTIONS)[number];
 /** ApplicationFailure types adding documents can end with; each is an error code of the interface. */
 export const ADD_REJECTIONS = [
   'invalid_request',
+  'service_unavailable',
   'review_not_found',
   'review_failed',
   'document_required',

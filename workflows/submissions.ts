@@ -52,16 +52,7 @@ export class Submissions {
     const { state } = this.progress;
     const { files, sources, acceptBy, requestId, ...fields } = request;
     try {
-      if (Date.now() > Date.parse(acceptBy)) {
-        await requestWriter.discardUploads.executeWithOptions({ summary: 'Discard the uploads of a late create' }, [
-          files.map((f) => f.key),
-        ]);
-        throw ApplicationFailure.create({
-          type: 'service_unavailable',
-          message: 'The create reached its workflow after the API stopped waiting; retry it.',
-          nonRetryable: true,
-        });
-      }
+      await this.refuseIfLate(files, acceptBy);
       const { review, pass } = answered(
         await ingest().createReview.executeWithOptions(
           { summary: `Ingest ${files.length} upload(s) and ${sources.length} source URL(s); record the review` },
@@ -105,6 +96,22 @@ export class Submissions {
     }
   }
 
+  /**
+   * Refuses, its uploads discarded, a submission taken past its accept time: the API has answered 503 and
+   * removed them already, or will (api/review-workflow.ts), so it must never be recorded.
+   */
+  private async refuseIfLate(files: readonly { key: string }[], acceptBy: string): Promise<void> {
+    if (Date.now() <= Date.parse(acceptBy)) return;
+    await requestWriter.discardUploads.executeWithOptions({ summary: 'Discard the uploads of a late submission' }, [
+      files.map((f) => f.key),
+    ]);
+    throw ApplicationFailure.create({
+      type: 'service_unavailable',
+      message: 'The submission reached its workflow after the API stopped waiting; retry it.',
+      nonRetryable: true,
+    });
+  }
+
   /** The first pass the create began, once: later passes are begun by the pipeline. */
   takeFirstPass(): PassBegun | null {
     const pass = this.firstPass;
@@ -131,10 +138,11 @@ export class Submissions {
    * the one before recorded: the review's limits and duplicates are checked again as it is recorded.
    */
   async add(request: AddDocumentsRequest): Promise<AddDocumentsResult> {
-    const { files, sources, requestId } = request;
+    const { files, sources, requestId, acceptBy } = request;
     const reviewId = this.input.reviewId;
     let submission: IngestSubmissionResult;
     try {
+      await this.refuseIfLate(files, acceptBy);
       submission = answered(
         await ingest().ingestSubmission.executeWithOptions(
           { summary: `Add documents: ${files.length} upload(s) and ${sources.length} source URL(s)` },

@@ -211,7 +211,7 @@ export function reviewRoutes({ config, sql, storage, workflows }: ReviewRoutesDe
       workflows.startCreate({ ...request, requestId: requestIdOf(res), trace: requestTrace(res) }),
     );
     staged.handOver();
-    return offTheClock(res, () => workflows.createOutcome(update));
+    return offTheClock(res, () => workflows.outcome(update));
   }
 
   router
@@ -362,17 +362,14 @@ export function reviewRoutes({ config, sql, storage, workflows }: ReviewRoutesDe
         if (record.review.status === 'failed')
           throw ApiError.of('review_failed', 'The review failed; documents can no longer be added.');
         const { files, sources } = await addInput(req, res, record.review.document_count ?? 0, staged);
+        // Answered 503 already (the request's deadline passed): never sent.
+        if (res.headersSent) throw new ApiError('service_unavailable', 503, 'The request had no answer in time.');
+        const update = await offTheClock(res, () =>
+          workflows.startAdd({ who, requestId: requestIdOf(res), record, files, sources, trace: requestTrace(res) }),
+        );
         // From here the workflow owns the uploads, to keep or remove, whatever becomes of this request.
         staged.handOver();
-        const result = await workflows.addDocuments({
-          who,
-          requestId: requestIdOf(res),
-          record,
-          files,
-          sources,
-          awaitIngest: (update) => offTheClock(res, () => update.result()),
-          trace: requestTrace(res),
-        });
+        const result = await offTheClock(res, () => workflows.outcome(update));
         answer(res, 200, JSON.stringify(result));
       }),
     )

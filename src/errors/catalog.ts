@@ -29,9 +29,10 @@ export const ERROR_CATALOG = {
       'a server behind the API (Postgres, the object store, Temporal) did not answer within 9 s, or no ' +
       "worker took a create within 9 s (receiving a body does not count; nor does ingest once the review's " +
       'workflow has taken the create: fetching source URLs and unpacking run under their own limits). A ' +
-      'create answered so never becomes a review and keeps nothing: its workflow refuses it once past the ' +
-      'time the API waited. Honour `Retry-After`; logged under the `X-Request-Id` it carries; retry a ' +
-      'create with the same `Idempotency-Key` (it is given the same review id)',
+      'create answered so never becomes a review and keeps nothing (added documents answered so are never ' +
+      'added): its workflow refuses it once past the time the API waited. Honour `Retry-After`; logged ' +
+      'under the `X-Request-Id` it carries; retry a create with the same `Idempotency-Key` (it is given ' +
+      'the same review id)',
   },
   review_not_found: {
     status: 404,

@@ -119,7 +119,13 @@ test(
 
       // The new run takes the Closing Disclosure and completes the review, then completes itself.
       const added = await handle.executeUpdate(addDocumentsUpdate, {
-        args: [{ files: [await staged(org.id, 'cd.pdf', await pdf('Closing Disclosure'))], sources: [] }],
+        args: [
+          {
+            files: [await staged(org.id, 'cd.pdf', await pdf('Closing Disclosure'))],
+            sources: [],
+            acceptBy: new Date(Date.now() + 60_000).toISOString(),
+          },
+        ],
       });
       t.like(added, { review_id: reviewId, status: 'processing', documents_ingested: 1 });
       await waitForStatus(reviewId, 'completed', 1);

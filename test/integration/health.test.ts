@@ -115,7 +115,7 @@ test(
     t.like(logged, {
       method: 'POST',
       path: '/v1/reviews',
-      message: 'its workflow did not take the create within 9 s (service_unavailable)',
+      message: 'its workflow did not take the submission within 9 s (service_unavailable)',
     });
   },
 );

@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import proto from '@temporalio/proto';
 import { ReviewSchema } from '../../src/reviews/review.js';
 import { call, createBody, errorCode, form, whileUnavailable } from '../support/http.js';
-import { longPdf } from '../support/fixtures.js';
+import { longPdf, pdf } from '../support/fixtures.js';
+import { leftUnder } from '../support/objects.js';
 import { registerEndpoint, transitions, waitForInternalState, waitForReview } from '../support/reviews.js';
 import { closeShared, db, newOrganization, temporalClient } from '../support/stack.js';
 import { TestServices } from '../support/services.js';
@@ -77,6 +78,58 @@ test(
       { count: number }[]
     >`select count(*)::int as count from reviews where organization_id = ${org.id}`;
     t.is(row!.count, 1, 'one review for the create and its retries');
+  },
+);
+
+test(
+  'documents added while no worker runs answer 503 and are never added, even once a worker takes the ' +
+    'update; sent again once a worker is back, they are added',
+  async (t) => {
+    const queue = ownQueue();
+    const org = await newOrganization();
+    const worker = await services.worker(queue);
+    const api = await services.api(queue);
+    const created = await call(api.url, 'POST', '/reviews', {
+      key: org.liveKey,
+      form: form([{ name: 'paystub.pdf', data: await pdf('Earnings Statement') }]),
+    });
+    t.is(created.status, 201, created.text);
+    const { review_id } = ReviewSchema.parse(created.body);
+    await waitForReview(org.liveKey, review_id, (r) => r.status === 'awaiting_documents', 60_000, api.url);
+    await services.crash(worker);
+
+    const add = (data: Buffer) => () =>
+      call(api.url, 'POST', `/reviews/${review_id}/documents`, {
+        key: org.liveKey,
+        form: form([{ name: 'cd.pdf', data }]),
+      });
+    const refused = await add(await pdf('Closing Disclosure, sent while no worker ran'))();
+    t.is(refused.status, 503, refused.text);
+    t.is(errorCode(refused), 'service_unavailable');
+
+    await services.worker(queue);
+    // The update Temporal holds reaches the returning worker past its accept time: refused unread.
+    const handle = (await temporalClient()).workflow.getHandle(review_id);
+    let refusedUnread = false;
+    for (const until = Date.now() + 60_000; !refusedUnread && Date.now() < until; ) {
+      const { events } = await handle.fetchHistory();
+      refusedUnread = (events ?? []).some(
+        (e) =>
+          e.workflowExecutionUpdateCompletedEventAttributes?.outcome?.failure?.applicationFailureInfo?.type ===
+          'service_unavailable',
+      );
+      if (!refusedUnread) await new Promise((r) => setTimeout(r, 250));
+    }
+    t.true(refusedUnread, 'the workflow refused the late addition');
+    const count = async () =>
+      (await db()<{ n: number }[]>`select count(*)::int as n from documents where review_id = ${review_id}`)[0]!.n;
+    t.is(await count(), 1, 'the refused documents were not added');
+    t.deepEqual(await leftUnder(`uploads/${org.id}/`), [], 'no upload of the refused addition is kept');
+
+    const again = await whileUnavailable(add(await pdf('Closing Disclosure, sent again')), 60_000);
+    t.is(again.status, 200, again.text);
+    t.like(again.body, { documents_ingested: 1 });
+    t.is(await count(), 2);
   },
 );
 

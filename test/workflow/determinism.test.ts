@@ -141,7 +141,7 @@ async function addDocuments(reviewId: string, taskQueue: string): Promise<void> 
   for (let attempt = 1; ; attempt++) {
     try {
       await env().client.workflow.executeUpdateWithStart(addDocumentsUpdate, {
-        args: [{ files: [], sources: [] }],
+        args: [{ files: [], sources: [], acceptBy: new Date(Date.now() + 3_600_000).toISOString() }],
         startWorkflowOperation: new WithStartWorkflowOperation<typeof reviewWorkflow>('reviewWorkflow', {
           workflowId: reviewId,
           taskQueue,
