@@ -93,7 +93,7 @@ test.serial(
 
 test.serial(
   'a Temporal stall: every create answers 503 service_unavailable with Retry-After within 10 s and ' +
-    'leaves nothing (no review, no kept upload), even once its start reaches Temporal after the stall; ' +
+    'leaves nothing (no review, no kept upload), whether or not its start reaches Temporal after the stall; ' +
     'a retry with its Idempotency-Key then creates the review, one per key',
   async (t) => {
     const { temporal, api, org } = await behindTemporalProxy(t);
@@ -123,8 +123,9 @@ test.serial(
     // Reads that need only Postgres are not held up.
     assertStatus(t, await call(api.url, 'GET', '/reviews', { key: org.liveKey }), 200);
 
-    // The stalled starts reach Temporal now: their workflows refuse the creates, which are past their
-    // accept time, and discard what was uploaded for them.
+    // The stalled starts go on now, or were cancelled by the API's deadline: a workflow they start refuses
+    // its create, past its accept time, and discards what was uploaded for it (worker-restart.test.ts
+    // shows a held start reaching a workflow that refuses it).
     temporal.resume();
     const reviews = async () =>
       (
