@@ -2,12 +2,12 @@
 // Temporal) holds a query or a call on an open connection for as long as the stall lasts; the request
 // would hang with it. Past the deadline the caller gets 503 and Retry-After instead: `auth_unavailable`
 // while its key was still being looked up or its request counted, `service_unavailable` after. The
-// handler may still finish later; its answer is then dropped (a create answered so is never started: the
-// route checks before it hands the create to its workflow). Three waits are off the clock: receiving a body, JSON or
-// multipart (the client's time, watched by bodyStalls instead), a create's or addition's wait for its
-// workflow to take it (bounded by its own accept time, api/review-workflow.ts), and ingest once a worker has
-// accepted the create or add-documents update (fetching source URLs and unpacking run under their own limits, and a big
-// package needs them).
+// handler may still finish later; its answer is then dropped (a create or an addition answered so is
+// never sent: the route checks before it hands it to the review's workflow). Three waits are off the
+// clock: receiving a body, JSON or multipart (the client's time, watched by bodyStalls instead), a create's
+// or addition's wait for its workflow to take it (bounded by its own accept time, api/review-workflow.ts),
+// and ingest once the workflow has taken it (fetching source URLs and unpacking run under their own
+// limits, and a big package needs them).
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from '../src/telemetry/log.js';
 import { ApiError, sendError } from './errors.js';

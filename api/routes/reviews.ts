@@ -2,6 +2,7 @@
 // the review's workflow (review-workflow.ts); reads come from the Postgres read model.
 import { requestTrace } from '../request-tracing.js';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { WorkflowUpdateHandle } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Config } from '../../src/config.js';
@@ -19,10 +20,9 @@ import {
   MetadataSchema,
   ReferenceIdSchema,
   type DocumentSource,
-  type Review,
 } from '../../src/reviews/review.js';
 import { objectExists, presignDownload, type Storage } from '../../src/storage/minio.js';
-import { caller, type Caller } from '../auth.js';
+import { caller } from '../auth.js';
 import { offTheClock } from '../deadline.js';
 import { ApiError } from '../errors.js';
 import { beginIdempotent, fingerprint, idempotencyKey } from '../idempotency.js';
@@ -189,27 +189,18 @@ export function reviewRoutes({ config, sql, storage, workflows }: ReviewRoutesDe
   }
 
   /**
-   * Creates the review: its workflow takes the create (update-with-start) and owns the uploads from then
-   * on; the answer is the update's result (a sandbox review's canned report is released before it). The
-   * wait for the workflow to take it has its own bound (api/review-workflow.ts); ingest, once taken, runs
-   * under its own limits, off the request's deadline.
+   * Hands a create or an addition to the review's workflow and answers with its outcome: `send` starts the
+   * update and resolves once the workflow has taken it, within its own bound (api/review-workflow.ts); the
+   * workflow owns the uploads from then on; ingest, once taken, runs under its own limits, off the
+   * request's deadline. A request the deadline answered 503 already is never sent.
    */
-  async function create(o: {
-    res: Response;
-    who: Caller;
-    reviewId: string;
-    reviewType: string;
-    fields: CreateFields;
-    files: StagedFile[];
-    sources: DocumentSource[];
-    staged: StagedUploads;
-  }): Promise<Review> {
-    const { res, staged, ...request } = o;
-    // Answered 503 already (the request's deadline passed while its key was claimed): never started.
+  async function submitted<T>(
+    res: Response,
+    staged: StagedUploads,
+    send: () => Promise<WorkflowUpdateHandle<T>>,
+  ): Promise<T> {
     if (res.headersSent) throw new ApiError('service_unavailable', 503, 'The request had no answer in time.');
-    const update = await offTheClock(res, () =>
-      workflows.startCreate({ ...request, requestId: requestIdOf(res), trace: requestTrace(res) }),
-    );
+    const update = await offTheClock(res, send);
     staged.handOver();
     return offTheClock(res, () => workflows.outcome(update));
   }
@@ -251,7 +242,18 @@ export function reviewRoutes({ config, sql, storage, workflows }: ReviewRoutesDe
               return answer(res, 200, body);
             }
           }
-          const review = await create({ res, who, reviewId, reviewType, fields, files, sources, staged });
+          const review = await submitted(res, staged, () =>
+            workflows.startCreate({
+              who,
+              requestId: requestIdOf(res),
+              reviewId,
+              reviewType,
+              fields,
+              files,
+              sources,
+              trace: requestTrace(res),
+            }),
+          );
           // One serialisation, sent now and stored for replays: byte for byte the same. Stored even when the
           // request's deadline answered 503 meanwhile: a retry with the key then gets the review it made.
           const body = JSON.stringify(review);
@@ -362,14 +364,9 @@ export function reviewRoutes({ config, sql, storage, workflows }: ReviewRoutesDe
         if (record.review.status === 'failed')
           throw ApiError.of('review_failed', 'The review failed; documents can no longer be added.');
         const { files, sources } = await addInput(req, res, record.review.document_count ?? 0, staged);
-        // Answered 503 already (the request's deadline passed): never sent.
-        if (res.headersSent) throw new ApiError('service_unavailable', 503, 'The request had no answer in time.');
-        const update = await offTheClock(res, () =>
+        const result = await submitted(res, staged, () =>
           workflows.startAdd({ who, requestId: requestIdOf(res), record, files, sources, trace: requestTrace(res) }),
         );
-        // From here the workflow owns the uploads, to keep or remove, whatever becomes of this request.
-        staged.handOver();
-        const result = await offTheClock(res, () => workflows.outcome(update));
         answer(res, 200, JSON.stringify(result));
       }),
     )

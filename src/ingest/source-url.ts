@@ -5,7 +5,7 @@
 // bytes: time this worker was busy elsewhere or held the bytes back does not count), or all the
 // submission's sources together still arriving at the total time. A problem with a source is a refusal
 // naming `documents[i].url`; a storage problem is thrown as is, for the activity to retry.
-import { pipeline, Transform } from 'node:stream';
+import { pipeline } from 'node:stream';
 import { ByteBudget } from '../streams/byte-budget.js';
 import { IdleWatch } from '../streams/idle-watch.js';
 import { checkTarget, UnsafeTargetError, type CheckedTarget } from '../outbound/address-guard.js';
@@ -96,14 +96,7 @@ async function fetchSource(
     if (err instanceof UnsafeTargetError) throw refuse(err.message);
     throw err;
   }
-  // The body passes through here on its way to the store: each chunk is the server's sign of life.
-  const counted = new Transform({
-    transform(chunk, _encoding, done) {
-      idle.progress();
-      done(null, chunk);
-    },
-  });
-  const idle = new IdleWatch(o.idleMs, () => counted.readableLength > 0 || counted.writableLength > 0);
+  const idle = new IdleWatch(o.idleMs);
   const signal = AbortSignal.any([idle.signal, ends.deadline, ends.stop]);
   const why = (err: unknown) =>
     idle.signal.aborted
@@ -112,69 +105,50 @@ async function fetchSource(
         ? `the sources did not finish within ${o.totalMs / 1000} s in all`
         : `could not be fetched (${describe(err)})`;
   try {
-    return await fetchInto(source, key, o, { target, signal, counted, idle, why, refuse, tooLarge, total });
+    const response = await pinnedRequest(target, {
+      method: 'GET',
+      headers: { accept: '*/*', 'user-agent': 'loan-review-ingest' },
+      signal,
+    }).catch((err: unknown) => {
+      throw refuse(why(err));
+    });
+    idle.progress();
+    const status = response.statusCode ?? 0;
+    if (status !== 200) {
+      response.destroy();
+      if (status >= 300 && status < 400)
+        throw refuse(`answered with a redirect (HTTP ${status}); redirects are not followed`);
+      throw refuse(`answered HTTP ${status}`);
+    }
+    const declared = Number(response.headers['content-length']);
+    if (Number.isFinite(declared) && declared > o.maxFileBytes) {
+      response.destroy();
+      throw tooLarge();
+    }
+
+    let sourceError: unknown;
+    response.once('error', (err) => (sourceError ??= err));
+    // The body reaches the store through the idle watch, which sees each chunk arrive.
+    pipeline(response, idle.through, (err) => {
+      if (err) sourceError ??= err;
+    });
+    let content: Awaited<ReturnType<typeof putStream>>;
+    try {
+      content = await putStream(o.storage, key, idle.through, 'application/octet-stream', {
+        maxBytes: o.maxFileBytes,
+        tooLarge,
+        shared: total,
+      });
+    } catch (err) {
+      await removeObjects(o.storage, [key]).catch(() => {});
+      if (err instanceof IngestRejection) throw err;
+      if (sourceError !== undefined || signal.aborted) throw refuse(why(sourceError ?? err));
+      throw err;
+    }
+    return { key, filename: source.filename, declaredType: source.content_type, source: 'url', content };
   } finally {
     idle.stop();
   }
-}
-
-/** GETs the checked target and streams its body through `counted` into the store under `key`. */
-async function fetchInto(
-  source: DocumentSource,
-  key: string,
-  o: SourceFetchOptions,
-  f: {
-    target: CheckedTarget;
-    signal: AbortSignal;
-    counted: Transform;
-    idle: IdleWatch;
-    why: (err: unknown) => string;
-    refuse: (why: string) => IngestRejection;
-    tooLarge: () => IngestRejection;
-    total: ByteBudget;
-  },
-): Promise<StagedFile> {
-  const { signal, why, refuse, tooLarge } = f;
-  const response = await pinnedRequest(f.target, {
-    method: 'GET',
-    headers: { accept: '*/*', 'user-agent': 'loan-review-ingest' },
-    signal,
-  }).catch((err: unknown) => {
-    throw refuse(why(err));
-  });
-  f.idle.progress();
-  const status = response.statusCode ?? 0;
-  if (status !== 200) {
-    response.destroy();
-    if (status >= 300 && status < 400)
-      throw refuse(`answered with a redirect (HTTP ${status}); redirects are not followed`);
-    throw refuse(`answered HTTP ${status}`);
-  }
-  const declared = Number(response.headers['content-length']);
-  if (Number.isFinite(declared) && declared > o.maxFileBytes) {
-    response.destroy();
-    throw tooLarge();
-  }
-
-  let sourceError: unknown;
-  response.once('error', (err) => (sourceError ??= err));
-  pipeline(response, f.counted, (err) => {
-    if (err) sourceError ??= err;
-  });
-  let content: Awaited<ReturnType<typeof putStream>>;
-  try {
-    content = await putStream(o.storage, key, f.counted, 'application/octet-stream', {
-      maxBytes: o.maxFileBytes,
-      tooLarge,
-      shared: f.total,
-    });
-  } catch (err) {
-    await removeObjects(o.storage, [key]).catch(() => {});
-    if (err instanceof IngestRejection) throw err;
-    if (sourceError !== undefined || signal.aborted) throw refuse(why(sourceError ?? err));
-    throw err;
-  }
-  return { key, filename: source.filename, declaredType: source.content_type, source: 'url', content };
 }
 
 /** A short, integrator-readable reason for a failed connection (their URL, so no internals of ours). */

@@ -51,6 +51,16 @@ async function behindTemporalProxy(t: ExecutionContext) {
   return { temporal, api, org };
 }
 
+/** A multipart create of one PDF with a reference_id and an Idempotency-Key, as a call to send again. */
+function pdfCreate(apiUrl: string, key: string, data: Buffer, referenceId: string, idempotencyKey: string) {
+  return () =>
+    call(apiUrl, 'POST', '/reviews', {
+      key,
+      form: form([{ name: 'cd.pdf', data, type: 'application/pdf' }], { reference_id: referenceId }),
+      headers: { 'Idempotency-Key': idempotencyKey },
+    });
+}
+
 async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
   const started = Date.now();
   const result = await work();
@@ -101,12 +111,7 @@ test.serial(
     temporal.stall();
     // Every create goes through its review's workflow, small uploads as much as source URLs.
     const cd = await pdf('Closing Disclosure');
-    const small = () =>
-      call(api.url, 'POST', '/reviews', {
-        key: org.liveKey,
-        form: form([{ name: 'cd.pdf', data: cd, type: 'application/pdf' }], { reference_id: 'small' }),
-        headers: { 'Idempotency-Key': 'stall-small' },
-      });
+    const small = pdfCreate(api.url, org.liveKey, cd, 'small', 'stall-small');
     const bySource = () =>
       call(api.url, 'POST', '/reviews', {
         key: org.liveKey,
@@ -179,12 +184,7 @@ test.serial(
   async (t) => {
     const { temporal, api, org } = await behindTemporalProxy(t);
     const cd = await pdf('Closing Disclosure');
-    const send = () =>
-      call(api.url, 'POST', '/reviews', {
-        key: org.liveKey,
-        form: form([{ name: 'cd.pdf', data: cd, type: 'application/pdf' }], { reference_id: 'stopped' }),
-        headers: { 'Idempotency-Key': 'stopped-1' },
-      });
+    const send = pdfCreate(api.url, org.liveKey, cd, 'stopped', 'stopped-1');
     const stopped = () => db()<{ id: string }[]>`
       select id from reviews where organization_id = ${org.id} and reference_id = 'stopped'`;
 
