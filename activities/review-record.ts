@@ -63,12 +63,17 @@ export function createReviewActivities({ sql, storage, config }: { sql: Sql; sto
       if (isRefused(recorded)) return recorded;
       // A sandbox review never enters the pipeline.
       if (input.sandbox) return { review: recorded.review, pass: null };
-      const pass = await beginPass(sql, config.limits, {
-        reviewId: input.reviewId,
-        organizationId: input.organizationId,
-        working: 'analysing',
-        current: recorded.internalState,
-      });
+      const pass = await beginPass(
+        sql,
+        config.limits,
+        {
+          reviewId: input.reviewId,
+          organizationId: input.organizationId,
+          working: 'analysing',
+          current: recorded.internalState,
+        },
+        (waited) => workerMetrics.analysisSlotWait.observe(waited),
+      );
       return { review: recorded.review, pass };
     },
 
@@ -90,7 +95,7 @@ export function createReviewActivities({ sql, storage, config }: { sql: Sql; sto
       input: { reviewId: string; requestId?: string } & IngestSubmissionResult,
     ): Promise<RecordedSubmission | Refused> {
       const { documents, staged } = await ingestedSubmission(sql, input.reviewId, input.submissionId);
-      const keys = await commitDocuments(storage, input.reviewId, documents);
+      const keys = await commitDocuments(storage, documents);
       const rows = documents.map((d, i) => ({ ...d, objectKey: keys[i]! }));
       // Objects of this submission alone (an arrival's own key), never a stored document's shared key.
       const own = (objectKeys: string[]) => objectKeys.filter((k) => k.startsWith(UPLOADS_PREFIX));

@@ -28,17 +28,20 @@ export interface WebhookDeliveryInput {
   eventId?: string;
   /** The release the event announces (null for review.failed); absent likewise, then read here. */
   releaseId?: string | null;
-  /** A delivery continued once its host's pace allowed: what the call before made and the slot it took. */
+  /** A delivery continued once its pace allowed: what the call before made and the slot it took. */
   paced?: DeliveryPaced;
 }
 
-/** A delivery held back by its host's pace: attempts made so far, and the slot taken for the next one. */
+/**
+ * A delivery held back by its pace (its organization's deliveries to its host): attempts made so far, and
+ * the slot taken for the next one.
+ */
 export interface DeliveryPaced {
   attemptsMade: number;
   slotAt: string;
 }
 
-/** Waits for a host's pace up to this long are slept here; longer ones are the workflow's (a timer). */
+/** Waits for the pace up to this long are slept here; longer ones are the workflow's (a timer). */
 const PACE_WAIT_IN_ACTIVITY_MS = 1_000;
 
 /** decisions.md, "Webhook status": completed and amended carry `completed`; failed carries `failed`. */
@@ -84,7 +87,7 @@ export function createWebhookActivities({ sql, config }: { sql: Sql; config: Con
       );
       const ctx = Context.current();
       const heartbeatAttempts = typeof ctx.info.heartbeatDetails === 'number' ? ctx.info.heartbeatDetails : 0;
-      // A delivery continued after its host's pace held it (and no attempt made since, by a crashed try of
+      // A delivery continued after its pace held it (and no attempt made since, by a crashed try of
       // this call): its first attempt takes the slot the call before took, its pause already had.
       const resumed = input.paced && heartbeatAttempts <= input.paced.attemptsMade ? input.paced : undefined;
       const attemptsDone = resumed ? resumed.attemptsMade : heartbeatAttempts;
@@ -98,7 +101,12 @@ export function createWebhookActivities({ sql, config }: { sql: Sql; config: Con
           wait = held.getTime() - Date.now();
           held = undefined;
         } else {
-          const slot = await takeDeliverySlot(sql, host, config.limits.webhookHostDeliveriesPerSecond);
+          const slot = await takeDeliverySlot(
+            sql,
+            target.organizationId,
+            host,
+            config.limits.webhookHostDeliveriesPerSecond,
+          );
           at = slot.at;
           wait = slot.at.getTime() - slot.now.getTime();
         }

@@ -1,5 +1,6 @@
 // The Express application: health endpoints at the root, the versioned API under /v1, and one error
 // envelope for everything that goes wrong.
+import type { Tracer } from '@opentelemetry/api';
 import express from 'express';
 import type { Client } from '@temporalio/client';
 import type { Config } from '../src/config.js';
@@ -15,7 +16,6 @@ import { requestId } from './request-id.js';
 import { measureRequests } from './request-metrics.js';
 import { traceRequests } from './request-tracing.js';
 import type { Logger } from '../src/telemetry/log.js';
-import type { RequestSpans } from '../src/telemetry/request-spans.js';
 import { docsRoutes, openApiRoute } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { reviewRoutes } from './routes/reviews.js';
@@ -32,7 +32,7 @@ export interface AppDeps {
   /** Requests measured for /metrics (METRICS=on). */
   metrics: boolean;
   /** Each request the root of a trace, where a tracer provider is installed (src/telemetry/tracing.ts). */
-  tracing: RequestSpans | undefined;
+  tracing: Tracer | undefined;
 }
 
 export function createApp(deps: AppDeps): express.Express {

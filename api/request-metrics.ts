@@ -1,9 +1,9 @@
 // Each request measured for the API's metrics (src/telemetry/api-metrics.ts): its duration by route
 // template and status class, the requests in flight, and what its answer says about creates, document
 // additions, rate limits and authentication. Installed first, so a request refused anywhere is counted.
+import { context, type Tracer } from '@opentelemetry/api';
 import type { Request, RequestHandler, Response } from 'express';
 import { apiMetrics } from '../src/telemetry/api-metrics.js';
-import type { RequestSpans } from '../src/telemetry/request-spans.js';
 import { requestSpans } from './request-tracing.js';
 
 const AUTH_CODES = new Set(['missing_api_key', 'invalid_api_key', 'org_unbound', 'auth_unavailable']);
@@ -35,21 +35,25 @@ export function routeTemplate(req: Request): string {
  * Measures each request; with `tracing`, traces it too (api/request-tracing.ts), in the same 'close' listener
  * with the same route template: a request's close listeners and route matching are a few percent of a read.
  */
-export function measureRequests({ tracing }: { tracing: RequestSpans | undefined }): RequestHandler {
+export function measureRequests({ tracing }: { tracing: Tracer | undefined }): RequestHandler {
   const spans = tracing ? requestSpans(tracing) : undefined;
   return (req, res, next) => {
     const span = spans?.start(req, res);
     const started = process.hrtime.bigint();
-    apiMetrics.requestsInFlight.count++;
+    apiMetrics.requestsInFlight.inc();
     res.once('close', () => {
-      apiMetrics.requestsInFlight.count--;
+      apiMetrics.requestsInFlight.dec();
       const route = routeTemplate(req);
-      if (span) spans!.end(span, res, route);
+      if (span) spans!.end(span, req, res, route);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      apiMetrics.requestDuration.observe(seconds, req.method, route, `${Math.floor(res.statusCode / 100)}xx`);
+      apiMetrics.requestDuration.observe(
+        { method: req.method, route, status_class: `${Math.floor(res.statusCode / 100)}xx` },
+        seconds,
+      );
       countOutcome(req.method, route, res);
     });
-    next();
+    if (span) context.with(span.context, next);
+    else next();
   };
 }
 

@@ -1,62 +1,67 @@
-// Each request's span, the root of the trace of what it causes (src/telemetry/tracing.ts): named by its
-// method and route template, with the status it was answered; a caller's W3C `traceparent` makes it a
-// child of the caller's own span. The span is made after the request, with others, from what is noted as
-// it ends (src/telemetry/request-spans.ts says why). The calls to Temporal a request makes (a create's or
-// an addition's update-with-start) are made in its trace: the request's context
-// is handed to them explicitly (`requestTrace`), not followed through every await
-// (src/telemetry/sync-context.ts says why).
-import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
-import type { Context } from '@opentelemetry/api';
+// Each request's span, the root of the trace of what it causes (src/telemetry/tracing.ts): a server span
+// the SDK's tracer starts as the request arrives (its sampler decides, its limits apply), named by its
+// method and route template when the request is answered, with the status and the request id; a caller's
+// W3C `traceparent` makes it a child of the caller's own span. The rest of the request runs in the span's
+// context, which follows its awaits; the calls to Temporal a request makes (a create's or an addition's
+// update-with-start) are also handed it explicitly (`requestTrace`, `inTrace`).
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { Context, Span, Tracer } from '@opentelemetry/api';
 import type { Request, RequestHandler, Response } from 'express';
-import type { RequestSpan, RequestSpans } from '../src/telemetry/request-spans.js';
 import { requestIdOf } from './request-id.js';
 import { routeTemplate } from './request-metrics.js';
 
-// The API's namespaces read once: the bundle reaches each of them through two getters on every use.
-const contextApi = context;
-const propagationApi = propagation;
+/** A request's span, and the context its work runs in (the caller's, with the span). */
+export interface RequestSpan {
+  span: Span;
+  context: Context;
+}
 
 /** The trace context of the request `res` answers, where requests are traced. */
 export function requestTrace(res: Response): Context | undefined {
-  return (res.locals.span as RequestSpan | undefined)?.trace();
+  return (res.locals.span as RequestSpan | undefined)?.context;
 }
 
 /** `call` made within `trace` (its spans the trace's children), or as it is without one. */
 export function inTrace<T>(trace: Context | undefined, call: () => T): T {
-  return trace ? contextApi.with(trace, call) : call();
+  return trace ? context.with(trace, call) : call();
 }
 
-/**
- * Notes each request's start (`start`) and its end (`end`, with its route template) for its span.
- * Made once the tracer provider and propagators are installed: a request carrying none of the headers they
- * read (`traceparent`, `baggage`, or those OTEL_PROPAGATORS names) has no parent to extract.
- */
-export function requestSpans(spans: RequestSpans): {
+/** Starts each request's span (`start`) and ends it (`end`, with its route template). */
+export function requestSpans(tracer: Tracer): {
   start(req: Request, res: Response): RequestSpan;
-  end(span: RequestSpan, res: Response, route: string): void;
+  end(span: RequestSpan, req: Request, res: Response, route: string): void;
 } {
-  const headers = propagationApi.fields().map((h) => h.toLowerCase());
   return {
     start(req, res) {
-      const parent = headers.some((h) => req.headers[h] !== undefined)
-        ? propagationApi.extract(contextApi.active(), req.headers)
-        : ROOT_CONTEXT;
-      const span = spans.begin(req.method, parent);
-      res.locals.span = span;
-      return span;
+      const parent = propagation.extract(context.active(), req.headers);
+      const span = tracer.startSpan(
+        req.method,
+        { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method } },
+        parent,
+      );
+      const started = { span, context: trace.setSpan(parent, span) };
+      res.locals.span = started;
+      return started;
     },
-    end(span, res, route) {
-      spans.end(span, route, res.statusCode, requestIdOf(res));
+    end({ span }, req, res, route) {
+      span.updateName(`${req.method} ${route}`);
+      span.setAttributes({
+        'http.route': route,
+        'http.response.status_code': res.statusCode,
+        'request.id': requestIdOf(res),
+      });
+      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
     },
   };
 }
 
 /** Traces requests where metrics are off (with metrics, measureRequests traces them in its one listener). */
-export function traceRequests(spans: RequestSpans): RequestHandler {
-  const noted = requestSpans(spans);
+export function traceRequests(tracer: Tracer): RequestHandler {
+  const spans = requestSpans(tracer);
   return (req, res, next) => {
-    const span = noted.start(req, res);
-    res.once('close', () => noted.end(span, res, routeTemplate(req)));
-    next();
+    const span = spans.start(req, res);
+    res.once('close', () => spans.end(span, req, res, routeTemplate(req)));
+    context.with(span.context, next);
   };
 }

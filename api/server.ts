@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client/index.js';
 import { timedSql } from '../src/db/timed-sql.js';
 import { apiMetrics, apiRegistry } from '../src/telemetry/api-metrics.js';
-import { createLogger } from '../src/telemetry/log.js';
+import { createLogger, exitAfterLogs } from '../src/telemetry/log.js';
 import { DEFAULT_OPS_PORT, startOpsServer, type OpsRoute } from '../src/telemetry/ops-server.js';
 import { watchReviewStates } from '../src/telemetry/review-state-metrics.js';
 import { timedTemporalCalls } from '../src/telemetry/temporal-call-timing.js';
@@ -23,7 +23,7 @@ const tracing = await startTracing('api', config, log);
 const metrics = config.telemetry.metrics;
 const pool = createSql(config);
 const sql = metrics
-  ? timedSql(pool, (kind, outcome, seconds) => apiMetrics.postgresQueryDuration.observe(seconds, kind, outcome))
+  ? timedSql(pool, (kind, outcome, seconds) => apiMetrics.postgresQueryDuration.observe({ kind, outcome }, seconds))
   : pool;
 const storage = createStorage(config);
 const temporal = createTemporalClient(config, [
@@ -32,7 +32,7 @@ const temporal = createTemporalClient(config, [
   ...(metrics
     ? [
         timedTemporalCalls((operation, outcome, seconds) =>
-          apiMetrics.temporalCallDuration.observe(seconds, operation, outcome),
+          apiMetrics.temporalCallDuration.observe({ operation, outcome }, seconds),
         ),
       ]
     : []),
@@ -61,7 +61,7 @@ const ops =
           log.error(
             `operations server cannot listen on ${config.telemetry.ops.host}:${opsPort}: ${(err as Error).message}`,
           );
-          process.exit(1);
+          return exitAfterLogs(1);
         },
       );
 
@@ -71,7 +71,7 @@ const workflows = new ReviewWorkflows(temporal, config.temporal.taskQueue);
 
 const server = createServer(
   { maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 0 },
-  createApp({ config, sql, storage, temporal, workflows, log, metrics, tracing: tracing?.requestSpans }),
+  createApp({ config, sql, storage, temporal, workflows, log, metrics, tracing: tracing?.tracer }),
 );
 answerClientErrors(server, log);
 server.listen(config.http.port, config.http.host, () => {
@@ -111,6 +111,7 @@ async function stop(signal: string) {
     tracing?.shutdown(),
     ops?.then((server) => new Promise((resolve) => server.close(resolve))),
   ]);
-  process.exit(0);
+  // Once the last records (pino writes them asynchronously) are on stderr.
+  await exitAfterLogs(0);
 }
 for (const s of ['SIGTERM', 'SIGINT'] as const) process.on(s, () => void stop(s));

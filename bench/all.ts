@@ -78,8 +78,8 @@ export function table(results: readonly Comparison[], when: Date): string {
   const rows = results.map((c) => {
     const r = ratio(c);
     return (
-      `| ${c.what} | ${side(c, 'here')} | ${side(c, 'plain')} | **${r.toFixed(2)}** | ≥ ` +
-      `${c.target} ${r >= c.target ? '✓' : '✗'} |`
+      `| ${c.what} | ${side(c, 'here')} | ${side(c, 'plain')} | **${r.toFixed(2)}** | ` +
+      `${c.target === undefined ? 'none' : `≥ ${c.target} ${r >= c.target ? '✓' : '✗'}`} |`
     );
   });
   const notes = results.flatMap((c) => (c.notes ?? []).map((n) => `- ${c.what}: ${n}`));

@@ -23,8 +23,8 @@ export interface Comparison {
   higherIsBetter: boolean;
   here: Side;
   plain: Side;
-  /** The least acceptable ratio of here to plain (1 = as good as the plain alternative). */
-  target: number;
+  /** The least acceptable ratio of here to plain (1 = as good as the plain alternative); none: a figure only. */
+  target?: number;
   /** Further figures the benchmark measured, printed under the table (e.g. memory growth). */
   notes?: string[];
 }
@@ -90,7 +90,7 @@ export function report(c: Comparison): void {
   const p = summary(c.plain);
   console.error(
     `${c.what}: here median ${h.median.toFixed(2)} ${c.unit}, plain median ${p.median.toFixed(2)} ` +
-      `${c.unit}, ratio ${ratio(c).toFixed(2)} (target ≥ ${c.target})`,
+      `${c.unit}, ratio ${ratio(c).toFixed(2)}${c.target === undefined ? '' : ` (target ≥ ${c.target})`}`,
   );
   console.log(RESULT_PREFIX + JSON.stringify(c));
 }

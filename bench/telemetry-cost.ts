@@ -1,11 +1,12 @@
 // `npm run bench:telemetry`: what metrics and traces cost the API, measured side by side with them off.
-// Three API processes of one throw-away stack, compiled as production runs them, differ only in telemetry:
-// METRICS=off and no tracing (the baseline), METRICS=on, and METRICS=on with every trace exported over
-// OTLP/HTTP to a collector stand-in on this machine (it takes each batch and answers 200, as a collector
-// does). Each is measured on reads (GET /v1/reviews/{id}, autocannon) and on small live creates (a
-// one-page PDF, 10 at a time: the API streams each to the store and its workflow takes and records it;
-// each round begins once the last one's reviews have settled), alternating with the baseline. Targets: ≥ 0.95 × the
-// baseline with metrics on, ≥ 0.85 with traces exported. A create's cost is the API process's CPU time per
+// API processes of one throw-away stack, compiled as production runs them, differ only in telemetry:
+// METRICS=off and no tracing (the baseline), METRICS=on, and METRICS=on with traces exported over OTLP/HTTP
+// to a collector stand-in on this machine (it takes each batch and answers 200, as a collector does) at the
+// default sampler (src/config.ts) and, where that keeps fewer than every trace, at 100% (always_on). Each
+// is measured on reads (GET /v1/reviews/{id}, autocannon) and on small live creates (a one-page PDF, 10 at
+// a time: the API streams each to the store and its workflow takes and records it; each round begins once
+// the last one's reviews have settled), alternating with the baseline. No targets: the cost is reported
+// (the ratio to the baseline, the API's CPU per request), not judged. A create's cost is the API process's CPU time per
 // create: its throughput is set by the stack behind it (a create is a durable Postgres commit, a MinIO write
 // and a Temporal start, on the same two cores), whose rounds spread 52–190 creates/s on either side, too
 // wide to resolve a few percent; the throughputs are printed beside it.
@@ -21,6 +22,7 @@ import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { createSql, type Sql } from '../src/db/client.js';
 import { createApiKey } from '../src/db/keys.js';
+import { loadConfig } from '../src/config.js';
 import { freePort } from '../scripts/stack/ports.js';
 import { ensureCompiled, SERVICES } from '../scripts/compile.js';
 import { startService } from '../scripts/stack/stack.js';
@@ -40,6 +42,13 @@ const WARM_SECONDS = 3;
 const WARM_CREATES = 30;
 
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/** The sampler a process runs unless OTEL_TRACES_SAMPLER says otherwise, by its name; whether it keeps every trace. */
+const DEFAULT_SAMPLER = (() => {
+  const { root, parentBased, ratio } = loadConfig({}).telemetry.sampler;
+  const name = `${parentBased ? 'parentbased_' : ''}${root}${root === 'traceidratio' ? ` ${ratio}` : ''}`;
+  return { name, keepsEvery: root === 'always_on' || (root === 'traceidratio' && ratio >= 1) };
+})();
 
 /** Confines a process's threads to `cpus` (a taskset list: "0", "0-1"); false where it cannot be done. */
 function pin(pid: number, cpus: string): boolean {
@@ -119,7 +128,9 @@ async function createRound(
 }
 
 async function main() {
+  // A collector stand-in for each traced setting: what each sent is counted apart.
   const otlp = await traceCollector();
+  const otlpEvery = await traceCollector();
   const doc = await PDFDocument.create();
   doc.addPage().drawText('A letter of explanation.');
   const pdf = await doc.save();
@@ -134,6 +145,7 @@ async function main() {
         off: { METRICS: 'off' },
         metrics: { METRICS: 'on' },
         traced: { METRICS: 'on', OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url },
+        every: { METRICS: 'on', OTEL_EXPORTER_OTLP_ENDPOINT: otlpEvery.url, OTEL_TRACES_SAMPLER: 'always_on' },
       };
       type Variant = keyof typeof variants;
       /** A fresh API process of `name`'s setting, once ready (on `cpu` alone, if given): its URL and pid. */
@@ -170,7 +182,7 @@ async function main() {
       const { review_id: id } = (await created.json()) as { review_id: string };
       await first.stop();
 
-      let tracedReads = 0;
+      const tracedReads = { traced: 0, every: 0 };
       // Reads: the API on CPU 0, this process (autocannon, the collector stand-in) on the last; the stack's
       // servers where the scheduler puts them. Without two CPUs or taskset, as they come.
       const last = availableParallelism() - 1;
@@ -178,14 +190,24 @@ async function main() {
       const placement = pinned
         ? `the API process alone on CPU 0, autocannon on CPU ${last}`
         : 'processes unpinned (one CPU, or no taskset)';
-      const settings = [
-        ['metrics', 'metrics on', 0.95],
-        ['traced', 'metrics on, traces exported', 0.85],
-      ] as const;
+      const settings: readonly (readonly [Variant, string])[] = [
+        ['metrics', 'metrics on'],
+        ['traced', 'metrics on, traces exported'],
+        ...(DEFAULT_SAMPLER.keepsEvery ? [] : [['every', 'metrics on, every trace exported'] as const]),
+      ];
+      const samplerNote = (variant: Variant) =>
+        variant === 'traced'
+          ? [
+              `traces at the default sampler, ${DEFAULT_SAMPLER.name}` +
+                (DEFAULT_SAMPLER.keepsEvery ? ': every trace, the figure at 100% too' : ''),
+            ]
+          : variant === 'every'
+            ? ['every trace (OTEL_TRACES_SAMPLER=always_on)']
+            : [];
       // Reads first: the creates leave reviews the workers then analyse, which would share the machine.
       const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
       const spread = (xs: number[]) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;
-      for (const [variant, label, target] of settings) {
+      for (const [variant, label] of settings) {
         // The API's own CPU a read costs, beside the throughput: the rounds' throughput moves with what
         // else the two cores run (autocannon, Postgres), its CPU per request far less.
         const cpu = { here: [] as number[], plain: [] as number[] };
@@ -194,7 +216,7 @@ async function main() {
           const url = `${api.url}/reviews/${id}`;
           const warm = await autocannon({ url, connections: CONNECTIONS, duration: WARM_SECONDS, headers: auth(key) });
           const round = await readRound(url, api.pid, key);
-          if (which === 'traced') tracedReads += warm.requests.total + round.requests;
+          if (which === 'traced' || which === 'every') tracedReads[which] += warm.requests.total + round.requests;
           await api.stop();
           cpu[side].push(round.cpuUs);
           return round.perSecond;
@@ -209,8 +231,8 @@ async function main() {
           unit: 'req/s',
           higherIsBetter: true,
           ...reads,
-          target,
           notes: [
+            ...samplerNote(variant),
             `autocannon -c${CONNECTIONS} -d${SECONDS}; the same stack, a fresh API process a round, ` +
               `warmed ${WARM_SECONDS} s; ${placement}`,
             `API CPU per read: ${median(cpu.here).toFixed(0)} µs (${spread(cpu.here)}) against ` +
@@ -221,7 +243,7 @@ async function main() {
       }
       // Creates: every process on every CPU again (the runs they start are analysed meanwhile).
       if (pinned) pin(process.pid, `0-${last}`);
-      for (const [variant, label, target] of settings) {
+      for (const [variant, label] of settings) {
         const throughput = { here: [] as number[], plain: [] as number[] };
         const measure = (side: 'here' | 'plain', which: Variant) => async () => {
           const api = await launch(which);
@@ -241,8 +263,8 @@ async function main() {
           unit: 'ms',
           higherIsBetter: false,
           ...creates,
-          target,
           notes: [
+            ...samplerNote(variant),
             `${CREATES} one-page multipart creates, ${CREATES_AT_ONCE} at a time, by a fresh API process ` +
               `after ${WARM_CREATES}; the process's CPU until they were answered`,
             `creates/s: ${median(throughput.here).toFixed(0)} (${spread(throughput.here)}) against ` +
@@ -252,16 +274,27 @@ async function main() {
         });
       }
       await sql.end();
-      // What was sent is what a collector reads: a span for every read the traced processes answered.
-      const spans = otlp.spans();
-      const reads = spans.filter((s) => s.service === 'loan-review-api' && s.name === 'GET /v1/reviews/:review_id');
-      const creates = spans.filter((s) => s.name === 'POST /v1/reviews').length;
-      console.error(`# ${reads.length} read spans of ${tracedReads} traced reads, ${creates} create spans received`);
-      if (reads.length === 0 || creates === 0) throw new Error('the collector received no request spans');
-      console.error(`# ${otlp.requests.length} trace batches exported`);
+      // What was sent is what a collector reads: the read and create spans the traced processes exported.
+      for (const [variant, collector, what] of [
+        ['traced', otlp, `the default sampler (${DEFAULT_SAMPLER.name})`],
+        ['every', otlpEvery, 'always_on'],
+      ] as const) {
+        if (!settings.some(([v]) => v === variant)) continue;
+        const spans = collector.spans();
+        const reads = spans.filter((s) => s.service === 'loan-review-api' && s.name === 'GET /v1/reviews/:review_id');
+        const creates = spans.filter((s) => s.name === 'POST /v1/reviews').length;
+        console.error(
+          `# at ${what}: ${reads.length} read spans of ${tracedReads[variant]} traced reads, ` +
+            `${creates} create spans, in ${collector.requests.length} trace batches`,
+        );
+        // Where every trace is kept, none arriving is a broken export, not a cost.
+        const keepsEvery = variant === 'every' || DEFAULT_SAMPLER.keepsEvery;
+        if (keepsEvery && (reads.length === 0 || creates === 0))
+          throw new Error(`the collector received no request spans at ${what}`);
+      }
     });
   } finally {
-    await otlp.close();
+    await Promise.all([otlp.close(), otlpEvery.close()]);
   }
 }
 

@@ -43,9 +43,10 @@ const envSchema = z.object({
   // JSON lines for a log pipeline; `pretty` (short lines) is for a person at a terminal (the local stack).
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
   // The operations port (src/telemetry/ops-server.ts): Prometheus metrics at /metrics and, on a worker,
-  // its liveness and readiness. Off the public API's port, needing no key: an operator exposes it to the
-  // scraper and the orchestrator only. Unset: 9464 for the API, 9465 for a worker; 0: none.
-  OPS_HOST: z.string().min(1).optional(),
+  // its liveness and readiness. Off the public API's port, needing no key: it listens on this host only
+  // unless OPS_HOST says otherwise (a scraper on another host or container). Unset port: 9464 for the API,
+  // 9465 for a worker; 0: none.
+  OPS_HOST: z.string().min(1).default('127.0.0.1'),
   OPS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   // `off` leaves out the per-request and per-call instruments (the benchmarks' baseline); /metrics then
   // answers 404.
@@ -53,8 +54,8 @@ const envSchema = z.object({
   // Traces (src/telemetry/tracing.ts) are exported over OTLP/HTTP to this collector when set, and not made
   // at all otherwise. The exporter reads the other OTEL_EXPORTER_OTLP_* settings (headers, timeout) itself.
   OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl.optional(),
-  // How spans are batched for it (src/telemetry/otlp-batch-processor.ts), under OpenTelemetry's names and
-  // with its defaults but the delay: 2 s rather than 5 s, so a quiet service's spans are not kept back long.
+  // How OpenTelemetry's BatchSpanProcessor batches spans for it (src/telemetry/tracing.ts), under its names
+  // and with its defaults but the delay: 2 s rather than 5 s, so a quiet service's spans are not kept back long.
   OTEL_BSP_SCHEDULE_DELAY: positiveInt.default(2_000),
   OTEL_BSP_MAX_QUEUE_SIZE: positiveInt.default(2_048),
   OTEL_BSP_MAX_EXPORT_BATCH_SIZE: positiveInt.default(512),
@@ -151,6 +152,18 @@ const envSchema = z.object({
         .filter((x) => x.length > 0),
     )
     .pipe(z.array(httpUrl)),
+  // The `Host` values it answers (host:port as a browser sends it): a page that reaches it by another
+  // name (DNS rebinding) is refused. Unset: 127.0.0.1 and localhost at CODEC_SERVER_PORT.
+  CODEC_SERVER_ALLOWED_HOSTS: commaList(z.string().min(1)),
+  // The bearer token every /decode and /encode must carry (`Authorization: Bearer …`): required in
+  // production unless client certificates are (CODEC_SERVER_TLS_CLIENT_CA).
+  CODEC_SERVER_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  // /encode seals whatever it is sent with the payload key: served only when `on`.
+  CODEC_SERVER_ENCODE: z.enum(['on', 'off']).default('off'),
+  // HTTPS, and with a client CA, mutual TLS: only clients with a certificate it signed are answered.
+  CODEC_SERVER_TLS_CERT: z.string().min(1).optional(),
+  CODEC_SERVER_TLS_KEY: z.string().min(1).optional(),
+  CODEC_SERVER_TLS_CLIENT_CA: z.string().min(1).optional(),
 
   SERVER_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEV_SERVER_SECRET),
   WEBHOOK_SECRET_KEY: base64Key32('must be 32 bytes, base64 encoded').default(DEV_WEBHOOK_SECRET_KEY),
@@ -166,8 +179,9 @@ const envSchema = z.object({
   // Webhook endpoints one organization may register in each mode: every event goes to each of them, so
   // endpoints without bound would make every create a fan-out of deliveries on the shared workers.
   MAX_WEBHOOK_ENDPOINTS: positiveInt.max(1_000).default(10),
-  // Delivery attempts to one host a second, across every worker (src/db/webhook-host-pacing.ts): however
-  // many organizations and endpoints name a host, the service never floods it.
+  // Delivery attempts one organization makes to one host a second, across every worker
+  // (src/db/webhook-host-pacing.ts): however many endpoints an organization names on a host, it never
+  // floods it, and no organization's deliveries wait behind another's.
   WEBHOOK_HOST_DELIVERIES_PER_SECOND: positiveInt.max(1_000).default(10),
   // How long an API process trusts a key it looked up (0: look up every request). Changes to keys are
   // announced to every process at once; this bounds a missed announcement (docs/operations.md).
@@ -285,7 +299,16 @@ export interface Config {
     /** TLS to the frontend, when on: PEM contents read at start, not paths. */
     tls?: { ca?: Buffer; cert?: Buffer; key?: Buffer; serverName?: string };
     apiKey?: string;
-    codecServer: { host: string; port: number; allowedOrigins: string[] };
+    codecServer: {
+      host: string;
+      port: number;
+      allowedOrigins: string[];
+      allowedHosts: string[];
+      token?: string;
+      encode: boolean;
+      /** Files: the server's certificate and key, and the CA client certificates must be signed by. */
+      tls?: { certFile: string; keyFile: string; clientCaFile?: string };
+    };
   };
   secrets: {
     /** Signs listing cursors and working documents. */
@@ -468,6 +491,16 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  // The codec server's TLS comes whole: a certificate with its key, and client certificates only over it.
+  if (
+    Boolean(e.CODEC_SERVER_TLS_CERT) !== Boolean(e.CODEC_SERVER_TLS_KEY) ||
+    (e.CODEC_SERVER_TLS_CLIENT_CA && !e.CODEC_SERVER_TLS_CERT)
+  ) {
+    throw new ConfigError(
+      'Invalid configuration:\n  CODEC_SERVER_TLS_CERT, CODEC_SERVER_TLS_KEY: both or neither; ' +
+        'CODEC_SERVER_TLS_CLIENT_CA needs them',
+    );
+  }
   if (e.NODE_ENV === 'production') {
     const unsafe = [
       e.SERVER_SECRET === DEV_SERVER_SECRET && 'SERVER_SECRET',
@@ -477,6 +510,12 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
       // MinIO's well-known default credentials: anyone who reads this README could use them.
       e.S3_ACCESS_KEY === DEV_MINIO_CREDENTIAL && 'S3_ACCESS_KEY',
       e.S3_SECRET_KEY === DEV_MINIO_CREDENTIAL && 'S3_SECRET_KEY',
+    ].filter(Boolean);
+    // A development key among the ones still accepted would open (or forge) what anyone could seal with it.
+    const devPrevious = [
+      e.SERVER_SECRET_PREVIOUS.includes(DEV_SERVER_SECRET) && 'SERVER_SECRET_PREVIOUS',
+      e.WEBHOOK_SECRET_KEY_PREVIOUS.includes(DEV_WEBHOOK_SECRET_KEY) && 'WEBHOOK_SECRET_KEY_PREVIOUS',
+      e.TEMPORAL_PAYLOAD_KEY_PREVIOUS.includes(DEV_TEMPORAL_PAYLOAD_KEY) && 'TEMPORAL_PAYLOAD_KEY_PREVIOUS',
     ].filter(Boolean);
     // What callers are given (the API's address, presigned report URLs, which are the store's public
     // endpoint or else its own) is an address they can reach, over TLS: neither plain http:// nor this
@@ -491,6 +530,7 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
     );
     const problems = [
       ...unsafe.map((n) => `  ${n}: must be set to a production value when NODE_ENV=production`),
+      ...devPrevious.map((n) => `  ${n}: must not list the development value when NODE_ENV=production`),
       ...unreachable.map(
         (n) =>
           `  ${n}: must be the https:// address callers reach, not this machine (localhost), when NODE_ENV=production`,
@@ -505,7 +545,7 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
     logLevel: e.LOG_LEVEL,
     telemetry: {
       logFormat: e.LOG_FORMAT,
-      ops: { host: e.OPS_HOST ?? e.HOST, ...(e.OPS_PORT === undefined ? {} : { port: e.OPS_PORT }) },
+      ops: { host: e.OPS_HOST, ...(e.OPS_PORT === undefined ? {} : { port: e.OPS_PORT }) },
       metrics: e.METRICS === 'on',
       ...(e.OTEL_EXPORTER_OTLP_ENDPOINT ? { otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
       spanBatches: {
@@ -556,6 +596,21 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
         host: e.CODEC_SERVER_HOST,
         port: e.CODEC_SERVER_PORT,
         allowedOrigins: e.CODEC_SERVER_ALLOWED_ORIGINS,
+        allowedHosts:
+          e.CODEC_SERVER_ALLOWED_HOSTS.length > 0
+            ? e.CODEC_SERVER_ALLOWED_HOSTS
+            : [`127.0.0.1:${e.CODEC_SERVER_PORT}`, `localhost:${e.CODEC_SERVER_PORT}`],
+        ...(e.CODEC_SERVER_TOKEN ? { token: e.CODEC_SERVER_TOKEN } : {}),
+        encode: e.CODEC_SERVER_ENCODE === 'on',
+        ...(e.CODEC_SERVER_TLS_CERT && e.CODEC_SERVER_TLS_KEY
+          ? {
+              tls: {
+                certFile: e.CODEC_SERVER_TLS_CERT,
+                keyFile: e.CODEC_SERVER_TLS_KEY,
+                ...(e.CODEC_SERVER_TLS_CLIENT_CA ? { clientCaFile: e.CODEC_SERVER_TLS_CLIENT_CA } : {}),
+              },
+            }
+          : {}),
       },
     },
     secrets: {

@@ -22,7 +22,7 @@ import { ensureWorkflowBundle } from './workflow-bundle.js';
 import { ReviewWorkers } from './review-workers.js';
 import { analysisTaskQueue, ingestTaskQueue } from '../src/temporal/task-queues.js';
 import { lowerThisProcessPriority } from '../src/runtime/background-priority.js';
-import { createLogger, setProcessLogger } from '../src/telemetry/log.js';
+import { createLogger, exitAfterLogs, setProcessLogger } from '../src/telemetry/log.js';
 import { DEFAULT_OPS_PORT, json, startOpsServer } from '../src/telemetry/ops-server.js';
 import { loopbackPort, sdkMetricsText } from '../src/telemetry/sdk-metrics.js';
 import { coreLevel, temporalLogger } from '../src/telemetry/temporal-log.js';
@@ -135,7 +135,7 @@ async function main() {
   if (!reviews) lowerThisProcessPriority();
   // Built by npm start / npm test / the Dockerfile before the worker starts; built here only when the
   // sources changed since. Which one is said either way: a start that had to bundle is a slow start.
-  const bundle = reviews ? await ensureWorkflowBundle() : undefined;
+  const bundle = reviews ? await ensureWorkflowBundle(tracing ? 'traced' : 'plain') : undefined;
   if (bundle)
     log.info(`${bundle.built ? 'built the workflow bundle' : 'loading the pre-built workflow bundle'} ${bundle.path}`);
   const sql = createSql(config);
@@ -247,7 +247,7 @@ async function serveOperations(): Promise<void> {
     },
     (err: unknown) => {
       log.error(`operations server cannot listen on ${config.telemetry.ops.host}:${port}: ${(err as Error).message}`);
-      process.exit(1);
+      return exitAfterLogs(1);
     },
   );
 }
@@ -255,12 +255,12 @@ async function serveOperations(): Promise<void> {
 await serveOperations();
 
 main().then(
-  () => process.exit(0),
+  () => exitAfterLogs(0),
   (err) => {
     // What an operator must do, in its words, rather than a stack trace.
     if (err instanceof MissingSearchAttributesError) log.error(`cannot start: ${err.message}`);
     else log.error('failed', { error: err });
-    // The last records are written as the process exits.
-    process.exit(1);
+    // Once the last records (pino writes them asynchronously) are on stderr.
+    return exitAfterLogs(1);
   },
 );

@@ -143,8 +143,7 @@ class ReviewRun {
     if (!analysed.primaryPresent && state.releases === 0 && !state.deadlinePassed) {
       progress.review.awaitUntil(new Date(Date.now() + analysed.policy.awaitingDocumentsSeconds * 1000).toISOString());
       await progress.enter('awaiting_documents', {
-        detail:
-          `No Closing Disclosure, Loan Estimate or Note yet; completed without them at ` + `${state.awaitingDeadline}.`,
+        detail: `No Closing Disclosure, Loan Estimate or Note yet; completed without them at ${state.awaitingDeadline}.`,
       });
       return 'again';
     }

@@ -1,9 +1,10 @@
-// The workflows' tracing (built into the bundle: worker/workflow-bundle.ts). Temporal's OpenTelemetry
-// interceptors make a span of a run, its updates and signals and each activity it schedules, and carry the
-// trace to the activities in their headers, but only in a run its starter traced: one whose start (or a
-// later update or signal) came with a trace context. A run nobody traces makes no spans and its history
-// carries no trace headers. Whether a run is traced follows from its history alone (start, updates and
-// signals, never a query, which is not in it), so a replay decides as the run did.
+// The workflows' tracing (built into the traced bundle, which a worker that traces runs:
+// worker/workflow-bundle.ts). Temporal's OpenTelemetry interceptors make a span of a run, its updates and
+// signals and each activity it schedules, and carry the trace to the activities in their headers, but
+// only in a run its starter traced: one whose start (or a later update or signal) came with a trace
+// context. A run nobody traces makes no spans and its history carries no trace headers. Whether a run is
+// traced follows from its history alone (start, updates and signals, never a query, which is not in it),
+// so a replay decides as the run did.
 import {
   OpenTelemetryInboundInterceptor,
   OpenTelemetryInternalsInterceptor,

@@ -450,7 +450,8 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     // The workflow bundle likewise (checked in some 30 ms), so that no worker bundles at its start.
     const compiling = Promise.all([
       o.compiled ? timed('compiled API and worker ready', () => ensureCompiled(SERVICES)) : undefined,
-      timed('workflow bundle ready', ensureWorkflowBundle),
+      // The one the stack's workers run: with the tracing interceptors when they trace (worker/main.ts).
+      timed('workflow bundle ready', () => ensureWorkflowBundle(config.telemetry.otlpEndpoint ? 'traced' : 'plain')),
     ]);
     // Awaited below; until then a failure must not count as unhandled (it stops the stack there).
     compiling.catch(() => {});
@@ -676,10 +677,12 @@ export async function startStack(o: StackOptions): Promise<Stack> {
           import('../../src/temporal/payload-codec.js'),
         ]);
         const ui = o.ports.temporalUi;
-        codecServer = createCodecServer(new PayloadEncryptionCodec(config.temporal.payloadKeys), [
-          `http://127.0.0.1:${ui}`,
-          `http://localhost:${ui}`,
-        ]);
+        // On this host only, for the dev server's UI, which sends no credential (it has no setting for one).
+        codecServer = createCodecServer(new PayloadEncryptionCodec(config.temporal.payloadKeys), {
+          allowedOrigins: [`http://127.0.0.1:${ui}`, `http://localhost:${ui}`],
+          allowedHosts: [`127.0.0.1:${o.ports.codec}`, `localhost:${o.ports.codec}`],
+          encode: false,
+        });
         await new Promise<void>((resolve, reject) =>
           codecServer!.once('error', reject).listen(o.ports.codec, '127.0.0.1', resolve),
         );

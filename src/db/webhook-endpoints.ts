@@ -18,6 +18,8 @@ type EndpointRow = {
 export interface StoredEndpoint {
   endpoint: WebhookEndpoint;
   secretCiphertext: Buffer;
+  /** The organization that registered it (its deliveries are paced per organization and host). */
+  organizationId: string;
 }
 
 function toEndpoint(r: EndpointRow): WebhookEndpoint {
@@ -29,6 +31,10 @@ function toEndpoint(r: EndpointRow): WebhookEndpoint {
     secret_hint: r.secret_hint,
     created_at: r.created_at.toISOString(),
   };
+}
+
+function toStored(r: EndpointRow): StoredEndpoint {
+  return { endpoint: toEndpoint(r), secretCiphertext: r.secret_ciphertext, organizationId: r.organization_id };
 }
 
 export interface Owner {
@@ -92,7 +98,7 @@ export async function deliveryTargets(sql: Sql, owner: Owner): Promise<StoredEnd
      where organization_id = ${owner.organizationId} and sandbox = ${owner.sandbox}
        and deleted_at is null and enabled
      order by created_at, id`;
-  return rows.map((r) => ({ endpoint: toEndpoint(r), secretCiphertext: r.secret_ciphertext }));
+  return rows.map(toStored);
 }
 
 /** Soft-deletes an endpoint of this owner; false when there is none (unknown, foreign, other mode). */
@@ -109,7 +115,7 @@ export async function deleteEndpoint(sql: Sql, owner: Owner, id: string): Promis
 export async function endpointForDelivery(sql: Sql, id: string): Promise<StoredEndpoint | undefined> {
   const [row] = await sql<EndpointRow[]>`
     select * from webhook_endpoints where id = ${id} and deleted_at is null and enabled`;
-  return row && { endpoint: toEndpoint(row), secretCiphertext: row.secret_ciphertext };
+  return row && toStored(row);
 }
 
 /**

@@ -13,13 +13,11 @@ import { peek } from '../streams/peek.js';
 import { Capture } from '../streams/capture.js';
 import type { InspectedWorkingDocument } from '../working-document/marker.js';
 import { checkReviewLimits, IngestRejection } from './rejection.js';
-import { documentKey, STAGING_PREFIX, unpackedKey } from '../storage/keys.js';
+import { unpackedKey } from '../storage/keys.js';
 import { sniff, SNIFF_BYTES, type DocumentMime } from './sniff.js';
 import type { Measured, StagedFile } from '../reviews/staged-file.js';
 import {
-  copyObject,
   keepObject,
-  objectExists,
   objectSize,
   putStream,
   readBuffer,
@@ -269,31 +267,15 @@ async function unpackFile(file: StagedFile, submission: Submission, o: UnpackOpt
 }
 
 /**
- * Keeps accepted documents for good and returns their keys: an arrival under uploads/ stays where it was
- * written (its transient tag dropped, keys.ts); one staged under the previous layout's staging/ is copied
- * to documents/<review>/<sha256> and its temporary removed, as that layout did.
+ * Keeps accepted documents for good and returns their keys: each arrival stays where it was written under
+ * uploads/, its transient tag dropped (keys.ts), so no bytes are copied.
  */
-export async function commitDocuments(
-  storage: Storage,
-  reviewId: string,
-  documents: IngestedDocument[],
-): Promise<string[]> {
+export async function commitDocuments(storage: Storage, documents: IngestedDocument[]): Promise<string[]> {
   const keys: string[] = [];
-  const copied: string[] = [];
   for (const d of documents) {
-    if (!d.tempKey.startsWith(STAGING_PREFIX)) {
-      // Dropping the tag again on a retried commit changes nothing.
-      await keepObject(storage, d.tempKey);
-      keys.push(d.tempKey);
-      continue;
-    }
-    const key = documentKey(reviewId, d.sha256);
-    // A retried commit finds some temporaries already moved: the final object is what counts.
-    if (await objectExists(storage, d.tempKey)) await copyObject(storage, d.tempKey, key);
-    else if (!(await objectExists(storage, key))) throw new Error(`document ${d.sha256} is neither staged nor stored`);
-    keys.push(key);
-    copied.push(d.tempKey);
+    // Dropping the tag again on a retried commit changes nothing.
+    await keepObject(storage, d.tempKey);
+    keys.push(d.tempKey);
   }
-  await removeObjects(storage, copied);
   return keys;
 }

@@ -56,10 +56,7 @@ const TITLES: [DocumentClass, RegExp][] = [
   // The HUD/VA Addendum (VA Form 26-1802a, HUD 92900-A) travels with the application and is read with it.
   [
     'urla',
-    new RegExp(
-      String.raw`(?:(?:hud\/va|hud-va|va\/hud)\s+)?(?:addendum to (?:the )?)?(?:uniform )?residen` +
-        String.raw`tial loan application|solicitud uniforme de pr[eé]stamo residencial`,
-    ),
+    /(?:(?:hud\/va|hud-va|va\/hud)\s+)?(?:addendum to (?:the )?)?(?:uniform )?residential loan application|solicitud uniforme de pr[eé]stamo residencial/,
   ],
   ['appraisal', /uniform residential appraisal report|(?:residential )?appraisal report/],
   ['note', /(?:(?:adjustable|fixed|balloon|interest[- ]only)\s+rate\s+)?(?:promissory\s+)?note/],
@@ -67,20 +64,13 @@ const TITLES: [DocumentClass, RegExp][] = [
   ['w2', /w-2(?:\s+wage and tax statement)?|wage and tax statement/],
   [
     'pay_stub',
-    new RegExp(
-      String.raw`earnings statement|pay ?stub|pay ?slip|pay statement|payroll statement` +
-        String.raw`|statement of earnings(?: and deductions)?|earnings and deductions`,
-    ),
+    /earnings statement|pay ?stub|pay ?slip|pay statement|payroll statement|statement of earnings(?: and deductions)?|earnings and deductions/,
   ],
   ['bank_statement', /(?:[a-z]+ )?(?:bank|account|checking|savings|deposit) statement/],
   ['credit_report', /(?:[a-z-]+ )*credit report/],
   [
     'settlement_statement',
-    new RegExp(
-      String.raw`(?:a\.\s+)?settlement statement(?:\s*\(hud-1a?\))?` +
-        String.raw`|hud-1a?(?: settlement statement)?|(?:alta )?(?:combined |buyer'?s? |seller'?s? ` +
-        String.raw`|borrower'?s? )?settlement statement`,
-    ),
+    /(?:a\.\s+)?settlement statement(?:\s*\(hud-1a?\))?|hud-1a?(?: settlement statement)?|(?:alta )?(?:combined |buyer'?s? |seller'?s? |borrower'?s? )?settlement statement/,
   ],
   [
     'tax_return',
@@ -95,22 +85,16 @@ const TITLES: [DocumentClass, RegExp][] = [
 
 /** Words that may precede a title's core on its line. */
 const PREFIX =
-  String.raw`(?:(?:form|fannie mae|freddie mac|hud|va|irs|final|revised|corrected|amended|initial|updated|sample|` +
-  String.raw`copy|official|combined|buyer'?s?|seller'?s?|borrower'?s?|lender'?s?|[a-z]?-?\d[\w().-]*)\s+)*`;
+  /(?:(?:form|fannie mae|freddie mac|hud|va|irs|final|revised|corrected|amended|initial|updated|sample|copy|official|combined|buyer'?s?|seller'?s?|borrower'?s?|lender'?s?|[a-z]?-?\d[\w().-]*)\s+)*/;
 /** Words that may follow it: a copy's status, page numbering, a form number or year, another name of the form. */
-const SUFFIX_WORD = new RegExp(
-  String.raw`^(?:corrected|revised|amended|final|initial|copy|page|p\.?|of|de|p[aá]gina|form` +
-    String.raw`|model|sample|borrower'?s?|seller'?s?|lender'?s?|version|cont(?:inued|'d|\.)?` +
-    String.raw`|and|y|pay|slip|stub|earnings|statement|advice|deductions|summary|addendum|for` +
-    String.raw`|the|tax|year|omb|no\.?|[a-z]?-?\d[\w().-]*|[-–—:/|(),.#•*]+|\([^)]{0,20}\))$`,
-  'i',
-);
+const SUFFIX_WORD =
+  /^(?:corrected|revised|amended|final|initial|copy|page|p\.?|of|de|p[aá]gina|form|model|sample|borrower'?s?|seller'?s?|lender'?s?|version|cont(?:inued|'d|\.)?|and|y|pay|slip|stub|earnings|statement|advice|deductions|summary|addendum|for|the|tax|year|omb|no\.?|[a-z]?-?\d[\w().-]*|[-–—:/|(),.#•*]+|\([^)]{0,20}\))$/i;
 
 /** What follows a title that makes its document a new version of an earlier one. */
 const NEW_VERSION = /^[-–—:,(\s]*(?:corrected|revised|amended|updated|replacement|superseding)\b/i;
 
 const titlePatterns = TITLES.map(
-  ([cls, core]) => [cls, new RegExp(`^${PREFIX}(?:${core.source})(?<rest>.*)$`, 'i')] as const,
+  ([cls, core]) => [cls, new RegExp(`^${PREFIX.source}(?:${core.source})(?<rest>.*)$`, 'i')] as const,
 );
 
 /** The class whose title `text` is, or null: the title's core with at most a prefix and a suffix of its kind. */
@@ -133,19 +117,12 @@ export function titleClass(text: string): DocumentClass | null {
  * Titles of documents the rules have no class for, which still start a document of their own inside a
  * loan file (class `other`): a letter, a circular, a memo, a note to processors, an addendum.
  */
-const OTHER_TITLE = new RegExp(
-  String.raw`^(?:[A-Z][\w'’./&-]*\s+){1,7}(?:Note|Memo(?:randum)?` +
-    String.raw`|Letter(?: of [A-Z][\w ]{2,40})?|Notice|Circular|Addendum|Certificat(?:e|ion)` +
-    String.raw`|Agreement|Explanation|Authorization|Verification|Request|Bulletin|Announcement` +
-    String.raw`|Acknowledg(?:e)?ment|Invoice|Receipt)(?:\s+[\w-]+){0,3}$`,
-);
+const OTHER_TITLE =
+  /^(?:[A-Z][\w'’./&-]*\s+){1,7}(?:Note|Memo(?:randum)?|Letter(?: of [A-Z][\w ]{2,40})?|Notice|Circular|Addendum|Certificat(?:e|ion)|Agreement|Explanation|Authorization|Verification|Request|Bulletin|Announcement|Acknowledg(?:e)?ment|Invoice|Receipt)(?:\s+[\w-]+){0,3}$/;
 
 /** A résumé prints these headings on lines of their own; three of them make one. */
-const RESUME_HEADINGS = new RegExp(
-  String.raw`^(?:objective|summary|professional summary|experience|work experience` +
-    String.raw`|employment history|education|skills|references|certifications)$`,
-  'i',
-);
+const RESUME_HEADINGS =
+  /^(?:objective|summary|professional summary|experience|work experience|employment history|education|skills|references|certifications)$/i;
 
 /** "Page 2 of 5", "PAGE 2 OF 5", "Página 2 de 6": the document's own page numbering. */
 export function pageFooter(lines: readonly string[]): { index: number; of: number } | undefined {

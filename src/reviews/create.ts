@@ -50,7 +50,7 @@ export function reviewCreation(deps: IngestingDeps) {
     input: ReviewToCreate,
     { documents, staged }: IngestedSubmission,
   ): Promise<RecordedReview | Refused> => {
-    const keys = await commitDocuments(storage, input.reviewId, documents);
+    const keys = await commitDocuments(storage, documents);
     let review: Review;
     try {
       review = await insertReview(

@@ -10,12 +10,6 @@ export const UPLOADS_PREFIX = 'uploads/';
 /** The tag of objects not (yet) kept by a review: the bucket's lifecycle expires them after a day. */
 export const TRANSIENT_TAG = { key: 'transient', value: 'true' } as const;
 
-/**
- * Where the previous layout staged arrivals (expiring by prefix) and copied kept ones to documentKey.
- * Submissions ingested before the change may still name such objects; they are committed as before.
- */
-export const STAGING_PREFIX = 'staging/';
-
 /** A multipart upload part as it streams in, under the organization (operators see whose uploads are in flight). */
 export function uploadKey(organizationId: string): string {
   return `${UPLOADS_PREFIX}${organizationId}/${randomUUID()}`;
@@ -29,11 +23,6 @@ export function fetchedSourceKey(reviewId: string): string {
 /** A document unpacked from a package, hashed, before it is committed to the review. */
 export function unpackedKey(reviewId: string): string {
   return `${UPLOADS_PREFIX}members/${reviewId}/${randomUUID()}`;
-}
-
-/** Where the previous layout copied a kept document to (see STAGING_PREFIX). */
-export function documentKey(reviewId: string, sha256: string): string {
-  return `documents/${reviewId}/${sha256}`;
 }
 
 /** A release's report PDF (the working document). */

@@ -1,9 +1,12 @@
 // The few calls of MinIO's admin API that give the service its own users (service-users.ts), made with
 // the root (or an admin) credentials by setup only: a canned policy, a user, the policy attached to it.
-// Requests are signed with AWS Signature V4 as every MinIO request is; a user's secret travels sealed as
-// MinIO's admin client seals it (madmin EncryptData: PBKDF2-SHA256 from the caller's secret key, then
-// one sio stream of AES-256-GCM), never in the clear, even over plain HTTP.
-import { createCipheriv, createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
+// Requests are signed with AWS Signature V4 by the minio package's signer, as every MinIO request is; a
+// user's secret travels sealed as MinIO's admin client seals it (madmin EncryptData: PBKDF2-SHA256 from
+// the caller's secret key, then one sio stream of AES-256-GCM), never in the clear, even over plain HTTP.
+// The minio package has no admin API and no EncryptData; `mc admin` would need its binary in the image and
+// the root credentials on its command line, so these three calls and the seal are written here.
+import { createCipheriv, createHash, pbkdf2Sync, randomBytes } from 'node:crypto';
+import { signV4 } from 'minio/dist/esm/signing.mjs';
 
 export interface MinioAdminTarget {
   endpoint: URL;
@@ -46,13 +49,12 @@ export function sealForMinioAdmin(password: string, plaintext: Buffer): Buffer {
 }
 
 const sha256Hex = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
-const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data).digest();
 /** RFC 3986 encoding, as Signature V4 canonicalises query strings. */
 const encode = (s: string) =>
   encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
-/** The headers of a Signature V4 request for service s3. */
-export function signV4(
+/** The headers of a Signature V4 request for service s3, signed by the minio package's own signer. */
+export function signedHeaders(
   target: MinioAdminTarget,
   method: string,
   path: string,
@@ -60,41 +62,24 @@ export function signV4(
   body: Buffer,
   now = new Date(),
 ): Record<string, string> {
-  const amzDate = now
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d{3}/, '');
-  const day = amzDate.slice(0, 8);
-  const payloadHash = sha256Hex(body);
   const headers: Record<string, string> = {
     host: target.endpoint.host,
-    'x-amz-content-sha256': payloadHash,
-    'x-amz-date': amzDate,
+    'x-amz-content-sha256': sha256Hex(body),
+    'x-amz-date': now.toISOString().replace(/[-:]|\.\d{3}/g, ''),
   };
-  const signed = Object.keys(headers).sort();
   const canonicalQuery = Object.keys(query)
-    .sort()
     .map((k) => `${encode(k)}=${encode(query[k]!)}`)
     .join('&');
-  const canonical = [
-    method,
-    path,
-    canonicalQuery,
-    ...signed.map((h) => `${h}:${headers[h]}`),
-    '',
-    signed.join(';'),
-    payloadHash,
-  ].join('\n');
-  const scope = `${day}/${target.region}/s3/aws4_request`;
-  const toSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonical)].join('\n');
-  const key = hmac(hmac(hmac(hmac(`AWS4${target.secretKey}`, day), target.region), 's3'), 'aws4_request');
-  const signature = createHmac('sha256', key).update(toSign).digest('hex');
-  return {
-    ...headers,
-    authorization:
-      `AWS4-HMAC-SHA256 Credential=${target.accessKey}/${scope}, ` +
-      `SignedHeaders=${signed.join(';')}, Signature=${signature}`,
-  };
+  const request = { protocol: target.endpoint.protocol, method, path: `${path}?${canonicalQuery}`, headers };
+  const authorization = signV4(
+    request,
+    target.accessKey,
+    target.secretKey,
+    target.region,
+    now,
+    headers['x-amz-content-sha256']!,
+  );
+  return { ...headers, authorization };
 }
 
 async function adminCall(
@@ -109,7 +94,7 @@ async function adminCall(
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
   const res = await fetch(url, {
     method,
-    headers: signV4(target, method, path, query, body),
+    headers: signedHeaders(target, method, path, query, body),
     ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
     signal: AbortSignal.timeout(30_000),
   });

@@ -3,7 +3,7 @@
 // presign user when one is configured.
 import { PassThrough, type Readable } from 'node:stream';
 import { Client, CopyConditions, type LifecycleRule, type Tag } from 'minio';
-import { STAGING_PREFIX, TRANSIENT_TAG } from './keys.js';
+import { TRANSIENT_TAG } from './keys.js';
 import { unsignedPayloads, uploadStream, type StoredStream, type StreamLimit } from './stream-upload.js';
 import type { Config } from '../config.js';
 
@@ -44,7 +44,7 @@ export function createStorage(config: Pick<Config, 'minio'>): Storage {
   };
 }
 
-/** Creates the bucket if missing and (always, idempotently) its staging expiry rule. */
+/** Creates the bucket if missing and (always, idempotently) the expiry rule of unkept uploads. */
 export async function ensureBucket(storage: Storage, region: string): Promise<boolean> {
   let created = false;
   if (!(await storage.client.bucketExists(storage.bucket))) {
@@ -56,7 +56,7 @@ export async function ensureBucket(storage: Storage, region: string): Promise<bo
       if ((err as { code?: string }).code !== 'BucketAlreadyOwnedByYou') throw err;
     }
   }
-  await expireStaging(storage);
+  await expireUnkeptUploads(storage);
   return created;
 }
 
@@ -168,10 +168,10 @@ function tagFilter(tag: Tag): RuleFilter {
 
 /**
  * Arrivals no review kept (a client that went away, a refused submission whose clean-up was cut short, a
- * crashed API) expire after a day: under uploads/ while still tagged transient, and anything under the
- * previous layout's staging/. (Abandoned multipart uploads are MinIO's own to clear, after a day too.)
+ * crashed API) expire after a day: under uploads/ while still tagged transient. (Abandoned multipart
+ * uploads are MinIO's own to clear, after a day too.)
  */
-export async function expireStaging(storage: Storage): Promise<void> {
+export async function expireUnkeptUploads(storage: Storage): Promise<void> {
   await storage.client.setBucketLifecycle(storage.bucket, {
     Rule: [
       {
@@ -181,7 +181,6 @@ export async function expireStaging(storage: Storage): Promise<void> {
         Filter: tagFilter({ Key: TRANSIENT_TAG.key, Value: TRANSIENT_TAG.value }),
         Expiration: { Days: 1 },
       },
-      { ID: 'expire-staging', Status: 'Enabled', Filter: { Prefix: STAGING_PREFIX }, Expiration: { Days: 1 } },
     ],
   });
 }

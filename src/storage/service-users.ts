@@ -2,7 +2,7 @@
 // makes them with the store's admin credentials (scripts/migrate.ts, the local stack), which no API or
 // worker process holds. The policies are AWS IAM policy documents: on AWS S3 (or any S3 with IAM) give
 // three IAM users these policies (`npm run admin -- storage policies` prints them).
-import { STAGING_PREFIX, UPLOADS_PREFIX } from './keys.js';
+import { UPLOADS_PREFIX } from './keys.js';
 import type { Config } from '../config.js';
 import { putCannedPolicy, putUser, setUserPolicy, type MinioAdminTarget } from './minio-admin.js';
 
@@ -35,7 +35,7 @@ export function rolePolicy(role: StorageRole, bucket: string): { Version: string
         Resource: [objects(UPLOADS_PREFIX)],
       },
       // Removes the uploads of a request that no workflow took.
-      { Effect: 'Allow', Action: ['s3:DeleteObject'], Resource: [objects(UPLOADS_PREFIX), objects(STAGING_PREFIX)] },
+      { Effect: 'Allow', Action: ['s3:DeleteObject'], Resource: [objects(UPLOADS_PREFIX)] },
       { Effect: 'Allow', Action: ['s3:GetObject'], Resource: [objects(REPORTS_PREFIX)] },
     ],
     worker: [

@@ -1,18 +1,20 @@
-// The service's log: one JSON object per line, one schema for the API and the worker, so that a log
-// pipeline (Loki, CloudWatch, Elastic) indexes both alike and a request or a review is found by its id:
+// The service's log, written by pino: one JSON object per line, one schema for the API and the worker, so
+// that a log pipeline (Loki, CloudWatch, Elastic) indexes both alike and a request or a review is found by
+// its id:
 //
-//   time, level, service, message, then the context that applies (request_id, review_id, workflow_id,
-//   run_id, activity) and the event's own fields.
+//   level, time, service, then the context that applies (request_id, review_id, workflow_id, run_id,
+//   activity), the event's own fields, and its message.
 //
 // The local stack prints the same records as short lines (LOG_FORMAT=pretty). What a log must never hold
 // is borrower data (decisions.md, "What logs and metrics hold"): call sites log ids, codes, counts and
 // durations, and `test/integration/observability.test.ts` feeds a package and looks for its values in
 // every line.
 //
-// Lines are written to stderr in one write per turn of the event loop rather than one per line: under load
-// a synchronous write per request (stderr to a file or pipe is synchronous in Node) was a tenth of a
-// read's cost. Lines still waiting when the process exits, however it exits short of being killed, are
-// written then.
+// Lines go to stderr through pino's asynchronous destination (sync: false): a synchronous write per
+// request (stderr to a file or pipe is synchronous in Node) was a tenth of a read's cost. What is still
+// buffered when the process exits is written by pino's exit hook; a process that exits on purpose calls
+// exitAfterLogs, which first waits for the write under way too.
+import pino, { type DestinationStream } from 'pino';
 import { oneLine } from '../runtime/log-line.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -48,43 +50,43 @@ export interface LoggerOptions {
 
 /** Context fields, in the order a reader looks for them; the event's own fields follow. */
 const CONTEXT = ['request_id', 'review_id', 'workflow_id', 'run_id', 'activity'] as const;
+/** The record's own keys: a field of the same name does not replace them. */
+const HEAD = new Set(['time', 'level', 'service', 'message']);
 
 export function createLogger(o: LoggerOptions): ServiceLogger {
-  const write = batched(o.write ?? ((text) => process.stderr.write(text)));
-  const least = LOG_LEVELS.indexOf(o.level);
-  const now = o.now ?? (() => new Date());
-  const format = o.format === 'json' ? jsonLine : prettyLine;
-  const make = (bound: LogFields): ServiceLogger => {
-    const log = (level: LogLevel, message: string, fields?: LogFields) => {
-      if (LOG_LEVELS.indexOf(level) < least) return;
-      write(format({ time: now().toISOString(), level, service: o.service, message }, { ...bound, ...fields }));
-    };
+  const out: DestinationStream = o.write ? { write: o.write } : stderr();
+  const now = o.now;
+  const logger = pino(
+    {
+      level: o.level,
+      base: { service: o.service },
+      messageKey: 'message',
+      timestamp: now ? () => `,"time":"${now().toISOString()}"` : pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }), log: ownFields },
+    },
+    o.format === 'json' ? out : prettyLines(out),
+  );
+  const make = (bound: pino.Logger): ServiceLogger => {
+    const log = (level: LogLevel, message: string, fields?: LogFields) => bound[level](fields ?? {}, message);
     return {
       log,
       debug: (m, f) => log('debug', m, f),
       info: (m, f) => log('info', m, f),
       warn: (m, f) => log('warn', m, f),
       error: (m, f) => log('error', m, f),
-      child: (fields) => make({ ...bound, ...fields }),
+      child: (fields) => make(bound.child(fields)),
     };
   };
-  return make({});
+  return make(logger);
 }
 
-interface Head {
-  time: string;
-  level: LogLevel;
-  service: string;
-  message: string;
-}
-
-function jsonLine(head: Head, fields: LogFields): string {
-  const record: LogFields = { ...head };
+/** The event's fields as a record holds them (pino's log formatter): context first, values JSON can write. */
+function ownFields(fields: LogFields): LogFields {
+  const record: LogFields = {};
   for (const key of CONTEXT) if (fields[key] !== undefined) record[key] = fields[key];
   for (const [key, value] of Object.entries(fields))
-    if (value !== undefined && !(key in record)) record[key] = jsonValue(value);
-  // JSON escapes every control character: no value can end the line early or forge the next one.
-  return `${JSON.stringify(record)}\n`;
+    if (value !== undefined && !(key in record) && !HEAD.has(key)) record[key] = jsonValue(value);
+  return record;
 }
 
 /** An Error as its name, message and stack (JSON.stringify would write `{}`). */
@@ -94,34 +96,60 @@ function jsonValue(value: unknown): unknown {
   return value;
 }
 
-/** `api: [request id] message key=value …`, one line whatever the values hold. */
-function prettyLine(head: Head, fields: LogFields): string {
-  const id = fields.request_id ?? fields.review_id;
-  const level = head.level === 'info' ? '' : `${head.level.toUpperCase()} `;
-  // Fields the message already says (a request's method, path and status) are not said twice.
-  const said = (value: unknown) =>
-    (typeof value === 'string' || typeof value === 'number') && head.message.includes(String(value));
-  const rest = Object.entries(fields)
-    .filter(([key, value]) => value !== undefined && key !== 'request_id' && value !== id && !said(value))
-    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(jsonValue(value))}`);
-  const text = [`${level}${id === undefined ? '' : `[${String(id)}] `}${head.message}`, ...rest].join(' ');
-  return `${head.service}: ${oneLine(text)}\n`;
+/** LOG_FORMAT=pretty: each of pino's records as `api: [request id] message key=value …`, one line. */
+function prettyLines(out: DestinationStream): DestinationStream {
+  return {
+    write(line) {
+      const { time: _, level, service, message, ...fields } = JSON.parse(line) as LogFields;
+      out.write(prettyLine(String(service), level as LogLevel, String(message), fields));
+    },
+  };
 }
 
-/** `write` called once per turn of the event loop with what was logged in it. */
-function batched(write: (text: string) => void): (text: string) => void {
-  let pending: string[] = [];
-  const flush = () => {
-    if (pending.length === 0) return;
-    const text = pending.join('');
-    pending = [];
-    write(text);
-  };
-  process.once('exit', flush);
-  return (text) => {
-    if (pending.length === 0) setImmediate(flush);
-    pending.push(text);
-  };
+function prettyLine(service: string, level: LogLevel, message: string, fields: LogFields): string {
+  const id = fields.request_id ?? fields.review_id;
+  const shown = level === 'info' ? '' : `${level.toUpperCase()} `;
+  // Fields the message already says (a request's method, path and status) are not said twice.
+  const said = (value: unknown) =>
+    (typeof value === 'string' || typeof value === 'number') && message.includes(String(value));
+  const rest = Object.entries(fields)
+    .filter(([key, value]) => key !== 'request_id' && value !== id && !said(value))
+    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  const text = [`${shown}${id === undefined ? '' : `[${String(id)}] `}${message}`, ...rest].join(' ');
+  return `${service}: ${oneLine(text)}\n`;
+}
+
+let stderrDestination: ReturnType<typeof pino.destination> | undefined;
+
+/** The process's one stderr destination, asynchronous. */
+function stderr(): DestinationStream {
+  // minLength 1, not pino's 0: a line (never shorter) is still written at once, and flush(cb) then calls
+  // back once the write under way is done (with 0 it calls back at once).
+  stderrDestination ??= pino.destination({ dest: 2, sync: false, minLength: 1 });
+  return stderrDestination;
+}
+
+/**
+ * Resolves once what was logged so far is on stderr, or after `ms` (a stderr that takes nothing does not
+ * hold a shutdown up). pino's exit hook writes what is still buffered at exit, but not a write under
+ * way, which the exit can cut short: a process exits through exitAfterLogs.
+ */
+function flushLogs(ms = 2_000): Promise<void> {
+  const out = stderrDestination;
+  if (out === undefined) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    out.flush(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** process.exit(code) once the lines logged before it are written. */
+export async function exitAfterLogs(code: number): Promise<never> {
+  await flushLogs();
+  process.exit(code);
 }
 
 /** A logger that writes nothing (unit tests of code that logs). */
@@ -144,13 +172,16 @@ export function deferredLogger(current: () => Logger): Logger {
   };
 }
 
-let processLogger: Logger = createLogger({ service: 'process', level: 'info', format: 'json' });
+/** Until the entry point names one: made on first use, so that importing this module opens nothing. */
+let processLogger: Logger | undefined;
 
 /**
  * The process's logger, for the few modules deep in the code that log on their own account (a reader
  * that falls back to another engine, a rule that failed): the entry point names it once at start.
  */
-export const processLog: Logger = deferredLogger(() => processLogger);
+export const processLog: Logger = deferredLogger(
+  () => (processLogger ??= createLogger({ service: 'process', level: 'info', format: 'json' })),
+);
 
 export function setProcessLogger(logger: Logger): void {
   processLogger = logger;

@@ -1,7 +1,7 @@
-// How a worker's workflows export their spans: Temporal's OpenTelemetry interceptor in the workflow bundle
-// (worker/workflow-bundle.ts) makes them inside the sandbox and hands them out through a sink, which
-// every worker registers, tracing or not, since the bundle's interceptor calls it either way. Without
-// tracing the sink drops them, and no OpenTelemetry module is loaded for it.
+// How a worker's workflows export their spans: Temporal's OpenTelemetry interceptor in the traced workflow
+// bundle (worker/workflow-bundle.ts) makes them inside the sandbox and hands them out through a sink, which
+// every worker registers, tracing or not, since the traced bundle's interceptor calls it either way (a
+// replay runs it too). Without tracing the sink drops them, and no OpenTelemetry module is loaded for it.
 import type { OpenTelemetryWorkflowExporter } from '@temporalio/interceptors-opentelemetry/lib/workflow/definitions.js';
 import type { InjectedSinks } from '@temporalio/worker';
 import type { Tracing } from './tracing.js';

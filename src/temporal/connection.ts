@@ -1,10 +1,13 @@
 // How every process of the service reaches Temporal: the API, the worker, the admin CLI and the
 // search-attribute registration connect with these options, so a secured cluster (TLS, mTLS) or Temporal
 // Cloud (TLS and an API key) is one set of settings (TEMPORAL_* in src/config.ts). And the data converter
-// every client and worker uses (payloads sealed: payload-codec.ts). The API's client is lazy, so the API
-// can start (and report not-ready) while the Temporal server is still coming up.
+// every client and worker uses (payloads sealed: payload-codec.ts; failures' messages and stack traces too:
+// failure-converter.cjs). The API's client is lazy, so the API can start (and report not-ready) while the
+// Temporal server is still coming up.
+import { dirname, join } from 'node:path';
 import { Client, Connection, type TLSConfig, type WorkflowClientInterceptor } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
+import { BUILD_DIR } from '../build-output.js';
 import type { Config } from '../config.js';
 import { PayloadEncryptionCodec } from './payload-codec.js';
 
@@ -38,8 +41,17 @@ export function describeTemporalConnection(config: Pick<Config, 'temporal'>): st
   return `${address} (namespace ${config.temporal.namespace}, ${how})`;
 }
 
+/**
+ * The failure converter's module, which Temporal loads by its path (failure-converter.cjs). Named from the
+ * repository's root (.build/'s parent), not from this module: compiled, this module is part of .build/*.js.
+ */
+export const FAILURE_CONVERTER_PATH = join(dirname(BUILD_DIR), 'src', 'temporal', 'failure-converter.cjs');
+
 export function temporalDataConverter(config: Pick<Config, 'temporal'>): DataConverter {
-  return { payloadCodecs: [new PayloadEncryptionCodec(config.temporal.payloadKeys)] };
+  return {
+    payloadCodecs: [new PayloadEncryptionCodec(config.temporal.payloadKeys)],
+    failureConverterPath: FAILURE_CONVERTER_PATH,
+  };
 }
 
 /** A connection made now: a failure to reach or to be let in by the server is thrown here. */

@@ -1,5 +1,6 @@
 // Every payload the service hands Temporal (workflow inputs, update arguments and results, activity
-// inputs and results, query answers, memos) is sealed with AES-256-GCM before it leaves the process, so
+// inputs and results, query answers, memos, and failures' messages and stack traces, which the failure
+// converter makes payloads: failure-converter.cjs) is sealed with AES-256-GCM before it leaves the process, so
 // the Temporal server, its database and whoever reads a history see no signed source URL, file name,
 // label, metadata or finding: only `binary/encrypted` and the id of the key. The worker, the API and the
 // admin CLI hold the key ring (TEMPORAL_PAYLOAD_KEY and the keys it replaced); operators read histories in

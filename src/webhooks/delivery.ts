@@ -87,7 +87,7 @@ export const DELIVERY_ATTEMPTS = 3;
 export const DELIVERY_BACKOFF_MS = [500, 1_000] as const;
 
 /**
- * Before an attempt: go now, or not before `until`. Deliveries to one host are paced (the worker's
+ * Before an attempt: go now, or not before `until`. An organization's deliveries to one host are paced (the worker's
  * takeDeliverySlot); a wait longer than a moment is the workflow's to sleep, not a worker slot's.
  */
 export type Pacing = (attempt: number) => Promise<'go' | { until: Date }>;

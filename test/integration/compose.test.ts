@@ -1,6 +1,7 @@
 // docker-compose.yml cannot run here (no Docker engine), so it is checked for what can drift: valid YAML,
 // every service of the deployment with a health check or an ordering, pins that agree with the local
 // stack, and a service environment our own config validation accepts.
+import { codecServerProblems } from '../../src/temporal/codec-server.js';
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
@@ -130,7 +131,7 @@ test('the api and worker environment passes config validation in production mode
         String(v).replace(/\$\{(\w+)(?::([?-])([^}]*))?\}/g, (_m, variable: string, op?: string, text?: string) =>
           variable === 'WEBHOOK_SECRET_KEY' || variable === 'TEMPORAL_PAYLOAD_KEY'
             ? Buffer.alloc(32, variable.length).toString('base64')
-            : variable === 'SERVER_SECRET'
+            : variable === 'SERVER_SECRET' || variable === 'CODEC_SERVER_TOKEN'
               ? 's'.repeat(40)
               : variable.endsWith('_URL') || variable.endsWith('_ENDPOINT')
                 ? op === '-' && text
@@ -142,5 +143,7 @@ test('the api and worker environment passes config validation in production mode
     );
     t.notThrows(() => loadConfig(env), name);
     t.is(loadConfig(env).env, 'production');
+    // The codec server asks for a credential, so it starts in production (scripts/codec-server.ts).
+    if (name === 'codec') t.deepEqual(codecServerProblems(loadConfig(env).temporal.codecServer), []);
   }
 });

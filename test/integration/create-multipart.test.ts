@@ -1,6 +1,6 @@
-// POST /v1/reviews with multipart/form-data: files streamed to staging, unpacked and checked by the
-// workflow's ingest; accepted documents are stored under documents/<review>/<sha256>; a refused create
-// leaves no review row and no object anywhere.
+// POST /v1/reviews with multipart/form-data: files streamed under uploads/, unpacked and checked by the
+// workflow's ingest; accepted documents are kept where they were written; a refused create leaves no
+// review row and no object anywhere.
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';

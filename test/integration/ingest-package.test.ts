@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { commitDocuments, unpackSubmission } from '../../src/ingest/package.js';
 import type { StagedFile } from '../../src/reviews/staged-file.js';
-import { documentKey, uploadKey } from '../../src/storage/keys.js';
+import { uploadKey } from '../../src/storage/keys.js';
 import { putStream } from '../../src/storage/minio.js';
 import { IngestRejection } from '../../src/ingest/rejection.js';
 import { isTransient, keysUnder, sha256 as sha, storage, transientUnder } from '../support/objects.js';
@@ -62,7 +62,7 @@ test(
     const memberKeys = await members(reviewId);
     t.deepEqual(memberKeys, result.documents.map((d) => d.tempKey).sort());
     t.deepEqual(await transientUnder(`uploads/members/${reviewId}/`), memberKeys);
-    const keys = await commitDocuments(storage, reviewId, result.documents);
+    const keys = await commitDocuments(storage, result.documents);
     t.deepEqual(
       keys,
       result.documents.map((d) => d.tempKey),
@@ -72,31 +72,6 @@ test(
     t.deepEqual(await transientUnder(`uploads/${reviewId}/`), files.map((f) => f.key).sort());
     t.deepEqual(await readAll(keys[1]!), note);
     t.deepEqual(await keysUnder(`documents/${reviewId}/`), [], 'nothing copied');
-  },
-);
-
-test(
-  'a submission staged under the previous layout is committed as it was: copied to ' + 'documents/<review>/<sha256>',
-  async (t) => {
-    const reviewId = randomUUID();
-    const cd = await pdf('CD');
-    const key = `staging/${reviewId}/upload-${randomUUID()}`;
-    await storage.client.putObject(storage.bucket, key, cd, cd.length);
-    const result = await unpackSubmission(
-      [
-        {
-          key,
-          filename: 'cd.pdf',
-          declaredType: 'application/pdf',
-          source: 'upload',
-          content: { sha256: sha(cd), size: cd.length },
-        },
-      ],
-      { storage, reviewId, limits },
-    );
-    t.deepEqual(await commitDocuments(storage, reviewId, result.documents), [documentKey(reviewId, sha(cd))]);
-    t.deepEqual(await readAll(documentKey(reviewId, sha(cd))), cd);
-    t.deepEqual(await keysUnder(`staging/${reviewId}/`), []);
   },
 );
 
@@ -117,7 +92,7 @@ test(
     t.deepEqual(await uploads(reviewId), [measured.key]);
     t.deepEqual(await members(reviewId), []);
     t.true(await isTransient(measured.key));
-    const [key] = await commitDocuments(storage, reviewId, result.documents);
+    const [key] = await commitDocuments(storage, result.documents);
     t.is(key, measured.key);
     t.false(await isTransient(measured.key));
     t.deepEqual(await readAll(key!), cd);

@@ -61,7 +61,7 @@ test('a create is one trace: request → update-with-start → the run → each 
     connection,
     namespace: config.temporal.namespace,
     taskQueue,
-    workflowBundle: { codePath: (await ensureWorkflowBundle()).path },
+    workflowBundle: { codePath: (await ensureWorkflowBundle('traced')).path },
     activities: createActivities({ config, sql: db(), storage }),
     analyses: 1,
     dataConverter: temporalDataConverter(config),
@@ -79,7 +79,7 @@ test('a create is one trace: request → update-with-start → the run → each 
     log: silentLogger,
     // As production runs: metrics on too, whose request listener starts and ends the request's span.
     metrics: true,
-    tracing: tracing.requestSpans,
+    tracing: tracing.tracer,
   });
   const server = createServer(app).listen(0, '127.0.0.1');
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));

@@ -13,7 +13,15 @@ import { SIGNATURE_HEADER } from '../../src/webhooks/signature.js';
 import { pdf } from '../support/fixtures.js';
 import { call, form } from '../support/http.js';
 import { deliveryRows, registerEndpoint, waitForReview } from '../support/reviews.js';
-import { closeShared, db, newOrganization, stack, temporalClient, type TestOrganization } from '../support/stack.js';
+import {
+  closeShared,
+  config,
+  db,
+  newOrganization,
+  stack,
+  temporalClient,
+  type TestOrganization,
+} from '../support/stack.js';
 import { TestServices } from '../support/services.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { onThisMachine } from '../support/machine-load.js';
@@ -30,10 +38,10 @@ const verifier = new Stripe('sk_test_only_used_for_its_webhook_verifier').webhoo
 if (!verifier) throw new Error('this stripe package has no webhook signature verifier');
 
 /** A sandbox create: its review.completed goes out at once, to the sandbox endpoints. */
-async function sandboxReview(org: TestOrganization, apiUrl = stack.apiUrl): Promise<string> {
+async function sandboxReview(org: TestOrganization, apiUrl = stack.apiUrl, referenceId = 'SBX-HOOK'): Promise<string> {
   const res = await call(apiUrl, 'POST', '/reviews', {
     key: org.sandboxKey,
-    form: form([{ name: 'cd.pdf', data: await pdf() }], { reference_id: 'SBX-HOOK' }),
+    form: form([{ name: 'cd.pdf', data: await pdf() }], { reference_id: referenceId }),
   });
   if (res.status !== 201) throw new Error(`create: ${res.status} ${res.text}`);
   return ReviewSchema.parse(res.body).review_id;
@@ -275,11 +283,12 @@ test(
 );
 
 test(
-  "delivery slots of one host are given once each, one second's worth at once and then 1 / rate " +
-    'apart, however many take them at the same time',
+  "delivery slots of one organization's host are given once each, one second's worth at once and then " +
+    '1 / rate apart, however many take them at the same time',
   async (t) => {
+    const org = await newOrganization();
     const host = `pace-${randomUUID()}.example`;
-    const slots = await Promise.all(Array.from({ length: 20 }, () => takeDeliverySlot(db(), host, 5)));
+    const slots = await Promise.all(Array.from({ length: 20 }, () => takeDeliverySlot(db(), org.id, host, 5)));
     const at = slots.map((s) => s.at.getTime()).sort((a, b) => a - b);
     t.is(new Set(at).size, 20, 'no slot given twice');
     // A host idle until now: its first 6 (one second at 5 a second, and the one due now) go at once.
@@ -287,8 +296,41 @@ test(
     t.is(immediate, 6);
     for (let i = 6; i < at.length; i++) t.is(at[i]! - at[i - 1]!, 200, `slot ${i}`);
     // Another host has its own schedule.
-    const other = await takeDeliverySlot(db(), `pace-${randomUUID()}.example`, 5);
+    const other = await takeDeliverySlot(db(), org.id, `pace-${randomUUID()}.example`, 5);
     t.true(other.at.getTime() <= other.now.getTime());
+  },
+);
+
+test(
+  "an organization flooding a host delays another's delivery to it by no more than one interval: each " +
+    'organization has a schedule of its own per host',
+  async (t) => {
+    const [flooder, victim] = [await newOrganization(), await newOrganization()];
+    const host = `pace-${randomUUID()}.example`;
+    const rate = 5;
+    const interval = 1_000 / rate;
+    // Fifty attempts at once (ten endpoints of a failing receiver, each retried): the flooder's schedule
+    // runs 8.8 s ahead (all times here are the database's, as the slots give them).
+    const flood = await Promise.all(Array.from({ length: 50 }, () => takeDeliverySlot(db(), flooder.id, host, rate)));
+    const floodEnd = Math.max(...flood.map((s) => s.at.getTime()));
+    // The victim's first delivery to the host, while the flooder goes on taking slots.
+    const [mine, ...more] = await Promise.all([
+      takeDeliverySlot(db(), victim.id, host, rate),
+      ...Array.from({ length: 10 }, () => takeDeliverySlot(db(), flooder.id, host, rate)),
+    ]);
+    const wait = mine!.at.getTime() - mine!.now.getTime();
+    t.log(`flooder ${Math.round(floodEnd - mine!.now.getTime())} ms ahead; the victim waits ${wait} ms`);
+    t.true(floodEnd - mine!.now.getTime() > 10 * interval, "the flood's own schedule runs far ahead");
+    t.true(wait <= interval, `the victim waits ${wait} ms, no more than one interval (${interval} ms)`);
+    // The flooder still waits behind its own: its later slots follow its schedule, 1 / rate apart.
+    const later = more.map((s) => s.at.getTime()).sort((a, b) => a - b);
+    t.deepEqual(
+      later.map((at) => at - floodEnd),
+      Array.from({ length: 10 }, (_, i) => (i + 1) * interval),
+    );
+    // And the victim's next ones are paced by its own schedule alone: one second's worth goes at once.
+    const next = await Promise.all(Array.from({ length: rate }, () => takeDeliverySlot(db(), victim.id, host, rate)));
+    for (const s of next) t.true(s.at.getTime() <= s.now.getTime(), `a slot ${s.at.getTime() - s.now.getTime()} ms on`);
   },
 );
 
@@ -369,6 +411,59 @@ test(
     ).length;
     const timers = events.filter((e) => e.timerStartedEventAttributes).length;
     t.true(scheduled > 6 && timers >= 1, `${scheduled} delivery activities, ${timers} timers`);
+    await receiver.close();
+  },
+);
+
+test(
+  'an organization flooding a failing receiver does not hold back another organization delivering to the ' +
+    'same host: its delivery goes at once, not after the flood',
+  async (t) => {
+    t.timeout(300_000);
+    const queue = { TEMPORAL_TASK_QUEUE: `fair-${randomUUID()}`, WEBHOOK_HOST_DELIVERIES_PER_SECOND: '1' };
+    const [flooder, victim] = [await newOrganization(), await newOrganization()];
+    // Two receivers on one host, 127.0.0.1 (a host is its name, whatever the port): the flooder's fails.
+    const failing = (await WebhookReceiver.start()).script([], 500);
+    const receiver = await WebhookReceiver.start();
+    const maxEndpoints = config.limits.maxWebhookEndpoints;
+    for (let i = 0; i < maxEndpoints; i++) await registerEndpoint(flooder.sandboxKey, `${failing.url}?endpoint=${i}`);
+    await registerEndpoint(victim.sandboxKey, receiver.url);
+    await services.worker(queue);
+    const api = await services.api(queue);
+    // Three reviews' events to every endpoint, 3 attempts each: at 1 a second, a flood of 90 s or more.
+    for (let i = 0; i < 3; i++) await sandboxReview(flooder, api.url, `SBX-FLOOD-${i}`);
+    const ahead = async () => {
+      const [row] = await db()<{ s: number }[]>`
+        select extract(epoch from next_at - clock_timestamp())::float8 as s from webhook_host_pacing
+         where organization_id = ${flooder.id} and host = '127.0.0.1'`;
+      return row?.s ?? 0;
+    };
+    const deadline = Date.now() + 120_000;
+    while ((await ahead()) < 10) {
+      if (Date.now() > deadline) throw new Error(`the flood never ran 10 s ahead: ${await ahead()} s`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    t.log(`the flooder's schedule runs ${Math.round(await ahead())} s ahead`);
+
+    const reviewId = await sandboxReview(victim, api.url);
+    const [delivery] = await receiver.waitFor(1, 120_000);
+    // The flood goes on after it: the delivery came in the middle of the flood, not after it.
+    const floodBefore = failing.received.filter((d) => d.at <= delivery!.at).length;
+    await failing.waitFor(floodBefore + 5, 60_000);
+    t.log(`${floodBefore} of the flood's ${maxEndpoints * 3 * 3} attempts came before the delivery`);
+    t.deepEqual(
+      (await deliveryRows(reviewId)).map((r) => [r.attempt, r.statusCode]),
+      [[1, 200]],
+    );
+    // It waited no more than one interval (1 s at 1 a second) for its slot: a longer wait goes back to the
+    // workflow, for a timer and a second activity. The flood, however far its schedule runs ahead, is not in
+    // its way (with one schedule per host it would have waited behind the whole of it, 10 s and more).
+    const history = await (await temporalClient()).workflow.getHandle(reviewId).fetchHistory();
+    const deliveries = (history.events ?? []).filter(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'deliverWebhook',
+    ).length;
+    t.is(deliveries, 1, 'one delivery activity, never held back by the pace');
+    await failing.close();
     await receiver.close();
   },
 );

@@ -101,37 +101,33 @@ const SCANS: [string, URL, number, string?][] = [
 ];
 
 for (const [name, folder, share, lost] of SCANS) {
-  test(
-    `the scan of ${name} gives ` +
-      `${share === 1 ? 'every field' : `at least ${(share * 100).toFixed(0)}% of the fields`} of its clean ` +
-      `twin${lost ? ` (OCR loses ${lost})` : ''}`,
-    async (t) => {
-      const clean = await documentsOf(new URL(`${name}.pdf`, folder));
-      const scan = await documentsOf(new URL(`scans/${name}_scan.pdf`, corpus));
-      t.deepEqual(
-        scan.map((d) => d.documentClass),
-        clean.map((d) => d.documentClass),
-      );
-      const scanned = Math.max(...scan.flatMap((d) => d.pages.map((p) => p.number)));
-      const expected = Object.assign({}, ...clean.map(fieldsOf)) as Record<string, [unknown, number]>;
-      const read = Object.assign({}, ...scan.map(fieldsOf)) as Record<string, [unknown, number]>;
-      const names = Object.keys(expected).filter((n) => expected[n]![1] <= scanned);
-      const same = names.filter((n) => JSON.stringify(read[n]) === JSON.stringify(expected[n]));
-      const differing = names
-        .filter((n) => !same.includes(n))
-        .map((n) => `${n}: ${JSON.stringify(read[n]?.[0])} for ${JSON.stringify(expected[n]![0])}`);
-      t.log(
-        `${same.length}/${names.length} fields as the clean twin${differing.length ? `; ${differing.join('; ')}` : ''}`,
-      );
-      t.true(names.length > 0);
-      t.true(same.length >= Math.round(share * names.length), differing.join('; '));
-      // A field the clean twin does not have is a misreading.
-      t.deepEqual(
-        Object.keys(read).filter((n) => !(n in expected)),
-        [],
-      );
-    },
-  );
+  const fields = share === 1 ? 'every field' : `at least ${(share * 100).toFixed(0)}% of the fields`;
+  test(`the scan of ${name} gives ${fields} of its clean twin${lost ? ` (OCR loses ${lost})` : ''}`, async (t) => {
+    const clean = await documentsOf(new URL(`${name}.pdf`, folder));
+    const scan = await documentsOf(new URL(`scans/${name}_scan.pdf`, corpus));
+    t.deepEqual(
+      scan.map((d) => d.documentClass),
+      clean.map((d) => d.documentClass),
+    );
+    const scanned = Math.max(...scan.flatMap((d) => d.pages.map((p) => p.number)));
+    const expected = Object.assign({}, ...clean.map(fieldsOf)) as Record<string, [unknown, number]>;
+    const read = Object.assign({}, ...scan.map(fieldsOf)) as Record<string, [unknown, number]>;
+    const names = Object.keys(expected).filter((n) => expected[n]![1] <= scanned);
+    const same = names.filter((n) => JSON.stringify(read[n]) === JSON.stringify(expected[n]));
+    const differing = names
+      .filter((n) => !same.includes(n))
+      .map((n) => `${n}: ${JSON.stringify(read[n]?.[0])} for ${JSON.stringify(expected[n]![0])}`);
+    t.log(
+      `${same.length}/${names.length} fields as the clean twin${differing.length ? `; ${differing.join('; ')}` : ''}`,
+    );
+    t.true(names.length > 0);
+    t.true(same.length >= Math.round(share * names.length), differing.join('; '));
+    // A field the clean twin does not have is a misreading.
+    t.deepEqual(
+      Object.keys(read).filter((n) => !(n in expected)),
+      [],
+    );
+  });
 }
 
 for (const name of ['le_blank_h24', 'cd_blank_h25a', 'irs_w2', 'urar_form_1004_epa', 'hud1_explainer_sample']) {
@@ -149,34 +145,31 @@ interface PageLabel {
 }
 
 for (const bundle of ['loan_file_02_injection', 'loan_file_03_income_conflict']) {
-  test(
-    `${bundle}: every page lands in the document its JSON names, and no distractor page ` + `supplies a value`,
-    async (t) => {
-      const labels = (
-        JSON.parse(readFileSync(new URL(`bundles/${bundle}.json`, corpus), 'utf8')) as { pages: PageLabel[] }
-      ).pages;
-      const documents = await documentsOf(new URL(`bundles/${bundle}.pdf`, corpus));
-      // Pages of one source must make one document, and a document hold pages of one source.
-      const docOf = new Map(documents.flatMap((d, i) => d.pages.map((p) => [p.number, i] as const)));
-      const sourceDocs = new Map<string, Set<number>>();
-      for (const l of labels)
-        sourceDocs.set(l.source, (sourceDocs.get(l.source) ?? new Set()).add(docOf.get(l.page) ?? -1));
-      const right = labels.filter((l) => {
-        const doc = docOf.get(l.page);
-        return (
-          doc !== undefined &&
-          sourceDocs.get(l.source)!.size === 1 &&
-          labels.every((o) => o.source === l.source || docOf.get(o.page) !== doc)
-        );
-      });
-      t.is(right.length, labels.length, `${right.length}/${labels.length} pages in their own document`);
-      const distractors = new Set(labels.filter((l) => l.role === 'distractor').map((l) => l.page));
-      for (const doc of documents.filter((d) => d.pages.some((p) => !distractors.has(p.number)))) {
-        for (const [name, [, page]] of Object.entries(fieldsOf(doc)))
-          t.false(distractors.has(page), `${doc.documentClass}.${name} read from distractor page ${page}`);
-      }
-    },
-  );
+  test(`${bundle}: every page lands in the document its JSON names, and no distractor page supplies a value`, async (t) => {
+    const labels = (
+      JSON.parse(readFileSync(new URL(`bundles/${bundle}.json`, corpus), 'utf8')) as { pages: PageLabel[] }
+    ).pages;
+    const documents = await documentsOf(new URL(`bundles/${bundle}.pdf`, corpus));
+    // Pages of one source must make one document, and a document hold pages of one source.
+    const docOf = new Map(documents.flatMap((d, i) => d.pages.map((p) => [p.number, i] as const)));
+    const sourceDocs = new Map<string, Set<number>>();
+    for (const l of labels)
+      sourceDocs.set(l.source, (sourceDocs.get(l.source) ?? new Set()).add(docOf.get(l.page) ?? -1));
+    const right = labels.filter((l) => {
+      const doc = docOf.get(l.page);
+      return (
+        doc !== undefined &&
+        sourceDocs.get(l.source)!.size === 1 &&
+        labels.every((o) => o.source === l.source || docOf.get(o.page) !== doc)
+      );
+    });
+    t.is(right.length, labels.length, `${right.length}/${labels.length} pages in their own document`);
+    const distractors = new Set(labels.filter((l) => l.role === 'distractor').map((l) => l.page));
+    for (const doc of documents.filter((d) => d.pages.some((p) => !distractors.has(p.number)))) {
+      for (const [name, [, page]] of Object.entries(fieldsOf(doc)))
+        t.false(distractors.has(page), `${doc.documentClass}.${name} read from distractor page ${page}`);
+    }
+  });
 }
 
 test('an instruction-injection page is data: the loan file is read and judged as if it were not there', async (t) => {
@@ -207,9 +200,6 @@ test('a stated-income affidavit that conflicts with the pay stub is INC-004', as
   t.is(inc.length, 1);
   t.regex(
     inc[0]!.summary,
-    new RegExp(
-      String.raw`states monthly income \$25,000\.00; Pay stub \(loan\.pdf, p\.7\) shows gross pay` +
-        String.raw` \$3,100\.00 a period, 26 periods a year: \$6,716\.67 a month`,
-    ),
+    /states monthly income \$25,000\.00; Pay stub \(loan\.pdf, p\.7\) shows gross pay \$3,100\.00 a period, 26 periods a year: \$6,716\.67 a month/,
   );
 });

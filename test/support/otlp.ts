@@ -1,6 +1,6 @@
 // OTLP trace requests read back as a collector reads them: decoded by the protobuf code OpenTelemetry's
 // JavaScript exporters are generated from (opentelemetry-proto), and a collector stand-in that keeps
-// every request it is sent.
+// every request it is sent (the service's OTLPTraceExporter sends OTLP/HTTP protobuf).
 import root from '@opentelemetry/otlp-transformer/build/src/generated/root.js';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -12,15 +12,15 @@ interface Message {
   toObject(message: object, options: object): unknown;
 }
 
-const request = (
+const exportRequest = (
   root as unknown as {
     opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: Message } } } } };
   }
 ).opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 
-/** A request decoded to plain data, every default field present (ids in hex, times as decimal strings). */
+/** A request decoded to plain data, every default field present (ids in base64, times as decimal strings). */
 export function decodeTraceRequest(bytes: Uint8Array): unknown {
-  return request.toObject(request.decode(bytes), {
+  return exportRequest.toObject(exportRequest.decode(bytes), {
     longs: String,
     bytes: String,
     defaults: true,
@@ -31,7 +31,7 @@ export function decodeTraceRequest(bytes: Uint8Array): unknown {
 }
 
 const keyValues = z.array(z.object({ key: z.string(), value: z.record(z.string(), z.unknown()) }));
-const decoded = z.object({
+const request = z.object({
   resourceSpans: z.array(
     z.object({
       resource: z.object({ attributes: keyValues }),
@@ -44,6 +44,8 @@ const decoded = z.object({
               spanId: z.string(),
               parentSpanId: z.string(),
               name: z.string(),
+              kind: z.number(),
+              status: z.object({ code: z.number().optional() }).optional(),
               attributes: keyValues,
             }),
           ),
@@ -62,6 +64,10 @@ export interface ReceivedSpan {
   spanId: string;
   /** '' for a root span. */
   parentSpanId: string;
+  /** OTLP's span kind: 1 internal, 2 server, 3 client, ... */
+  kind: number;
+  /** OTLP's status code: 0 unset, 1 ok, 2 error. */
+  status: number;
   attributes: Record<string, unknown>;
 }
 
@@ -74,7 +80,7 @@ function byKey(pairs: z.infer<typeof keyValues>): Record<string, unknown> {
 
 /** The spans of a request, flattened. */
 export function receivedSpans(bytes: Uint8Array): ReceivedSpan[] {
-  return decoded.parse(decodeTraceRequest(bytes)).resourceSpans.flatMap((r) =>
+  return request.parse(decodeTraceRequest(bytes)).resourceSpans.flatMap((r) =>
     r.scopeSpans.flatMap((s) =>
       s.spans.map((span) => ({
         service: byKey(r.resource.attributes)['service.name'],
@@ -83,6 +89,8 @@ export function receivedSpans(bytes: Uint8Array): ReceivedSpan[] {
         traceId: hex(span.traceId),
         spanId: hex(span.spanId),
         parentSpanId: hex(span.parentSpanId),
+        kind: span.kind,
+        status: span.status?.code ?? 0,
         attributes: byKey(span.attributes),
       })),
     ),

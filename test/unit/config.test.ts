@@ -52,6 +52,25 @@ test("production refuses the development secrets, MinIO's default credentials an
   t.notThrows(() => loadConfig(production()));
 });
 
+test('production refuses a development secret among the ones still accepted after a rotation', (t) => {
+  // The development values (src/config.ts), each listed beside a key of the deployment's own.
+  const err = t.throws(
+    () =>
+      loadConfig(
+        production({
+          SERVER_SECRET_PREVIOUS: `${'y'.repeat(40)},dev-only-server-secret-change-me-in-production-0000`,
+          WEBHOOK_SECRET_KEY_PREVIOUS: Buffer.alloc(32, 7).toString('base64'),
+          TEMPORAL_PAYLOAD_KEY_PREVIOUS: [3, 9].map((b) => Buffer.alloc(32, b).toString('base64')).join(','),
+        }),
+      ),
+    { instanceOf: ConfigError },
+  );
+  t.regex(err!.message, /SERVER_SECRET_PREVIOUS: must not list the development value/);
+  t.regex(err!.message, /WEBHOOK_SECRET_KEY_PREVIOUS: must not list the development value/);
+  t.regex(err!.message, /TEMPORAL_PAYLOAD_KEY_PREVIOUS: must not list the development value/);
+  t.notThrows(() => loadConfig(production({ TEMPORAL_PAYLOAD_KEY_PREVIOUS: Buffer.alloc(32, 3).toString('base64') })));
+});
+
 /** A production configuration with its own secrets and credentials, and `extra` over it. */
 const production = (extra: Record<string, string> = {}) => ({
   NODE_ENV: 'production',

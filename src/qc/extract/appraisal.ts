@@ -23,8 +23,7 @@ export function extractAppraisal(pages: readonly PageLayout[]): AppraisalFields 
       fromProse(
         pages,
         new RegExp(
-          String.raw`as of\s+(${PROSE_DATE})\s*,?\s*which is the ` +
-            String.raw`(?:date of inspection and the )?effective date of this appraisal`,
+          String.raw`as of\s+(${PROSE_DATE})\s*,?\s*which is the (?:date of inspection and the )?effective date of this appraisal`,
           'i',
         ),
         proseDate,

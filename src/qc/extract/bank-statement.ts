@@ -5,7 +5,7 @@ import type { PageLayout } from '../reading/layout.js';
 import { labelled, onLine, phrasesOf, placed, plainText, withoutUndefined } from './labels.js';
 import { findDate } from './values.js';
 
-const DATE = String.raw`(\d{1,2}/\d{1,2}/\d{2,4}|[A-Z][a-z]+\.?\s+\d{1,2},\s+\d{4})`;
+const DATE = /(\d{1,2}\/\d{1,2}\/\d{2,4}|[A-Z][a-z]+\.?\s+\d{1,2},\s+\d{4})/.source;
 const PERIOD = new RegExp(
   String.raw`(?:statement period|for the period|period)(?: from)?:?\s*${DATE}\s*(?:-|–|—|to|through|thru)\s*${DATE}`,
   'i',

@@ -71,18 +71,14 @@ function wrapped(page: PageLayout, l: TextItem): TextItem[] {
   return [{ ...first, text }];
 }
 
+/** A word that names a loan product, in English or Spanish. */
+const PRODUCT_WORD =
+  /\b(?:fixed|adjustable|arm|rate|balloon|interest only|step|negative amortization|tasa|fija|ajustable|intereses|cuota)\b/i;
+
 /** A loan product as the forms name it ("Fixed Rate", "5/1 Adjustable Rate", "Year 7 Balloon Payment, Fixed Rate"). */
 function product(text: string): string | undefined {
   const t = text.replace(/\s+/g, ' ').trim();
-  return t.length <= 80 &&
-    !isCaption(t) &&
-    new RegExp(
-      String.raw`\b(?:fixed|adjustable|arm|rate|balloon|interest only|step|negative amortization` +
-        String.raw`|tasa|fija|ajustable|intereses|cuota)\b`,
-      'i',
-    ).test(t)
-    ? t
-    : undefined;
+  return t.length <= 80 && !isCaption(t) && PRODUCT_WORD.test(t) ? t : undefined;
 }
 
 export function money(
@@ -161,11 +157,7 @@ export const LABEL = {
   balloonPayment: /^(?:balloon payment|cuota extraordinaria)$/i,
   mortgageInsurance: /^(?:mortgage insurance|seguro hipotecario)$/i,
   apr: /^(?:annual percentage rate \(apr\)|tasa porcentual anual(?: \(apr\))?)\.?$/i,
-  tip: new RegExp(
-    String.raw`^(?:total interest percentage \(tip\)|total de intereses pagados(?: \(tip\))?` +
-      String.raw`|porcentaje total de intereses(?: \(tip\))?)\.?$`,
-    'i',
-  ),
+  tip: /^(?:total interest percentage \(tip\)|total de intereses pagados(?: \(tip\))?|porcentaje total de intereses(?: \(tip\))?)\.?$/i,
   lender: /^(?:lender|prestamista)$/i,
   property: /^(?:property|inmueble|propiedad)$/i,
   lenderCredits: /^(?:lender credits|cr[eé]ditos del prestamista)\b/i,

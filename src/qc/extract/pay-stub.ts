@@ -5,7 +5,7 @@ import type { PageLayout } from '../reading/layout.js';
 import { amount, labelled, onLine, type Phrase, phrasesOf, placed, plainText, withoutUndefined } from './labels.js';
 import { daysBetween, findDate, organisationName } from './values.js';
 
-const DATE = String.raw`(\d{1,2}/\d{1,2}/\d{2,4}|[A-Z][a-z]+\.?\s+\d{1,2},\s+\d{4})`;
+const DATE = /(\d{1,2}\/\d{1,2}\/\d{2,4}|[A-Z][a-z]+\.?\s+\d{1,2},\s+\d{4})/.source;
 
 /** Pay periods a year by the printed frequency. */
 const FREQUENCIES: [RegExp, number][] = [
@@ -54,13 +54,8 @@ function letterhead(pages: readonly PageLayout[]): Located<string> | undefined {
   return page && first ? placed(first.text, page, first.item) : undefined;
 }
 
-const ORGANISATION_END = new RegExp(
-  String.raw`\b(?:inc|llc|l\.l\.c|corp|corporation|company|co|ltd|lp|llp|group|systems` +
-    String.raw`|services|solutions|associates|partners|hospital|clinic|medical center|health` +
-    String.raw`|university|college|school district|district|county|city|department|bank` +
-    String.raw`|foundation|institute|agency|authority)\.?$`,
-  'i',
-);
+const ORGANISATION_END =
+  /\b(?:inc|llc|l\.l\.c|corp|corporation|company|co|ltd|lp|llp|group|systems|services|solutions|associates|partners|hospital|clinic|medical center|health|university|college|school district|district|county|city|department|bank|foundation|institute|agency|authority)\.?$/i;
 
 /**
  * Periods a year from the printed period's length: 7 days weekly, 14 biweekly, the 1st–15th semi-monthly, a

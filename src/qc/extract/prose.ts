@@ -41,9 +41,9 @@ export function fromProse<T>(
 }
 
 /** A printed date in prose: "June 1, 2013", "June 1st, 2013", "06/01/2013". */
-export const PROSE_DATE = String.raw`(?:[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}/\d{1,2}/\d{2,4})`;
+export const PROSE_DATE = /(?:[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}\/\d{1,2}\/\d{2,4})/.source;
 /** A dollar amount in prose, "U.S. $" optional: "U.S. $162,000.00", "$ 761.78". */
-export const PROSE_MONEY = String.raw`(?:U\.\s?S\.\s?)?\$\s?([\d,]+(?:\.\d{2})?)`;
+export const PROSE_MONEY = /(?:U\.\s?S\.\s?)?\$\s?([\d,]+(?:\.\d{2})?)/.source;
 
 export const proseDate = (text: string) =>
   parseDate(text.replace(/(\d)(?:st|nd|rd|th)\b/, '$1').replace(/(\d),?\s+(\d{4})$/, '$1, $2'));
@@ -79,7 +79,7 @@ export function proseCount(text: string): number | undefined {
   if (digits) return Number(digits[0]);
   return NUMBER_WORDS[text.trim().toLowerCase()];
 }
-export const COUNT = String.raw`(\d{1,3}|[a-z]+(?:\s*\(\d{1,3}\))?)`;
+export const COUNT = /(\d{1,3}|[a-z]+(?:\s*\(\d{1,3}\))?)/.source;
 
 /** An address as one line: whitespace collapsed, no space before commas, no trailing punctuation. */
 export function cleanAddress(text: string): string {

@@ -29,12 +29,7 @@ function definedBorrower(pages: readonly PageLayout[]): Located<string> | undefi
   return fromProse(pages, /["“”]?Borrower["“”]? is\s+(?!the\b)(.{1,200}?)\.\s/, (s) => {
     const names = s
       .replace(
-        new RegExp(
-          String.raw`,\s*(?:husband and wife|wife and husband|a married couple|married` +
-            String.raw`|a single (?:man|woman|person)|an unmarried (?:man|woman|person)` +
-            String.raw`|as joint tenants.*)$`,
-          'i',
-        ),
+        /,\s*(?:husband and wife|wife and husband|a married couple|married|a single (?:man|woman|person)|an unmarried (?:man|woman|person)|as joint tenants.*)$/i,
         '',
       )
       .trim();

@@ -82,10 +82,7 @@ function printedEmployment(pages: readonly PageLayout[]): Located<boolean> | und
   // business owner, earns no wages: DOC-003's pay stubs and W-2 are not theirs to give.
   const found = onLine(
     pages,
-    new RegExp(
-      String.raw`(?:\[\s*[xX✓✔]\s*\]|[☒☑■✓✔])\s*(?:Check if you are the\s+)?(Business Owner or Se` +
-        String.raw`lf[- ]Employed|Self[- ]Employed|Retired|Employed)\b`,
-    ),
+    /(?:\[\s*[xX✓✔]\s*\]|[☒☑■✓✔])\s*(?:Check if you are the\s+)?(Business Owner or Self[- ]Employed|Self[- ]Employed|Retired|Employed)\b/,
   );
   return found ? { value: !/self|retired/i.test(found.match[1]!), page: found.page, box: found.box } : undefined;
 }

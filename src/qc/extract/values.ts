@@ -169,31 +169,26 @@ function invalid(ctx: z.RefinementCtx, what: string): never {
 
 /** Words of form captions (LE, CD, URLA, W-2, pay stub, appraisal, HUD-1; the H-28 forms' Spanish), lowercase. */
 const CAPTION_WORDS = new Set(
-  (
-    `a about account address agent amount and annual appraisal appraised applicant applicants ` +
-    `application apr as at balloon bank
-  borrower borrower's borrowers box broker by can cash change city closing co code company cost ` +
-    `costs credit credits current date
-  dates days de del details disbursement disclosure due e earnings el email employee employee's ` +
-    `employer employer's estimate
-  estimated federal fee fees file final first for from gross id identification if in include income ` +
-    `information insurance interest
-  is issued la last license loan lock maturity mic middle monthly mortgage n/a na name nmls no not ` +
-    `number of officer on or other
-  page pay payment payments per period phone premium prepayment present price principal product ` +
-    `property purpose rate received
-  sale seller settlement signature social ssn st state statement street suffix tax taxes term the ` +
-    `this title tip to total
-  transaction type unit value wages with year years ytd zip # uniform residential application ` +
-    `addendum form section part employment business owner self-employed employed position start gross ` +
-    `base telephone cell home mailing former applied mortgage case hud va fha usda del de préstamo ` +
-    `prestamo prestatario prestamista propiedad tipo corredor hipotecario agente liquidación liquidacion ` +
-    `vendedor inmobiliario información informacion contacto nombre dirección direccion licencia correo ` +
-    `electrónico electronico teléfono telefono persona deudor fecha emisión emision`
-  )
+  `a about account address agent amount and annual appraisal appraised applicant applicants application apr as at
+   balloon bank borrower borrower's borrowers box broker by can cash change city closing co code company cost costs
+   credit credits current date dates days de del details disbursement disclosure due e earnings el email employee
+   employee's employer employer's estimate estimated federal fee fees file final first for from gross id identification
+   if in include income information insurance interest is issued la last license loan lock maturity mic middle monthly
+   mortgage n/a na name nmls no not number of officer on or other page pay payment payments per period phone premium
+   prepayment present price principal product property purpose rate received sale seller settlement signature social
+   ssn st state statement street suffix tax taxes term the this title tip to total transaction type unit value wages
+   with year years ytd zip # uniform residential application addendum form section part employment business owner
+   self-employed employed position start gross base telephone cell home mailing former applied mortgage case hud va fha
+   usda del de préstamo prestamo prestatario prestamista propiedad tipo corredor hipotecario agente liquidación
+   liquidacion vendedor inmobiliario información informacion contacto nombre dirección direccion licencia correo
+   electrónico electronico teléfono telefono persona deudor fecha emisión emision`
     .split(/\s+/)
     .filter(Boolean),
 );
+
+/** Caption words run together, as OCR that split or joined a caption reads them ("L oan ID", "LOANID"). */
+const RUN_TOGETHER_CAPTION =
+  /^(?:loan|id|term|type|date|issued|name|borrower|lender|property|amount|rate|lock|purpose|product|number|no)+$/;
 
 /** True when every word of `text` is a caption word: a form's own printing, not a value written on it. */
 export function isCaption(text: string): boolean {
@@ -204,10 +199,7 @@ export function isCaption(text: string): boolean {
   if (words.length === 0) return false;
   if (words.every((w) => CAPTION_WORDS.has(w.replace(/[’]/g, "'")))) return true;
   // OCR that split or ran a caption together ("L oan ID", "LOANID #"; the "#" is no word).
-  return new RegExp(
-    String.raw`^(?:loan|id|term|type|date|issued|name|borrower|lender|property|amount|rate|lock` +
-      String.raw`|purpose|product|number|no)+$`,
-  ).test(words.join('').replace(/#/g, ''));
+  return RUN_TOGETHER_CAPTION.test(words.join('').replace(/#/g, ''));
 }
 
 /** A person's name, or several ("Michael Jones and Mary Stone"): capitalised words, no digits, no captions. */

@@ -1,6 +1,10 @@
-// The log's records: one JSON object per line with one schema, levels below LOG_LEVEL left out, a value
-// never breaking its line, and the same records as short lines for a terminal.
+// The log's records, written by pino: one JSON object per line with one schema, levels below LOG_LEVEL left
+// out, a value never breaking its line, the same records as short lines for a terminal, and the last lines
+// of a process that exits written before it does.
 import test from 'ava';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { createLogger, type LogFormat, type LogLevel } from '../../../src/telemetry/log.js';
 
 const AT = new Date('2026-11-27T10:00:00.000Z');
@@ -13,21 +17,29 @@ async function written(
   let text = '';
   const log = createLogger({ service: 'api', level, format, write: (t) => (text += t), now: () => AT });
   emit(log);
-  // Written once per turn of the event loop.
+  // Given a destination of its own, pino writes each record as it is made; a turn of the loop is waited all
+  // the same.
   await new Promise((resolve) => setImmediate(resolve));
   return text;
 }
 
-test('a record is one JSON line: time, level, service, message, then the context, then its own fields', async (t) => {
+test('a record is one JSON line: level, time, service, the context, its own fields, its message', async (t) => {
   const text = await written('json', 'info', (log) =>
     log.child({ request_id: 'req-1' }).info('POST /v1/reviews 201 12 ms', { status: 201, review_id: 'rev-1' }),
   );
   t.is(text.split('\n').length, 2);
   t.is(
     text,
-    '{"time":"2026-11-27T10:00:00.000Z","level":"info","service":"api","message":"POST /v1/reviews 201 12 ms",' +
-      '"request_id":"req-1","review_id":"rev-1","status":201}\n',
+    '{"level":"info","time":"2026-11-27T10:00:00.000Z","service":"api","request_id":"req-1","review_id":"rev-1",' +
+      '"status":201,"message":"POST /v1/reviews 201 12 ms"}\n',
   );
+});
+
+test("a field named like one of the record's own keys does not replace it, nor is it written twice", async (t) => {
+  const text = await written('json', 'info', (log) =>
+    log.info('done', { message: 'other', level: 'error', service: 'x', time: 0, count: 2n, gone: undefined }),
+  );
+  t.is(text, '{"level":"info","time":"2026-11-27T10:00:00.000Z","service":"api","count":"2","message":"done"}\n');
 });
 
 test('records below LOG_LEVEL are left out', async (t) => {
@@ -69,4 +81,38 @@ test('pretty lines read as the service, the id and the message', async (t) => {
   });
   // What the message says already (the status) is not said again.
   t.is(text, 'api: [req-1] POST /v1/reviews 201 12 ms review_id=rev-1\napi: WARN [rev-1] slow attempt=2\n');
+});
+
+/** What a process importing the logger writes to stderr, given the script's body, and its exit code. */
+async function processOutput(body: string): Promise<{ stderr: string; code: number | null }> {
+  const moduleUrl = new URL('../../../src/telemetry/log.ts', import.meta.url).href;
+  const script = `const { createLogger, exitAfterLogs } = await import(${JSON.stringify(moduleUrl)});\n${body}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: fileURLToPath(new URL('../../..', import.meta.url)),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const [code] = (await once(child, 'close')) as [number | null];
+  return { stderr, code };
+}
+
+test('the lines logged before a process exits are on its stderr, pretty ones too', async (t) => {
+  const { stderr, code } = await processOutput(
+    "const log = createLogger({ service: 'worker', level: 'info', format: 'json' });\n" +
+      "const pretty = createLogger({ service: 'api', level: 'info', format: 'pretty' });\n" +
+      "for (let i = 0; i < 2000; i++) log.info('line ' + i, { i, pad: 'x'.repeat(200) });\n" +
+      "pretty.warn('last words', { review_id: 'rev-1', attempt: 2 });\n" +
+      "log.error('failed', { error: new Error('boom') });\n" +
+      'await exitAfterLogs(3);',
+  );
+  t.is(code, 3);
+  const lines = stderr.trimEnd().split('\n');
+  t.is(lines.length, 2002);
+  t.is(lines.filter((l) => l.startsWith('{"level":"info"')).length, 2000);
+  t.is(lines.at(-2), 'api: WARN [rev-1] last words attempt=2');
+  const last = JSON.parse(lines.at(-1) ?? '') as { level: string; service: string; error: { message: string } };
+  t.is(last.level, 'error');
+  t.is(last.service, 'worker');
+  t.is(last.error.message, 'boom');
 });

@@ -135,9 +135,7 @@ test('TRD-006 fires when the appraisal fee rises from $405 to $605 with no cure'
       {
         subject: 'appraisal_fee',
         summary:
-          'Appraisal Fee rose from $405.00 on Loan Estimate (le.pdf, p.2) to $605.00 on Closing ' +
-          'Disclosure (cd.pdf, p.2) (+$200.00, zero tolerance); ' +
-          'Closing Disclosure (cd.pdf, p.1) discloses no cure.',
+          'Appraisal Fee rose from $405.00 on Loan Estimate (le.pdf, p.2) to $605.00 on Closing Disclosure (cd.pdf, p.2) (+$200.00, zero tolerance); Closing Disclosure (cd.pdf, p.1) discloses no cure.',
       },
     ],
   });
@@ -153,9 +151,7 @@ test('TRD-006 fires for a new origination charge and a borrower-paid transfer ta
   );
   t.is(
     hits['TRD-006']?.[1]?.summary,
-    'Document Preparation Fee of $150.00 on Closing Disclosure (cd.pdf, p.2) was not on Loan ' +
-      'Estimate (le.pdf, p.1) (+$150.00, zero tolerance); ' +
-      'Closing Disclosure (cd.pdf, p.1) discloses no cure.',
+    'Document Preparation Fee of $150.00 on Closing Disclosure (cd.pdf, p.2) was not on Loan Estimate (le.pdf, p.1) (+$150.00, zero tolerance); Closing Disclosure (cd.pdf, p.1) discloses no cure.',
   );
 });
 
@@ -165,9 +161,7 @@ test('TRD-006 fires when the lender credit falls from $500 to $300', (t) => {
     {
       subject: 'lender_credits',
       summary:
-        'Lender credits fell from $500.00 on Loan Estimate (le.pdf, p.2) to $300.00 on Closing ' +
-        'Disclosure (cd.pdf, p.3) (-$200.00, zero tolerance); ' +
-        'Closing Disclosure (cd.pdf, p.1) discloses no cure.',
+        'Lender credits fell from $500.00 on Loan Estimate (le.pdf, p.2) to $300.00 on Closing Disclosure (cd.pdf, p.3) (-$200.00, zero tolerance); Closing Disclosure (cd.pdf, p.1) discloses no cure.',
     },
   ]);
 });
@@ -180,51 +174,37 @@ test('TRD-006 is skipped for lender credits when the LE credit was not read', (t
   t.deepEqual(hitsOf(pair({ le: { lenderCredits: undefined }, cd: { lenderCredits: at(300_00, 3) } })), {});
 });
 
-test(
-  'TRD-006 does not fire for a cured excess like the H-25(F) sample: "exceeds legal limits by ' +
-    '$200", lender credit $500 including $200',
-  (t) => {
-    const file = pair({
-      le: { lenderCredits: at(300_00, 2) },
-      cd: { fees: cdFees({ appraisal_fee: 605_00 }), lenderCredits: at(500_00, 2), toleranceCure: at(200_00, 2) },
-    });
-    t.deepEqual(hitsOf(file), {});
-  },
-);
+test('TRD-006 does not fire for a cured excess like the H-25(F) sample: "exceeds legal limits by $200", lender credit $500 including $200', (t) => {
+  const file = pair({
+    le: { lenderCredits: at(300_00, 2) },
+    cd: { fees: cdFees({ appraisal_fee: 605_00 }), lenderCredits: at(500_00, 2), toleranceCure: at(200_00, 2) },
+  });
+  t.deepEqual(hitsOf(file), {});
+});
 
 // TRD-007
 
-test(
-  "TRD-007 fires when a title search from the creditor's list (CD section B) rises to $2,000 and " +
-    'the 10% bucket exceeds 110% of the LE with no cure',
-  (t) => {
-    const hits = hitsOf(pair({ cd: { fees: titleSearchFromList(2_000_00) } }));
-    // The bucket on both sides: recording fees $85 and the title search ($1,261 estimated).
-    t.deepEqual(hits, {
-      'TRD-007': [
-        {
-          summary:
-            "Recording fees and services from the creditor's list total $2,085.00 on Closing " +
-            'Disclosure (cd.pdf, p.2) against $1,346.00 on Loan Estimate (le.pdf, p.1), ' +
-            '$604.40 above the 110% limit of $1,480.60; no cure is disclosed.',
-        },
-      ],
-    });
-  },
-);
+test("TRD-007 fires when a title search from the creditor's list (CD section B) rises to $2,000 and the 10% bucket exceeds 110% of the LE with no cure", (t) => {
+  const hits = hitsOf(pair({ cd: { fees: titleSearchFromList(2_000_00) } }));
+  // The bucket on both sides: recording fees $85 and the title search ($1,261 estimated).
+  t.deepEqual(hits, {
+    'TRD-007': [
+      {
+        summary:
+          "Recording fees and services from the creditor's list total $2,085.00 on Closing Disclosure (cd.pdf, p.2) against $1,346.00 on Loan Estimate (le.pdf, p.1), $604.40 above the 110% limit of $1,480.60; no cure is disclosed.",
+      },
+    ],
+  });
+});
 
-test(
-  'TRD-007 does not fire within 110%, nor for a service the borrower shopped for off the list (CD ' +
-    'section C, no limit)',
-  (t) => {
-    t.deepEqual(hitsOf(pair({ cd: { fees: titleSearchFromList(1_350_00) } })), {});
-    t.deepEqual(
-      hitsOf(pair({ cd: { fees: cdFees({ title_title_search: 5_000_00 }) } })),
-      {},
-      "section C on the CD: the borrower's own provider",
-    );
-  },
-);
+test('TRD-007 does not fire within 110%, nor for a service the borrower shopped for off the list (CD section C, no limit)', (t) => {
+  t.deepEqual(hitsOf(pair({ cd: { fees: titleSearchFromList(1_350_00) } })), {});
+  t.deepEqual(
+    hitsOf(pair({ cd: { fees: cdFees({ title_title_search: 5_000_00 }) } })),
+    {},
+    "section C on the CD: the borrower's own provider",
+  );
+});
 
 test('TRD-007 does not fire when the 10% excess is cured', (t) => {
   const file = pair({
@@ -243,30 +223,21 @@ test('TRD-008 fires when the cure disclosed ($150) is smaller than the $200 exce
     'TRD-008': [
       {
         summary:
-          'The fees on Closing Disclosure (cd.pdf, p.1) exceed the tolerances of Loan Estimate ' +
-          '(le.pdf, p.1) by $200.00 (zero tolerance $200.00, ' +
-          '10% bucket $0.00); the cure disclosed, "exceeds legal limits by $150.00", is $50.00 short.',
+          'The fees on Closing Disclosure (cd.pdf, p.1) exceed the tolerances of Loan Estimate (le.pdf, p.1) by $200.00 (zero tolerance $200.00, 10% bucket $0.00); the cure disclosed, "exceeds legal limits by $150.00", is $50.00 short.',
       },
     ],
   });
 });
 
-test(
-  'TRD-008 fires when a higher lender credit covers the excess but the CD does not state the ' +
-    'amount exceeding legal limits',
-  (t) => {
-    const file = pair({ cd: { fees: cdFees({ appraisal_fee: 605_00 }), lenderCredits: at(200_00, 2) } });
-    const hits = hitsOf(file);
-    t.deepEqual(Object.keys(hits), ['TRD-008']);
-    t.regex(
-      hits['TRD-008']?.[0]?.summary ?? '',
-      new RegExp(
-        String.raw`exceed the tolerances .* by \$200\.00 .*; a lender credit covers it, but the Clo` +
-          String.raw`sing Disclosure states the excess as nothing rather than \$200\.00\.$`,
-      ),
-    );
-  },
-);
+test('TRD-008 fires when a higher lender credit covers the excess but the CD does not state the amount exceeding legal limits', (t) => {
+  const file = pair({ cd: { fees: cdFees({ appraisal_fee: 605_00 }), lenderCredits: at(200_00, 2) } });
+  const hits = hitsOf(file);
+  t.deepEqual(Object.keys(hits), ['TRD-008']);
+  t.regex(
+    hits['TRD-008']?.[0]?.summary ?? '',
+    /exceed the tolerances .* by \$200\.00 .*; a lender credit covers it, but the Closing Disclosure states the excess as nothing rather than \$200\.00\.$/,
+  );
+});
 
 test('TRD-008 counts zero-tolerance and 10% excesses together against the cure', (t) => {
   const fees = titleSearchFromList(2_000_00).map((f) =>
@@ -275,10 +246,7 @@ test('TRD-008 counts zero-tolerance and 10% excesses together against the cure',
   const file = pair({ cd: { fees, lenderCredits: at(200_00, 2), toleranceCure: at(200_00, 1) } });
   t.regex(
     hitsOf(file)['TRD-008']?.[0]?.summary ?? '',
-    new RegExp(
-      String.raw`by \$804\.40 \(zero tolerance \$200\.00, 10% bucket \$604\.40\); the cure disclo` +
-        String.raw`sed, "exceeds legal limits by \$200\.00", is \$604\.40 short\.`,
-    ),
+    /by \$804\.40 \(zero tolerance \$200\.00, 10% bucket \$604\.40\); the cure disclosed, "exceeds legal limits by \$200\.00", is \$604\.40 short\./,
   );
 });
 
