@@ -13,6 +13,9 @@ const DEV_MINIO_CREDENTIAL = 'minioadmin';
 const DEV_WEBHOOK_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 const DEV_TEMPORAL_PAYLOAD_KEY = Buffer.alloc(32, 9).toString('base64');
 
+/** The share of traces kept when OTEL_TRACES_SAMPLER is unset (parent-based, by trace id). */
+export const DEFAULT_TRACE_RATIO = 0.1;
+
 const port = z.coerce.number().int().min(1).max(65535);
 const positiveInt = z.coerce.number().int().positive();
 const flag = z
@@ -60,9 +63,10 @@ const envSchema = z.object({
   OTEL_BSP_MAX_QUEUE_SIZE: positiveInt.default(2_048),
   OTEL_BSP_MAX_EXPORT_BATCH_SIZE: positiveInt.default(512),
   OTEL_BSP_EXPORT_TIMEOUT: positiveInt.default(30_000),
-  // Which traces are kept, under OpenTelemetry's names: every one unless told; `parentbased_*` follows a
-  // caller's traceparent where there is one; `traceidratio` keeps the share of trace ids its argument gives
-  // (0 to 1; every one without it, as OpenTelemetry takes it).
+  // Which traces are kept, under OpenTelemetry's names; `parentbased_*` follows a caller's traceparent where
+  // there is one; `traceidratio` keeps the share of trace ids its argument gives (0 to 1; every one without
+  // it, as OpenTelemetry takes it). Unset: parentbased_traceidratio at DEFAULT_TRACE_RATIO, what an operator
+  // runs under load (tracing every request costs the API a share of its reads: bench:telemetry).
   OTEL_TRACES_SAMPLER: z
     .enum([
       'always_on',
@@ -72,7 +76,7 @@ const envSchema = z.object({
       'parentbased_always_off',
       'parentbased_traceidratio',
     ])
-    .default('parentbased_always_on'),
+    .optional(),
   OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
 
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -556,9 +560,12 @@ export function loadConfig(given: Record<string, string | undefined> = process.e
         exportTimeoutMillis: e.OTEL_BSP_EXPORT_TIMEOUT,
       },
       sampler: {
-        root: e.OTEL_TRACES_SAMPLER.replace(/^parentbased_/, '') as Config['telemetry']['sampler']['root'],
-        parentBased: e.OTEL_TRACES_SAMPLER.startsWith('parentbased_'),
-        ratio: e.OTEL_TRACES_SAMPLER_ARG ?? 1,
+        root: (e.OTEL_TRACES_SAMPLER ?? 'traceidratio').replace(
+          /^parentbased_/,
+          '',
+        ) as Config['telemetry']['sampler']['root'],
+        parentBased: e.OTEL_TRACES_SAMPLER?.startsWith('parentbased_') ?? true,
+        ratio: e.OTEL_TRACES_SAMPLER_ARG ?? (e.OTEL_TRACES_SAMPLER ? 1 : DEFAULT_TRACE_RATIO),
       },
     },
     http: {

@@ -48,6 +48,8 @@ test('a create is one trace: request → update-with-start → the run → each 
       telemetry: {
         ...config.telemetry,
         otlpEndpoint: collector.url,
+        // Every trace kept: the test follows one create's.
+        sampler: { root: 'always_on', parentBased: true, ratio: 1 },
         spanBatches: { ...config.telemetry.spanBatches, scheduledDelayMillis: 100 },
       },
     },

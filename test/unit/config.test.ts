@@ -306,8 +306,14 @@ test("spans are batched as OpenTelemetry's OTEL_BSP_* say, with a 2-second delay
   t.regex(err!.message, /OTEL_BSP_MAX_QUEUE_SIZE/);
 });
 
-test("traces are kept as OTEL_TRACES_SAMPLER says; unless told, all of them, a caller's choice followed", (t) => {
-  t.deepEqual(loadConfig({}).telemetry.sampler, { root: 'always_on', parentBased: true, ratio: 1 });
+test("traces are kept as OTEL_TRACES_SAMPLER says; unless told, one in ten, a caller's choice followed", (t) => {
+  t.deepEqual(loadConfig({}).telemetry.sampler, { root: 'traceidratio', parentBased: true, ratio: 0.1 });
+  // Named without its argument, a ratio sampler keeps every trace, as OpenTelemetry takes it.
+  t.deepEqual(loadConfig({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio' }).telemetry.sampler, {
+    root: 'traceidratio',
+    parentBased: true,
+    ratio: 1,
+  });
   t.deepEqual(
     loadConfig({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.25' }).telemetry.sampler,
     { root: 'traceidratio', parentBased: true, ratio: 0.25 },

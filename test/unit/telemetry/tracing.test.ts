@@ -18,11 +18,18 @@ import { traceCollector } from '../../support/otlp.js';
 const CALLER = '0af7651916cd43dd8448eb211c80319c';
 const CALLER_SPAN = 'b7ad6b7169203331';
 
-/** A tracing process exporting to a collector stand-in of its own, with `env` on top of the defaults. */
+/**
+ * A tracing process exporting to a collector stand-in of its own, with `env` on top of the defaults; every
+ * trace kept (parentbased_always_on) unless `env` names a sampler.
+ */
 async function traced(t: { teardown(fn: () => unknown): void }, env: Record<string, string> = {}) {
   const collector = await traceCollector();
   t.teardown(() => collector.close());
-  const config = loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, ...env });
+  const config = loadConfig({
+    OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+    OTEL_TRACES_SAMPLER: 'parentbased_always_on',
+    ...env,
+  });
   const tracing = (await startTracing('api', config, silentLogger))!;
   t.teardown(() => tracing.shutdown());
   return { collector, tracing };
@@ -110,7 +117,16 @@ test('a server error marks the span an error; a refusal does not', async (t) => 
   );
 });
 
-test('the sampler decides: by default a caller unsampled is followed; always_off keeps nothing', async (t) => {
+test('unset, the sampler keeps about one trace in ten, by trace id', async (t) => {
+  const { collector, tracing } = await traced(t, { OTEL_TRACES_SAMPLER: '' });
+  for (let i = 0; i < 1_000; i++) tracing.tracer.startSpan(`root ${i}`).end();
+  await tracing.forceFlush();
+  // Binomial(1000, 0.1): 100 ± 9.5; the bounds are five deviations away.
+  const kept = collector.spans().length;
+  t.true(kept >= 50 && kept <= 150, `${kept} of 1000 kept`);
+});
+
+test('the sampler decides: a parent-based one follows a caller unsampled; always_off keeps nothing', async (t) => {
   const unsampled = await traced(t);
   const url = await api(t, unsampled.tracing);
   await fetch(`${url}/v1/reviews/r-1`, { headers: { traceparent: `00-${CALLER}-${CALLER_SPAN}-00` } });
