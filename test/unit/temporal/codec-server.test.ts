@@ -47,11 +47,19 @@ async function sealedBody(value: unknown) {
   return { payloads: [payloadToJson(sealed!)] };
 }
 
-/** A POST as a browser or the CLI sends it (node:http, which sends the Host it is given, as a browser does). */
-async function post(port: number, path: string, o: { host?: string; token?: string; body?: unknown } = {}) {
+/**
+ * A POST as a browser or the CLI sends it (node:http, which sends the Host it is given, as a browser does);
+ * over TLS when `tls` says whom to trust and which client certificate, if any, to present.
+ */
+async function post(
+  port: number,
+  path: string,
+  o: { host?: string; token?: string; body?: unknown; tls?: { ca: Buffer; cert?: Buffer; key?: Buffer } } = {},
+) {
   const body = JSON.stringify(o.body ?? (await sealedBody({ label: 'Smith refinance' })));
+  const request = o.tls ? httpsRequest : httpRequest;
   return new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const req = httpRequest(
+    const req = request(
       {
         host: '127.0.0.1',
         port,
@@ -62,6 +70,7 @@ async function post(port: number, path: string, o: { host?: string; token?: stri
           host: o.host ?? `127.0.0.1:${port}`,
           ...(o.token ? { authorization: `Bearer ${o.token}` } : {}),
         },
+        ...o.tls,
       },
       (res) => {
         let text = '';
@@ -129,30 +138,9 @@ test('over mutual TLS, a client without a certificate its CA signed gets no answ
   const ca = await readFile(certs.caFile);
   const tls = { cert: await readFile(certs.serverCertFile), key: await readFile(certs.serverKeyFile), clientCa: ca };
   const port = await serve(t, { token: undefined }, tls);
-  const body = JSON.stringify(await sealedBody({ label: 'Smith refinance' }));
-  const send = (client: { cert?: Buffer; key?: Buffer }) =>
-    new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = httpsRequest(
-        {
-          host: '127.0.0.1',
-          port,
-          path: '/decode',
-          method: 'POST',
-          ca,
-          headers: { 'content-type': 'application/json', host: `127.0.0.1:${port}` },
-          ...client,
-        },
-        (res) => {
-          let text = '';
-          res.on('data', (c: Buffer) => (text += c.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
-  await t.throwsAsync(send({}));
-  const ok = await send({ cert: await readFile(certs.clientCertFile), key: await readFile(certs.clientKeyFile) });
+  await t.throwsAsync(post(port, '/decode', { tls: { ca } }));
+  const client = { ca, cert: await readFile(certs.clientCertFile), key: await readFile(certs.clientKeyFile) };
+  const ok = await post(port, '/decode', { tls: client });
   t.is(ok.status, 200, ok.text);
   t.deepEqual(opened(ok.text), [{ label: 'Smith refinance' }]);
 });
