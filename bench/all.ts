@@ -26,8 +26,10 @@ export const BENCHMARKS: readonly { script: string; expects: readonly string[] }
     expects: [
       'GET /v1/reviews/{id}, metrics on',
       'GET /v1/reviews/{id}, metrics on, traces exported',
+      'GET /v1/reviews/{id}, metrics on, every trace exported',
       'API CPU per small live create, metrics on',
       'API CPU per small live create, metrics on, traces exported',
+      'API CPU per small live create, metrics on, every trace exported',
     ],
   },
 ];
