@@ -128,9 +128,12 @@ test("an organization's rate limit is counted across API processes, not per proc
     statuses.push((await call(apis[i % 2]!.url, 'GET', '/reviews', { key: org.liveKey })).status);
   const sameMinute = Math.floor(started / 60_000) === Math.floor(Date.now() / 60_000);
   const allowed = statuses.filter((s) => s === 200).length;
-  t.deepEqual(new Set(statuses), new Set([200, 429]));
-  // Within one window exactly the limit passes, whichever process answers; a window boundary met in the
-  // middle lets at most one more window's worth through.
+  t.true(
+    statuses.every((s) => s === 200 || s === 429),
+    statuses.join(' '),
+  );
+  // Within one window exactly the limit passes, whichever process answers, and the rest are refused; a
+  // window boundary met in the middle lets at most one more window's worth through (all 16, it may be).
   if (sameMinute) t.is(allowed, 10, statuses.join(' '));
   else t.true(allowed >= 10 && allowed <= 20, statuses.join(' '));
 });
