@@ -20,6 +20,7 @@ export const BENCHMARKS: readonly { script: string; expects: readonly string[] }
     script: 'bench/create-burst.ts',
     expects: ['200 simultaneous multipart creates', '200 simultaneous creates by signed URL'],
   },
+  { script: 'bench/hostile-uploads.ts', expects: ['API event-loop p99 under hostile uploads'] },
   { script: 'bench/startup.ts', expects: ['launch → ready'] },
   {
     script: 'bench/telemetry-cost.ts',

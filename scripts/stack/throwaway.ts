@@ -21,6 +21,8 @@ export interface ThrowawayStack {
   dir: string;
   /** The API's, the review worker's and the analysis worker's. */
   pids: { api: number; worker: number; analysis: number };
+  /** Every server's port (the API's operations port among them: its metrics). */
+  ports: StackPorts;
 }
 
 /**
@@ -80,6 +82,7 @@ export async function withThrowawayStack<T>(
       api: stack.urls.api,
       key,
       dir,
+      ports,
       pids: { api: stack.api.process.pid!, worker: stack.worker.process.pid!, analysis: stack.analysis.process.pid! },
     });
   } finally {
