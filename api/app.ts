@@ -15,7 +15,7 @@ import { FailureWindows } from '../src/rate-limit/failure-windows.js';
 import { requestId } from './request-id.js';
 import { measureRequests } from './request-metrics.js';
 import { traceRequests } from './request-tracing.js';
-import type { Logger } from '../src/telemetry/log.js';
+import type { Logger } from '../src/telemetry/logger.js';
 import { docsRoutes, openApiRoute } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 import { reviewRoutes } from './routes/reviews.js';

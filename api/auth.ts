@@ -8,7 +8,7 @@ import { listenForKeyChanges } from '../src/db/key-changes.js';
 import { findApiKeyByHash, type AuthenticatedKey } from '../src/db/keys.js';
 import type { FailureWindows } from '../src/rate-limit/failure-windows.js';
 import { ApiError } from './errors.js';
-import type { Logger } from '../src/telemetry/log.js';
+import type { Logger } from '../src/telemetry/logger.js';
 
 export interface Caller {
   organizationId: string;

@@ -9,7 +9,7 @@
 // and ingest once the workflow has taken it (fetching source URLs and unpacking run under their own
 // limits, and a big package needs them).
 import type { RequestHandler, Response } from 'express';
-import type { Logger } from '../src/telemetry/log.js';
+import type { Logger } from '../src/telemetry/logger.js';
 import { ApiError, sendError } from './errors.js';
 import { admitted } from './rate-limit.js';
 

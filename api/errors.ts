@@ -3,7 +3,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { ERROR_CODES, statusOf, type ErrorCode, type FixedStatusCode, type StatusOf } from '../src/errors/catalog.js';
 import { z } from '../src/openapi/zod.js';
-import type { Logger } from '../src/telemetry/log.js';
+import type { Logger } from '../src/telemetry/logger.js';
 import { requestFields } from './request-id.js';
 
 /** An answer in the envelope: a code of the catalog with one of the statuses the catalog gives it. */

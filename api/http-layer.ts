@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { ApiError, sendError } from './errors.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
-import type { Logger } from '../src/telemetry/log.js';
+import type { Logger } from '../src/telemetry/logger.js';
 
 /** The longest request target (path and query) read; longer is 414. */
 export const MAX_URL_BYTES = 8 * 1024;

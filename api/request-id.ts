@@ -4,7 +4,7 @@
 // joins ours.
 import type { Request, RequestHandler, Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../src/telemetry/log.js';
+import type { Logger } from '../src/telemetry/logger.js';
 
 /**
  * What a caller's id may be: UUIDs, W3C trace ids, base64 and most tracing formats. No spaces or

@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry/lib/client/index.js';
 import { timedSql } from '../src/db/timed-sql.js';
 import { apiMetrics, apiRegistry } from '../src/telemetry/api-metrics.js';
-import { createLogger, exitAfterLogs } from '../src/telemetry/log.js';
+import { createLogger, exitAfterLogs } from '../src/telemetry/pino-logger.js';
 import { DEFAULT_OPS_PORT, startOpsServer, type OpsRoute } from '../src/telemetry/ops-server.js';
 import { watchReviewStates } from '../src/telemetry/review-state-metrics.js';
 import { timedTemporalCalls } from '../src/telemetry/temporal-call-timing.js';

@@ -22,7 +22,7 @@ import { ensureWorkflowBundle } from './workflow-bundle.js';
 import { ReviewWorkers } from './review-workers.js';
 import { analysisTaskQueue, ingestTaskQueue } from '../src/temporal/task-queues.js';
 import { lowerThisProcessPriority } from '../src/runtime/background-priority.js';
-import { createLogger, exitAfterLogs, setProcessLogger } from '../src/telemetry/log.js';
+import { createLogger, exitAfterLogs, setProcessLogger } from '../src/telemetry/pino-logger.js';
 import { DEFAULT_OPS_PORT, json, startOpsServer } from '../src/telemetry/ops-server.js';
 import { loopbackPort, sdkMetricsText } from '../src/telemetry/sdk-metrics.js';
 import { coreLevel, temporalLogger } from '../src/telemetry/temporal-log.js';

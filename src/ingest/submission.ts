@@ -7,7 +7,7 @@ import { documentInventory } from '../db/documents.js';
 import type { IngestedSubmission } from '../db/submissions.js';
 import type { Refused } from '../reviews/pipeline.js';
 import type { DocumentSource } from '../reviews/review.js';
-import type { Logger } from '../telemetry/log.js';
+import type { Logger } from '../telemetry/logger.js';
 import { removeObjects, type Storage } from '../storage/minio.js';
 import { workingDocumentCheck, type SubmissionTarget } from '../working-document/admission.js';
 import { unpackSubmission, type UnpackOptions } from './package.js';

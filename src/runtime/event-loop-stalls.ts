@@ -1,7 +1,7 @@
 // A process whose event loop is blocked answers nothing meanwhile: the API no request, the worker no
 // workflow task (a create waits for its workflow's first task, so a long block turns into a 503). Such a
 // block is logged with its length, so that an operator reading a slow answer finds its cause beside it.
-import type { Logger } from '../telemetry/log.js';
+import type { Logger } from '../telemetry/logger.js';
 
 /** How often the loop is looked at; a block is measured to within this. */
 const TICK_MS = 250;

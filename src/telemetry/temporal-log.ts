@@ -2,7 +2,7 @@
 // their context loggers) written as the service's own records: the SDK's metadata becomes the schema's
 // context fields (workflow and run id, activity), and the review is named, its workflow id being its id.
 import type { LogLevel as TemporalLevel, LogMetadata, Logger as TemporalLogger } from '@temporalio/common';
-import type { LogFields, LogLevel, ServiceLogger } from './log.js';
+import type { LogFields, LogLevel, ServiceLogger } from './logger.js';
 
 const LEVELS: Record<TemporalLevel, LogLevel> = {
   TRACE: 'debug',

@@ -11,7 +11,7 @@
 import { diag, DiagLogLevel, type Tracer } from '@opentelemetry/api';
 import type { Sampler } from '@opentelemetry/sdk-trace-base';
 import type { Config } from '../config.js';
-import type { Logger } from './log.js';
+import type { Logger } from './logger.js';
 import type { WorkflowSpanSinks } from './workflow-spans.js';
 
 export interface Tracing {

@@ -157,7 +157,10 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       t.false(stackProcesses.includes(source), `${source} is not run:\n${stackProcesses}`);
     // The workflow bundle was built (or found current) before the worker connected: it loads it, and
     // does not bundle at its start.
-    t.regex(output(), /worker\s*\| worker: loading the pre-built workflow bundle \S*\.build\/workflow-bundle\.js/);
+    t.regex(
+      output(),
+      /worker\s*\| INFO: worker: loading the pre-built workflow bundle \S*\.build\/workflow-bundle\.js/,
+    );
     t.notRegex(output(), /built the workflow bundle/);
     // The launcher itself ran compiled (scripts/run.mjs): its build in .build/scripts/ is of today's sources.
     t.truthy(await currentBuild(join(REPO_ROOT, 'scripts', 'start.ts')), 'a current build of scripts/start.ts');

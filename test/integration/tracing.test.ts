@@ -18,7 +18,7 @@ import {
   temporalConnectionOptions,
   temporalDataConverter,
 } from '../../src/temporal/connection.js';
-import { silentLogger } from '../../src/telemetry/log.js';
+import { silentLogger } from '../../src/telemetry/logger.js';
 import { startTracing } from '../../src/telemetry/tracing.js';
 import { ReviewWorkers } from '../../worker/review-workers.js';
 import { ensureWorkflowBundle } from '../../worker/workflow-bundle.js';

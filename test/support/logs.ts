@@ -1,4 +1,4 @@
-// A service's log, read as the test sees it: JSON records (src/telemetry/log.ts), one per line, reaching
+// A service's log, read as the test sees it: JSON records (src/telemetry/pino-logger.ts), one per line, reaching
 // the file through a pipe a moment after the response that caused them, so a test waits for the record it
 // expects rather than reading once.
 import { readFile } from 'node:fs/promises';

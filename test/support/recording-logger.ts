@@ -1,5 +1,5 @@
 // A logger that keeps its records, for unit tests of code that logs.
-import type { LogFields, LogLevel, ServiceLogger } from '../../src/telemetry/log.js';
+import type { LogFields, LogLevel, ServiceLogger } from '../../src/telemetry/logger.js';
 
 export interface LogRecord {
   level: LogLevel;

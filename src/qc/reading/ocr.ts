@@ -2,7 +2,7 @@
 // read by a small pool of workers, fully offline, into the same PageText a text layer yields. A worker is
 // native tesseract (a child process per page, tesseract-cli.ts) where the binary is installed, else
 // tesseract.js (wasm in a worker thread); both give the same PageText.
-import { processLog } from '../../telemetry/log.js';
+import { processLog } from '../../telemetry/pino-logger.js';
 import { mkdirSync, mkdtempSync, readlinkSync, symlinkSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,7 @@
 // Every rule of the mortgage_v1 catalog, by family, and running them over a loan file. A test checks
 // that each catalog code has exactly one rule here.
-import { processLog, type Logger } from '../../telemetry/log.js';
+import type { Logger } from '../../telemetry/logger.js';
+import { processLog } from '../../telemetry/pino-logger.js';
 import { CATALOG, findingOf, type Rule, type RuleContext } from '../catalog.js';
 import type { LoanFile } from '../fields.js';
 import type { Finding } from '../finding.js';

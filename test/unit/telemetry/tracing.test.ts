@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { measureRequests } from '../../../api/request-metrics.js';
 import { requestTrace, traceRequests } from '../../../api/request-tracing.js';
 import { loadConfig } from '../../../src/config.js';
-import { silentLogger } from '../../../src/telemetry/log.js';
+import { silentLogger } from '../../../src/telemetry/logger.js';
 import { startTracing, type Tracing } from '../../../src/telemetry/tracing.js';
 import { traceCollector } from '../../support/otlp.js';
 

@@ -5,8 +5,8 @@
 //   level, time, service, then the context that applies (request_id, review_id, workflow_id, run_id,
 //   activity), the event's own fields, and its message.
 //
-// The local stack prints the same records as short lines (LOG_FORMAT=pretty). What a log must never hold
-// is borrower data (decisions.md, "What logs and metrics hold"): call sites log ids, codes, counts and
+// The local stack prints the same records as short lines through pino-pretty (LOG_FORMAT=pretty). What a
+// log must never hold is borrower data (decisions.md, "What logs and metrics hold"): call sites log ids, codes, counts and
 // durations, and `test/integration/observability.test.ts` feeds a package and looks for its values in
 // every line.
 //
@@ -15,27 +15,12 @@
 // buffered when the process exits is written by pino's exit hook; a process that exits on purpose calls
 // exitAfterLogs, which first waits for the write under way too.
 import pino, { type DestinationStream } from 'pino';
+import { createRequire } from 'node:module';
+import { Writable } from 'node:stream';
 import { oneLine } from '../runtime/log-line.js';
+import { deferredLogger, type LogFields, type Logger, type LogLevel, type ServiceLogger } from './logger.js';
 
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
 export type LogFormat = 'json' | 'pretty';
-export type LogFields = Record<string, unknown>;
-
-/** What code logs through: Temporal's own Logger has this shape, so an activity's context logger is one. */
-export interface Logger {
-  debug(message: string, fields?: LogFields): void;
-  info(message: string, fields?: LogFields): void;
-  warn(message: string, fields?: LogFields): void;
-  error(message: string, fields?: LogFields): void;
-}
-
-export interface ServiceLogger extends Logger {
-  /** This logger with `fields` on every record (a request's id, a review's). */
-  child(fields: LogFields): ServiceLogger;
-  /** Writes a record at `level` (Temporal's levels map onto these). */
-  log(level: LogLevel, message: string, fields?: LogFields): void;
-}
 
 export interface LoggerOptions {
   /** `api`, `worker`, … : which process wrote the line. */
@@ -54,7 +39,15 @@ const CONTEXT = ['request_id', 'review_id', 'workflow_id', 'run_id', 'activity']
 const HEAD = new Set(['time', 'level', 'service', 'message']);
 
 export function createLogger(o: LoggerOptions): ServiceLogger {
-  const out: DestinationStream = o.write ? { write: o.write } : stderr();
+  const write = o.write;
+  const out = write
+    ? new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          write(chunk.toString());
+          done();
+        },
+      })
+    : stderr();
   const now = o.now;
   const logger = pino(
     {
@@ -96,27 +89,23 @@ function jsonValue(value: unknown): unknown {
   return value;
 }
 
-/** LOG_FORMAT=pretty: each of pino's records as `api: [request id] message key=value …`, one line. */
-function prettyLines(out: DestinationStream): DestinationStream {
-  return {
-    write(line) {
-      const { time: _, level, service, message, ...fields } = JSON.parse(line) as LogFields;
-      out.write(prettyLine(String(service), level as LogLevel, String(message), fields));
-    },
-  };
-}
-
-function prettyLine(service: string, level: LogLevel, message: string, fields: LogFields): string {
-  const id = fields.request_id ?? fields.review_id;
-  const shown = level === 'info' ? '' : `${level.toUpperCase()} `;
-  // Fields the message already says (a request's method, path and status) are not said twice.
-  const said = (value: unknown) =>
-    (typeof value === 'string' || typeof value === 'number') && message.includes(String(value));
-  const rest = Object.entries(fields)
-    .filter(([key, value]) => key !== 'request_id' && value !== id && !said(value))
-    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
-  const text = [`${shown}${id === undefined ? '' : `[${String(id)}] `}${message}`, ...rest].join(' ');
-  return `${service}: ${oneLine(text)}\n`;
+/**
+ * LOG_FORMAT=pretty: pino-pretty, each record on one line (`WARN: api: message {"review_id":…}`): the
+ * fields as one JSON object (an error's stack too: no key is treated as an error to lay out on lines of
+ * its own), and the message with its control characters escaped, so that no value starts a line.
+ */
+function prettyLines(out: DestinationStream | Writable): DestinationStream {
+  // Loaded only here: some 60 ms at a process's start that a JSON log does not need.
+  const pinoPretty = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
+  return pinoPretty({
+    destination: out,
+    colorize: false,
+    singleLine: true,
+    errorLikeObjectKeys: [],
+    messageKey: 'message',
+    ignore: 'time,service',
+    messageFormat: (record, key) => `${String(record.service)}: ${oneLine(String(record[key]))}`,
+  });
 }
 
 let stderrDestination: ReturnType<typeof pino.destination> | undefined;
@@ -150,26 +139,6 @@ function flushLogs(ms = 2_000): Promise<void> {
 export async function exitAfterLogs(code: number): Promise<never> {
   await flushLogs();
   process.exit(code);
-}
-
-/** A logger that writes nothing (unit tests of code that logs). */
-export const silentLogger: ServiceLogger = {
-  log: () => {},
-  debug: () => {},
-  info: () => {},
-  warn: () => {},
-  error: () => {},
-  child: () => silentLogger,
-};
-
-/** A logger that writes through whichever logger `current` names when a record is written. */
-export function deferredLogger(current: () => Logger): Logger {
-  return {
-    debug: (message, fields) => current().debug(message, fields),
-    info: (message, fields) => current().info(message, fields),
-    warn: (message, fields) => current().warn(message, fields),
-    error: (message, fields) => current().error(message, fields),
-  };
 }
 
 /** Until the entry point names one: made on first use, so that importing this module opens nothing. */

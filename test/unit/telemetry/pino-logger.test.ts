@@ -5,7 +5,8 @@ import test from 'ava';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { createLogger, type LogFormat, type LogLevel } from '../../../src/telemetry/log.js';
+import type { LogLevel } from '../../../src/telemetry/logger.js';
+import { createLogger, type LogFormat } from '../../../src/telemetry/pino-logger.js';
 
 const AT = new Date('2026-11-27T10:00:00.000Z');
 
@@ -71,21 +72,27 @@ test('an error is written with its name, message and stack', async (t) => {
   const record = JSON.parse(text) as { error: { name: string; message: string; stack: string } };
   t.is(record.error.name, 'TypeError');
   t.is(record.error.message, 'boom');
-  t.regex(record.error.stack, /log\.test\.ts/);
+  t.regex(record.error.stack, /pino-logger\.test\.ts/);
 });
 
-test('pretty lines read as the service, the id and the message', async (t) => {
+test("pretty lines are pino-pretty's, one a record: the level, the service, the message, its fields", async (t) => {
   const text = await written('pretty', 'info', (log) => {
     log.child({ request_id: 'req-1' }).info('POST /v1/reviews 201 12 ms', { status: 201, review_id: 'rev-1' });
-    log.warn('slow', { review_id: 'rev-1', attempt: 2 });
+    log.warn('failed', { review_id: 'rev-1', attempt: 2, error: new TypeError('boom') });
   });
-  // What the message says already (the status) is not said again.
-  t.is(text, 'api: [req-1] POST /v1/reviews 201 12 ms review_id=rev-1\napi: WARN [rev-1] slow attempt=2\n');
+  const [first, second, end] = text.split('\n');
+  t.is(first, 'INFO: api: POST /v1/reviews 201 12 ms {"request_id":"req-1","review_id":"rev-1","status":201}');
+  // An error's stack stays within its record's line.
+  t.regex(
+    second ?? '',
+    /^WARN: api: failed \{"review_id":"rev-1","attempt":2,"error":\{"name":"TypeError",.*"stack":"TypeError: boom\\n/,
+  );
+  t.is(end, '');
 });
 
 /** What a process importing the logger writes to stderr, given the script's body, and its exit code. */
 async function processOutput(body: string): Promise<{ stderr: string; code: number | null }> {
-  const moduleUrl = new URL('../../../src/telemetry/log.ts', import.meta.url).href;
+  const moduleUrl = new URL('../../../src/telemetry/pino-logger.ts', import.meta.url).href;
   const script = `const { createLogger, exitAfterLogs } = await import(${JSON.stringify(moduleUrl)});\n${body}`;
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
     cwd: fileURLToPath(new URL('../../..', import.meta.url)),
@@ -110,7 +117,7 @@ test('the lines logged before a process exits are on its stderr, pretty ones too
   const lines = stderr.trimEnd().split('\n');
   t.is(lines.length, 2002);
   t.is(lines.filter((l) => l.startsWith('{"level":"info"')).length, 2000);
-  t.is(lines.at(-2), 'api: WARN [rev-1] last words attempt=2');
+  t.is(lines.at(-2), 'WARN: api: last words {"review_id":"rev-1","attempt":2}');
   const last = JSON.parse(lines.at(-1) ?? '') as { level: string; service: string; error: { message: string } };
   t.is(last.level, 'error');
   t.is(last.service, 'worker');
