@@ -9,6 +9,7 @@ import {
   CreateReviewMultipartFieldsSchema,
   DocumentSourceSchema,
   MetadataSchema,
+  ReviewListQuerySchema,
   ReviewSchema,
 } from '../src/reviews/review.js';
 import {
@@ -157,22 +158,18 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     tags: tag('Reviews'),
     description:
       'Newest first, by created_at then id. Pass `next_cursor` back verbatim as `cursor`; null means ' +
-      'the last page. `reference_id` finds the review filed under it (a create answered 503 may have made it).',
+      'the last page. The filters combine, with each other and with the cursor (pass the same filters ' +
+      'with it). `reference_id` finds the review filed under it (a create answered 503 may have made it).',
     security,
     request: {
-      query: z.object({
-        limit: z.number().int().min(1).max(100).default(20).optional(),
-        cursor: z.string().min(1).optional().describe('Opaque; from a previous `next_cursor`.'),
-        reference_id: z
-          .string()
-          .max(255)
-          .optional()
-          .describe('Only the review with this `reference_id` (at most one: it is unique in your organization).'),
-      }),
+      query: ReviewListQuerySchema,
     },
     responses: {
       '200': { ...json(ReviewList, 'A page of reviews.'), headers: rateLimitHeaders },
-      '422': error('`invalid_request`: malformed `cursor`, `limit` or `reference_id`.'),
+      '422': error(
+        '`invalid_request`: malformed `cursor`, `limit`, `reference_id`, `status`, `created_after` or ' +
+          '`created_before`.',
+      ),
       ...common,
     },
   });

@@ -13,6 +13,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Each benchmark and the comparisons it must report (by `what`), in table order. */
 export const BENCHMARKS: readonly { script: string; expects: readonly string[] }[] = [
   { script: 'bench/reads.ts', expects: ['GET /v1/reviews/{id}'] },
+  { script: 'bench/review-list.ts', expects: ['GET /v1/reviews with a filter, 1,000,000 reviews'] },
   { script: 'bench/upload.ts', expects: ['200 MiB single-file create'] },
   { script: 'bench/ocr.ts', expects: ['OCR of scanned pages'] },
   { script: 'bench/burst.ts', expects: ['20 simultaneous creates'] },

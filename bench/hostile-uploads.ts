@@ -3,7 +3,7 @@
 // stream inflates to 1 GiB) are created at once and another organization reads every 100 ms, against the
 // same uploads' same-size twins of random bytes: the floor the API's streaming itself sets, in the same run.
 // Figure: the API's event-loop delay p99 (prom-client's monitorEventLoopDelay, in the API process) beyond
-// an idle process's over the same interval. Target (issue 44): at most 50 ms, with RSS growth at most
+// an idle process's over the same interval. Targets: at most 50 ms, with RSS growth at most
 // 64 MiB and every read answered 200. Each round's reviews settle before the next round starts.
 import { cpus } from 'node:os';
 import { createSql } from '../src/db/client.js';

@@ -18,7 +18,7 @@ import {
   CreateReviewJsonSchema,
   CreateReviewMultipartFieldsSchema,
   MetadataSchema,
-  ReferenceIdSchema,
+  ReviewListQuerySchema,
   type DocumentSource,
 } from '../../src/reviews/review.js';
 import { objectExists, presignDownload, type Storage } from '../../src/storage/minio.js';
@@ -38,12 +38,6 @@ export interface ReviewRoutesDeps {
   storage: Storage;
   workflows: ReviewWorkflows;
 }
-
-const ListQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().min(1).optional(),
-  reference_id: ReferenceIdSchema.optional(),
-});
 
 const reviewIdParam = z.uuid();
 
@@ -275,7 +269,7 @@ export function reviewRoutes({ config, sql, storage, workflows }: ReviewRoutesDe
     )
     .get(async (req, res) => {
       const who = caller(res);
-      const query = ListQuerySchema.safeParse(req.query);
+      const query = ReviewListQuerySchema.safeParse(req.query);
       if (!query.success) throw invalidRequest(query.error);
       let after: ReturnType<typeof decodeCursor> | undefined;
       if (query.data.cursor !== undefined) {
@@ -291,7 +285,13 @@ export function reviewRoutes({ config, sql, storage, workflows }: ReviewRoutesDe
           throw err;
         }
       }
-      const page = await listReviews(sql, who.organizationId, query.data.limit, after, query.data.reference_id);
+      const { limit, reference_id, status, created_after, created_before } = query.data;
+      const page = await listReviews(sql, who.organizationId, limit, after, {
+        referenceId: reference_id,
+        status,
+        createdAfter: created_after,
+        createdBefore: created_before,
+      });
       const last = page.reviews.at(-1);
       res.json({
         data: page.reviews,

@@ -53,6 +53,12 @@ export interface NewReview {
 
 export class DuplicateReferenceIdError extends Error {
   override name = 'DuplicateReferenceIdError';
+  constructor(
+    /** The review that holds the reference (undefined if it was deleted meanwhile). */
+    readonly existingReviewId: string | undefined,
+  ) {
+    super('reference_id is taken');
+  }
 }
 
 /**
@@ -81,7 +87,11 @@ export async function insertReview(sql: Sql, r: NewReview, documents: NewDocumen
       return existing;
     });
   } catch (err) {
-    if (isUniqueViolation(err, 'reviews_reference_id')) throw new DuplicateReferenceIdError('reference_id is taken');
+    if (isUniqueViolation(err, 'reviews_reference_id')) {
+      const [holder] = await sql<{ id: string }[]>`
+        select id from reviews where organization_id = ${r.organizationId} and reference_id = ${r.referenceId}`;
+      throw new DuplicateReferenceIdError(holder?.id);
+    }
     throw err;
   }
 }
@@ -90,6 +100,15 @@ export async function getReview(sql: Queryable, organizationId: string, id: stri
   const [row] = await sql<ReviewRow[]>`
     select * from reviews where id = ${id} and organization_id = ${organizationId}`;
   return row && reviewFromRow(row);
+}
+
+/** What narrows a list of reviews; each is optional, and they combine. */
+export interface ReviewFilter {
+  referenceId?: string | undefined;
+  status?: ReviewStatus | undefined;
+  /** ISO instants: created strictly after, strictly before. */
+  createdAfter?: string | undefined;
+  createdBefore?: string | undefined;
 }
 
 /**
@@ -101,12 +120,16 @@ export async function listReviews(
   organizationId: string,
   limit: number,
   after?: { createdAt: string; id: string },
-  referenceId?: string,
+  filter: ReviewFilter = {},
 ): Promise<{ reviews: Review[]; hasMore: boolean }> {
+  const { referenceId, status, createdAfter, createdBefore } = filter;
   const rows = await sql<ReviewRow[]>`
     select * from reviews
      where organization_id = ${organizationId}
        ${referenceId !== undefined ? sql`and reference_id = ${referenceId}` : sql``}
+       ${status !== undefined ? sql`and status = ${status}` : sql``}
+       ${createdAfter !== undefined ? sql`and created_at > ${createdAfter}::timestamptz` : sql``}
+       ${createdBefore !== undefined ? sql`and created_at < ${createdBefore}::timestamptz` : sql``}
        ${after ? sql`and (created_at, id) < (${after.createdAt}::timestamptz, ${after.id}::uuid)` : sql``}
      order by created_at desc, id desc
      limit ${limit + 1}`;

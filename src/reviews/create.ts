@@ -73,7 +73,9 @@ export function reviewCreation(deps: IngestingDeps) {
       if (err instanceof DuplicateReferenceIdError) {
         // Refused: nothing of it is kept.
         await removeObjects(storage, [...keys, ...staged]).catch(() => {});
-        const message = 'A review with this reference_id already exists in your organization.';
+        const message =
+          'A review with this reference_id already exists in your organization' +
+          (err.existingReviewId ? `: review_id ${err.existingReviewId}.` : '.');
         return refuse({
           log,
           requestId: input.requestId,

@@ -80,3 +80,29 @@ export const CreateReviewMultipartFieldsSchema = z.strictObject({
   reference_id: ReferenceIdSchema.optional(),
   review_type: z.enum(REVIEW_TYPES).optional(),
 });
+
+/** An RFC 3339 instant with its offset (`Z` or `±hh:mm`), as `created_at` is written. */
+const InstantSchema = z.iso
+  .datetime({ offset: true })
+  // The calendar (and PostgreSQL) has no year 0: 1 BC is followed by AD 1.
+  .refine((v) => !v.startsWith('0000'), { message: 'there is no year 0000' });
+
+/**
+ * `GET /reviews`: a page, and the filters that narrow the list (each combinable with the others and with
+ * the cursor, which keeps its place in the narrowed list when the same filters come with it).
+ */
+export const ReviewListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().min(1).optional().meta({ description: 'Opaque; from a previous `next_cursor`.' }),
+  reference_id: ReferenceIdSchema.optional().meta({
+    description: 'Only the review with this `reference_id` (at most one: it is unique in your organization).',
+  }),
+  status: z.enum(REVIEW_STATUSES).optional().meta({ description: 'Only reviews in this status now.' }),
+  created_after: InstantSchema.optional().meta({
+    description: 'Only reviews created strictly after this instant (RFC 3339, e.g. `2026-11-01T00:00:00Z`).',
+  }),
+  created_before: InstantSchema.optional().meta({
+    description: 'Only reviews created strictly before this instant (RFC 3339).',
+  }),
+});
+export type ReviewListQuery = z.infer<typeof ReviewListQuerySchema>;

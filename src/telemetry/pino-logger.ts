@@ -6,9 +6,9 @@
 //   activity), the event's own fields, and its message.
 //
 // The local stack prints the same records as short lines through pino-pretty (LOG_FORMAT=pretty). What a
-// log must never hold is borrower data (decisions.md, "What logs and metrics hold"): call sites log ids, codes, counts and
-// durations, and `test/integration/observability.test.ts` feeds a package and looks for its values in
-// every line.
+// log must never hold is borrower data (decisions.md, "What logs and metrics hold"): call sites log ids,
+// codes, counts and durations, and `test/integration/observability.test.ts` feeds a package and looks for
+// its values in every line.
 //
 // Lines go to stderr through pino's asynchronous destination (sync: false): a synchronous write per
 // request (stderr to a file or pipe is synchronous in Node) was a tenth of a read's cost. What is still

@@ -1,10 +1,11 @@
 // GET /v1/reviews: newest first by created_at then id, limit 1..100 (default 20), opaque signed cursors,
+// filters by status, reference_id and creation time that combine with each other and with the cursor,
 // stable under concurrent inserts, and only the caller's organization.
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { insertReview } from '../../src/db/reviews.js';
-import { ReviewSchema } from '../../src/reviews/review.js';
-import { call, createBody, errorCode } from '../support/http.js';
+import { ReviewSchema, type ReviewStatus } from '../../src/reviews/review.js';
+import { call, createBody, errorCode, errorMessage } from '../support/http.js';
 import { closeShared, db, newOrganization, stack } from '../support/stack.js';
 
 test.after.always(closeShared);
@@ -12,20 +13,25 @@ test.after.always(closeShared);
 const api = (method: string, path: string, opts: Parameters<typeof call>[3] = {}) =>
   call(stack.apiUrl, method, path, opts);
 
-/** Rows straight into the read model, with chosen creation times (ties included). */
-async function seed(organizationId: string, createdAt: Date[]): Promise<string[]> {
+/** Rows straight into the read model, with chosen creation times (ties included), statuses and references. */
+async function seed(
+  organizationId: string,
+  createdAt: Date[],
+  each: (i: number) => { status?: ReviewStatus; referenceId?: string } = () => ({}),
+): Promise<string[]> {
   const ids: string[] = [];
-  for (const at of createdAt) {
+  for (const [i, at] of createdAt.entries()) {
     const id = randomUUID();
+    const { status = 'processing', referenceId = null } = each(i);
     await insertReview(db(), {
       id,
       organizationId,
       sandbox: false,
-      status: 'processing',
+      status,
       internalState: 'ingesting',
       reviewType: 'mortgage_v1',
       label: null,
-      referenceId: null,
+      referenceId,
       metadata: null,
       createdAt: at,
     });
@@ -39,13 +45,12 @@ interface Page {
   next_cursor: string | null;
 }
 
-async function pageThrough(key: string, limit: number, between?: () => Promise<void>): Promise<string[]> {
+async function pageThrough(key: string, limit: number, between?: () => Promise<void>, filters = ''): Promise<string[]> {
   const seen: string[] = [];
   let cursor: string | null = null;
   do {
-    const res = await api('GET', `/reviews?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
-      key,
-    });
+    const at = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+    const res = await api('GET', `/reviews?limit=${limit}${filters}${at}`, { key });
     if (res.status !== 200) throw new Error(`page failed: ${res.text}`);
     const page = res.body as Page;
     seen.push(...page.data.map((r) => ReviewSchema.parse(r).review_id));
@@ -153,4 +158,56 @@ test('limit outside 1..100 and a malformed, altered or foreign cursor are 422 in
   t.regex((foreign.body as { error: { message: string } }).error.message, /cursor/);
   const altered = await api('GET', `/reviews?cursor=${encodeURIComponent(`x${cursor}`)}`, { key: other.liveKey });
   t.is(errorCode(altered), 'invalid_request');
+});
+
+test('status, reference_id, created_after and created_before narrow the list, combine, and page with the cursor', async (t) => {
+  const org = await newOrganization();
+  const base = Date.now() - 60_000;
+  const at = (i: number) => new Date(base + i * 1000);
+  const statuses: ReviewStatus[] = ['processing', 'completed', 'failed'];
+  const ids = await seed(
+    org.id,
+    Array.from({ length: 9 }, (_, i) => at(i)),
+    (i) => ({ status: statuses[i % 3]!, referenceId: `LN-${i}` }),
+  );
+  const newestFirst = (is: number[]) => is.sort((a, b) => b - a).map((i) => ids[i]!);
+  const list = async (query: string) => {
+    const res = await api('GET', `/reviews?limit=100&${query}`, { key: org.liveKey });
+    t.is(res.status, 200, `${query}: ${res.text}`);
+    return (res.body as Page).data.map((r) => ReviewSchema.parse(r).review_id);
+  };
+  t.deepEqual(await list('status=completed'), newestFirst([1, 4, 7]));
+  t.deepEqual(await list('reference_id=LN-4'), [ids[4]]);
+  const iso = (i: number) => encodeURIComponent(at(i).toISOString());
+  // Strictly after and strictly before: the bounds themselves are left out.
+  t.deepEqual(await list(`created_after=${iso(2)}&created_before=${iso(6)}`), newestFirst([3, 4, 5]));
+  t.deepEqual(await list(`created_after=${iso(2)}&created_before=${iso(6)}&status=failed`), newestFirst([5]));
+  // An offset other than Z names the same instant.
+  const plusTwo = new Date(at(7).getTime() + 2 * 3600_000).toISOString().replace('Z', '+02:00');
+  t.deepEqual(await list(`created_after=${encodeURIComponent(plusTwo)}`), newestFirst([8]));
+  t.deepEqual(await list('status=queued'), []);
+  t.deepEqual(await list('status=completed&reference_id=LN-5'), []);
+  // A page at a time, the cursor keeps to the filtered list.
+  t.deepEqual(await pageThrough(org.liveKey, 1, undefined, '&status=processing'), newestFirst([0, 3, 6]));
+  t.deepEqual(
+    await pageThrough(org.liveKey, 2, undefined, `&created_before=${iso(5)}&status=failed`),
+    newestFirst([2]),
+  );
+});
+
+test('a status not among the statuses, or a time without its offset or not a time, is 422 invalid_request naming it', async (t) => {
+  const org = await newOrganization();
+  for (const [param, value] of [
+    ['status', 'done'],
+    ['created_after', '2026-11-01'],
+    ['created_after', '2026-11-01T00:00:00'],
+    ['created_before', 'yesterday'],
+    ['created_before', '0000-01-01T00:00:00Z'],
+    ['created_after', '2026-02-30T00:00:00Z'],
+  ] as const) {
+    const res = await api('GET', `/reviews?${param}=${encodeURIComponent(value)}`, { key: org.liveKey });
+    t.is(res.status, 422, `${param}=${value}`);
+    t.is(errorCode(res), 'invalid_request', `${param}=${value}`);
+    t.regex(errorMessage(res), new RegExp(param), `${param}=${value}`);
+  }
 });

@@ -144,13 +144,15 @@ test('a malformed review_id is 422 with the detail body', async (t) => {
   });
 });
 
-test('a duplicate reference_id returns 409 duplicate_reference_id and leaves no second review', async (t) => {
+test('a duplicate reference_id returns 409 duplicate_reference_id naming the review that holds it, and leaves no second review', async (t) => {
   const org = await newOrganization();
   const first = await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'LN-dup' }) });
   t.is(first.status, 201);
   const second = await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'LN-dup' }) });
   t.is(second.status, 409);
   t.is(errorCode(second), 'duplicate_reference_id');
+  // It names the review that holds the reference.
+  t.true(errorMessage(second).includes(ReviewSchema.parse(first.body).review_id), errorMessage(second));
   const rows = await db()`select id from reviews where organization_id = ${org.id}`;
   t.is(rows.length, 1);
   // The same reference in another organization is independent.
