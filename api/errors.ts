@@ -1,7 +1,15 @@
 // The one error type of the API and the middleware that turns anything thrown into the spec's envelope
-// `{ error: { code, message } }`. Messages never carry stack traces, SQL or object keys.
+// `{ error: { code, message } }`, with `param` added where one request field is at fault. Messages never
+// carry stack traces, SQL or object keys.
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
-import { ERROR_CODES, statusOf, type ErrorCode, type FixedStatusCode, type StatusOf } from '../src/errors/catalog.js';
+import {
+  ERROR_CODES,
+  paramOf,
+  statusOf,
+  type ErrorCode,
+  type FixedStatusCode,
+  type StatusOf,
+} from '../src/errors/catalog.js';
 import { z } from '../src/openapi/zod.js';
 import type { Logger } from '../src/telemetry/logger.js';
 import { requestFields } from './request-id.js';
@@ -9,19 +17,28 @@ import { requestFields } from './request-id.js';
 /** An answer in the envelope: a code of the catalog with one of the statuses the catalog gives it. */
 export class ApiError<C extends ErrorCode = ErrorCode> extends Error {
   override name = 'ApiError';
+  /** The request field at fault (`documents[0].url`, `cursor`), as the answer's `param` says. */
+  readonly param: string | undefined;
   constructor(
     readonly code: C,
     readonly status: StatusOf<C>,
     message: string,
-    /** What the log says of a 5xx answered so (the failure's stack when unsaid). */
-    readonly logAs?: string,
+    o: {
+      /** The field at fault, when not the code's own (the catalog's). */
+      param?: string | undefined;
+      /** What the log says of a 5xx answered so (the failure's stack when unsaid). */
+      logAs?: string;
+    } = {},
   ) {
     super(message);
+    this.param = o.param ?? paramOf(code);
+    this.logAs = o.logAs;
   }
+  readonly logAs: string | undefined;
 
   /** A code whose status the catalog fixes. */
-  static of(code: FixedStatusCode, message: string): ApiError {
-    return new ApiError(code, statusOf(code), message);
+  static of(code: FixedStatusCode, message: string, param?: string): ApiError {
+    return new ApiError(code, statusOf(code), message, { param });
   }
 }
 
@@ -40,7 +57,8 @@ export function sendError(req: Request, res: Response, apiError: ApiError, log: 
   res.locals.errorCode = apiError.code;
   if (apiError.status >= 500) log.error(what, { ...requestFields(req, res), status: apiError.status });
   if (apiError.status === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-  res.status(apiError.status).json({ error: { code: apiError.code, message: apiError.message } });
+  const { code, message, param } = apiError;
+  res.status(apiError.status).json({ error: param === undefined ? { code, message } : { code, message, param } });
 }
 
 export function errorHandler(log: Logger): ErrorRequestHandler {
@@ -137,5 +155,11 @@ export const ErrorEnvelopeSchema = z.strictObject({
   error: z.strictObject({
     code: z.enum(ERROR_CODES).describe('Machine code from a closed set; branch on this.'),
     message: z.string().describe('Advisory text; may change.'),
+    param: z
+      .string()
+      .optional()
+      .describe(
+        'The request field at fault, when one is (`documents[0].url`, `reference_id`, `cursor`); absent otherwise.',
+      ),
   }),
 });

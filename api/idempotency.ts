@@ -13,7 +13,9 @@ export function idempotencyKey(req: Request): string | undefined {
   const key = req.header('idempotency-key');
   if (key === undefined) return undefined;
   if (key.length === 0 || key.length > 255) {
-    throw new ApiError('invalid_request', 422, 'Invalid request: Idempotency-Key: must be 1 to 255 characters.');
+    throw new ApiError('invalid_request', 422, 'Invalid request: Idempotency-Key: must be 1 to 255 characters.', {
+      param: 'Idempotency-Key',
+    });
   }
   return key;
 }
@@ -57,6 +59,7 @@ export async function beginIdempotent(
         'invalid_request',
         422,
         'Invalid request: Idempotency-Key: already used with a different request.',
+        { param: 'Idempotency-Key' },
       );
     }
     if (Date.now() > deadline)

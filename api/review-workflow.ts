@@ -53,8 +53,11 @@ const notTaken = () =>
     503,
     "The service could not take this now (the review's workflow did not take it in time); nothing was kept. " +
       'Retry shortly (a create with the same Idempotency-Key).',
-    `its workflow did not take the submission within ${(CREATE_ACCEPT_MS + CREATE_ACCEPT_GRACE_MS) / 1000} s ` +
-      '(service_unavailable)',
+    {
+      logAs:
+        `its workflow did not take the submission within ${(CREATE_ACCEPT_MS + CREATE_ACCEPT_GRACE_MS) / 1000} s ` +
+        '(service_unavailable)',
+    },
   );
 
 export class ReviewWorkflows {
@@ -293,7 +296,11 @@ function rejectionToApiError(err: unknown): unknown {
     );
   }
   if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type) {
-    return refusalToApiError({ code: err.cause.type, message: err.cause.message }, err);
+    const [param] = err.cause.details ?? [];
+    return refusalToApiError(
+      { code: err.cause.type, message: err.cause.message, ...(typeof param === 'string' ? { param } : {}) },
+      err,
+    );
   }
   return err;
 }
@@ -303,14 +310,14 @@ function rejectionToApiError(err: unknown): unknown {
  * cannot be fetched) is a 422 naming the field. A code the catalog has no fixed status for is `otherwise`.
  */
 export function refusalToApiError(
-  { code, message }: { code: string; message: string },
+  { code, message, param }: { code: string; message: string; param?: string },
   otherwise: unknown = new Error(`${code}: ${message}`),
 ): unknown {
-  if (code === 'invalid_request') return new ApiError('invalid_request', 422, message);
+  if (code === 'invalid_request') return new ApiError('invalid_request', 422, message, { param });
   // The workflow took the create too late to read it: as if it had not taken it at all.
   if (code === 'service_unavailable') return notTaken();
   if (isErrorCode(code) && code !== 'internal_error' && typeof ERROR_CATALOG[code].status === 'number') {
-    return ApiError.of(code as FixedStatusCode, message);
+    return ApiError.of(code as FixedStatusCode, message, param);
   }
   return otherwise;
 }

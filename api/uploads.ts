@@ -117,6 +117,7 @@ function multerToApiError(err: unknown): unknown {
         'invalid_request',
         422,
         `Invalid request: ${err.field ?? 'a file part'}: files go in the "documents" field.`,
+        { param: err.field },
       );
     case 'LIMIT_FILE_SIZE':
       return ApiError.of('document_too_large', 'A document is larger than the per-file limit.');
@@ -127,12 +128,14 @@ function multerToApiError(err: unknown): unknown {
         'invalid_request',
         422,
         `Invalid request: ${err.field ?? 'a field'}: longer than a text field may be.`,
+        { param: err.field },
       );
     default:
       return new ApiError(
         'invalid_request',
         422,
         `Invalid request: ${err.field ? `${err.field}: ` : ''}${err.message}.`,
+        { param: err.field },
       );
   }
 }
@@ -142,6 +145,7 @@ export function missingFileName(): ApiError {
     'invalid_request',
     422,
     'Invalid request: documents: a file part needs a file name (filename="…" in its Content-Disposition).',
+    { param: 'documents' },
   );
 }
 
@@ -159,6 +163,7 @@ export function refusedFileName(parts: readonly { filename: string }[]): ApiErro
         'invalid_request',
         422,
         `Invalid request: documents[${index}].filename (its file name): ${parsed.error.issues[0]!.message}.`,
+        { param: `documents[${index}].filename` },
       );
   }
   return undefined;

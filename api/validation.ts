@@ -19,7 +19,14 @@ export function invalidRequest(error: z.ZodError): ApiError {
       return issue.keys.map((k) => `${fieldName([...issue.path, k])}: unknown field`).join('; ');
     return `${fieldName(issue.path)}: ${issue.message}`;
   });
-  return new ApiError('invalid_request', 422, `Invalid request: ${parts.join('; ')}.`);
+  const [first] = error.issues;
+  const param =
+    first === undefined
+      ? undefined
+      : fieldName(first.code === 'unrecognized_keys' ? [...first.path, first.keys[0] ?? ''] : first.path);
+  return new ApiError('invalid_request', 422, `Invalid request: ${parts.join('; ')}.`, {
+    param: param === 'body' ? undefined : param,
+  });
 }
 
 /** The 422 body used for path parameter failures: `{ detail: [{ loc, msg, type, ctx, input }] }`. */

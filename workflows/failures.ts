@@ -13,11 +13,29 @@ export function failureMessage(err: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
 }
 
-/** A submission's refusal as an error code of the interface, or internal_error for anything else. */
-export function rejectionOf(err: unknown): { code: string; message: string } {
+export interface Rejection {
+  code: string;
+  message: string;
+  /** The request field refused, when it is one field rather than the code's own. */
+  param?: string;
+}
+
+/**
+ * A submission's refusal as an error code of the interface (with the field it names, if any), or
+ * internal_error for anything else.
+ */
+export function rejectionOf(err: unknown): Rejection {
   const cause = causeOf(err);
   if (cause instanceof ApplicationFailure && cause.type && REJECTIONS.includes(cause.type)) {
-    return { code: cause.type, message: cause.message };
+    const [param] = cause.details ?? [];
+    return { code: cause.type, message: cause.message, ...(typeof param === 'string' ? { param } : {}) };
   }
   return { code: 'internal_error', message: 'The review could not be recorded; retry later.' };
+}
+
+/** A refusal as the failure an update ends with: the API reads the code, the message and the field. */
+export function refusalFailure(r: Rejection): ApplicationFailure {
+  // The field's name, never a value.
+  const details = r.param === undefined ? [] : [r.param];
+  return ApplicationFailure.create({ type: r.code, message: r.message, details, nonRetryable: true });
 }

@@ -11,7 +11,7 @@ import type { IngestSubmissionResult } from '../activities/ingest.js';
 import { customerStatus } from '../src/reviews/states.js';
 import { InternalStateKey, REJECTED_CREATE, ReviewStatusKey } from '../src/temporal/search-attribute-keys.js';
 import { ingest, requestWriter } from './activity-options.js';
-import { rejectionOf } from './failures.js';
+import { refusalFailure, rejectionOf } from './failures.js';
 import type { AddDocumentsRequest, CreateReviewRequest, ReviewWorkflowInput } from './messages.js';
 import type { ReviewProgress } from './progress.js';
 
@@ -20,8 +20,7 @@ import type { ReviewProgress } from './progress.js';
  * a refusal thrown by the activity itself was before activities returned them.
  */
 function answered<T extends object>(result: T | Refused): T {
-  if (isRefused(result))
-    throw ApplicationFailure.create({ type: result.refused.code, message: result.refused.message, nonRetryable: true });
+  if (isRefused(result)) throw refusalFailure(result.refused);
   return result;
 }
 
@@ -92,7 +91,7 @@ export class Submissions {
         { key: InternalStateKey, value: REJECTED_CREATE },
         { key: ReviewStatusKey, value: null },
       ]);
-      throw ApplicationFailure.create({ type: rejection.code, message: rejection.message, nonRetryable: true });
+      throw refusalFailure(rejection);
     }
   }
 
@@ -150,8 +149,7 @@ export class Submissions {
         ),
       );
     } catch (err) {
-      const rejection = rejectionOf(err);
-      throw ApplicationFailure.create({ type: rejection.code, message: rejection.message, nonRetryable: true });
+      throw refusalFailure(rejectionOf(err));
     }
     return this.lock.runExclusive(() => this.record(request, submission));
   }
@@ -205,7 +203,7 @@ export class Submissions {
       };
     } catch (err) {
       const rejection = rejectionOf(err);
-      throw ApplicationFailure.create({ type: rejection.code, message: rejection.message, nonRetryable: true });
+      throw refusalFailure(rejection);
     }
   }
 }

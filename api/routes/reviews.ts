@@ -281,6 +281,7 @@ export function reviewRoutes({ config, sql, storage, workflows }: ReviewRoutesDe
               'invalid_request',
               422,
               'Invalid request: cursor: not a cursor this API issued; pass next_cursor back verbatim.',
+              { param: 'cursor' },
             );
           throw err;
         }
@@ -389,6 +390,7 @@ function malformedMetadata(): ApiError {
     'invalid_request',
     400,
     'Invalid request: metadata: must be a JSON object whose values are strings.',
+    { param: 'metadata' },
   );
 }
 

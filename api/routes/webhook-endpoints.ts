@@ -40,6 +40,7 @@ export function webhookEndpointRoutes({ config, sql }: { config: Config; sql: Sq
             'invalid_request',
             400,
             'Invalid request: url: must be an https:// URL of at most 2048 characters.',
+            { param: 'url' },
           );
         }
         throw invalidRequest(parsed.error);
@@ -52,6 +53,7 @@ export function webhookEndpointRoutes({ config, sql }: { config: Config; sql: Sq
             'invalid_request',
             400,
             `Invalid request: url: ${err.message}; webhooks go only to public HTTPS hosts.`,
+            { param: 'url' },
           );
         }
         throw err;
@@ -80,6 +82,7 @@ export function webhookEndpointRoutes({ config, sql }: { config: Config; sql: Sq
             422,
             `Invalid request: url: already registered as endpoint ${err.existingId}; every event ` +
               `would be delivered to it twice.`,
+            { param: 'url' },
           );
         }
         if (err instanceof EndpointLimitError) {

@@ -20,6 +20,8 @@ export class IngestRejection extends Error {
   constructor(
     readonly code: RejectionCode,
     message: string,
+    /** The request field refused (`documents[0].url`), when it is one field rather than the code's own. */
+    readonly param?: string,
   ) {
     super(message);
   }

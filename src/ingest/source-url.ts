@@ -82,7 +82,7 @@ async function fetchSource(
   total: ByteBudget,
 ): Promise<StagedFile> {
   const field = `documents[${index}].url`;
-  const refuse = (why: string) => new IngestRejection('invalid_request', `Invalid request: ${field}: ${why}.`);
+  const refuse = (why: string) => new IngestRejection('invalid_request', `Invalid request: ${field}: ${why}.`, field);
   const tooLarge = () =>
     new IngestRejection(
       'document_too_large',

@@ -40,9 +40,10 @@ export function refuse(o: {
   reviewId: string;
   code: string;
   message: string;
+  param?: string | undefined;
 }): Refused {
   o.log.info(`${o.what} refused: ${o.code}`, { request_id: o.requestId, review_id: o.reviewId, code: o.code });
-  return { refused: { code: o.code, message: o.message } };
+  return { refused: { code: o.code, message: o.message, ...(o.param !== undefined ? { param: o.param } : {}) } };
 }
 
 /** What ingesting needs: the database, the store, the limits and secrets, and the process that ingests. */
@@ -98,6 +99,7 @@ export function submissionIngester({ sql, storage, config, log }: IngestingDeps)
         reviewId: input.reviewId,
         code: err.code,
         message: err.message,
+        param: err.param,
       });
     }
   };

@@ -7,7 +7,8 @@
  * stack trace is logged for it) and the workflow answers the request with it.
  */
 export interface Refused {
-  refused: { code: string; message: string };
+  /** `param`: the request field refused, when the code's own (the catalog's) is not the one. */
+  refused: { code: string; message: string; param?: string };
 }
 
 export function isRefused<T extends object>(result: T | Refused): result is Refused {

@@ -24,6 +24,7 @@ export function workingDocumentCheck(secret: SecretRing<string>, target: Submiss
         throw new IngestRejection(
           'invalid_request',
           `Invalid request: documents: ${filename} is the working document of a different review.`,
+          'documents',
         );
       }
       if (workingDocument.fieldCount === 0) {

@@ -4,7 +4,7 @@
 import test from 'ava';
 import { ReviewSchema } from '../../src/reviews/review.js';
 import { keysUnder, leftUnder, sha256 as sha, storedDocuments } from '../support/objects.js';
-import { call, errorCode, errorMessage as message } from '../support/http.js';
+import { call, errorCode, errorMessage as message, errorParam } from '../support/http.js';
 import { closeShared, db, newOrganization, stack, temporalClient } from '../support/stack.js';
 import { sharedSources } from '../support/source-server.js';
 import { elf, pdf, png, zip } from '../support/fixtures.js';
@@ -125,7 +125,7 @@ const unfetchable: [string, () => Promise<string>, RegExp][] = [
 ];
 
 for (const [title, url, pattern] of unfetchable) {
-  test(`${title} is 422 invalid_request naming the url, and nothing is kept`, async (t) => {
+  test(`${title} is 422 invalid_request naming the url (in its message and param), and nothing is kept`, async (t) => {
     const org = await newOrganization();
     const res = await call(stack.apiUrl, 'POST', '/reviews', {
       key: org.liveKey,
@@ -140,6 +140,8 @@ for (const [title, url, pattern] of unfetchable) {
     t.is(res.status, 422, res.text);
     t.is(errorCode(res), 'invalid_request');
     t.regex(message(res), pattern);
+    // Named in param too, as the worker that fetched it refused it.
+    t.is(errorParam(res), 'documents[1].url');
     await nothingKept(t, org.id);
   });
 }

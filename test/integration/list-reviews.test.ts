@@ -5,7 +5,7 @@ import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { insertReview } from '../../src/db/reviews.js';
 import { ReviewSchema, type ReviewStatus } from '../../src/reviews/review.js';
-import { call, createBody, errorCode, errorMessage } from '../support/http.js';
+import { call, createBody, errorCode, errorMessage, errorParam } from '../support/http.js';
 import { closeShared, db, newOrganization, stack } from '../support/stack.js';
 
 test.after.always(closeShared);
@@ -155,6 +155,7 @@ test('limit outside 1..100 and a malformed, altered or foreign cursor are 422 in
   const cursor = ((await api('GET', '/reviews?limit=1', { key: other.liveKey })).body as Page).next_cursor!;
   const foreign = await api('GET', `/reviews?cursor=${encodeURIComponent(cursor)}`, { key: org.liveKey });
   t.is(foreign.status, 422);
+  t.is(errorParam(foreign), 'cursor');
   t.regex((foreign.body as { error: { message: string } }).error.message, /cursor/);
   const altered = await api('GET', `/reviews?cursor=${encodeURIComponent(`x${cursor}`)}`, { key: other.liveKey });
   t.is(errorCode(altered), 'invalid_request');
@@ -195,7 +196,7 @@ test('status, reference_id, created_after and created_before narrow the list, co
   );
 });
 
-test('a status not among the statuses, or a time without its offset or not a time, is 422 invalid_request naming it', async (t) => {
+test('a status not among the statuses, or a time without its offset or not a time, is 422 invalid_request naming it in param', async (t) => {
   const org = await newOrganization();
   for (const [param, value] of [
     ['status', 'done'],
@@ -209,5 +210,6 @@ test('a status not among the statuses, or a time without its offset or not a tim
     t.is(res.status, 422, `${param}=${value}`);
     t.is(errorCode(res), 'invalid_request', `${param}=${value}`);
     t.regex(errorMessage(res), new RegExp(param), `${param}=${value}`);
+    t.is(errorParam(res), param, `${param}=${value}`);
   }
 });

@@ -14,7 +14,7 @@ import {
   InternalStateKey,
   ReviewTypeKey,
 } from '../../src/temporal/search-attribute-keys.js';
-import { assertStatus, call, createBody, errorCode, errorMessage, form } from '../support/http.js';
+import { assertStatus, call, createBody, errorCode, errorMessage, errorParam, form } from '../support/http.js';
 import { pdf, zip } from '../support/fixtures.js';
 import { describedAt, waitForInternalState } from '../support/reviews.js';
 import { closeShared, config, db, newOrganization, stack, temporalClient } from '../support/stack.js';
@@ -151,7 +151,8 @@ test('a duplicate reference_id returns 409 duplicate_reference_id naming the rev
   const second = await api('POST', '/reviews', { key: org.liveKey, json: createBody({ reference_id: 'LN-dup' }) });
   t.is(second.status, 409);
   t.is(errorCode(second), 'duplicate_reference_id');
-  // It names the review that holds the reference.
+  // It names the field, and the review that holds the reference.
+  t.is(errorParam(second), 'reference_id');
   t.true(errorMessage(second).includes(ReviewSchema.parse(first.body).review_id), errorMessage(second));
   const rows = await db()`select id from reviews where organization_id = ${org.id}`;
   t.is(rows.length, 1);

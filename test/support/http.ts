@@ -82,6 +82,12 @@ export function errorCode(res: ApiResponse): string | undefined {
   return typeof body?.error?.code === 'string' ? body.error.code : undefined;
 }
 
+/** The request field an error names (`param`), if it names one. */
+export function errorParam(res: ApiResponse): string | undefined {
+  const body = res.body as { error?: { param?: unknown } } | undefined;
+  return typeof body?.error?.param === 'string' ? body.error.param : undefined;
+}
+
 export function errorMessage(res: ApiResponse): string {
   const body = res.body as { error?: { message?: unknown } } | undefined;
   return typeof body?.error?.message === 'string' ? body.error.message : '';
