@@ -117,7 +117,9 @@ export function createWebhookActivities({ sql, config }: { sql: Sql; config: Con
       const result = await deliverWithRetries(
         {
           url: target.endpoint.url,
-          secret: decryptSecret(target.secretCiphertext, config.secrets.webhookKeysAccepted, target.endpoint.id),
+          secrets: [target.secretCiphertext, target.previousSecretCiphertext]
+            .filter((sealed) => sealed !== undefined)
+            .map((sealed) => decryptSecret(sealed, config.secrets.webhookKeysAccepted, target.endpoint.id)),
           body,
           allowLoopback: config.testOnlyAllowLoopbackTargets,
         },

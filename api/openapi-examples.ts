@@ -143,6 +143,13 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   Disposition: disposition,
   WebhookEndpoint: webhookEndpoint,
   RegisteredWebhookEndpoint: { ...webhookEndpoint, signing_secret: 'whsec_4Jt9Vx2Lm8Qa5Rw1Ns7Kd3Pf6Hy0q7Zc' },
+  RotatedWebhookEndpoint: {
+    ...webhookEndpoint,
+    secret_hint: 'whsec_…8Rk2',
+    signing_secret: 'whsec_9Ud2Wm5Tq1Zb7Xe3Lc8Gj4Hn6Pv0s8Rk2',
+    previous_secret_expires_at: '2026-11-24T08:00:00.000Z',
+  },
+  RotateWebhookSecret: { previous_secret_overlap_seconds: 86_400 },
   WebhookEndpointList: { endpoints: [webhookEndpoint] },
   WebhookDelivery: delivery,
   WebhookDeliveryList: {

@@ -15,6 +15,8 @@ import {
 import {
   RegisteredWebhookEndpointSchema,
   RegisterWebhookEndpointSchema,
+  RotatedWebhookEndpointSchema,
+  RotateWebhookSecretSchema,
   WebhookEndpointListSchema,
   WebhookEndpointSchema,
 } from '../src/webhooks/endpoint.js';
@@ -310,6 +312,34 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
     responses: {
       '204': { description: 'Deleted.', headers: rateLimitHeaders },
       '404': error('`webhook_endpoint_not_found`.'),
+      ...common,
+    },
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/webhook-endpoints/{id}/rotate-secret',
+    summary: "Rotate an endpoint's signing secret",
+    operationId: 'rotateWebhookSecret',
+    tags: tag('Webhook endpoints'),
+    description:
+      'Gives the endpoint a new signing secret, shown this once. For `previous_secret_overlap_seconds` ' +
+      "(24 h unless said) every delivery carries two `v1=` signatures, the new secret's and the replaced " +
+      "one's, so a receiver verifies with either while it switches. A rotation during an overlap ends the " +
+      'earlier overlap: only the secret just replaced keeps signing.',
+    security,
+    request: {
+      params: z.object({ id: z.string() }),
+      body: { required: false, content: { 'application/json': { schema: RotateWebhookSecretSchema } } },
+    },
+    responses: {
+      '200': {
+        ...json(RotatedWebhookEndpointSchema, 'Rotated; `signing_secret` is shown this once.'),
+        headers: rateLimitHeaders,
+      },
+      '400': error('`invalid_request`: the body is not JSON.'),
+      '404': error('`webhook_endpoint_not_found`: no endpoint of this organization and mode has that id.'),
+      '422': error('`invalid_request`: `previous_secret_overlap_seconds` is not 0 to 604800, or an unknown field.'),
       ...common,
     },
   });

@@ -1,4 +1,5 @@
-// /v1/webhook-endpoints: register (201, the signing secret shown once), list, delete, and list an
+// /v1/webhook-endpoints: register (201, the signing secret shown once), list, delete, rotate an endpoint's
+// signing secret (the new one shown once, the old one signing beside it for an overlap), and list an
 // endpoint's recent delivery attempts. Endpoints belong to the organization and the mode (live or
 // sandbox) of the key that registered them.
 import { Router } from 'express';
@@ -13,10 +14,11 @@ import {
   EndpointLimitError,
   insertEndpoint,
   listEndpoints,
+  rotateEndpointSecret,
 } from '../../src/db/webhook-endpoints.js';
 import { checkTarget, UnsafeTargetError } from '../../src/outbound/address-guard.js';
 import { WebhookDeliveryListQuerySchema } from '../../src/webhooks/delivery-log.js';
-import { RegisterWebhookEndpointSchema } from '../../src/webhooks/endpoint.js';
+import { RegisterWebhookEndpointSchema, RotateWebhookSecretSchema } from '../../src/webhooks/endpoint.js';
 import { encryptSecret, generateSigningSecret, secretHint } from '../../src/webhooks/secret.js';
 import { caller } from '../auth.js';
 import { ApiError } from '../errors.js';
@@ -115,6 +117,33 @@ export function webhookEndpointRoutes({ config, sql }: { config: Config; sql: Sq
       res.json({ deliveries });
     })
     .all(methodNotAllowed(['GET']));
+
+  router
+    .route('/webhook-endpoints/:id/rotate-secret')
+    .post(async (req, res) => {
+      const id = String(req.params.id);
+      if (req.headers['content-type'] !== undefined && !req.is('application/json'))
+        throw new ApiError('invalid_request', 400, 'Send the rotation as application/json, or with no body.');
+      // No body, or an empty one, asks for the default overlap.
+      const body: unknown = req.body === undefined || Object.keys(req.body as object).length === 0 ? {} : req.body;
+      const parsed = RotateWebhookSecretSchema.safeParse(body);
+      if (!parsed.success) throw invalidRequest(parsed.error);
+      const notFound = () => ApiError.of('webhook_endpoint_not_found', 'No such webhook endpoint.');
+      if (!z.uuid().safeParse(id).success) throw notFound();
+      const secret = generateSigningSecret();
+      const rotated = await rotateEndpointSecret(sql, caller(res), id, {
+        secretCiphertext: encryptSecret(secret, config.secrets.webhookKey, id),
+        secretHint: secretHint(secret),
+        overlapSeconds: parsed.data.previous_secret_overlap_seconds,
+      });
+      if (!rotated) throw notFound();
+      res.json({
+        ...rotated.endpoint,
+        signing_secret: secret,
+        previous_secret_expires_at: rotated.previousSecretExpiresAt?.toISOString() ?? null,
+      });
+    })
+    .all(methodNotAllowed(['POST']));
 
   router
     .route('/webhook-endpoints/:id')

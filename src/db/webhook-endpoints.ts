@@ -12,12 +12,16 @@ type EndpointRow = {
   enabled: boolean;
   secret_ciphertext: Buffer;
   secret_hint: string;
+  previous_secret_ciphertext: Buffer | null;
+  previous_secret_expires_at: Date | null;
   created_at: Date;
 };
 
 export interface StoredEndpoint {
   endpoint: WebhookEndpoint;
   secretCiphertext: Buffer;
+  /** The secret a rotation replaced, while its overlap lasts: deliveries are signed with both. */
+  previousSecretCiphertext: Buffer | undefined;
   /** The organization that registered it (its deliveries are paced per organization and host). */
   organizationId: string;
 }
@@ -33,8 +37,14 @@ function toEndpoint(r: EndpointRow): WebhookEndpoint {
   };
 }
 
-function toStored(r: EndpointRow): StoredEndpoint {
-  return { endpoint: toEndpoint(r), secretCiphertext: r.secret_ciphertext, organizationId: r.organization_id };
+function toStored(r: EndpointRow, now = new Date()): StoredEndpoint {
+  const overlapping = r.previous_secret_ciphertext !== null && (r.previous_secret_expires_at ?? now) > now;
+  return {
+    endpoint: toEndpoint(r),
+    secretCiphertext: r.secret_ciphertext,
+    previousSecretCiphertext: overlapping ? (r.previous_secret_ciphertext ?? undefined) : undefined,
+    organizationId: r.organization_id,
+  };
 }
 
 export interface Owner {
@@ -98,7 +108,7 @@ export async function deliveryTargets(sql: Sql, owner: Owner): Promise<StoredEnd
      where organization_id = ${owner.organizationId} and sandbox = ${owner.sandbox}
        and deleted_at is null and enabled
      order by created_at, id`;
-  return rows.map(toStored);
+  return rows.map((r) => toStored(r));
 }
 
 /** Soft-deletes an endpoint of this owner; false when there is none (unknown, foreign, other mode). */
@@ -119,6 +129,30 @@ export async function endpointForDelivery(sql: Sql, id: string): Promise<StoredE
 }
 
 /**
+ * Gives an endpoint of this owner a new signing secret; the one it replaces keeps signing beside it for
+ * `overlapSeconds` (none: it stops at once), replacing any earlier predecessor. Undefined when there is no
+ * such endpoint (unknown, foreign, other mode, deleted).
+ */
+export async function rotateEndpointSecret(
+  sql: Sql,
+  owner: Owner,
+  id: string,
+  next: { secretCiphertext: Buffer; secretHint: string; overlapSeconds: number },
+): Promise<{ endpoint: WebhookEndpoint; previousSecretExpiresAt: Date | null } | undefined> {
+  const overlap = next.overlapSeconds > 0;
+  const [row] = await sql<EndpointRow[]>`
+    update webhook_endpoints
+       set previous_secret_ciphertext = ${overlap ? sql`secret_ciphertext` : null},
+           previous_secret_expires_at = ${overlap ? sql`now() + ${next.overlapSeconds} * interval '1 second'` : null},
+           secret_ciphertext = ${next.secretCiphertext},
+           secret_hint = ${next.secretHint}
+     where id = ${id} and organization_id = ${owner.organizationId} and sandbox = ${owner.sandbox}
+       and deleted_at is null
+    returning *`;
+  return row && { endpoint: toEndpoint(row), previousSecretExpiresAt: row.previous_secret_expires_at };
+}
+
+/**
  * Seals every stored signing secret (deleted endpoints' too; one organization's when given) again with
  * `reseal`, in one transaction; returns how many. Run after a key rotation, so that the keys replaced can
  * be retired.
@@ -129,12 +163,14 @@ export async function resealSecrets(
   organizationId?: string,
 ): Promise<number> {
   return sql.begin(async (tx) => {
-    const rows = await tx<{ id: string; secret_ciphertext: Buffer }[]>`
-      select id, secret_ciphertext from webhook_endpoints
+    const rows = await tx<{ id: string; secret_ciphertext: Buffer; previous_secret_ciphertext: Buffer | null }[]>`
+      select id, secret_ciphertext, previous_secret_ciphertext from webhook_endpoints
        where ${organizationId === undefined ? tx`true` : tx`organization_id = ${organizationId}`}
        for update`;
     for (const row of rows) {
-      await tx`update webhook_endpoints set secret_ciphertext = ${reseal(row.secret_ciphertext, row.id)}
+      const previous = row.previous_secret_ciphertext;
+      await tx`update webhook_endpoints set secret_ciphertext = ${reseal(row.secret_ciphertext, row.id)},
+                 previous_secret_ciphertext = ${previous === null ? null : reseal(previous, row.id)}
         where id = ${row.id}`;
     }
     return rows.length;

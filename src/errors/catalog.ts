@@ -43,7 +43,8 @@ export const ERROR_CATALOG = {
       'added): its workflow refuses it once past the time the API waited. Honour `Retry-After`; logged ' +
       'under the `X-Request-Id` it carries; retry a create with the same `Idempotency-Key` (it is given ' +
       'the same review id)',
-    retry: 'yes, after `Retry-After`, with backoff; a create with the same `Idempotency-Key`; added documents answered so were not added: send them again',
+    retry:
+      'yes, after `Retry-After`, with backoff; a create with the same `Idempotency-Key`; added documents answered so were not added: send them again',
   },
   review_not_found: {
     status: 404,

@@ -10,7 +10,8 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 
 export interface DeliveryRequest {
   url: string;
-  secret: string;
+  /** The endpoint's signing secret, then the one a rotation replaced while its overlap lasts. */
+  secrets: readonly string[];
   /** The payload exactly as sent; the same on every attempt, so receivers can de-duplicate. */
   body: string;
   allowLoopback: boolean;
@@ -56,7 +57,7 @@ export async function deliverOnce(r: DeliveryRequest): Promise<DeliveryOutcome> 
         'content-type': 'application/json',
         'content-length': String(Buffer.byteLength(r.body)),
         'user-agent': 'loan-review-webhooks/1',
-        [SIGNATURE_HEADER]: signatureHeader(r.secret, r.body, t),
+        [SIGNATURE_HEADER]: signatureHeader(r.secrets, r.body, t),
       },
       body: r.body,
       signal,

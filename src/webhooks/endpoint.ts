@@ -21,6 +21,38 @@ export const RegisteredWebhookEndpointSchema = z
   .strictObject({ ...WebhookEndpointSchema.shape, signing_secret: z.string() })
   .openapi('RegisteredWebhookEndpoint');
 
+/** How long a rotated secret keeps signing beside its successor, by default and at most (seconds). */
+export const ROTATION_OVERLAP_DEFAULT_SECONDS = 24 * 3600;
+export const ROTATION_OVERLAP_MAX_SECONDS = 7 * 24 * 3600;
+
+export const RotateWebhookSecretSchema = z
+  .strictObject({
+    previous_secret_overlap_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(ROTATION_OVERLAP_MAX_SECONDS)
+      .default(ROTATION_OVERLAP_DEFAULT_SECONDS)
+      .meta({
+        description:
+          'How long deliveries still carry a signature with the secret being replaced, beside the new ' +
+          "one's (0: from now on, only the new one's). 24 h unless said; at most 7 days.",
+      }),
+  })
+  .openapi('RotateWebhookSecret');
+
+/** A rotation's answer: the endpoint, its new secret (shown this once), and when the old one stops signing. */
+export const RotatedWebhookEndpointSchema = z
+  .strictObject({
+    ...WebhookEndpointSchema.shape,
+    signing_secret: z.string(),
+    previous_secret_expires_at: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: 'Until when deliveries are signed with the replaced secret too; null: no longer.' }),
+  })
+  .openapi('RotatedWebhookEndpoint');
+
 export const WebhookEndpointListSchema = z.strictObject({ endpoints: z.array(WebhookEndpointSchema) });
 
 export const RegisterWebhookEndpointSchema = z.strictObject({

@@ -35,6 +35,7 @@ test('the document is served without a key, as OpenAPI 3.1 with the interface ve
     '/webhook-endpoints',
     '/webhook-endpoints/{id}',
     '/webhook-endpoints/{id}/deliveries',
+    '/webhook-endpoints/{id}/rotate-secret',
   ]);
 });
 
@@ -225,6 +226,7 @@ test('every operation is tagged with its resource, and the tags are described', 
       'deleteWebhookEndpoint',
       'listWebhookDeliveries',
       'listWebhookEndpoints',
+      'rotateWebhookSecret',
     ],
     Webhooks: ['reviewAmended', 'reviewCompleted', 'reviewFailed'],
   });

@@ -11,7 +11,7 @@ import { takeDeliverySlot } from '../../src/db/webhook-host-pacing.js';
 import { deliverOnce, deliverWithRetries, NO_HTTP_RESPONSE } from '../../src/webhooks/delivery.js';
 import { SIGNATURE_HEADER } from '../../src/webhooks/signature.js';
 import { pdf } from '../support/fixtures.js';
-import { call, form } from '../support/http.js';
+import { call, errorCode, errorParam, form } from '../support/http.js';
 import { deliveryRows, registerEndpoint, waitForReview } from '../support/reviews.js';
 import {
   closeShared,
@@ -162,7 +162,7 @@ test('every attempt failing leaves the review as it was; three attempts and no m
 
 test('delivery re-checks the target: a non-public address is refused without a request being sent', async (t) => {
   const receiver = await WebhookReceiver.start();
-  const outcome = await deliverOnce({ url: receiver.url, secret: 'whsec_test', body: '{}', allowLoopback: false });
+  const outcome = await deliverOnce({ url: receiver.url, secrets: ['whsec_test'], body: '{}', allowLoopback: false });
   t.like(outcome, { delivered: false, statusCode: null, final: true });
   t.regex(outcome.error ?? '', /non-public address/);
   t.is(receiver.received.length, 0);
@@ -174,7 +174,7 @@ test('a delivery a crashed worker had begun continues with the attempts it has l
   const pauses: number[] = [];
   const attempts: number[] = [];
   const result = await deliverWithRetries(
-    { url: receiver.url, secret: 'whsec_test', body: '{"event":"review.completed"}', allowLoopback: true },
+    { url: receiver.url, secrets: ['whsec_test'], body: '{"event":"review.completed"}', allowLoopback: true },
     {
       firstAttempt: 2,
       record: async (attempt) => void attempts.push(attempt),
@@ -263,13 +263,13 @@ test(
 
     const refused = await deliverOnce({
       url: `https://127.0.0.1:${closedPort}/hook`,
-      secret: 'whsec_test',
+      secrets: ['whsec_test'],
       body: '{}',
       allowLoopback: true,
     });
     const garbled = await deliverOnce({
       url: `https://127.0.0.1:${notTlsPort}/hook`,
-      secret: 'whsec_test',
+      secrets: ['whsec_test'],
       body: '{}',
       allowLoopback: true,
     });
@@ -342,7 +342,7 @@ test(
     const until = new Date(Date.now() + 5_000);
     const pauses: number[] = [];
     const attempts: number[] = [];
-    const request = { url: receiver.url, secret: 'whsec_test', body: '{}', allowLoopback: true };
+    const request = { url: receiver.url, secrets: ['whsec_test'], body: '{}', allowLoopback: true };
     const record = async (attempt: number) => void attempts.push(attempt);
     const sleep = async (ms: number) => void pauses.push(ms);
     const held = await deliverWithRetries(request, {
@@ -465,5 +465,76 @@ test(
     t.is(deliveries, 1, 'one delivery activity, never held back by the pace');
     await failing.close();
     await receiver.close();
+  },
+);
+
+test(
+  "rotating an endpoint's secret shows the new one once; for the overlap every delivery carries both " +
+    "signatures, which Stripe's verifier accepts with either secret; without one, or once it ends, only the new",
+  async (t) => {
+    const org = await newOrganization();
+    const receiver = await WebhookReceiver.start();
+    const { secret: first, id } = await registerEndpoint(org.sandboxKey, receiver.url);
+    const rotate = (body?: unknown, key = org.sandboxKey, endpoint = id) =>
+      call(stack.apiUrl, 'POST', `/webhook-endpoints/${endpoint}/rotate-secret`, {
+        key,
+        ...(body === undefined ? {} : { json: body }),
+      });
+    const rotated = (res: Awaited<ReturnType<typeof rotate>>) =>
+      res.body as { signing_secret: string; secret_hint: string; previous_secret_expires_at: string | null };
+    const signatures = (header: string) => header.split(',').filter((p) => p.startsWith('v1=')).length;
+    const nextDelivery = async (reference: string) => {
+      const before = receiver.received.length;
+      await sandboxReview(org, stack.apiUrl, reference);
+      const deliveries = await receiver.waitFor(before + 1);
+      const d = deliveries[before]!;
+      return { body: d.body, header: d.headers[SIGNATURE_HEADER.toLowerCase()] as string };
+    };
+
+    // The default overlap: 24 hours.
+    const res = await rotate();
+    t.is(res.status, 200, res.text);
+    const second = rotated(res).signing_secret;
+    t.regex(second, /^whsec_[0-9A-Za-z]{32}$/);
+    t.not(second, first);
+    t.is(rotated(res).secret_hint, `whsec_…${second.slice(-4)}`);
+    const overlapHours = (Date.parse(rotated(res).previous_secret_expires_at!) - Date.now()) / 3_600_000;
+    t.true(overlapHours > 23.9 && overlapHours <= 24, `${overlapHours} h`);
+    // Shown once: the listing has the hint only.
+    const listed = await call(stack.apiUrl, 'GET', '/webhook-endpoints', { key: org.sandboxKey });
+    t.false(listed.text.includes(second));
+
+    const during = await nextDelivery('SBX-ROT-1');
+    t.is(signatures(during.header), 2, during.header);
+    t.true(verifier.verifyHeader(during.body, during.header, second, 300), 'the new secret verifies');
+    t.true(verifier.verifyHeader(during.body, during.header, first, 300), 'the replaced one still does');
+
+    // No overlap: the replaced secret stops signing at once.
+    const now = await rotate({ previous_secret_overlap_seconds: 0 });
+    t.is(now.status, 200, now.text);
+    t.is(rotated(now).previous_secret_expires_at, null);
+    const third = rotated(now).signing_secret;
+    const after = await nextDelivery('SBX-ROT-2');
+    t.is(signatures(after.header), 1, after.header);
+    t.true(verifier.verifyHeader(after.body, after.header, third, 300));
+    for (const old of [first, second]) t.throws(() => verifier.verifyHeader(after.body, after.header, old, 300));
+
+    // An overlap that has ended signs no more.
+    const brief = await rotate({ previous_secret_overlap_seconds: 1 });
+    const fourth = rotated(brief).signing_secret;
+    await new Promise((r) => setTimeout(r, Date.parse(rotated(brief).previous_secret_expires_at!) - Date.now() + 500));
+    const ended = await nextDelivery('SBX-ROT-3');
+    t.is(signatures(ended.header), 1, ended.header);
+    t.true(verifier.verifyHeader(ended.body, ended.header, fourth, 300));
+    t.throws(() => verifier.verifyHeader(ended.body, ended.header, third, 300));
+
+    // Another organization's endpoint, the other mode's, and an unknown id are not found; a bad overlap is 422.
+    const other = await newOrganization();
+    t.is(errorCode(await rotate(undefined, other.sandboxKey)), 'webhook_endpoint_not_found');
+    t.is(errorCode(await rotate(undefined, org.liveKey)), 'webhook_endpoint_not_found');
+    t.is(errorCode(await rotate(undefined, org.sandboxKey, randomUUID())), 'webhook_endpoint_not_found');
+    const tooLong = await rotate({ previous_secret_overlap_seconds: 8 * 24 * 3600 });
+    t.is(tooLong.status, 422);
+    t.is(errorParam(tooLong), 'previous_secret_overlap_seconds');
   },
 );
