@@ -5,7 +5,7 @@
 // it opens no more.
 import { randomBytes } from 'node:crypto';
 import { secretsOf, type SecretRing } from '../secrets/ring.js';
-import { gcmOpen, openSealed, seal } from '../secrets/sealing.js';
+import { openSealed, seal } from '../secrets/sealing.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -32,23 +32,14 @@ export function encryptSecret(secret: string, key: Buffer, endpointId: string): 
   return Buffer.concat([Buffer.from([SEALED_V2]), seal(Buffer.from(secret, 'utf8'), key, associatedData(endpointId))]);
 }
 
-/**
- * Opens the sealed secret of endpoint `endpointId` with the key of the ring that sealed it. A secret sealed
- * before secrets named their key (iv ‖ tag ‖ ciphertext, not bound to the endpoint) is opened by trying
- * each key; `admin webhook-secrets reseal` seals it anew.
- */
+/** Opens the sealed secret of endpoint `endpointId` with the key of the ring that sealed it. */
 export function decryptSecret(sealed: Buffer, key: SecretRing<Buffer>, endpointId: string): string {
-  const keys = secretsOf(key);
-  if (sealed[0] === SEALED_V2) {
-    const opened = openSealed(sealed.subarray(1), keys, associatedData(endpointId));
-    if (opened) return opened.toString('utf8');
+  let opened: Buffer | undefined;
+  try {
+    if (sealed[0] === SEALED_V2) opened = openSealed(sealed.subarray(1), secretsOf(key), associatedData(endpointId));
+  } catch {
+    // GCM's authentication failed: sealed for another endpoint, or altered.
   }
-  for (const [i, k] of keys.entries()) {
-    try {
-      return gcmOpen(k, sealed.subarray(0, 12), sealed.subarray(12, 28), sealed.subarray(28)).toString('utf8');
-    } catch (err) {
-      if (i === keys.length - 1) throw err;
-    }
-  }
-  throw new Error('no key to open the secret with');
+  if (!opened) throw new Error(`the signing secret of endpoint ${endpointId} opens with none of the configured keys`);
+  return opened.toString('utf8');
 }
