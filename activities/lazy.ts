@@ -20,7 +20,7 @@ export const ACTIVITY_NAMES = [
   'renderRelease',
   'publishRelease',
   'releaseSandboxReport',
-  'webhookTargets',
+  'publishEvent',
   'deliverWebhook',
 ] as const satisfies readonly (keyof ReviewActivities)[];
 

@@ -5,37 +5,37 @@ import { attemptLabel, workerMetrics } from '../src/telemetry/worker-metrics.js'
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
-import { currentRelease } from '../src/db/releases.js';
-import { getReviewRecordById } from '../src/db/reviews.js';
+import { eventPayload, recordEvent } from '../src/db/events.js';
 import { recordDeliveryAttempt } from '../src/db/webhook-deliveries.js';
 import { deliveryTargets, endpointForDelivery } from '../src/db/webhook-endpoints.js';
 import { deliverWithRetries } from '../src/webhooks/delivery.js';
-import { eventIdOf } from '../src/webhooks/event-id.js';
 import { WebhookPayloadSchema, type WebhookEvent } from '../src/webhooks/payload.js';
 import { decryptSecret } from '../src/webhooks/secret.js';
 import { takeDeliverySlot } from '../src/db/webhook-host-pacing.js';
 
+/** One event to one endpoint: ids only; the payload is read from the event's row. */
 export interface WebhookDeliveryInput {
   endpointId: string;
-  reviewId: string;
-  event: WebhookEvent;
-  /** When the event happened (workflow time): the same in every attempt's payload. */
-  occurredAt: string;
-  /**
-   * The event's id, minted by the workflow once per event (so the same at every endpoint and attempt).
-   * Absent from deliveries scheduled before events had ids: `eventIdOf` derives one from the rest.
-   */
-  eventId?: string;
-  /** The release the event announces (null for review.failed); absent likewise, then read here. */
-  releaseId?: string | null;
+  eventId: string;
   /** A delivery continued once its pace allowed: what the call before made and the slot it took. */
   paced?: DeliveryPaced;
 }
 
 /**
- * A delivery held back by its pace (its organization's deliveries to its host): attempts made so far, and
- * the slot taken for the next one.
+ * An event the review's workflow announces: its id (minted once by the workflow), the review, and the
+ * release it announces (null for review.failed; undefined: the review's current one, read when recorded).
  */
+export interface AnnouncedEvent {
+  eventId: string;
+  reviewId: string;
+  organizationId: string;
+  sandbox: boolean;
+  event: WebhookEvent;
+  releaseId?: string | null;
+  /** When it happened (workflow time): the same in every payload of it. */
+  occurredAt: string;
+}
+
 export interface DeliveryPaced {
   attemptsMade: number;
   slotAt: string;
@@ -44,17 +44,20 @@ export interface DeliveryPaced {
 /** Waits for the pace up to this long are slept here; longer ones are the workflow's (a timer). */
 const PACE_WAIT_IN_ACTIVITY_MS = 1_000;
 
-/** decisions.md, "Webhook status": completed and amended carry `completed`; failed carries `failed`. */
-const EVENT_STATUS: Record<WebhookEvent, 'completed' | 'failed'> = {
-  'review.completed': 'completed',
-  'review.amended': 'completed',
-  'review.failed': 'failed',
-};
-
 export function createWebhookActivities({ sql, config }: { sql: Sql; config: Config }) {
   return {
-    /** The enabled endpoints of the review's organization and mode (sandbox reviews: sandbox endpoints only). */
-    async webhookTargets(input: { organizationId: string; sandbox: boolean }): Promise<string[]> {
+    /**
+     * Records the event (what GET /v1/events lists and every delivery of it reads), and answers the enabled
+     * endpoints of the review's organization and mode it goes to (sandbox reviews: sandbox endpoints only).
+     */
+    async publishEvent(input: AnnouncedEvent): Promise<string[]> {
+      await recordEvent(sql, {
+        id: input.eventId,
+        reviewId: input.reviewId,
+        type: input.event,
+        releaseId: input.releaseId,
+        occurredAt: input.occurredAt,
+      });
       return (await deliveryTargets(sql, input)).map((t) => t.endpoint.id);
     },
 
@@ -65,26 +68,10 @@ export function createWebhookActivities({ sql, config }: { sql: Sql; config: Con
       const target = await endpointForDelivery(sql, input.endpointId);
       // Deleted or disabled since the event: nothing is sent.
       if (!target) return 'endpoint_gone';
-      const review = await getReviewRecordById(sql, input.reviewId);
-      if (!review) throw ApplicationFailure.nonRetryable(`review ${input.reviewId} does not exist`);
-      const eventId = eventIdOf(input);
-      const releaseId =
-        input.releaseId !== undefined
-          ? input.releaseId
-          : EVENT_STATUS[input.event] === 'failed'
-            ? null
-            : ((await currentRelease(sql, input.reviewId))?.id ?? null);
-      const body = JSON.stringify(
-        WebhookPayloadSchema.parse({
-          id: eventId,
-          event: input.event,
-          review_id: input.reviewId,
-          release_id: releaseId,
-          reference_id: review.reference_id,
-          status: EVENT_STATUS[input.event],
-          occurred_at: input.occurredAt,
-        }),
-      );
+      const event = await eventPayload(sql, input.eventId);
+      if (!event) throw ApplicationFailure.nonRetryable(`event ${input.eventId} was never recorded`);
+      const { payload } = event;
+      const body = JSON.stringify(WebhookPayloadSchema.parse(payload));
       const ctx = Context.current();
       const heartbeatAttempts = typeof ctx.info.heartbeatDetails === 'number' ? ctx.info.heartbeatDetails : 0;
       // A delivery continued after its pace held it (and no attempt made since, by a crashed try of
@@ -130,10 +117,10 @@ export function createWebhookActivities({ sql, config }: { sql: Sql; config: Con
           record: async (attempt, outcome) => {
             await recordDeliveryAttempt(sql, {
               endpointId: input.endpointId,
-              reviewId: input.reviewId,
-              event: input.event,
-              eventId,
-              releaseId,
+              reviewId: payload.review_id,
+              event: payload.event,
+              eventId: payload.id,
+              releaseId: payload.release_id,
               attempt,
               statusCode: outcome.statusCode,
               error: outcome.error,
@@ -145,7 +132,7 @@ export function createWebhookActivities({ sql, config }: { sql: Sql; config: Con
             });
             // The owner's list shows a generic reason; operators see the failure itself.
             if (outcome.detail !== outcome.error) {
-              ctx.log.warn(`webhook ${input.event} not delivered, attempt ${attempt}: ${outcome.detail}`, {
+              ctx.log.warn(`webhook ${payload.event} not delivered, attempt ${attempt}: ${outcome.detail}`, {
                 endpoint_id: input.endpointId,
                 attempt,
               });

@@ -21,6 +21,7 @@ import { healthRoutes } from './routes/health.js';
 import { reviewRoutes } from './routes/reviews.js';
 import type { ReviewWorkflows } from './review-workflow.js';
 import { webhookEndpointRoutes } from './routes/webhook-endpoints.js';
+import { eventRoutes } from './routes/events.js';
 
 export interface AppDeps {
   config: Config;
@@ -66,6 +67,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(receivedOffTheClock(express.json({ limit: '1mb' })));
   v1.use(reviewRoutes(deps));
   v1.use(webhookEndpointRoutes(deps));
+  v1.use(eventRoutes(deps));
   app.use('/v1', v1);
   app.use(healthRoutes(deps));
   app.use(docsRoutes());

@@ -151,6 +151,22 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   },
   RotateWebhookSecret: { previous_secret_overlap_seconds: 86_400 },
   WebhookEndpointList: { endpoints: [webhookEndpoint] },
+  ResendEventRequest: { event_id: EVENT_ID },
+  ResendAccepted: { endpoint_id: ENDPOINT_ID, event_id: EVENT_ID },
+  EventList: {
+    data: [
+      {
+        id: EVENT_ID,
+        event: 'review.completed',
+        review_id: REVIEW_ID,
+        release_id: RELEASE_ID,
+        reference_id: 'LN-2026-04417',
+        status: 'completed',
+        occurred_at: '2026-11-23T08:00:03.502Z',
+      },
+    ],
+    next_cursor: null,
+  },
   WebhookDelivery: delivery,
   WebhookDeliveryList: {
     deliveries: [
@@ -209,5 +225,9 @@ export const TAGS = [
     description: "Where the organization's events are delivered, and what each delivery attempt got back.",
   },
   { name: 'Webhooks', description: 'The events the service sends to registered endpoints.' },
+  {
+    name: 'Events',
+    description: 'Every event announced, as its webhook carried it: reconcile what a receiver missed, send one again.',
+  },
 ] as const;
 export type Tag = (typeof TAGS)[number]['name'];

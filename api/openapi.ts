@@ -15,6 +15,8 @@ import {
 import {
   RegisteredWebhookEndpointSchema,
   RegisterWebhookEndpointSchema,
+  ResendAcceptedSchema,
+  ResendEventSchema,
   RotatedWebhookEndpointSchema,
   RotateWebhookSecretSchema,
   WebhookEndpointListSchema,
@@ -26,7 +28,7 @@ import {
   WebhookDeliveryListSchema,
   WebhookDeliverySchema,
 } from '../src/webhooks/delivery-log.js';
-import { WebhookPayloadSchema } from '../src/webhooks/payload.js';
+import { EventListQuerySchema, EventListSchema, WebhookPayloadSchema } from '../src/webhooks/payload.js';
 import { ErrorEnvelopeSchema } from './errors.js';
 import { SCHEMA_EXAMPLES, TAGS, type Tag } from './openapi-examples.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
@@ -317,6 +319,25 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
   });
 
   registry.registerPath({
+    method: 'get',
+    path: '/events',
+    summary: "List the organization's events of the key's mode",
+    operationId: 'listEvents',
+    tags: tag('Events'),
+    description:
+      'Newest first, by `occurred_at` then `id`: each event the service announced (whether or not an ' +
+      'endpoint was registered), as its webhook carried it. Reconcile by `id`: one your receiver has not ' +
+      'seen can be sent again with `POST /webhook-endpoints/{id}/deliveries`.',
+    security,
+    request: { query: EventListQuerySchema },
+    responses: {
+      '200': { ...json(EventListSchema, 'A page of events.'), headers: rateLimitHeaders },
+      '422': error('`invalid_request`: malformed `limit`, `cursor`, `type` or `review_id`.'),
+      ...common,
+    },
+  });
+
+  registry.registerPath({
     method: 'post',
     path: '/webhook-endpoints/{id}/rotate-secret',
     summary: "Rotate an endpoint's signing secret",
@@ -340,6 +361,30 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
       '400': error('`invalid_request`: the body is not JSON.'),
       '404': error('`webhook_endpoint_not_found`: no endpoint of this organization and mode has that id.'),
       '422': error('`invalid_request`: `previous_secret_overlap_seconds` is not 0 to 604800, or an unknown field.'),
+      ...common,
+    },
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/webhook-endpoints/{id}/deliveries',
+    summary: 'Send an event again to an endpoint',
+    operationId: 'resendEvent',
+    tags: tag('Events'),
+    description:
+      'Delivers the event again to this endpoint, signed afresh, with the same payload (the same `id`: ' +
+      'receivers that de-duplicate keep one), in up to 3 attempts as at first; each attempt is recorded in ' +
+      "the endpoint's delivery log. Answered 202 once the delivery is on its way.",
+    security,
+    request: {
+      params: z.object({ id: z.string() }),
+      body: { required: true, content: { 'application/json': { schema: ResendEventSchema } } },
+    },
+    responses: {
+      '202': { ...json(ResendAcceptedSchema, 'On its way.'), headers: rateLimitHeaders },
+      '400': error('`invalid_request`: the body is not JSON.'),
+      '404': error('`webhook_endpoint_not_found`: no endpoint of this organization and mode has that id.'),
+      '422': error('`invalid_request`: `event_id` is malformed, or no event of this organization and mode.'),
       ...common,
     },
   });

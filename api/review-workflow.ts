@@ -2,6 +2,7 @@
 // (the running workflow takes them; a review whose run has closed gets a new run that continues it), and
 // the workflow's refusals come back as the API's errors. The routes only map HTTP to these calls.
 import type { Context as TraceContext } from '@opentelemetry/api';
+import { randomUUID } from 'node:crypto';
 import { inTrace } from './request-tracing.js';
 import {
   WithStartWorkflowOperation,
@@ -29,6 +30,7 @@ import {
   SandboxKey,
 } from '../src/temporal/search-attribute-keys.js';
 import { addDocumentsUpdate, createReviewUpdate, holdUpdate, type ReviewWorkflowInput } from '../workflows/messages.js';
+import type { resendEventWorkflow } from '../workflows/deliveries.js';
 import type { reviewWorkflow } from '../workflows/review.js';
 import type { Caller } from './auth.js';
 import { ApiError } from './errors.js';
@@ -65,6 +67,24 @@ export class ReviewWorkflows {
     private readonly temporal: Client,
     private readonly taskQueue: string,
   ) {}
+
+  /**
+   * Sends an event again to one endpoint (its own workflow: the attempts and the pace as for the first
+   * delivery, each recorded in the endpoint's delivery log); resolves once Temporal has it.
+   */
+  async resendEvent(endpointId: string, eventId: string): Promise<void> {
+    try {
+      await this.temporal.workflow.start<typeof resendEventWorkflow>('resendEventWorkflow', {
+        workflowId: `webhook-resend-${eventId}-${randomUUID()}`,
+        taskQueue: this.taskQueue,
+        args: [{ endpointId, eventId }],
+      });
+    } catch (err) {
+      throw new ApiError('service_unavailable', 503, 'The event could not be sent again now; retry shortly.', {
+        logAs: `starting the resend failed: ${err instanceof Error ? err.message : String(err)}`,
+      });
+    }
+  }
 
   /**
    * Starts the review's workflow with its create (update-with-start) and resolves once the workflow has

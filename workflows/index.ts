@@ -1,2 +1,3 @@
 // The workflow bundle's entry point: every workflow type the worker registers.
 export { reviewWorkflow } from './review.js';
+export { resendEventWorkflow } from './deliveries.js';

@@ -1,11 +1,11 @@
 // What follows a transition of the review's state (review-state.ts, which it owns) for the world outside:
 // the read model in Postgres (written in the order of the transitions), the search attributes, the
 // Temporal UI's current details, and the webhooks a transition announces.
-import { setCurrentDetails, sleep, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
-import type { DeliveryPaced } from '../activities/webhooks.js';
+import { setCurrentDetails, upsertSearchAttributes, uuid4 } from '@temporalio/workflow';
 import { customerStatus, type InternalState } from '../src/reviews/states.js';
 import type { WebhookEvent } from '../src/webhooks/payload.js';
-import { bookkeeper, webhooks } from './activity-options.js';
+import { bookkeeper } from './activity-options.js';
+import { deliverEvent } from './deliveries.js';
 import type { ReviewWorkflowInput, ReviewWorkflowState } from './messages.js';
 import { InternalStateKey, ReviewStatusKey } from '../src/temporal/search-attribute-keys.js';
 import { ReviewState } from './review-state.js';
@@ -95,40 +95,26 @@ export class ReviewProgress {
    * Sends an event to every endpoint of the review's organization and mode; never blocks the review. The
    * event gets its id here, once, so every endpoint and every attempt carries the same. `releaseId` is the
    * release it announces (null for review.failed; undefined where the workflow does not hold it, the
-   * sandbox's canned release: the delivery reads the review's current one). `occurredAt` is a release's
-   * own time for the events that announce one (now, for the others).
+   * sandbox's canned release: the event is recorded with the review's current one). `occurredAt` is a
+   * release's own time for the events that announce one (now, for the others).
    */
   announce(event: WebhookEvent, releaseId: string | null | undefined, occurredAt = new Date().toISOString()): void {
     const { reviewId, organizationId, sandbox } = this.input;
     const eventId = uuid4();
     const fanOut = async () => {
-      const endpoints = await bookkeeper.webhookTargets({ organizationId, sandbox });
+      const endpoints = await bookkeeper.publishEvent.executeWithOptions({ summary: `Record ${event}` }, [
+        {
+          eventId,
+          reviewId,
+          organizationId,
+          sandbox,
+          event,
+          occurredAt,
+          ...(releaseId !== undefined ? { releaseId } : {}),
+        },
+      ]);
       // Best effort (interface, "Events"): an endpoint that fails every attempt changes nothing here.
-      await Promise.allSettled(
-        endpoints.map(async (endpointId) => {
-          let paced: DeliveryPaced | undefined;
-          for (;;) {
-            const delivered = await webhooks.deliverWebhook.executeWithOptions(
-              { summary: `Deliver ${event} to endpoint ${endpointId}${paced ? ' (paced)' : ''}` },
-              [
-                {
-                  endpointId,
-                  reviewId,
-                  event,
-                  occurredAt,
-                  eventId,
-                  ...(releaseId !== undefined ? { releaseId } : {}),
-                  ...(paced ? { paced } : {}),
-                },
-              ],
-            );
-            if (typeof delivered === 'string') return;
-            // Its host takes deliveries at a pace: wait for the slot the delivery took, holding no worker.
-            paced = delivered.paced;
-            await sleep(Math.max(0, Date.parse(paced.slotAt) - Date.now()));
-          }
-        }),
-      );
+      await Promise.allSettled(endpoints.map((endpointId) => deliverEvent(endpointId, eventId, event)));
     };
     this.announcements.push(this.tracked(fanOut().catch(() => undefined)));
   }

@@ -14,18 +14,33 @@ import {
   EndpointLimitError,
   insertEndpoint,
   listEndpoints,
+  ownsEndpoint,
   rotateEndpointSecret,
 } from '../../src/db/webhook-endpoints.js';
+import { ownsEvent } from '../../src/db/events.js';
+import type { ReviewWorkflows } from '../review-workflow.js';
 import { checkTarget, UnsafeTargetError } from '../../src/outbound/address-guard.js';
 import { WebhookDeliveryListQuerySchema } from '../../src/webhooks/delivery-log.js';
-import { RegisterWebhookEndpointSchema, RotateWebhookSecretSchema } from '../../src/webhooks/endpoint.js';
+import {
+  RegisterWebhookEndpointSchema,
+  ResendEventSchema,
+  RotateWebhookSecretSchema,
+} from '../../src/webhooks/endpoint.js';
 import { encryptSecret, generateSigningSecret, secretHint } from '../../src/webhooks/secret.js';
 import { caller } from '../auth.js';
 import { ApiError } from '../errors.js';
 import { invalidRequest } from '../validation.js';
 import { methodNotAllowed } from './method-not-allowed.js';
 
-export function webhookEndpointRoutes({ config, sql }: { config: Config; sql: Sql }): Router {
+export function webhookEndpointRoutes({
+  config,
+  sql,
+  workflows,
+}: {
+  config: Config;
+  sql: Sql;
+  workflows: ReviewWorkflows;
+}): Router {
   const router = Router();
 
   router
@@ -106,6 +121,23 @@ export function webhookEndpointRoutes({ config, sql }: { config: Config; sql: Sq
 
   router
     .route('/webhook-endpoints/:id/deliveries')
+    .post(async (req, res) => {
+      const who = caller(res);
+      const id = String(req.params.id);
+      if (!req.is('application/json'))
+        throw new ApiError('invalid_request', 400, 'Send the request as application/json.');
+      const parsed = ResendEventSchema.safeParse(req.body);
+      if (!parsed.success) throw invalidRequest(parsed.error);
+      if (!(z.uuid().safeParse(id).success && (await ownsEndpoint(sql, who, id))))
+        throw ApiError.of('webhook_endpoint_not_found', 'No such webhook endpoint.');
+      // Another organization's event, or the other mode's, is as unknown as one that never was.
+      if (!(await ownsEvent(sql, who, parsed.data.event_id)))
+        throw new ApiError('invalid_request', 422, 'Invalid request: event_id: no such event of yours.', {
+          param: 'event_id',
+        });
+      await workflows.resendEvent(id, parsed.data.event_id);
+      res.status(202).json({ endpoint_id: id, event_id: parsed.data.event_id });
+    })
     .get(async (req, res) => {
       const id = String(req.params.id);
       const query = WebhookDeliveryListQuerySchema.safeParse(req.query);
@@ -116,7 +148,7 @@ export function webhookEndpointRoutes({ config, sql }: { config: Config; sql: Sq
       if (!deliveries) throw ApiError.of('webhook_endpoint_not_found', 'No such webhook endpoint.');
       res.json({ deliveries });
     })
-    .all(methodNotAllowed(['GET']));
+    .all(methodNotAllowed(['GET', 'POST']));
 
   router
     .route('/webhook-endpoints/:id/rotate-secret')

@@ -10,8 +10,8 @@ export interface DeliveryAttempt {
   endpointId: string;
   reviewId: string;
   event: string;
-  /** The event's id; absent only for deliveries a run began before events had ids. */
-  eventId: string | null;
+  /** The event's id (its row in events). */
+  eventId: string;
   releaseId: string | null;
   attempt: number;
   statusCode: number | null;
@@ -31,7 +31,7 @@ type DeliveryRow = {
   endpoint_id: string;
   review_id: string;
   event: string;
-  event_id: string | null;
+  event_id: string;
   release_id: string | null;
   attempt: number;
   status_code: number | null;

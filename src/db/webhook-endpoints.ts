@@ -121,6 +121,15 @@ export async function deleteEndpoint(sql: Sql, owner: Owner, id: string): Promis
   return rows.length === 1;
 }
 
+/** Whether this owner (organization and mode) has this endpoint, enabled and not deleted. */
+export async function ownsEndpoint(sql: Sql, owner: Owner, id: string): Promise<boolean> {
+  const rows = await sql`
+    select 1 from webhook_endpoints
+     where id = ${id} and organization_id = ${owner.organizationId} and sandbox = ${owner.sandbox}
+       and deleted_at is null and enabled`;
+  return rows.length === 1;
+}
+
 /** One endpoint for a delivery attempt; undefined once it was deleted or disabled (nothing is sent then). */
 export async function endpointForDelivery(sql: Sql, id: string): Promise<StoredEndpoint | undefined> {
   const [row] = await sql<EndpointRow[]>`

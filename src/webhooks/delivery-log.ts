@@ -5,10 +5,7 @@ import { WEBHOOK_EVENTS } from './payload.js';
 
 export const WebhookDeliverySchema = z
   .strictObject({
-    event_id: z
-      .uuid()
-      .nullable()
-      .describe("The delivered event's `id` (the payload's); null for attempts made before events had ids."),
+    event_id: z.uuid().describe("The delivered event's `id` (the payload's, and GET /events')."),
     event: z.enum(WEBHOOK_EVENTS),
     review_id: z.uuid(),
     release_id: z.uuid().nullable(),

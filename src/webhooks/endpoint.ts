@@ -60,3 +60,11 @@ export const RegisterWebhookEndpointSchema = z.strictObject({
   url: storable(z.string().min(1).max(2048)).openapi({ format: 'uri', pattern: '^https://' }),
   description: storable(z.string().max(500)).optional(),
 });
+
+/** Sending an event again to an endpoint: which event (an `id` from GET /events or a delivery log). */
+export const ResendEventSchema = z.strictObject({ event_id: z.uuid() }).openapi('ResendEventRequest');
+
+/** What a resend is answered with (202): it is on its way; its attempts appear in the delivery log. */
+export const ResendAcceptedSchema = z
+  .strictObject({ endpoint_id: z.uuid(), event_id: z.uuid() })
+  .openapi('ResendAccepted');

@@ -22,3 +22,15 @@ export const WebhookPayloadSchema = z.strictObject({
   occurred_at: z.iso.datetime(),
 });
 export type WebhookPayload = z.infer<typeof WebhookPayloadSchema>;
+
+/** `GET /events`: a page of the organization's events of the key's mode, narrowed by type or review. */
+export const EventListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().min(1).optional().meta({ description: 'Opaque; from a previous `next_cursor`.' }),
+  type: z.enum(WEBHOOK_EVENTS).optional().meta({ description: 'Only events of this type.' }),
+  review_id: z.uuid().optional().meta({ description: "Only this review's events." }),
+});
+
+export const EventListSchema = z
+  .strictObject({ data: z.array(WebhookPayloadSchema), next_cursor: z.string().nullable() })
+  .openapi('EventList');

@@ -28,6 +28,7 @@ test('the document is served without a key, as OpenAPI 3.1 with the interface ve
   t.is(doc.openapi, '3.1.0');
   t.like(doc, { info: { version: '2026-05-30' }, servers: [{ url: stack.apiUrl }] });
   t.deepEqual(Object.keys(doc.paths).sort(), [
+    '/events',
     '/reviews',
     '/reviews/{review_id}',
     '/reviews/{review_id}/documents',
@@ -207,7 +208,7 @@ test('every schema has a realistic example that its own schema accepts, and the 
 test('every operation is tagged with its resource, and the tags are described', async (t) => {
   const { doc } = await served();
   const tags = (doc.tags as { name: string; description: string }[]).map((tag) => tag.name);
-  t.deepEqual(tags, ['Reviews', 'Reports', 'Webhook endpoints', 'Webhooks']);
+  t.deepEqual(tags, ['Reviews', 'Reports', 'Webhook endpoints', 'Webhooks', 'Events']);
   const tagged: Record<string, string[]> = {};
   for (const item of [...Object.values(doc.paths), ...Object.values(doc.webhooks as Record<string, unknown>)] as Record<
     string,
@@ -229,5 +230,6 @@ test('every operation is tagged with its resource, and the tags are described', 
       'rotateWebhookSecret',
     ],
     Webhooks: ['reviewAmended', 'reviewCompleted', 'reviewFailed'],
+    Events: ['listEvents', 'resendEvent'],
   });
 });

@@ -18,6 +18,8 @@ export interface Scenario {
 
 /** Stub activities for one review, and what the workflow asked of them. */
 export function stubs(reviewId: string, scenario: Scenario) {
+  // Each announced event by its id, as the events table holds it for deliveries.
+  const published = new Map<string, string>();
   const calls = {
     states: [] as InternalState[],
     analyses: 0,
@@ -78,11 +80,12 @@ export function stubs(reviewId: string, scenario: Scenario) {
       calls.published.push({ releaseId: input.releaseId, at: Date.now() });
       return stubReview(reviewId, 'completed');
     },
-    async webhookTargets() {
+    async publishEvent(input: { eventId: string; event: string }) {
+      published.set(input.eventId, input.event);
       return ['endpoint-1'];
     },
-    async deliverWebhook(input: { event: string }) {
-      calls.events.push(input.event);
+    async deliverWebhook(input: { eventId: string }) {
+      calls.events.push(published.get(input.eventId) ?? `unrecorded event ${input.eventId}`);
       return 'delivered' as const;
     },
   } satisfies Partial<ReviewActivities>;

@@ -125,7 +125,7 @@ function stubs(rand: () => number, variation: Variation, taken: Taken) {
       await local();
       return stubReview(input.reviewId, 'completed');
     },
-    async webhookTargets() {
+    async publishEvent() {
       await local();
       return rand() < 0.5 ? ['endpoint-1'] : ['endpoint-1', 'endpoint-2'];
     },
