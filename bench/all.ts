@@ -1,6 +1,7 @@
 // `npm run bench`: every side-by-side benchmark, one after another (each against its plain alternative in
 // alternating rounds, bench/side-by-side.ts), then one table of ratios. `npm run bench -- --readme` also
-// writes that table, with the date and the machine, into README.md between its bench markers. Any
+// writes that table, with the date and the machine, into README.md, and with every benchmark's notes into
+// docs/benchmarks.md, each between its bench markers. Any
 // benchmark that fails or gives no figure fails the whole run: a partial table is never printed.
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -74,7 +75,7 @@ const side = (c: Comparison, which: 'here' | 'plain') => {
   return `${c[which].label}: **${fmt(s.median)}** ${c.unit} (${fmt(s.min)}–${fmt(s.max)}; load ${s.load.toFixed(1)})`;
 };
 
-export function table(results: readonly Comparison[], when: Date): string {
+export function table(results: readonly Comparison[], when: Date, o: { notes?: boolean } = {}): string {
   const cpu = cpus();
   const machine =
     `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ` +
@@ -95,7 +96,7 @@ export function table(results: readonly Comparison[], when: Date): string {
     '| what | here | plain alternative | ratio | target |',
     '|---|---|---|---|---|',
     ...rows,
-    ...(notes.length ? ['', ...notes] : []),
+    ...((o.notes ?? true) && notes.length ? ['', ...notes] : []),
   ].join('\n');
 }
 
@@ -117,16 +118,23 @@ async function main() {
   console.log(text);
   if (process.argv.includes('--readme')) {
     if (chosen !== BENCHMARKS) throw new Error('--readme needs every benchmark');
-    const path = `${ROOT}/README.md`;
-    const readme = await readFile(path, 'utf8');
-    const marked = /(<!-- bench:begin -->\n)[\s\S]*?(<!-- bench:end -->)/;
-    if (!marked.test(readme)) throw new Error('README.md has no <!-- bench:begin --> … <!-- bench:end --> markers');
-    await writeFile(
-      path,
-      readme.replace(marked, (_m, a: string, b: string) => `${a}${text}\n${b}`),
-    );
-    console.error('README.md updated');
+    const when = new Date();
+    await writeBetweenMarkers('README.md', table(results, when, { notes: false }));
+    await writeBetweenMarkers('docs/benchmarks.md', table(results, when));
   }
+}
+
+/** Replaces what stands between the file's bench markers with `text`. */
+async function writeBetweenMarkers(file: string, text: string): Promise<void> {
+  const path = `${ROOT}/${file}`;
+  const content = await readFile(path, 'utf8');
+  const marked = /(<!-- bench:begin -->\n)[\s\S]*?(<!-- bench:end -->)/;
+  if (!marked.test(content)) throw new Error(`${file} has no <!-- bench:begin --> … <!-- bench:end --> markers`);
+  await writeFile(
+    path,
+    content.replace(marked, (_m, a: string, b: string) => `${a}${text}\n${b}`),
+  );
+  console.error(`${file} updated`);
 }
 
 // Run, not imported (the unit tests read BENCHMARKS and table).

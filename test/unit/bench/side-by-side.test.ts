@@ -1,5 +1,6 @@
 // npm run bench's harness: rounds alternate, every figure is kept with the load beside it, a missing
-// figure fails the run, and the README's performance table is the runner's table for every benchmark.
+// figure fails the run, and the README's performance table (and docs/benchmarks.md's, with the notes) is
+// the runner's table for every benchmark.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { BENCHMARKS, table } from '../../../bench/all.js';
@@ -61,29 +62,39 @@ test('the summary is min, median and max; the ratio is how many times as good as
   t.throws(() => summary(side('empty', [])), { message: /no figures for empty/ });
 });
 
-test("the README's performance table is the runner's output: dated, with the machine, one row per benchmark", (t) => {
-  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-  const section = /<!-- bench:begin -->\n([\s\S]*?)\n<!-- bench:end -->/.exec(readme)?.[1];
-  t.truthy(section, 'README.md has the bench markers');
-  t.regex(section!, /^Measured by `npm run bench` on \d{4}-\d{2}-\d{2}, \d+ × .+, \d+ GiB, Node \d+/);
-  const rows = section!.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| what'));
-  t.deepEqual(
-    rows.map((row) => row.split(' | ')[0]!.slice(2)),
-    BENCHMARKS.flatMap((b) => b.expects),
-  );
-  // The runner's own table has the same shape.
-  const sample = table(
-    [
-      {
-        what: 'x',
-        unit: 's',
-        higherIsBetter: false,
-        here: { label: 'h', samples: [1, 1, 1].map((value) => ({ value, load: 1 })) },
-        plain: { label: 'p', samples: [1, 1, 1].map((value) => ({ value, load: 1 })) },
-        target: 0.5,
-      },
-    ],
-    new Date('2026-11-25T00:00:00Z'),
-  );
-  t.regex(sample, /^Measured by `npm run bench` on 2026-11-25, /);
+test("the README's performance table and docs/benchmarks.md's are the runner's output: dated, with the machine, one row per benchmark", (t) => {
+  const section = (file: string) => {
+    const text = readFileSync(new URL(`../../../${file}`, import.meta.url), 'utf8');
+    return /<!-- bench:begin -->\n([\s\S]*?)\n<!-- bench:end -->/.exec(text)?.[1];
+  };
+  const rowsOf = (text: string) =>
+    text.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| what'));
+  const readme = section('README.md');
+  const page = section('docs/benchmarks.md');
+  t.truthy(readme, 'README.md has the bench markers');
+  t.truthy(page, 'docs/benchmarks.md has the bench markers');
+  for (const s of [readme!, page!]) {
+    t.regex(s, /^Measured by `npm run bench` on \d{4}-\d{2}-\d{2}, \d+ × .+, \d+ GiB, Node \d+/);
+    t.deepEqual(
+      rowsOf(s).map((row) => row.split(' | ')[0]!.slice(2)),
+      BENCHMARKS.flatMap((b) => b.expects),
+    );
+  }
+  // The same rows; the page has the notes beside them, the README none.
+  t.deepEqual(rowsOf(readme!), rowsOf(page!));
+  t.false(readme!.includes('\n- '));
+  t.true(page!.includes('\n- '));
+  // The runner's own table has the same shape, with its notes or without.
+  const comparison = {
+    what: 'x',
+    unit: 's',
+    higherIsBetter: false,
+    here: { label: 'h', samples: [1, 1, 1].map((value) => ({ value, load: 1 })) },
+    plain: { label: 'p', samples: [1, 1, 1].map((value) => ({ value, load: 1 })) },
+    target: 0.5,
+    notes: ['a note'],
+  };
+  const when = new Date('2026-11-25T00:00:00Z');
+  t.regex(table([comparison], when), /^Measured by `npm run bench` on 2026-11-25, [\s\S]*\n- x: a note$/);
+  t.false(table([comparison], when, { notes: false }).includes('a note'));
 });
