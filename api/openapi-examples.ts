@@ -75,6 +75,17 @@ const webhookEndpoint = {
   created_at: '2026-11-02T14:20:00.000Z',
 };
 
+/** An event as its webhook carries it and GET /events lists it. */
+const webhookPayload = {
+  id: EVENT_ID,
+  event: 'review.completed',
+  review_id: REVIEW_ID,
+  release_id: RELEASE_ID,
+  reference_id: 'LN-2026-04417',
+  status: 'completed',
+  occurred_at: '2026-11-23T08:00:03.502Z',
+};
+
 const delivery = {
   event_id: EVENT_ID,
   event: 'review.completed',
@@ -153,20 +164,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   WebhookEndpointList: { endpoints: [webhookEndpoint] },
   ResendEventRequest: { event_id: EVENT_ID },
   ResendAccepted: { endpoint_id: ENDPOINT_ID, event_id: EVENT_ID },
-  EventList: {
-    data: [
-      {
-        id: EVENT_ID,
-        event: 'review.completed',
-        review_id: REVIEW_ID,
-        release_id: RELEASE_ID,
-        reference_id: 'LN-2026-04417',
-        status: 'completed',
-        occurred_at: '2026-11-23T08:00:03.502Z',
-      },
-    ],
-    next_cursor: null,
-  },
+  EventList: { data: [webhookPayload], next_cursor: null },
   WebhookDelivery: delivery,
   WebhookDeliveryList: {
     deliveries: [
@@ -187,15 +185,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     url: 'https://hooks.lender.example/loan-review',
     description: 'Production LOS listener',
   },
-  WebhookPayload: {
-    id: EVENT_ID,
-    event: 'review.completed',
-    review_id: REVIEW_ID,
-    release_id: RELEASE_ID,
-    reference_id: 'LN-2026-04417',
-    status: 'completed',
-    occurred_at: '2026-11-23T08:00:03.502Z',
-  },
+  WebhookPayload: webhookPayload,
   Error: { error: { code: 'review_not_found', message: 'No review with that id in your organization.' } },
   ValidationDetail: {
     detail: [

@@ -16,8 +16,8 @@ import type { AddDocumentsRequest, CreateReviewRequest, ReviewWorkflowInput } fr
 import type { ReviewProgress } from './progress.js';
 
 /**
- * An activity's result, or its refusal thrown as the failure the handler's catch reads (rejectionOf), as
- * a refusal thrown by the activity itself was before activities returned them.
+ * An activity's result, or its refusal thrown as the failure the handler's catch reads (rejectionOf): the
+ * one path by which a refusal, the activity's or the workflow's own, reaches the update's caller.
  */
 function answered<T extends object>(result: T | Refused): T {
   if (isRefused(result)) throw refusalFailure(result.refused);
