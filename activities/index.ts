@@ -3,6 +3,7 @@ import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
 import type { Storage } from '../src/storage/minio.js';
 import { createAnalysisActivities } from './analysis.js';
+import { createDeletionActivities } from './deletion.js';
 import { createIngestActivities } from './ingest.js';
 import { createReleaseActivities } from './release.js';
 import { createReviewActivities } from './review-record.js';
@@ -21,6 +22,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createAnalysisActivities(deps),
     ...createReleaseActivities(deps),
     ...createWebhookActivities(deps),
+    ...createDeletionActivities(deps),
   };
 }
 

@@ -22,6 +22,7 @@ export const ACTIVITY_NAMES = [
   'releaseSandboxReport',
   'publishEvent',
   'deliverWebhook',
+  'purgeReview',
 ] as const satisfies readonly (keyof ReviewActivities)[];
 
 type Stub = (...args: unknown[]) => Promise<unknown>;

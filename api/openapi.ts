@@ -195,6 +195,28 @@ export function buildOpenApiDocument(publicBaseUrl: string) {
   });
 
   registry.registerPath({
+    method: 'delete',
+    path: '/reviews/{review_id}',
+    summary: 'Delete a review',
+    operationId: 'deleteReview',
+    tags: tag('Reviews'),
+    description:
+      "Deletes the review of your organization and of the key's mode: work under way on it stops (an " +
+      'analysis or a render under way is finished first), then its documents, report PDFs, working ' +
+      'documents, findings, events and delivery log are removed, and its workflow history with them; ' +
+      'an audit record of the deletion (which review, which key, when) stays. Answered 204 once done; ' +
+      'afterwards every read of it is 404.',
+    security,
+    request: { params: reviewIdParam },
+    responses: {
+      '204': { description: 'Deleted.', headers: rateLimitHeaders },
+      '404': error('`review_not_found`: no such review of your organization and mode.'),
+      '422': json(ValidationDetail, 'Malformed `review_id`.'),
+      ...common,
+    },
+  });
+
+  registry.registerPath({
     method: 'post',
     path: '/reviews/{review_id}/documents',
     summary: 'Add documents to a review',

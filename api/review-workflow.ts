@@ -29,11 +29,19 @@ import {
   ReviewTypeKey,
   SandboxKey,
 } from '../src/temporal/search-attribute-keys.js';
-import { addDocumentsUpdate, createReviewUpdate, holdUpdate, type ReviewWorkflowInput } from '../workflows/messages.js';
+import {
+  addDocumentsUpdate,
+  createReviewUpdate,
+  deleteReviewUpdate,
+  holdUpdate,
+  type DeleteReviewRequest,
+  type ReviewWorkflowInput,
+} from '../workflows/messages.js';
 import type { resendEventWorkflow } from '../workflows/deliveries.js';
 import type { reviewWorkflow } from '../workflows/review.js';
 import type { Caller } from './auth.js';
 import { ApiError } from './errors.js';
+import { processLog } from '../src/telemetry/pino-logger.js';
 
 export type CreateFields = Omit<CreateReviewJson, 'documents'>;
 
@@ -217,6 +225,60 @@ export class ReviewWorkflows {
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError && err.cause) throw new Error(err.cause.message);
       throw err;
+    }
+  }
+
+  /**
+   * Deletes a review through its workflow (a run that continues it is started when none is running): the
+   * run stops the review's work, removes its documents, reports and rows, and ends; then every run's
+   * history of the review is deleted from Temporal. Resolves once all of it is done.
+   */
+  async delete(who: Caller, record: ReviewRecord): Promise<void> {
+    const reviewId = record.review.review_id;
+    const request: DeleteReviewRequest = { requestedBy: `api_key:${who.keyId}`, requestedAt: new Date().toISOString() };
+    try {
+      await this.updateWithStart(() =>
+        this.temporal.workflow.executeUpdateWithStart(deleteReviewUpdate, {
+          args: [request],
+          startWorkflowOperation: this.continuing(who.organizationId, record),
+        }),
+      );
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      throw new ApiError('service_unavailable', 503, 'The review could not be deleted now; retry shortly.', {
+        logAs: `deleting review ${reviewId} failed: ${err instanceof Error ? err.message : String(err)}`,
+      });
+    }
+    // The runs' histories hold the review's ids, labels and the like (sealed): none is kept. The last run
+    // by the workflow id (the list may not show it yet), the earlier ones as the list shows them.
+    const remove = (runId?: string) =>
+      this.temporal.workflowService
+        .deleteWorkflowExecution({
+          namespace: this.temporal.options.namespace,
+          workflowExecution: { workflowId: reviewId, ...(runId ? { runId } : {}) },
+        })
+        .catch((err: unknown) =>
+          processLog.warn(
+            `the history of review ${reviewId} was not deleted: it expires with its namespace's retention`,
+            {
+              review_id: reviewId,
+              error: err,
+            },
+          ),
+        );
+    // Deleted once the run has ended (it ends as the update answers): deleting a run is not terminating it.
+    const handle = this.temporal.workflow.getHandle(reviewId);
+    await this.temporal.withDeadline(Date.now() + 30_000, () => handle.result()).catch(() => undefined);
+    // Temporal deletes a history in the background once asked (a closed run's within a minute or two).
+    await remove();
+    try {
+      for await (const run of this.temporal.workflow.list({ query: `WorkflowId = '${reviewId}'` }))
+        await remove(run.runId);
+    } catch (err) {
+      processLog.warn(`the earlier runs of review ${reviewId} were not listed for deletion`, {
+        review_id: reviewId,
+        error: err,
+      });
     }
   }
 

@@ -5,7 +5,7 @@
 // so which coroutine resumes first never depends on timing (local activities, resolved as the worker
 // sees them finish, do not give that). Short database work is merged where one step always follows
 // another, which keeps a plain review's history under 60 events (test/workflow/pipeline.test.ts).
-import { proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import { analysisTaskQueue, ingestTaskQueue } from '../src/temporal/task-queues.js';
 import type { ReviewActivities } from '../activities/index.js';
 import { ADD_REJECTIONS, CREATE_REJECTIONS } from './messages.js';
@@ -35,10 +35,12 @@ export const requestWriter = proxyActivities<ReviewActivities>({
   },
 });
 
-// The pipeline's own bookkeeping: retried until the database answers again; nothing is skipped.
+// The pipeline's own bookkeeping: retried until the database answers again; nothing is skipped. A
+// deletion waits for a write under way, so that none lands after the purge.
 export const bookkeeper = proxyActivities<ReviewActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '250 milliseconds', maximumInterval: '30 seconds' },
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
 });
 
 // The analysis heartbeats while it works, so a worker that dies mid-analysis is noticed in seconds and
@@ -49,6 +51,8 @@ export const analysis = () =>
     startToCloseTimeout: '60 minutes',
     heartbeatTimeout: '20 seconds',
     retry: { initialInterval: '2 seconds', maximumAttempts: 5 },
+    // A deletion waits for it to stop: nothing of the review is written after its purge.
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   });
 
 // A render that cannot be produced or stored is retried a few times here, then by the workflow's
@@ -58,6 +62,8 @@ export const rendering = () =>
     taskQueue: analysisTaskQueue(workflowInfo().taskQueue),
     startToCloseTimeout: '2 minutes',
     retry: { initialInterval: '1 second', maximumAttempts: 3 },
+    // A deletion waits for a render under way: its PDF is stored before the purge, and goes with it.
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   });
 
 // Webhooks (interface, "Events"): the activity makes the 3 attempts, 0.5 s then 1 s apart, 10 s each,

@@ -104,6 +104,16 @@ export const getStateQuery = defineQuery<ReviewWorkflowState>('getState');
 export const approveUpdate = defineUpdate<string, []>('approve');
 /** Operator: hold the review's next release at the release gate until approved; refused when that cannot apply. */
 export const holdUpdate = defineUpdate<string, []>('hold');
+/** Who asked for a review's deletion (an API key's id) and when. */
+export interface DeleteReviewRequest {
+  requestedBy: string;
+  requestedAt: string;
+}
+/**
+ * Deletes the review: stops its work in flight, then removes its documents, reports and rows (one audit
+ * row stays); completes once they are gone, and the run ends.
+ */
+export const deleteReviewUpdate = defineUpdate<void, [DeleteReviewRequest]>('deleteReview');
 /** Sent by a review of the same organization that gave back its analysis slot. */
 export const capacityFreedSignal = defineSignal('capacityFreed');
 

@@ -1,6 +1,6 @@
 // One pass of the pipeline: take one of the organization's analysis slots (fleet-wide), analyse every
 // document, give the slot back and tell the reviews it was handed to (as many waiters as slots are free).
-import { condition, getExternalWorkflowHandle, uuid4 } from '@temporalio/workflow';
+import { CancellationScope, condition, getExternalWorkflowHandle, isCancellation, uuid4 } from '@temporalio/workflow';
 import { slotsInUse, type AnalysisSummary, type PassBegun, type ReviewPolicy } from '../src/reviews/pipeline.js';
 import { analysis, bookkeeper } from './activity-options.js';
 import { capacityFreedSignal } from './messages.js';
@@ -80,19 +80,24 @@ export class Pipeline {
       );
       outcome = { counts, draft: { releaseId } };
     } catch (err) {
+      // A deletion stopped it: the review's work ends here (workflows/deletion.ts).
+      if (isCancellation(err)) throw err;
       outcome = `The analysis could not complete: ${failureMessage(err)}`;
     } finally {
-      const granted = await bookkeeper.releaseAnalysisSlot({ ...who, limit });
-      // Every review granted a slot is told at once, so that all the free slots are busy again together
-      // (telling only the longest waiter left the rest asleep on their timers). One that is gone ignores
-      // it; its grant lapses (src/db/analysis-slots.ts).
-      await Promise.all(
-        granted.map((id) =>
-          getExternalWorkflowHandle(id)
-            .signal(capacityFreedSignal)
-            .catch(() => undefined),
-        ),
-      );
+      // Given back however the pass ends, a deletion that stopped it included (nothing else would).
+      await CancellationScope.nonCancellable(async () => {
+        const granted = await bookkeeper.releaseAnalysisSlot({ ...who, limit });
+        // Every review granted a slot is told at once, so that all the free slots are busy again together
+        // (telling only the longest waiter left the rest asleep on their timers). One that is gone ignores
+        // it; its grant lapses (src/db/analysis-slots.ts).
+        await Promise.all(
+          granted.map((id) =>
+            getExternalWorkflowHandle(id)
+              .signal(capacityFreedSignal)
+              .catch(() => undefined),
+          ),
+        );
+      });
     }
     if (typeof outcome === 'string') return outcome;
     const { counts, draft } = outcome;

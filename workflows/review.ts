@@ -11,6 +11,7 @@ import {
   approveUpdate,
   capacityFreedSignal,
   createReviewUpdate,
+  deleteReviewUpdate,
   getStateQuery,
   holdUpdate,
   type ReviewWorkflowInput,
@@ -18,6 +19,7 @@ import {
 } from './messages.js';
 import { ReleaseGate } from './release-gate.js';
 import { bookkeeper } from './activity-options.js';
+import { Deletion } from './deletion.js';
 import { Pipeline } from './pipeline.js';
 import { ReviewProgress } from './progress.js';
 import { release } from './release.js';
@@ -25,11 +27,25 @@ import { Submissions } from './submissions.js';
 
 export async function reviewWorkflow(input: ReviewWorkflowInput): Promise<ReviewWorkflowState> {
   const progress = new ReviewProgress(input);
-  const { state } = progress;
   const submissions = new Submissions(input, progress);
   const pipeline = new Pipeline(progress);
-  registerHandlers(progress, submissions, pipeline, new ReleaseGate(progress));
+  const deletion = new Deletion(progress);
+  registerHandlers(progress, submissions, pipeline, new ReleaseGate(progress), deletion);
+  const ended = await deletion.run(() => runReview(input, progress, submissions, pipeline));
+  if (ended !== undefined) return ended;
+  // Deleted: the update answers once its handler (and any other) is done.
+  await condition(allHandlersFinished);
+  return progress.state;
+}
 
+/** The review's own work: its create, then the pipeline until the run ends (closed, or continued). */
+async function runReview(
+  input: ReviewWorkflowInput,
+  progress: ReviewProgress,
+  submissions: Submissions,
+  pipeline: Pipeline,
+): Promise<ReviewWorkflowState> {
+  const { state } = progress;
   await condition(() => state.created || state.rejection !== null);
   if (!state.created) {
     // A rejected create leaves no review: let the update reply, then end.
@@ -59,6 +75,7 @@ function registerHandlers(
   submissions: Submissions,
   pipeline: Pipeline,
   gate: ReleaseGate,
+  deletion: Deletion,
 ): void {
   setHandler(getStateQuery, () => progress.state, {
     description:
@@ -85,6 +102,12 @@ function registerHandlers(
     description:
       'The API: record the review and ingest its documents (once per workflow); answers the Review ' +
       'or an API error code.',
+  });
+  setHandler(deleteReviewUpdate, (request) => deletion.handle(request), {
+    validator: (_request) => deletion.validate(),
+    description:
+      'The API: delete the review: stop its work, remove its documents, reports and rows (an audit row ' +
+      'stays), end the run.',
   });
   setHandler(addDocumentsUpdate, (request) => submissions.add(request), {
     validator: (_request) => submissions.validateAdd(),

@@ -315,7 +315,16 @@ export function reviewRoutes({ config, sql, storage, workflows }: ReviewRoutesDe
       if (!review) throw ApiError.of('review_not_found', 'No such review.');
       res.json(review);
     })
-    .all(methodNotAllowed(['GET']));
+    .delete(requireReviewId, async (req, res) => {
+      const who = caller(res);
+      const record = await getReviewRecord(sql, who.organizationId, String(req.params.review_id));
+      // A key deletes its own mode's reviews only, as it reads their reports (decisions.md, "Modes").
+      if (!record || record.review.sandbox !== who.sandbox) throw ApiError.of('review_not_found', 'No such review.');
+      // Off the clock: the deletion waits for work under way (an analysis, a render) to stop first.
+      await offTheClock(res, () => workflows.delete(who, record));
+      res.status(204).end();
+    })
+    .all(methodNotAllowed(['GET', 'DELETE']));
 
   router
     .route('/reviews/:review_id/report')

@@ -29,3 +29,8 @@ export function unpackedKey(reviewId: string): string {
 export function reportKey(reviewId: string, releaseId: string): string {
   return `reports/${reviewId}/${releaseId}.pdf`;
 }
+
+/** Every prefix under which objects of one review alone are written (its documents lie where they arrived). */
+export function reviewPrefixes(reviewId: string): string[] {
+  return [`reports/${reviewId}/`, `${UPLOADS_PREFIX}sources/${reviewId}/`, `${UPLOADS_PREFIX}members/${reviewId}/`];
+}

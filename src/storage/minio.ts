@@ -156,6 +156,24 @@ export async function removeObjects(storage: Storage, keys: string[]): Promise<v
   if (keys.length > 0) await storage.client.removeObjects(storage.bucket, keys);
 }
 
+/** Every object whose key starts with `prefix` (listed and removed a page at a time); how many. */
+export async function removePrefix(storage: Storage, prefix: string): Promise<number> {
+  let removed = 0;
+  let page: string[] = [];
+  for await (const item of storage.client.listObjectsV2(storage.bucket, prefix, true) as AsyncIterable<{
+    name?: string;
+  }>) {
+    if (item.name) page.push(item.name);
+    if (page.length === 1000) {
+      await removeObjects(storage, page);
+      removed += page.length;
+      page = [];
+    }
+  }
+  await removeObjects(storage, page);
+  return removed + page.length;
+}
+
 /**
  * A lifecycle filter on one tag, as S3 takes it (<Filter><Tag><Key/><Value/></Tag></Filter>, and nothing
  * beside the Tag); minio-js's type asks for a Prefix always and a list of tags, which S3 refuses.

@@ -220,7 +220,7 @@ test('every operation is tagged with its resource, and the tags are described', 
     }
   }
   t.deepEqual(Object.fromEntries(Object.entries(tagged).map(([tag, ids]) => [tag, ids.sort()])), {
-    Reviews: ['addDocuments', 'createReview', 'getReview', 'listReviews'],
+    Reviews: ['addDocuments', 'createReview', 'deleteReview', 'getReview', 'listReviews'],
     Reports: ['getReport'],
     'Webhook endpoints': [
       'createWebhookEndpoint',

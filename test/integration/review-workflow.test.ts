@@ -545,6 +545,7 @@ test('every query, signal and update of the review workflow has a description op
     'approve',
     'capacityFreed',
     'createReview',
+    'deleteReview',
     'getState',
     'hold',
   ]);

@@ -1,0 +1,70 @@
+// A review's deletion, asked for by the API (deleteReviewUpdate): the review's work runs in a scope the
+// request cancels; once that work has stopped (an analysis or a render under way is waited for, so that
+// nothing writes after the purge), its objects and rows are removed and the run ends. Deleting twice
+// waits for the one deletion.
+import {
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  isCancellation,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import { InternalStateKey, ReviewStatusKey } from '../src/temporal/search-attribute-keys.js';
+import { bookkeeper } from './activity-options.js';
+import type { DeleteReviewRequest } from './messages.js';
+import type { ReviewProgress } from './progress.js';
+
+/** What the Temporal UI's search shows for a deleted review's last run. */
+export const DELETED_STATE = 'deleted';
+
+export class Deletion {
+  private request: DeleteReviewRequest | null = null;
+  private done = false;
+  private readonly scope = new CancellationScope();
+
+  constructor(private readonly progress: ReviewProgress) {}
+
+  /** Synchronous: a review never created has nothing to delete (the update never reaches history). */
+  validate(): void {
+    if (!this.progress.state.created)
+      throw ApplicationFailure.create({
+        type: 'refused',
+        message: 'There is no review to delete.',
+        nonRetryable: true,
+      });
+  }
+
+  /** The update's handler: stops the review's work and waits until its data is gone. */
+  async handle(request: DeleteReviewRequest): Promise<void> {
+    this.request ??= request;
+    this.scope.cancel();
+    await condition(() => this.done);
+  }
+
+  /**
+   * Runs the review's work; if a deletion stops it (or comes as it ends), deletes the review instead and
+   * answers undefined.
+   */
+  async run<T>(work: () => Promise<T>): Promise<T | undefined> {
+    let result: T | undefined;
+    try {
+      result = await this.scope.run(work);
+    } catch (err) {
+      if (!(this.request && isCancellation(err))) throw err;
+    }
+    if (!this.request) return result;
+    const { reviewId } = this.progress.state;
+    const { requestedBy, requestedAt } = this.request;
+    await CancellationScope.nonCancellable(() =>
+      bookkeeper.purgeReview.executeWithOptions({ summary: 'Delete the review' }, [
+        { reviewId, requestedBy, requestedAt },
+      ]),
+    );
+    upsertSearchAttributes([
+      { key: InternalStateKey, value: DELETED_STATE },
+      { key: ReviewStatusKey, value: null },
+    ]);
+    this.done = true;
+    return undefined;
+  }
+}
