@@ -375,8 +375,8 @@ test('unknown routes and wrong methods get the error envelope', async (t) => {
   const unknown = await api('GET', '/nothing-here', { key: org.liveKey });
   t.is(unknown.status, 404);
   t.deepEqual(Object.keys((unknown.body as { error: object }).error).sort(), ['code', 'message']);
-  const wrong = await api('DELETE', `/reviews/${randomUUID()}`, { key: org.liveKey });
+  const wrong = await api('PATCH', `/reviews/${randomUUID()}`, { key: org.liveKey });
   t.is(wrong.status, 405);
-  t.is(wrong.headers.get('allow'), 'GET');
+  t.is(wrong.headers.get('allow'), 'GET, DELETE');
   t.truthy(errorCode(wrong));
 });
