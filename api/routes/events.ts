@@ -4,10 +4,9 @@ import { Router } from 'express';
 import type { Config } from '../../src/config.js';
 import type { Sql } from '../../src/db/client.js';
 import { listEvents } from '../../src/db/events.js';
-import { decodeCursor, encodeCursor, InvalidCursorError, type ListPosition } from '../../src/reviews/cursor.js';
 import { EventListQuerySchema } from '../../src/webhooks/payload.js';
 import { caller } from '../auth.js';
-import { ApiError } from '../errors.js';
+import { nextCursor, pageAfter } from '../list-cursor.js';
 import { invalidRequest } from '../validation.js';
 import { methodNotAllowed } from './method-not-allowed.js';
 
@@ -20,33 +19,13 @@ export function eventRoutes({ config, sql }: { config: Config; sql: Sql }): Rout
       const query = EventListQuerySchema.safeParse(req.query);
       if (!query.success) throw invalidRequest(query.error);
       const { limit, cursor, type, review_id } = query.data;
-      let after: ListPosition | undefined;
-      if (cursor !== undefined) {
-        try {
-          after = decodeCursor(cursor, who.organizationId, config.secrets.serverAccepted, 'event');
-        } catch (err) {
-          if (!(err instanceof InvalidCursorError)) throw err;
-          throw new ApiError(
-            'invalid_request',
-            422,
-            'Invalid request: cursor: not an events cursor this API issued; pass next_cursor back verbatim.',
-            { param: 'cursor' },
-          );
-        }
-      }
+      const after = pageAfter(cursor, who.organizationId, config, 'event');
       const page = await listEvents(sql, who, limit, after, { type, reviewId: review_id });
       const last = page.events.at(-1);
+      const position = last && { createdAt: last.occurred_at, id: last.id };
       res.json({
         data: page.events,
-        next_cursor:
-          page.hasMore && last
-            ? encodeCursor(
-                who.organizationId,
-                { createdAt: last.occurred_at, id: last.id },
-                config.secrets.server,
-                'event',
-              )
-            : null,
+        next_cursor: nextCursor(page.hasMore, position, who.organizationId, config, 'event'),
       });
     })
     .all(methodNotAllowed(['GET']));

@@ -12,7 +12,7 @@ import { currentRelease } from '../../src/db/releases.js';
 import { getReview, getReviewRecord, listReviews } from '../../src/db/reviews.js';
 import type { StagedFile } from '../../src/reviews/staged-file.js';
 import { AddDocumentsJsonSchema } from '../../src/reviews/add-documents.js';
-import { decodeCursor, encodeCursor, InvalidCursorError } from '../../src/reviews/cursor.js';
+import { nextCursor, pageAfter } from '../list-cursor.js';
 import { REPORT_URL_LIFETIME_SECONDS, type Report } from '../../src/reviews/report.js';
 import {
   CreateReviewJsonSchema,
@@ -271,22 +271,8 @@ export function reviewRoutes({ config, sql, storage, workflows }: ReviewRoutesDe
       const who = caller(res);
       const query = ReviewListQuerySchema.safeParse(req.query);
       if (!query.success) throw invalidRequest(query.error);
-      let after: ReturnType<typeof decodeCursor> | undefined;
-      if (query.data.cursor !== undefined) {
-        try {
-          after = decodeCursor(query.data.cursor, who.organizationId, config.secrets.serverAccepted);
-        } catch (err) {
-          if (err instanceof InvalidCursorError)
-            throw new ApiError(
-              'invalid_request',
-              422,
-              'Invalid request: cursor: not a cursor this API issued; pass next_cursor back verbatim.',
-              { param: 'cursor' },
-            );
-          throw err;
-        }
-      }
-      const { limit, reference_id, status, created_after, created_before } = query.data;
+      const { limit, cursor, reference_id, status, created_after, created_before } = query.data;
+      const after = pageAfter(cursor, who.organizationId, config, 'review');
       const page = await listReviews(sql, who.organizationId, limit, after, {
         referenceId: reference_id,
         status,
@@ -294,16 +280,10 @@ export function reviewRoutes({ config, sql, storage, workflows }: ReviewRoutesDe
         createdBefore: created_before,
       });
       const last = page.reviews.at(-1);
+      const position = last && { createdAt: last.created_at, id: last.review_id };
       res.json({
         data: page.reviews,
-        next_cursor:
-          page.hasMore && last
-            ? encodeCursor(
-                who.organizationId,
-                { createdAt: last.created_at, id: last.review_id },
-                config.secrets.server,
-              )
-            : null,
+        next_cursor: nextCursor(page.hasMore, position, who.organizationId, config, 'review'),
       });
     })
     .all(methodNotAllowed(['GET', 'POST']));
