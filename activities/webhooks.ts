@@ -68,9 +68,8 @@ export function createWebhookActivities({ sql, config }: { sql: Sql; config: Con
       const target = await endpointForDelivery(sql, input.endpointId);
       // Deleted or disabled since the event: nothing is sent.
       if (!target) return 'endpoint_gone';
-      const event = await eventPayload(sql, input.eventId);
-      if (!event) throw ApplicationFailure.nonRetryable(`event ${input.eventId} was never recorded`);
-      const { payload } = event;
+      const payload = await eventPayload(sql, input.eventId);
+      if (!payload) throw ApplicationFailure.nonRetryable(`event ${input.eventId} was never recorded`);
       const body = JSON.stringify(WebhookPayloadSchema.parse(payload));
       const ctx = Context.current();
       const heartbeatAttempts = typeof ctx.info.heartbeatDetails === 'number' ? ctx.info.heartbeatDetails : 0;

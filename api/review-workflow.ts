@@ -249,33 +249,35 @@ export class ReviewWorkflows {
         logAs: `deleting review ${reviewId} failed: ${err instanceof Error ? err.message : String(err)}`,
       });
     }
-    // The runs' histories hold the review's ids, labels and the like (sealed): none is kept. The last run
-    // by the workflow id (the list may not show it yet), the earlier ones as the list shows them.
-    const remove = (runId?: string) =>
+    // The runs' histories hold the review's ids, labels and the like (sealed): none is kept. Each is
+    // deleted once the run has ended (it ends as the update answers): deleting a run is not terminating
+    // it. Temporal deletes a history in the background once asked (a closed run's within a minute or two).
+    const remove = (runId: string) =>
       this.temporal.workflowService
         .deleteWorkflowExecution({
           namespace: this.temporal.options.namespace,
-          workflowExecution: { workflowId: reviewId, ...(runId ? { runId } : {}) },
+          workflowExecution: { workflowId: reviewId, runId },
         })
         .catch((err: unknown) =>
           processLog.warn(
-            `the history of review ${reviewId} was not deleted: it expires with its namespace's retention`,
+            `a history of review ${reviewId} was not deleted: it expires with its namespace's retention`,
             {
               review_id: reviewId,
+              run_id: runId,
               error: err,
             },
           ),
         );
-    // Deleted once the run has ended (it ends as the update answers): deleting a run is not terminating it.
     const handle = this.temporal.workflow.getHandle(reviewId);
     await this.temporal.withDeadline(Date.now() + 30_000, () => handle.result()).catch(() => undefined);
-    // Temporal deletes a history in the background once asked (a closed run's within a minute or two).
-    await remove();
     try {
+      // The last run by its handle (the list may not show it yet), the earlier ones as the list shows them.
+      const { runId: last } = await handle.describe();
+      await remove(last);
       for await (const run of this.temporal.workflow.list({ query: `WorkflowId = '${reviewId}'` }))
-        await remove(run.runId);
+        if (run.runId !== last) await remove(run.runId);
     } catch (err) {
-      processLog.warn(`the earlier runs of review ${reviewId} were not listed for deletion`, {
+      processLog.warn(`the runs of review ${reviewId} were not found for deletion`, {
         review_id: reviewId,
         error: err,
       });

@@ -58,16 +58,13 @@ function payloadOf(r: EventRow): WebhookPayload {
   };
 }
 
-/** An event's payload as a delivery carries it, with the organization and mode it belongs to. */
-export async function eventPayload(
-  sql: Queryable,
-  id: string,
-): Promise<{ payload: WebhookPayload; owner: Owner } | undefined> {
-  const [row] = await sql<(EventRow & { organization_id: string; sandbox: boolean })[]>`
-    select e.id, e.review_id, e.type, e.release_id, r.reference_id, e.occurred_at, e.organization_id, e.sandbox
+/** An event's payload as a delivery carries it. */
+export async function eventPayload(sql: Queryable, id: string): Promise<WebhookPayload | undefined> {
+  const [row] = await sql<EventRow[]>`
+    select e.id, e.review_id, e.type, e.release_id, r.reference_id, e.occurred_at
       from events e join reviews r on r.id = e.review_id
      where e.id = ${id}`;
-  return row && { payload: payloadOf(row), owner: { organizationId: row.organization_id, sandbox: row.sandbox } };
+  return row && payloadOf(row);
 }
 
 /** Whether the owner (organization and mode) has this event. */
