@@ -9,9 +9,9 @@ import { cpus } from 'node:os';
 import { createSql } from '../src/db/client.js';
 import { createApiKey } from '../src/db/keys.js';
 import { createOrganization, updateOrganizationPolicy } from '../src/db/organizations.js';
-import { memoryMiB, withThrowawayStack } from '../scripts/stack/throwaway.js';
+import { withThrowawayStack } from '../scripts/stack/throwaway.js';
 import { pdf } from '../test/support/fixtures.js';
-import { craftedUploads, idleLoop, loopDelay, sameSizeTwins, type Upload } from '../test/support/crafted-uploads.js';
+import { craftedUploads, sameSizeTwins, uploadRound, type Upload } from '../test/support/crafted-uploads.js';
 import { alternate, MIN_ROUNDS, report } from './side-by-side.js';
 
 const ROUNDS = Math.max(MIN_ROUNDS, Number(process.env.BENCH_ROUNDS ?? MIN_ROUNDS));
@@ -50,43 +50,25 @@ async function main(): Promise<void> {
 
     const rounds: Record<'here' | 'plain', Round[]> = { here: [], plain: [] };
     const measure = async (which: 'here' | 'plain', uploads: Upload[]): Promise<number> => {
-      const before = await memoryMiB(pids.api);
-      let peak = before;
-      const sampling = setInterval(() => {
-        void memoryMiB(pids.api).then(
-          (m) => (peak = Math.max(peak, m)),
-          () => {},
-        );
-      }, 50);
-      let reading = true;
-      const reads: { status: number; ms: number }[] = [];
-      const reader = (async () => {
-        while (reading) {
-          const started = performance.now();
-          const res = await send(bystander, { path: `/reviews/${mine.review_id}` });
-          await res.arrayBuffer();
-          reads.push({ status: res.status, ms: performance.now() - started });
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      })();
-      await loopDelay(metrics);
-      const control = idleLoop();
-      const created = await Promise.all(
-        uploads.map(async (u) => {
+      const done = await uploadRound({
+        pid: pids.api,
+        metricsUrl: metrics,
+        uploads,
+        create: async (u) => {
           const body = new FormData();
           body.append('documents', new Blob([u.data]), u.name);
           const res = await send(key, { path: '/reviews', method: 'POST', body });
-          const answer = (await res.json()) as { review_id?: string };
-          if (res.status !== 201 || !answer.review_id)
-            throw new Error(`${u.name}: ${res.status} ${JSON.stringify(answer)}`);
-          return answer.review_id;
-        }),
-      );
-      reading = false;
-      await reader;
-      clearInterval(sampling);
-      const loop = await loopDelay(metrics);
-      const idle = await control.stop();
+          const text = await res.text();
+          if (res.status !== 201) throw new Error(`${u.name}: ${res.status} ${text}`);
+          return { status: res.status, text };
+        },
+        read: async () => {
+          const res = await send(bystander, { path: `/reviews/${mine.review_id}` });
+          await res.arrayBuffer();
+          return res.status;
+        },
+      });
+      const created = done.answers.map((a) => (JSON.parse(a.text) as { review_id: string }).review_id);
       // The next round starts on a quiet worker.
       for (const id of created) {
         for (;;) {
@@ -95,10 +77,11 @@ async function main(): Promise<void> {
           await new Promise((r) => setTimeout(r, 500));
         }
       }
+      const { loop, idle, rss, reads } = done;
       const round = {
         p99: loop.p99,
         idle,
-        rssGrowth: peak - before,
+        rssGrowth: rss.peak - rss.before,
         reads: reads.length,
         refused: reads.filter((r) => r.status !== 200).length,
         slowestRead: Math.max(...reads.map((r) => r.ms)),

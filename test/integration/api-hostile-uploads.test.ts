@@ -8,11 +8,16 @@
 // held to its target by `npm run bench:hostile-uploads`, on a machine given to it. Meanwhile the API's
 // memory stays flat and another organization's reads are answered.
 import test from 'ava';
-import { cpuSeconds, memoryMiB } from '../../scripts/stack/throwaway.js';
 import { freePort } from '../../scripts/stack/ports.js';
 import { ReviewSchema } from '../../src/reviews/review.js';
 import { call, createBody, form } from '../support/http.js';
-import { craftedUploads, idleLoop, loopDelay, sameSizeTwins, type Upload } from '../support/crafted-uploads.js';
+import {
+  craftedUploads,
+  sameSizeTwins,
+  uploadRound,
+  type Upload,
+  type UploadRound,
+} from '../support/crafted-uploads.js';
 import { pdf } from '../support/fixtures.js';
 import { waitForReview } from '../support/reviews.js';
 import { TestServices } from '../support/services.js';
@@ -31,15 +36,6 @@ test.after.always(async () => {
  * careless parser of the issue seconds each (3.9 s the empty blocks, 27 s the zip, 10 s the XRef bomb).
  */
 const CPU_ALLOWANCE_S = 0.5;
-
-interface Phase {
-  cpu: number;
-  answers: { name: string; status: number; text: string; seconds: number }[];
-  reads: { status: number; ms: number }[];
-  loop: { p99: number; max: number };
-  idle: number;
-  rss: { before: number; peak: number };
-}
 
 test(
   'crafted uploads are streamed, never parsed, by the API: they cost its CPU what same-size uploads of ' +
@@ -69,45 +65,15 @@ test(
     });
     t.is(warm.status, 201, warm.text);
 
-    /** Sends the three uploads at once while the bystander reads every 100 ms; measures the API meanwhile. */
-    const phase = async (uploads: Upload[]): Promise<Phase> => {
-      const before = await memoryMiB(pid);
-      let peak = before;
-      const sampling = setInterval(() => {
-        void memoryMiB(pid).then(
-          (m) => (peak = Math.max(peak, m)),
-          () => {},
-        );
-      }, 50);
-      let reading = true;
-      const reads: Phase['reads'] = [];
-      const reader = (async () => {
-        while (reading) {
-          const started = performance.now();
-          const res = await call(api.url, 'GET', `/reviews/${mineId}`, { key: bystander.liveKey });
-          reads.push({ status: res.status, ms: performance.now() - started });
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      })();
-      await loopDelay(metrics);
-      const control = idleLoop();
-      const cpuBefore = await cpuSeconds(pid);
-      const started = performance.now();
-      const answers = await Promise.all(
-        uploads.map(async (file) => {
-          const res = await call(api.url, 'POST', '/reviews', { key: attacker.liveKey, form: form([file]) });
-          return { name: file.name, status: res.status, text: res.text, seconds: (performance.now() - started) / 1000 };
-        }),
-      );
-      reading = false;
-      await reader;
-      const cpu = (await cpuSeconds(pid)) - cpuBefore;
-      clearInterval(sampling);
-      const loop = await loopDelay(metrics);
-      const idle = await control.stop();
-      return { cpu, answers, reads, loop, idle, rss: { before, peak } };
-    };
-    const describe = (label: string, p: Phase) =>
+    const phase = (uploads: Upload[]) =>
+      uploadRound({
+        pid,
+        metricsUrl: metrics,
+        uploads,
+        create: (file) => call(api.url, 'POST', '/reviews', { key: attacker.liveKey, form: form([file]) }),
+        read: async () => (await call(api.url, 'GET', `/reviews/${mineId}`, { key: bystander.liveKey })).status,
+      });
+    const describe = (label: string, p: UploadRound) =>
       `${label}: ${p.answers.map((a) => `${a.name} ${a.status} after ${a.seconds.toFixed(1)} s`).join('; ')}; ` +
       `API CPU ${p.cpu.toFixed(2)} s; loop p99 ${p.loop.p99.toFixed(1)} ms (an idle process's ` +
       `${p.idle.toFixed(1)} ms), max ${p.loop.max.toFixed(1)} ms; RSS ${p.rss.before.toFixed(0)} → ` +

@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { cpuSeconds, memoryMiB } from '../../scripts/stack/throwaway.js';
 import { zip } from './fixtures.js';
 import { emptyBlocksPdf, xrefBombPdf } from './hostile-files.js';
 import { parseScrape } from './prometheus.js';
@@ -89,4 +90,66 @@ export function idleLoop(): { stop: () => Promise<number> } {
       return Number(out.trim()) - SAMPLING_MS;
     },
   };
+}
+
+/** What one round of uploads cost the API, and what the reader and the creates got. */
+export interface UploadRound {
+  /** The API process's CPU time (s) from the first upload until the last answer. */
+  cpu: number;
+  answers: { name: string; status: number; text: string; seconds: number }[];
+  reads: { status: number; ms: number }[];
+  /** The API's event-loop delay over the round (ms beyond its sampling interval), and an idle process's p99. */
+  loop: { p99: number; max: number };
+  idle: number;
+  rss: { before: number; peak: number };
+}
+
+/**
+ * Sends the uploads at once (`create` sends one) while another organization reads every 100 ms (`read`
+ * sends one and answers its status), measuring the API process meanwhile: its CPU time, its RSS (sampled
+ * every 50 ms), its event-loop delay (from its metrics) and an idle process's beside it.
+ */
+export async function uploadRound(o: {
+  pid: number;
+  metricsUrl: string;
+  uploads: Upload[];
+  create: (upload: Upload) => Promise<{ status: number; text: string }>;
+  read: () => Promise<number>;
+}): Promise<UploadRound> {
+  const before = await memoryMiB(o.pid);
+  let peak = before;
+  const sampling = setInterval(() => {
+    void memoryMiB(o.pid).then(
+      (m) => (peak = Math.max(peak, m)),
+      () => {},
+    );
+  }, 50);
+  let reading = true;
+  const reads: UploadRound['reads'] = [];
+  const reader = (async () => {
+    while (reading) {
+      const started = performance.now();
+      const status = await o.read();
+      reads.push({ status, ms: performance.now() - started });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  await loopDelay(o.metricsUrl);
+  const control = idleLoop();
+  const cpuBefore = await cpuSeconds(o.pid);
+  const started = performance.now();
+  const answers = await Promise.all(
+    o.uploads.map(async (upload) => ({
+      name: upload.name,
+      ...(await o.create(upload)),
+      seconds: (performance.now() - started) / 1000,
+    })),
+  );
+  reading = false;
+  await reader;
+  const cpu = (await cpuSeconds(o.pid)) - cpuBefore;
+  clearInterval(sampling);
+  const loop = await loopDelay(o.metricsUrl);
+  const idle = await control.stop();
+  return { cpu, answers, reads, loop, idle, rss: { before, peak } };
 }
