@@ -7,6 +7,7 @@ import { createDeletionActivities } from './deletion.js';
 import { createIngestActivities } from './ingest.js';
 import { createReleaseActivities } from './release.js';
 import { createReviewActivities } from './review-record.js';
+import { createRetentionActivities } from './retention.js';
 import { createWebhookActivities } from './webhooks.js';
 
 export interface ActivityDeps {
@@ -23,6 +24,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createReleaseActivities(deps),
     ...createWebhookActivities(deps),
     ...createDeletionActivities(deps),
+    ...createRetentionActivities(deps),
   };
 }
 

@@ -23,6 +23,9 @@ export const ACTIVITY_NAMES = [
   'publishEvent',
   'deliverWebhook',
   'purgeReview',
+  'retentionPolicies',
+  'expiredReviews',
+  'deleteExpiredReview',
 ] as const satisfies readonly (keyof ReviewActivities)[];
 
 type Stub = (...args: unknown[]) => Promise<unknown>;

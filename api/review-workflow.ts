@@ -7,11 +7,9 @@ import { inTrace } from './request-tracing.js';
 import {
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
-  WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   WorkflowUpdateStage,
   type Client,
-  type WorkflowStartOptions,
   type WorkflowUpdateHandle,
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
@@ -20,19 +18,10 @@ import { ERROR_CATALOG, isErrorCode, type FixedStatusCode } from '../src/errors/
 import type { StagedFile } from '../src/reviews/staged-file.js';
 import type { AddDocumentsResult } from '../src/reviews/add-documents.js';
 import type { CreateReviewJson, DocumentSource, Review } from '../src/reviews/review.js';
-import { customerStatus, type InternalState } from '../src/reviews/states.js';
-import {
-  InternalStateKey,
-  OrgIdKey,
-  ReferenceIdKey,
-  ReviewStatusKey,
-  ReviewTypeKey,
-  SandboxKey,
-} from '../src/temporal/search-attribute-keys.js';
+import { continuingRun, deleteReviewRuns, reviewStartOptions, updateReviewRun } from '../src/temporal/review-runs.js';
 import {
   addDocumentsUpdate,
   createReviewUpdate,
-  deleteReviewUpdate,
   holdUpdate,
   type DeleteReviewRequest,
   type ReviewWorkflowInput,
@@ -41,7 +30,6 @@ import type { resendEventWorkflow } from '../workflows/deliveries.js';
 import type { reviewWorkflow } from '../workflows/review.js';
 import type { Caller } from './auth.js';
 import { ApiError } from './errors.js';
-import { processLog } from '../src/telemetry/pino-logger.js';
 
 export type CreateFields = Omit<CreateReviewJson, 'documents'>;
 
@@ -118,7 +106,7 @@ export class ReviewWorkflows {
     };
     const start = new WithStartWorkflowOperation<typeof reviewWorkflow>(
       'reviewWorkflow',
-      this.startOptions(input, 'FAIL', 'ingesting', {
+      reviewStartOptions(this.taskQueue, input, 'FAIL', 'ingesting', {
         reviewType: o.reviewType,
         referenceId: o.fields.reference_id ?? null,
         label: o.fields.label ?? null,
@@ -163,11 +151,11 @@ export class ReviewWorkflows {
     trace?: TraceContext | undefined;
   }): Promise<WorkflowUpdateHandle<AddDocumentsResult>> {
     return this.acceptedInTime((acceptBy) =>
-      this.updateWithStart(() =>
+      updateReviewRun(() =>
         inTrace(o.trace, () =>
           this.temporal.workflow.startUpdateWithStart(addDocumentsUpdate, {
             args: [{ files: o.files, sources: o.sources, requestId: o.requestId, apiKeyId: o.who.keyId, acceptBy }],
-            startWorkflowOperation: this.continuing(o.who.organizationId, o.record),
+            startWorkflowOperation: continuingRun(this.taskQueue, o.who.organizationId, o.record),
             waitForStage: WorkflowUpdateStage.ACCEPTED,
           }),
         ),
@@ -217,9 +205,9 @@ export class ReviewWorkflows {
    */
   async hold(organizationId: string, record: ReviewRecord): Promise<string> {
     try {
-      return await this.updateWithStart(() =>
+      return await updateReviewRun(() =>
         this.temporal.workflow.executeUpdateWithStart(holdUpdate, {
-          startWorkflowOperation: this.continuing(organizationId, record),
+          startWorkflowOperation: continuingRun(this.taskQueue, organizationId, record),
         }),
       );
     } catch (err) {
@@ -229,136 +217,18 @@ export class ReviewWorkflows {
   }
 
   /**
-   * Deletes a review through its workflow (a run that continues it is started when none is running): the
-   * run stops the review's work, removes its documents, reports and rows, and ends; then every run's
-   * history of the review is deleted from Temporal. Resolves once all of it is done.
+   * Deletes a review through its workflow and then its runs' histories (src/temporal/review-runs.ts);
+   * resolves once all of it is done. Temporal not reached, or the run not done in time: 503.
    */
   async delete(who: Caller, record: ReviewRecord): Promise<void> {
-    const reviewId = record.review.review_id;
     const request: DeleteReviewRequest = { requestedBy: `api_key:${who.keyId}`, requestedAt: new Date().toISOString() };
     try {
-      await this.updateWithStart(() =>
-        this.temporal.workflow.executeUpdateWithStart(deleteReviewUpdate, {
-          args: [request],
-          startWorkflowOperation: this.continuing(who.organizationId, record),
-        }),
-      );
+      await deleteReviewRuns(this.temporal, this.taskQueue, who.organizationId, record, request);
     } catch (err) {
-      if (err instanceof ApiError) throw err;
       throw new ApiError('service_unavailable', 503, 'The review could not be deleted now; retry shortly.', {
-        logAs: `deleting review ${reviewId} failed: ${err instanceof Error ? err.message : String(err)}`,
+        logAs: `deleting review ${record.review.review_id} failed: ${err instanceof Error ? err.message : String(err)}`,
       });
     }
-    // The runs' histories hold the review's ids, labels and the like (sealed): none is kept. Each is
-    // deleted once the run has ended (it ends as the update answers): deleting a run is not terminating
-    // it. Temporal deletes a history in the background once asked (a closed run's within a minute or two).
-    const remove = (runId: string) =>
-      this.temporal.workflowService
-        .deleteWorkflowExecution({
-          namespace: this.temporal.options.namespace,
-          workflowExecution: { workflowId: reviewId, runId },
-        })
-        .catch((err: unknown) =>
-          processLog.warn(
-            `a history of review ${reviewId} was not deleted: it expires with its namespace's retention`,
-            {
-              review_id: reviewId,
-              run_id: runId,
-              error: err,
-            },
-          ),
-        );
-    const handle = this.temporal.workflow.getHandle(reviewId);
-    await this.temporal.withDeadline(Date.now() + 30_000, () => handle.result()).catch(() => undefined);
-    try {
-      // The last run by its handle (the list may not show it yet), the earlier ones as the list shows them.
-      const { runId: last } = await handle.describe();
-      await remove(last);
-      for await (const run of this.temporal.workflow.list({ query: `WorkflowId = '${reviewId}'` }))
-        if (run.runId !== last) await remove(run.runId);
-    } catch (err) {
-      processLog.warn(`the runs of review ${reviewId} were not found for deletion`, {
-        review_id: reviewId,
-        error: err,
-      });
-    }
-  }
-
-  /**
-   * Sends an update to a review's run, starting a run that continues the review when none is running.
-   * A released review's run completes once nothing is in flight: an update that reaches it in the moment
-   * it completes is never accepted (Temporal answers "workflow execution already completed"), and sent
-   * again it starts the next run. (Each attempt is a new operation: a with-start operation is used once.)
-   */
-  private async updateWithStart<T>(send: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await send();
-      } catch (err) {
-        if (!(err instanceof WorkflowNotFoundError) || attempt === 3) throw err;
-      }
-    }
-  }
-
-  /** The start of a run that continues a recorded review, used when none is running. */
-  private continuing(organizationId: string, record: ReviewRecord) {
-    return new WithStartWorkflowOperation<typeof reviewWorkflow>(
-      'reviewWorkflow',
-      this.continuingOptions(organizationId, record, 'USE_EXISTING'),
-    );
-  }
-
-  private continuingOptions(
-    organizationId: string,
-    { review, internalState, metadata }: ReviewRecord,
-    conflictPolicy: 'FAIL' | 'USE_EXISTING',
-  ) {
-    const input: ReviewWorkflowInput = {
-      reviewId: review.review_id,
-      organizationId,
-      sandbox: review.sandbox,
-      resumed: { internalState },
-    };
-    return this.startOptions(input, conflictPolicy, internalState, {
-      reviewType: review.review_type,
-      referenceId: review.reference_id,
-      label: review.label,
-      metadata,
-    });
-  }
-
-  /** How a review's workflow run starts: a first run and a later one look the same to operators in the UI. */
-  private startOptions(
-    input: ReviewWorkflowInput,
-    conflictPolicy: 'FAIL' | 'USE_EXISTING',
-    internalState: InternalState,
-    o: {
-      reviewType: string;
-      referenceId: string | null;
-      label: string | null;
-      metadata: Record<string, string> | null;
-    },
-  ) {
-    return {
-      workflowId: input.reviewId,
-      taskQueue: this.taskQueue,
-      args: [input],
-      workflowIdConflictPolicy: conflictPolicy,
-      staticSummary: `Review ${o.referenceId ?? o.label ?? input.reviewId}`,
-      staticDetails: `Organization \`${input.organizationId}\`${input.sandbox ? ' (sandbox)' : ''}`,
-      // Operators see the integrator's metadata here; the Review object does not carry it (decisions.md, "Metadata").
-      memo: { metadata: o.metadata ?? {} },
-      typedSearchAttributes: [
-        // A create's review exists only once its submission is accepted: until then it has no status, so
-        // a create that is refused never shows as a review in operators' `ReviewStatus` searches.
-        ...(input.resumed ? [{ key: ReviewStatusKey, value: customerStatus(internalState) }] : []),
-        { key: InternalStateKey, value: internalState },
-        { key: OrgIdKey, value: input.organizationId },
-        { key: SandboxKey, value: input.sandbox },
-        { key: ReviewTypeKey, value: o.reviewType },
-        ...(o.referenceId ? [{ key: ReferenceIdKey, value: o.referenceId }] : []),
-      ],
-    } satisfies WorkflowStartOptions<typeof reviewWorkflow>;
   }
 }
 

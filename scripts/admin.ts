@@ -26,7 +26,8 @@ const USAGE = `usage: npm run admin -- <command> [options] [--json]
   org create --name <name>                          create an organization
   org list                                          list organizations
   org set <id> [--release-policy auto|hold] [--max-analyses N] [--awaiting-seconds N] [--rate-limit N]
-                                                    operator settings (a number or "default")
+              [--retention-days N|none]             operator settings (a number or "default"); retention:
+                                                    reviews deleted N days after they come to rest
   key create --org <id> --mode live|sandbox [--label <text>] [--expires-at <ISO time>]
   key create --unbound [--mode live|sandbox]        a valid key bound to no organization (403 org_unbound)
   key list [--org <id>]                             list keys (prefix, mode, state; never the key)
@@ -46,6 +47,15 @@ function setting(raw: string | undefined, flag: string): number | null | undefin
   if (raw === 'default') return null;
   const n = Number(raw);
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} takes a positive whole number or "default"`);
+  return n;
+}
+
+/** The retention in days: undefined leaves it, "none" keeps reviews until deleted, else a positive whole number. */
+function retention(raw: string | undefined): number | null | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === 'none') return null;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError('--retention-days takes a positive whole number or "none"');
   return n;
 }
 
@@ -91,6 +101,7 @@ async function main(argv: string[]): Promise<void> {
       'max-analyses': { type: 'string' },
       'awaiting-seconds': { type: 'string' },
       'rate-limit': { type: 'string' },
+      'retention-days': { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -136,6 +147,7 @@ async function main(argv: string[]): Promise<void> {
         maxConcurrentAnalyses: setting(values['max-analyses'], '--max-analyses'),
         awaitingDocumentsSeconds: setting(values['awaiting-seconds'], '--awaiting-seconds'),
         rateLimitPerMinute: setting(values['rate-limit'], '--rate-limit'),
+        retentionDays: retention(values['retention-days']),
       });
       const org = (await getOrganization(sql, arg))!;
       const shown = {
@@ -144,10 +156,11 @@ async function main(argv: string[]): Promise<void> {
         max_concurrent_analyses: org.maxConcurrentAnalyses,
         awaiting_documents_seconds: org.awaitingDocumentsSeconds,
         rate_limit_per_minute: org.rateLimitPerMinute,
+        retention_days: org.retentionDays,
       };
       print(
         Object.entries(shown)
-          .map(([k, v]) => `${k}: ${v ?? 'default'}`)
+          .map(([k, v]) => `${k}: ${v ?? (k === 'retention_days' ? 'none (kept until deleted)' : 'default')}`)
           .join('\n'),
         shown,
       );

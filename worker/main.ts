@@ -5,6 +5,7 @@
 // SIGTERM/SIGINT (Temporal's runtime handles them). Launched by the local stack beside its servers, it
 // polls once the database and the bucket are ready (WORKER_POLL_AFTER_STDIN_CLOSES); Temporal it waits
 // for itself.
+import { Client } from '@temporalio/client';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { lazyActivities } from '../activities/lazy.js';
 import { loadServiceConfigOrExit } from '../src/config.js';
@@ -18,6 +19,7 @@ import {
   temporalConnectionOptions,
   temporalDataConverter,
 } from '../src/temporal/connection.js';
+import { ensureRetentionSchedule, retentionScheduleId } from '../src/temporal/retention-schedule.js';
 import { ensureWorkflowBundle } from './workflow-bundle.js';
 import { ReviewWorkers } from './review-workers.js';
 import { analysisTaskQueue, ingestTaskQueue } from '../src/temporal/task-queues.js';
@@ -55,11 +57,20 @@ const readiness = {
   readers: 'not_needed' as 'warming' | 'ok' | 'not_needed',
 };
 
-async function registerSearchAttributes(): Promise<void> {
+/** The search attributes the workflows set, and the retention's schedule, which starts one of them. */
+async function registerWithTemporal(): Promise<void> {
   const operator = await connectTemporal(config);
   try {
     const added = await ensureSearchAttributes(operator, config.temporal.namespace);
     if (added.length > 0) log.info(`registered search attributes ${added.join(', ')}`);
+    const temporal = new Client({
+      connection: operator,
+      namespace: config.temporal.namespace,
+      dataConverter: temporalDataConverter(config),
+    });
+    const { taskQueue } = config.temporal;
+    if (await ensureRetentionSchedule(temporal, taskQueue))
+      log.info(`created the schedule ${retentionScheduleId(taskQueue)}`);
   } finally {
     await operator.close();
   }
@@ -156,8 +167,9 @@ async function main() {
     const worker = created.worker;
     // Registered here, not by the local stack, whose launcher then does without Temporal's client and its
     // protobufs (some 0.4 s of CPU while the servers start); before the go-ahead, while the stack readies
-    // the database and the bucket. The workflows set them: the worker that runs workflows registers them.
-    if (reviews) await onceTemporalAnswers(registerSearchAttributes);
+    // the database and the bucket. The workflows set them (and the schedule starts one): the worker that
+    // runs workflows registers them.
+    if (reviews) await onceTemporalAnswers(registerWithTemporal);
     if (config.worker.pollAfterStdinCloses) {
       await stdinClosed();
       // Its input is done with: a stdin left open and referenced would keep the process from exiting.

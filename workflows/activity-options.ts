@@ -74,3 +74,10 @@ export const webhooks = proxyActivities<ReviewActivities>({
   heartbeatTimeout: '15 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
+
+// The retention's sweep. A deletion waits for the review's run to end and its histories to be asked
+// deleted (a minute at most); one that keeps failing is left to the next sweep, which finds it again.
+export const retention = proxyActivities<ReviewActivities>({
+  startToCloseTimeout: '3 minutes',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 3 },
+});

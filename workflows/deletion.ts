@@ -11,7 +11,7 @@ import {
 } from '@temporalio/workflow';
 import { InternalStateKey, ReviewStatusKey } from '../src/temporal/search-attribute-keys.js';
 import { bookkeeper } from './activity-options.js';
-import type { DeleteReviewRequest } from './messages.js';
+import { NOT_AT_REST, type DeleteReviewRequest } from './messages.js';
 import type { ReviewProgress } from './progress.js';
 
 /** What the Temporal UI's search shows for a deleted review's last run. */
@@ -24,12 +24,22 @@ export class Deletion {
 
   constructor(private readonly progress: ReviewProgress) {}
 
-  /** Synchronous: a review never created has nothing to delete (the update never reaches history). */
-  validate(): void {
-    if (!this.progress.state.created)
+  /**
+   * Synchronous: a review never created has nothing to delete, and the retention's deletion is refused
+   * unless the review is at rest (the update then never reaches history).
+   */
+  validate(request: DeleteReviewRequest): void {
+    const { created, internalState } = this.progress.state;
+    if (!created)
       throw ApplicationFailure.create({
         type: 'refused',
         message: 'There is no review to delete.',
+        nonRetryable: true,
+      });
+    if (request.onlyAtRest && internalState !== 'released' && internalState !== 'failed')
+      throw ApplicationFailure.create({
+        type: NOT_AT_REST,
+        message: `The review is not at rest (${internalState}): it is kept.`,
         nonRetryable: true,
       });
   }

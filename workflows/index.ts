@@ -1,3 +1,4 @@
 // The workflow bundle's entry point: every workflow type the worker registers.
 export { reviewWorkflow } from './review.js';
 export { resendEventWorkflow } from './deliveries.js';
+export { retentionWorkflow } from './retention.js';

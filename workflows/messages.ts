@@ -104,15 +104,22 @@ export const getStateQuery = defineQuery<ReviewWorkflowState>('getState');
 export const approveUpdate = defineUpdate<string, []>('approve');
 /** Operator: hold the review's next release at the release gate until approved; refused when that cannot apply. */
 export const holdUpdate = defineUpdate<string, []>('hold');
-/** Who asked for a review's deletion (an API key's id) and when. */
+/** Who asked for a review's deletion (an API key's id, or the organization's retention) and when. */
 export interface DeleteReviewRequest {
   requestedBy: string;
   requestedAt: string;
+  /**
+   * The retention's deletion: refused (`not_at_rest`) unless the review is at rest (released or failed),
+   * so that documents that arrived since the sweep found the review are never deleted unread.
+   */
+  onlyAtRest?: boolean;
 }
 /**
  * Deletes the review: stops its work in flight, then removes its documents, reports and rows (one audit
  * row stays); completes once they are gone, and the run ends.
  */
+/** The refusal of the retention's deletion of a review that is not at rest (DeleteReviewRequest.onlyAtRest). */
+export const NOT_AT_REST = 'not_at_rest';
 export const deleteReviewUpdate = defineUpdate<void, [DeleteReviewRequest]>('deleteReview');
 /** Sent by a review of the same organization that gave back its analysis slot. */
 export const capacityFreedSignal = defineSignal('capacityFreed');

@@ -104,7 +104,7 @@ function registerHandlers(
       'or an API error code.',
   });
   setHandler(deleteReviewUpdate, (request) => deletion.handle(request), {
-    validator: (_request) => deletion.validate(),
+    validator: (request) => deletion.validate(request),
     description:
       'The API: delete the review: stop its work, remove its documents, reports and rows (an audit row ' +
       'stays), end the run.',

@@ -9,6 +9,8 @@ export interface Organization {
   maxConcurrentAnalyses: number | null;
   releasePolicy: 'auto' | 'hold';
   awaitingDocumentsSeconds: number | null;
+  /** Days after a review comes to rest (released or failed) until it is deleted; null keeps it. */
+  retentionDays: number | null;
   createdAt: Date;
 }
 
@@ -19,6 +21,7 @@ type OrganizationRow = {
   max_concurrent_analyses: number | null;
   release_policy: 'auto' | 'hold';
   awaiting_documents_seconds: number | null;
+  retention_days: number | null;
   created_at: Date;
 };
 
@@ -30,6 +33,7 @@ function fromRow(r: OrganizationRow): Organization {
     maxConcurrentAnalyses: r.max_concurrent_analyses,
     releasePolicy: r.release_policy,
     awaitingDocumentsSeconds: r.awaiting_documents_seconds,
+    retentionDays: r.retention_days,
     createdAt: r.created_at,
   };
 }
@@ -55,7 +59,10 @@ export async function updateOrganizationPolicy(
   sql: Sql,
   id: string,
   p: Partial<
-    Pick<Organization, 'maxConcurrentAnalyses' | 'releasePolicy' | 'awaitingDocumentsSeconds' | 'rateLimitPerMinute'>
+    Pick<
+      Organization,
+      'maxConcurrentAnalyses' | 'releasePolicy' | 'awaitingDocumentsSeconds' | 'rateLimitPerMinute' | 'retentionDays'
+    >
   >,
 ): Promise<void> {
   const row: Record<string, unknown> = {};
@@ -63,6 +70,7 @@ export async function updateOrganizationPolicy(
   if (p.releasePolicy !== undefined) row.release_policy = p.releasePolicy;
   if (p.awaitingDocumentsSeconds !== undefined) row.awaiting_documents_seconds = p.awaitingDocumentsSeconds;
   if (p.rateLimitPerMinute !== undefined) row.rate_limit_per_minute = p.rateLimitPerMinute;
+  if (p.retentionDays !== undefined) row.retention_days = p.retentionDays;
   if (Object.keys(row).length === 0) return;
   await sql`update organizations set ${sql(row)} where id = ${id}`;
 }

@@ -5,14 +5,18 @@ import { writeFile } from 'node:fs/promises';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { ReviewSchema, type Review } from '../../src/reviews/review.js';
 import { ReportSchema } from '../../src/reviews/report.js';
-import { approveUpdate } from '../../workflows/messages.js';
-import { corruptPdf, fillWorkingDocument, pdf } from '../support/fixtures.js';
+import { approveUpdate, deleteReviewUpdate } from '../../workflows/messages.js';
+import type { retentionWorkflow } from '../../workflows/retention.js';
+import { findReviewRecord } from '../../src/db/reviews.js';
+import { continuingRun, updateReviewRun } from '../../src/temporal/review-runs.js';
+import { corruptPdf, fillWorkingDocument, longPdf, pdf } from '../support/fixtures.js';
 import { call, createBody, form } from '../support/http.js';
 import { REJECTED_CREATE } from '../../src/temporal/search-attribute-keys.js';
 import { registerEndpoint, waitForInternalState, waitForReview } from '../support/reviews.js';
 import {
   closeShared,
   config,
+  db,
   newOrganization,
   stack,
   temporalClient,
@@ -142,6 +146,46 @@ await save('create-refused', await refusedRun(refusedOrg.id));
 // sandbox: create → released at once (review.completed to the sandbox endpoint); the run completes
 const sandbox = await create(org.sandboxKey, [{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }]);
 await save('sandbox', sandbox.review_id);
+
+// deleted mid-analysis: the deleteReview update (as DELETE sends it) stops the analysis, the review is
+// purged, the run ends
+const deletion = (requestedBy: string) => ({ requestedBy, requestedAt: new Date().toISOString() });
+async function deleteThroughWorkflow(reviewId: string): Promise<void> {
+  const found = await findReviewRecord(db(), reviewId);
+  if (!found) throw new Error(`no review ${reviewId}`);
+  await updateReviewRun(() =>
+    client.workflow.executeUpdateWithStart(deleteReviewUpdate, {
+      args: [deletion('api_key:histories-recorder')],
+      startWorkflowOperation: continuingRun(config.temporal.taskQueue, found.organizationId, found.record),
+    }),
+  );
+}
+const analysing = await create(org.liveKey, [
+  { name: 'cd-with-exhibits.pdf', data: await longPdf('Closing Disclosure', 150) },
+]);
+await waitForInternalState(analysing.review_id, 'analysing');
+await deleteThroughWorkflow(analysing.review_id);
+await save('deletion-mid-analysis', analysing.review_id);
+
+// deleted once released: the run had completed, so the update starts a run that continues the review and
+// deletes it
+const released = await create(org.liveKey, [{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }]);
+await waitForReview(org.liveKey, released.review_id, completed);
+await client.workflow.getHandle(released.review_id).result();
+await deleteThroughWorkflow(released.review_id);
+await save('deletion-after-release', released.review_id);
+
+// the retention's sweep, as its schedule starts it: one organization with a retention of 30 days, one review
+// at rest 31 days, deleted through its own workflow
+const retaining = await newOrganization({ retentionDays: 30 });
+const expired = await create(retaining.liveKey, [{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }]);
+await waitForReview(retaining.liveKey, expired.review_id, completed);
+await db()`update reviews set updated_at = now() - interval '31 days' where id = ${expired.review_id}`;
+const sweep = await client.workflow.start<typeof retentionWorkflow>('retentionWorkflow', {
+  workflowId: `review-retention-recorded-${expired.review_id}`,
+  taskQueue: config.temporal.taskQueue,
+});
+await save('retention-sweep', sweep.workflowId);
 
 await receiver.close();
 await closeShared();

@@ -62,7 +62,7 @@ test('a usage error exits 2 with the usage text', async (t) => {
   t.regex(run.stderr, /exactly one of --org <id> or --unbound/);
 });
 
-test("org set changes an organization's operator settings, and 'default' clears an override", async (t) => {
+test("org set changes an organization's operator settings, 'default' clears an override, and 'none' a retention", async (t) => {
   const org = (await admin('org', 'create', '--name', 'Policy Lending')) as { id: string };
   const set = await admin(
     'org',
@@ -74,6 +74,8 @@ test("org set changes an organization's operator settings, and 'default' clears 
     '2',
     '--awaiting-seconds',
     '3600',
+    '--retention-days',
+    '365',
   );
   t.deepEqual(set, {
     id: org.id,
@@ -81,8 +83,16 @@ test("org set changes an organization's operator settings, and 'default' clears 
     max_concurrent_analyses: 2,
     awaiting_documents_seconds: 3600,
     rate_limit_per_minute: null,
+    retention_days: 365,
   });
   const cleared = await admin('org', 'set', org.id, '--max-analyses', 'default', '--release-policy', 'auto');
-  t.like(cleared, { release_policy: 'auto', max_concurrent_analyses: null, awaiting_documents_seconds: 3600 });
+  t.like(cleared, {
+    release_policy: 'auto',
+    max_concurrent_analyses: null,
+    awaiting_documents_seconds: 3600,
+    retention_days: 365,
+  });
+  t.like(await admin('org', 'set', org.id, '--retention-days', 'none'), { retention_days: null });
   await t.throwsAsync(admin('org', 'set', org.id, '--max-analyses', '0'));
+  await t.throwsAsync(admin('org', 'set', org.id, '--retention-days', '0'));
 });

@@ -2,16 +2,21 @@
 // its rows the database (one audit row stays: which review, which key, when) and its workflow histories
 // Temporal; every read of it is 404 afterwards. Scoped like everything else: another organization's key,
 // or the other mode's, finds nothing to delete. A review mid-analysis is deleted once the analysis has
-// stopped, and nothing of it is written after.
+// stopped, and nothing of it is written after. An organization's retention deletes its reviews the same
+// way once they have been at rest (released or failed) that many days, started by a Temporal Schedule.
 import test from 'ava';
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { findReviewRecord } from '../../src/db/reviews.js';
+import { continuingRun, updateReviewRun } from '../../src/temporal/review-runs.js';
+import { deleteReviewUpdate, NOT_AT_REST } from '../../workflows/messages.js';
 import { ReviewSchema } from '../../src/reviews/review.js';
 import { objectExists } from '../../src/storage/minio.js';
 import { longPdf, pdf } from '../support/fixtures.js';
 import { call, errorCode, form } from '../support/http.js';
 import { keysUnder, storage } from '../support/objects.js';
 import { waitForInternalState, waitForReview } from '../support/reviews.js';
-import { closeShared, db, newOrganization, stack, temporalClient } from '../support/stack.js';
+import { retentionScheduleId } from '../../src/temporal/retention-schedule.js';
+import { closeShared, config, db, newOrganization, stack, temporalClient } from '../support/stack.js';
 
 test.after.always(closeShared);
 
@@ -143,4 +148,104 @@ test('a review deleted mid-analysis: the analysis stops first, and nothing of th
   t.deepEqual(await rowsLeft(id), {});
   t.deepEqual(await objectsOf(id), []);
   t.false(await historiesLeft(id));
+});
+
+/** Makes a review look as if it came to rest `days` ago (its last change), as a retention counts. */
+async function atRestSince(reviewId: string, days: number): Promise<void> {
+  await db()`update reviews set updated_at = now() - make_interval(days => ${days}) where id = ${reviewId}`;
+}
+
+/** Runs the retention's sweep now, as its schedule does each hour, until `done` holds (a sweep may be running). */
+async function sweepUntil(done: () => Promise<boolean>): Promise<boolean> {
+  const schedule = (await temporalClient()).schedule.getHandle(retentionScheduleId(config.temporal.taskQueue));
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    await schedule.trigger();
+    const next = Date.now() + 15_000;
+    while (Date.now() < next) {
+      if (await done()) return true;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  return false;
+}
+
+test("an organization's retention deletes its reviews at rest that long, live and sandbox; newer ones and other organizations' stay", async (t) => {
+  t.timeout(600_000);
+  const org = await newOrganization({ retentionDays: 30 });
+  const keeping = await newOrganization();
+  const make = async (key: string, referenceId: string) => {
+    const created = await api('POST', '/reviews', key, {
+      form: form([{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }], { reference_id: referenceId }),
+    });
+    t.is(created.status, 201, created.text);
+    const { review_id: id } = ReviewSchema.parse(created.body);
+    await waitForReview(key, id, (r) => r.status === 'completed', 120_000);
+    return id;
+  };
+  const expiredLive = await make(org.liveKey, 'RET-OLD');
+  const expiredSandbox = await make(org.sandboxKey, 'RET-OLD-SANDBOX');
+  const recent = await make(org.liveKey, 'RET-NEW');
+  const otherOrg = await make(keeping.liveKey, 'RET-OTHER');
+  const objects = await objectsOf(expiredLive);
+  t.true(objects.length >= 2, `a document and a report PDF: ${objects.join(', ')}`);
+  await atRestSince(expiredLive, 31);
+  await atRestSince(expiredSandbox, 31);
+  await atRestSince(recent, 29);
+  await atRestSince(otherOrg, 400);
+
+  const schedule = await (await temporalClient()).schedule
+    .getHandle(retentionScheduleId(config.temporal.taskQueue))
+    .describe();
+  t.like(schedule.spec.intervals?.[0], { every: 3_600_000 });
+  t.like(schedule.action, { workflowType: 'retentionWorkflow', taskQueue: config.temporal.taskQueue });
+
+  const gone = async (id: string) => (await rowsLeft(id)).reviews === undefined;
+  t.true(await sweepUntil(async () => (await gone(expiredLive)) && (await gone(expiredSandbox))), 'deleted');
+
+  t.deepEqual(await rowsLeft(expiredLive), {});
+  t.deepEqual(await rowsLeft(expiredSandbox), {});
+  for (const key of objects) t.false(await objectExists(storage, key), `${key} is gone`);
+  t.deepEqual(await objectsOf(expiredLive), []);
+  const audits = await db()<{ review_id: string; requested_by: string; sandbox: boolean }[]>`
+    select review_id, requested_by, sandbox from review_deletions
+     where review_id in ${db()([expiredLive, expiredSandbox])} order by sandbox`;
+  t.deepEqual(
+    [...audits],
+    [
+      { review_id: expiredLive, requested_by: 'retention:30d', sandbox: false },
+      { review_id: expiredSandbox, requested_by: 'retention:30d', sandbox: true },
+    ],
+  );
+  t.is(errorCode(await api('GET', `/reviews/${expiredLive}`, org.liveKey)), 'review_not_found');
+  t.is(errorCode(await api('GET', `/reviews/${expiredSandbox}`, org.sandboxKey)), 'review_not_found');
+  t.false(await historiesLeft(expiredLive), 'no workflow history of it is left');
+
+  t.is((await api('GET', `/reviews/${recent}`, org.liveKey)).status, 200, 'at rest 29 of 30 days: kept');
+  t.is((await api('GET', `/reviews/${otherOrg}`, keeping.liveKey)).status, 200, 'no retention: kept');
+});
+
+test("the retention's deletion is refused by a review not at rest, which stays and completes: documents that arrived since the sweep are never deleted unread", async (t) => {
+  t.timeout(600_000);
+  const org = await newOrganization({ retentionDays: 1 });
+  const created = await api('POST', '/reviews', org.liveKey, {
+    form: form([{ name: 'cd-with-exhibits.pdf', data: await longPdf('Closing Disclosure', 150) }]),
+  });
+  t.is(created.status, 201, created.text);
+  const { review_id: id } = ReviewSchema.parse(created.body);
+  await waitForInternalState(id, 'analysing', 60_000);
+  const found = await findReviewRecord(db(), id);
+  const client = await temporalClient();
+  const refused = await t.throwsAsync(
+    updateReviewRun(() =>
+      client.workflow.executeUpdateWithStart(deleteReviewUpdate, {
+        args: [{ requestedBy: 'retention:1d', requestedAt: new Date().toISOString(), onlyAtRest: true }],
+        startWorkflowOperation: continuingRun(config.temporal.taskQueue, org.id, found!.record),
+      }),
+    ),
+    { instanceOf: WorkflowUpdateFailedError },
+  );
+  t.like(refused?.cause, { type: NOT_AT_REST });
+  await waitForReview(org.liveKey, id, (r) => r.status === 'completed', 300_000);
+  t.is((await api('GET', `/reviews/${id}/report`, org.liveKey)).status, 200);
 });

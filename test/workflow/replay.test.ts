@@ -19,7 +19,10 @@ const REQUIRED = [
   'create-completed',
   'create-refused',
   'create-source-url',
+  'deletion-after-release',
+  'deletion-mid-analysis',
   'failure',
+  'retention-sweep',
   'sandbox',
 ];
 
@@ -95,7 +98,9 @@ const localActivities = (h: HistoryJson) =>
 test(
   'the recorded paths are the ones named: every create is an update that starts its run and one ' +
     'createReview activity on the ingest queue (multipart, source URL, sandbox, refused), no activity is ' +
-    'local, runs end complete, the amendment continues a completed run and is rendered again when approved',
+    'local, runs end complete, the amendment continues a completed run and is rendered again when approved, ' +
+    'a deletion is an update that purges the review last (mid-analysis, or in a run it started once released), ' +
+    'and the retention sweep deletes each expired review by an activity',
   async (t) => {
     for (const name of REQUIRED) {
       const history = await historyOf(name);
@@ -133,6 +138,20 @@ test(
     t.is(activityTasks(amendment).filter((a) => a === 'renderRelease').length, 2);
     // Documents added after the first run completed started the amendment's run, resumed from the read model.
     t.deepEqual(startInput(amendment).resumed, { internalState: 'released' });
+    // A deletion: the update, the analysis under way stopped first, the purge the last activity.
+    const midAnalysis = await historyOf('deletion-mid-analysis');
+    t.deepEqual(updates(midAnalysis), ['createReview', 'deleteReview']);
+    t.is(activityTasks(midAnalysis).at(-1), 'purgeReview');
+    t.false(activityTasks(midAnalysis).includes('renderRelease'), 'nothing rendered after the deletion');
+    const afterRelease = await historyOf('deletion-after-release');
+    t.deepEqual(startInput(afterRelease).resumed, { internalState: 'released' });
+    t.deepEqual(updates(afterRelease), ['deleteReview']);
+    t.deepEqual(activityTasks(afterRelease), ['purgeReview']);
+    t.deepEqual(activityTasks(await historyOf('retention-sweep')), [
+      'retentionPolicies',
+      'expiredReviews',
+      'deleteExpiredReview',
+    ]);
   },
 );
 /** The updates a history accepted, by name, in order. */

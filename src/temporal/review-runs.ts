@@ -1,0 +1,149 @@
+// A review's workflow runs as the API and the worker's retention reach them: how a run starts (the same
+// for a first run and one that continues a recorded review), an update sent to the running run or to a
+// new one when the last has closed, and a deletion, which goes through the run and then deletes the
+// histories of all the review's runs.
+import {
+  WithStartWorkflowOperation,
+  WorkflowNotFoundError,
+  type Client,
+  type WorkflowStartOptions,
+} from '@temporalio/client';
+import type { ReviewRecord } from '../db/reviews.js';
+import { customerStatus, type InternalState } from '../reviews/states.js';
+import {
+  InternalStateKey,
+  OrgIdKey,
+  ReferenceIdKey,
+  ReviewStatusKey,
+  ReviewTypeKey,
+  SandboxKey,
+} from './search-attribute-keys.js';
+import { deleteReviewUpdate, type DeleteReviewRequest, type ReviewWorkflowInput } from '../../workflows/messages.js';
+import type { reviewWorkflow } from '../../workflows/review.js';
+import { processLog } from '../telemetry/pino-logger.js';
+
+/** What a run shows operators besides its input: the same for a first run and one that continues it. */
+export interface ReviewRunLabels {
+  reviewType: string;
+  referenceId: string | null;
+  label: string | null;
+  metadata: Record<string, string> | null;
+}
+
+/** How a review's workflow run starts: a first run and a later one look the same to operators in the UI. */
+export function reviewStartOptions(
+  taskQueue: string,
+  input: ReviewWorkflowInput,
+  conflictPolicy: 'FAIL' | 'USE_EXISTING',
+  internalState: InternalState,
+  o: ReviewRunLabels,
+) {
+  return {
+    workflowId: input.reviewId,
+    taskQueue,
+    args: [input],
+    workflowIdConflictPolicy: conflictPolicy,
+    staticSummary: `Review ${o.referenceId ?? o.label ?? input.reviewId}`,
+    staticDetails: `Organization \`${input.organizationId}\`${input.sandbox ? ' (sandbox)' : ''}`,
+    // Operators see the integrator's metadata here; the Review object does not carry it (decisions.md, "Metadata").
+    memo: { metadata: o.metadata ?? {} },
+    typedSearchAttributes: [
+      // A create's review exists only once its submission is accepted: until then it has no status, so
+      // a create that is refused never shows as a review in operators' `ReviewStatus` searches.
+      ...(input.resumed ? [{ key: ReviewStatusKey, value: customerStatus(internalState) }] : []),
+      { key: InternalStateKey, value: internalState },
+      { key: OrgIdKey, value: input.organizationId },
+      { key: SandboxKey, value: input.sandbox },
+      { key: ReviewTypeKey, value: o.reviewType },
+      ...(o.referenceId ? [{ key: ReferenceIdKey, value: o.referenceId }] : []),
+    ],
+  } satisfies WorkflowStartOptions<typeof reviewWorkflow>;
+}
+
+/** The start of a run that continues a recorded review, used when none is running. */
+export function continuingRun(
+  taskQueue: string,
+  organizationId: string,
+  { review, internalState, metadata }: ReviewRecord,
+): WithStartWorkflowOperation<typeof reviewWorkflow> {
+  const input: ReviewWorkflowInput = {
+    reviewId: review.review_id,
+    organizationId,
+    sandbox: review.sandbox,
+    resumed: { internalState },
+  };
+  return new WithStartWorkflowOperation<typeof reviewWorkflow>(
+    'reviewWorkflow',
+    reviewStartOptions(taskQueue, input, 'USE_EXISTING', internalState, {
+      reviewType: review.review_type,
+      referenceId: review.reference_id,
+      label: review.label,
+      metadata,
+    }),
+  );
+}
+
+/**
+ * Sends an update to a review's run, starting a run that continues the review when none is running.
+ * A released review's run completes once nothing is in flight: an update that reaches it in the moment
+ * it completes is never accepted (Temporal answers "workflow execution already completed"), and sent
+ * again it starts the next run. (Each attempt is a new operation: a with-start operation is used once.)
+ */
+export async function updateReviewRun<T>(send: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError) || attempt === 3) throw err;
+    }
+  }
+}
+
+/**
+ * Deletes a review through its workflow (a run that continues it is started when none is running): the
+ * run stops the review's work, removes its documents, reports and rows, and ends; then every run's
+ * history of the review is deleted from Temporal. Resolves once all of it is done; the workflow's refusal
+ * (a WorkflowUpdateFailedError) and Temporal's failures are thrown.
+ */
+export async function deleteReviewRuns(
+  temporal: Client,
+  taskQueue: string,
+  organizationId: string,
+  record: ReviewRecord,
+  request: DeleteReviewRequest,
+): Promise<void> {
+  const reviewId = record.review.review_id;
+  await updateReviewRun(() =>
+    temporal.workflow.executeUpdateWithStart(deleteReviewUpdate, {
+      args: [request],
+      startWorkflowOperation: continuingRun(taskQueue, organizationId, record),
+    }),
+  );
+  // The runs' histories hold the review's ids, labels and the like (sealed): none is kept. Each is
+  // deleted once the run has ended (it ends as the update answers): deleting a run is not terminating
+  // it. Temporal deletes a history in the background once asked (a closed run's within a minute or two).
+  const remove = (runId: string) =>
+    temporal.workflowService
+      .deleteWorkflowExecution({
+        namespace: temporal.options.namespace,
+        workflowExecution: { workflowId: reviewId, runId },
+      })
+      .catch((err: unknown) =>
+        processLog.warn(`a history of review ${reviewId} was not deleted: it expires with its namespace's retention`, {
+          review_id: reviewId,
+          run_id: runId,
+          error: err,
+        }),
+      );
+  const handle = temporal.workflow.getHandle(reviewId);
+  await temporal.withDeadline(Date.now() + 30_000, () => handle.result()).catch(() => undefined);
+  try {
+    // The last run by its handle (the list may not show it yet), the earlier ones as the list shows them.
+    const { runId: last } = await handle.describe();
+    await remove(last);
+    for await (const run of temporal.workflow.list({ query: `WorkflowId = '${reviewId}'` }))
+      if (run.runId !== last) await remove(run.runId);
+  } catch (err) {
+    processLog.warn(`the runs of review ${reviewId} were not found for deletion`, { review_id: reviewId, error: err });
+  }
+}
