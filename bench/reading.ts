@@ -17,6 +17,12 @@ import { CFPB, FILLED, type Expected } from '../test/corpus/expected.js';
 import { type AssembledBundle, assembleBundles, corpusDocuments, pagesSplitRight } from '../test/support/bundles.js';
 import { DEGRADATIONS, degradedPages, imagePdf, TURNED_DPI, turnedPages } from '../test/support/degrade.js';
 import {
+  appraisalWithAddenda,
+  deedWithExhibitsAndRiders,
+  longBundle,
+  noteWithRiders,
+} from '../test/support/long-documents.js';
+import {
   fillOfficialUrla,
   OFFICIAL_URLA_BLANK,
   OFFICIAL_URLA_COPIES,
@@ -412,6 +418,25 @@ await assembledCorpus('assembled loan files (text layer)', [
   ...(await assembleBundles(corpusDocuments('text'), 5, 2)),
 ]);
 await assembledCorpus('assembled loan files (scans)', await assembleBundles(corpusDocuments('scan'), 2, 3));
+// Long documents with what they append (an appraisal's addenda, photo pages, maps and invoice; a Note's riders
+// and allonge; a Deed of Trust's exhibit and riders), alone and between other forms.
+await assembledCorpus(
+  'long documents with their addenda and riders',
+  await Promise.all(
+    [
+      [appraisalWithAddenda()],
+      [noteWithRiders(), deedWithExhibitsAndRiders()],
+      [
+        'cfpb/cd_sample_fixed_rate_h25b.pdf',
+        appraisalWithAddenda(),
+        'cfpb/le_sample_fixed_rate_h24b.pdf',
+        noteWithRiders(),
+        deedWithExhibitsAndRiders(),
+        'public-docs/clean/paystub_okafor.pdf',
+      ],
+    ].map(async (parts, i) => ({ name: `long documents ${i + 1}`, ...(await longBundle(parts)) })),
+  ),
+);
 
 for (const d of DEGRADATIONS) {
   await formCorpus(

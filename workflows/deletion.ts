@@ -44,6 +44,15 @@ export class Deletion {
       });
   }
 
+  /**
+   * For the other updates' validators: once a deletion is asked for, the review is gone to them (an
+   * addition would otherwise be ingested and then purged, or recorded after the purge).
+   */
+  refuseWhileDeleting(): void {
+    if (this.request)
+      throw ApplicationFailure.create({ type: 'review_not_found', message: 'No such review.', nonRetryable: true });
+  }
+
   /** The update's handler: stops the review's work and waits until its data is gone. */
   async handle(request: DeleteReviewRequest): Promise<void> {
     this.request ??= request;

@@ -83,13 +83,19 @@ function registerHandlers(
       'disputed findings with comments and senders, what waits at the release gate.',
   });
   setHandler(approveUpdate, () => gate.approve(), {
-    validator: () => gate.validateApprove(),
+    validator: () => {
+      deletion.refuseWhileDeleting();
+      gate.validateApprove();
+    },
     description:
       'Operator: publish the release waiting at the release gate (see getState.gate and .disputes), ' +
       'or lift a hold asked for earlier. Refused when neither applies.',
   });
   setHandler(holdUpdate, () => gate.hold(), {
-    validator: () => gate.validateHold(),
+    validator: () => {
+      deletion.refuseWhileDeleting();
+      gate.validateHold();
+    },
     description:
       "Operator: hold the review's next release at the release gate until approved. Refused for a " +
       'review not created, failed, already held, or with a release waiting.',
@@ -110,7 +116,10 @@ function registerHandlers(
       'stays), end the run.',
   });
   setHandler(addDocumentsUpdate, (request) => submissions.add(request), {
-    validator: (_request) => submissions.validateAdd(),
+    validator: (_request) => {
+      deletion.refuseWhileDeleting();
+      submissions.validateAdd();
+    },
     description:
       'The API: ingest more documents or a filled working document; answers the Add-documents result ' +
       'or an API error code.',

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable, Sql } from './client.js';
 import type { IngestedDocument } from '../ingest/package.js';
-import { checkReviewLimits } from '../ingest/rejection.js';
+import { checkReviewLimits, IngestRejection } from '../ingest/rejection.js';
 
 export type NewDocument = Omit<IngestedDocument, 'tempKey'> & { objectKey: string };
 
@@ -57,7 +57,9 @@ export async function addDocuments(
   return sql.begin(async (tx) => {
     // The workflow records a review's submissions one at a time; an activity retried while its first
     // attempt still runs would not be: the row lock keeps the counts below exact then too.
-    await tx`select id from reviews where id = ${reviewId} for update`;
+    const [review] = await tx`select id from reviews where id = ${reviewId} for update`;
+    // Deleted while the documents were ingested (the API found it just before): nothing is added.
+    if (!review) throw new IngestRejection('review_not_found', 'No such review.');
     const added = await insertDocuments(tx, reviewId, documents);
     const [held] = await tx<{ evidence: number; bytes: string }[]>`
       select count(*) filter (where role = 'evidence')::int as evidence, coalesce(sum(size_bytes), 0)::text as bytes

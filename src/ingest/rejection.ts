@@ -13,6 +13,7 @@ export type RejectionCode = Extract<
   | 'all_documents_duplicate'
   | 'working_doc_flattened'
   | 'working_doc_not_review_input'
+  | 'review_not_found'
 >;
 
 export class IngestRejection extends Error {

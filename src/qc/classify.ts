@@ -133,6 +133,59 @@ export function pageFooter(lines: readonly string[]): { index: number; of: numbe
   return undefined;
 }
 
+/** Lines at the top and at the foot of a page where its running header and footer stand. */
+const RUNNING_LINES = 4;
+
+/**
+ * Every page numbering a page prints in its running header or footer: a report may number its form's own
+ * pages ("Page 6 of 6") and, beside it, the whole report with its addenda ("Page 6 of 22").
+ */
+export function pageNumberings(lines: readonly string[]): { index: number; of: number }[] {
+  const running =
+    lines.length <= 2 * RUNNING_LINES ? lines : [...lines.slice(0, RUNNING_LINES), ...lines.slice(-RUNNING_LINES)];
+  const found: { index: number; of: number }[] = [];
+  for (const line of running)
+    for (const m of line.matchAll(/\bp(?:age|[aá]gina)\s*(\d{1,4})\s+(?:of|de)\s+(\d{1,4})\b/gi)) {
+      const index = Number(m[1]);
+      const of = Number(m[2]);
+      if (index >= 1 && index <= of && !found.some((f) => f.index === index && f.of === of)) found.push({ index, of });
+    }
+  return found;
+}
+
+/** The file number a page prints in its running header or footer ("File # 2024-0815", "File No. A1234"). */
+export function fileNumber(lines: readonly string[]): string | undefined {
+  const running = [...lines.slice(0, RUNNING_LINES + 2), ...lines.slice(-RUNNING_LINES)];
+  for (const line of running) {
+    const m = /\bfile\s*(?:no\.?|number|#)\s*[:.]?\s*([a-z0-9][a-z0-9./-]{2,24})\b/i.exec(line);
+    if (m && /\d/.test(m[1]!)) return m[1]!.toUpperCase();
+  }
+  return undefined;
+}
+
+/**
+ * The headings of pages that go on with the document before them without its form's title: addenda and
+ * exhibits, riders, photo pages, maps, sketches, certifications and signature pages, an invoice, an
+ * allonge, a legal description. A few words may stand around the heading ("Supplemental Addendum",
+ * "Subject Photo Page", "Exhibit A – Legal Description", "Appraiser's Certification").
+ */
+const CONTINUATION_HEADING =
+  /^(?:[\w'’&./-]+\s+){0,4}(?:(?:supplemental\s+)?addend(?:um|a)|exhibit(?:\s+[a-z0-9]{1,3}\b)?|riders?|photo(?:graph)?s?|photo\s+(?:page|addendum)|(?:location|plat|flood|aerial|area|street)\s+maps?|maps?|(?:building\s+|floor\s+plan\s+)?sketch(?:\s+addendum)?|floor\s+plans?|certifications?|signatures?(?:\s+page)?|invoice|allonge(?:\s+to\s+note)?|legal\s+description)(?:\s+[\w'’&.#:()–—-]+){0,5}$/i;
+
+/** Photo captions: a photo page of a report says what each photo shows. */
+const PHOTO_CAPTION =
+  /\b(?:front|rear|side)\s+view\b|\bstreet\s+scene\b|\bcomparable\s+(?:sale\s+|listing\s+|rental\s+)?#?\s?\d\b/i;
+
+/** A page that says it goes on with the document before it: a continuation heading, or photo captions. */
+export function continuationPage(page: PageLines): boolean {
+  const { lines, headings } = normalise(page);
+  const heading = [...lines.slice(0, TITLE_LINES), ...headings].some((line) => {
+    const t = line.replace(/\s+/g, ' ').trim();
+    return t.length <= 70 && !/[.;]$/.test(t) && CONTINUATION_HEADING.test(t);
+  });
+  return heading || lines.filter((l) => PHOTO_CAPTION.test(l)).length >= 2;
+}
+
 /**
  * What the classifier reads of a page: its lines top to bottom, and the phrases set in a heading's size (a
  * title may stand anywhere on its page: a W-2's at its foot). A plain list of lines has no headings.
@@ -229,11 +282,32 @@ export interface DocumentRun {
  */
 export function splitDocuments(pages: readonly PageLines[]): DocumentRun[] {
   const runs: DocumentRun[] = [];
-  const footers = pages.map((page) => pageFooter(normalise(page).lines));
-  /** A document whose last page says "Page n of n": no untitled page after it is its own. */
+  const numberings = pages.map((page) => pageNumberings(normalise(page).lines));
+  // A page's own numbering: in its footer, or else in its running header.
+  const footers = pages.map((page, i) => pageFooter(normalise(page).lines) ?? numberings[i]![0]);
+  const fileNumbers = pages.map((page) => fileNumber(normalise(page).lines));
+  /**
+   * A document whose last page says "Page n of n" (each of its numberings, when it prints more than one):
+   * no untitled page after it is its own unless it says it goes on with it (`goesOn`).
+   */
   const complete = (run: DocumentRun) => {
-    const footer = footers[run.pages.at(-1)!];
-    return footer !== undefined && footer.index === footer.of;
+    const last = numberings[run.pages.at(-1)!]!;
+    return last.length > 0 && last.every((n) => n.index === n.of);
+  };
+  /**
+   * A page that goes on with the document before it though it announces no form of its own (or that
+   * form's title again): its heading says so (an addendum, a photo page, a map, a sketch, a rider, an
+   * exhibit, a certification, an invoice), it prints the document's file number, or it numbers on from
+   * the document's last page ("Page 7 of 22" after "Page 6 of 22").
+   */
+  const goesOn = (run: DocumentRun, index: number) => {
+    const file = fileNumbers[index];
+    const last = numberings[run.pages.at(-1)!]!;
+    return (
+      continuationPage(pages[index]!) ||
+      (file !== undefined && run.pages.some((i) => fileNumbers[i] === file)) ||
+      numberings[index]!.some((n) => last.some((l) => l.of === n.of && l.index + 1 === n.index))
+    );
   };
   /**
    * A page opening with its form's title, after a document of that form that opened with it too, where
@@ -276,6 +350,22 @@ export function splitDocuments(pages: readonly PageLines[]): DocumentRun[] {
     // Only a numbering can restart: a cover sheet before a form's "Page 1 of n" is the form's.
     const restarts =
       footer?.index === 1 && current !== undefined && current.pages.some((i) => footers[i] !== undefined) && !repeats;
+    // A page of no other known form that says it goes on with the document before: the document's (with
+    // any untitled pages between), even after its last numbered page.
+    const continuation =
+      current !== undefined &&
+      (cls === null || cls === 'other' || cls === current.documentClass) &&
+      !newVersion(page) &&
+      !reissued(current, index) &&
+      // A rider or an exhibit numbers its own pages ("Page 1 of 2"): its heading says it goes on all the same.
+      (!restarts || continuationPage(page)) &&
+      !(cls === current.documentClass && anotherUnnumbered(current, index)) &&
+      goesOn(current, index);
+    if (continuation) {
+      flush(current);
+      current.pages.push(index);
+      return;
+    }
     const starts =
       current === undefined ||
       cls !== current.documentClass ||

@@ -6,6 +6,7 @@
 // way once they have been at rest (released or failed) that many days, started by a Temporal Schedule.
 import test from 'ava';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import proto from '@temporalio/proto';
 import { findReviewRecord } from '../../src/db/reviews.js';
 import { continuingRun, updateReviewRun } from '../../src/temporal/review-runs.js';
 import { deleteReviewUpdate, NOT_AT_REST } from '../../workflows/messages.js';
@@ -17,6 +18,8 @@ import { keysUnder, storage } from '../support/objects.js';
 import { waitForInternalState, waitForReview } from '../support/reviews.js';
 import { retentionScheduleId } from '../../src/temporal/retention-schedule.js';
 import { closeShared, config, db, newOrganization, stack, temporalClient } from '../support/stack.js';
+
+const { temporal } = proto;
 
 test.after.always(closeShared);
 
@@ -79,6 +82,26 @@ async function historiesLeft(reviewId: string): Promise<boolean> {
   }
 }
 
+/**
+ * Resolves once the review's run has asked its activity under way to stop (a deletion cancels it), or
+ * once `deleted` has settled (the deletion found nothing under way to stop).
+ */
+async function cancelRequested(reviewId: string, deleted: Promise<unknown>): Promise<void> {
+  let settled = false;
+  void deleted.finally(() => {
+    settled = true;
+  });
+  const handle = (await temporalClient()).workflow.getHandle(reviewId);
+  const { PENDING_ACTIVITY_STATE_CANCEL_REQUESTED } = temporal.api.enums.v1.PendingActivityState;
+  const deadline = Date.now() + 120_000;
+  while (!settled && Date.now() < deadline) {
+    const { raw } = await handle.describe().catch(() => ({ raw: { pendingActivities: [] } }));
+    if (raw.pendingActivities?.some((a) => a.state === PENDING_ACTIVITY_STATE_CANCEL_REQUESTED)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!settled) throw new Error(`review ${reviewId}: no activity was asked to stop within 120 s`);
+}
+
 test('a completed review is deleted: its objects, rows and workflow histories are gone, an audit row stays, and every read is 404', async (t) => {
   const org = await newOrganization();
   const created = await api('POST', '/reviews', org.liveKey, {
@@ -130,7 +153,7 @@ test("another organization's key, or the other mode's, finds nothing to delete, 
   t.deepEqual(await rowsLeft(id), {});
 });
 
-test('a review deleted mid-analysis: the analysis stops first, and nothing of the review is written after', async (t) => {
+test('a review deleted mid-analysis: the analysis stops first, documents sent meanwhile are refused, and nothing of the review is written after', async (t) => {
   t.timeout(600_000);
   const org = await newOrganization();
   const created = await api('POST', '/reviews', org.liveKey, {
@@ -139,7 +162,15 @@ test('a review deleted mid-analysis: the analysis stops first, and nothing of th
   t.is(created.status, 201, created.text);
   const { review_id: id } = ReviewSchema.parse(created.body);
   await waitForInternalState(id, 'analysing', 60_000);
-  const deleted = await api('DELETE', `/reviews/${id}`, org.liveKey);
+  const deleting = api('DELETE', `/reviews/${id}`, org.liveKey);
+  // Documents sent once the deletion has asked the analysis to stop (and waits for it): refused as the
+  // review's, never kept.
+  await cancelRequested(id, deleting);
+  const added = await api('POST', `/reviews/${id}/documents`, org.liveKey, {
+    form: form([{ name: 'le.pdf', data: await pdf('Loan Estimate') }]),
+  });
+  t.is(errorCode(added), 'review_not_found', added.text);
+  const deleted = await deleting;
   t.is(deleted.status, 204, deleted.text);
   t.deepEqual(await rowsLeft(id), {});
   t.deepEqual(await objectsOf(id), []);

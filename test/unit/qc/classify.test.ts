@@ -308,3 +308,104 @@ test(
     );
   },
 );
+
+/** An appraisal's form page: its title, the form's own numbering, and the report's file number. */
+const urarPage = (n: number, file = '') => [
+  'Uniform Residential Appraisal Report',
+  `File # ${file}`,
+  `Freddie Mac Form 70 March 2005 Page ${n} of 6`,
+  'Property Address 41 Elm St',
+];
+
+test(
+  'an appraisal keeps its addenda, photo pages, maps, sketch, certification and invoice, and pages numbered ' +
+    'or filed as the report, until another known form starts',
+  (t) => {
+    const addenda = [
+      ['Supplemental Addendum', 'File No. 2024-0815', 'Neighborhood description continued from page 1'],
+      ['SUPPLEMENTAL ADDENDUM (continued)', 'The subject is a two-story colonial.'],
+      ['Borrower John Smith', 'Subject Photo Page', 'FRONT VIEW OF SUBJECT PROPERTY', 'REAR VIEW OF SUBJECT'],
+      ['Comparable Photo Page', 'Comparable Sale 1', '18 Oak Ave', 'Comparable Sale 2', '9 Pine Rd'],
+      ['Comparable 4', '3 Ash Ct', 'Comparable 5', '77 Birch Ln', 'Comparable 6'],
+      ['Interior Photos', 'Kitchen', 'Living room'],
+      ['LOCATION MAP', 'Subject 41 Elm St'],
+      ['Plat Map'],
+      ['FLOOD MAP', 'Zone X'],
+      ['Building Sketch', 'Living Area 1,850 sq ft'],
+      ['Aerial Map'],
+      // Only the report's file number says whose page this is.
+      ['Appraiser license', 'State of Ohio', 'File # 2024-0815'],
+      ["APPRAISER'S CERTIFICATION", 'I certify that, to the best of my knowledge and belief'],
+      ['Signature Page', 'Appraiser Jane Roe'],
+      ['Invoice', 'Appraisal fee $650.00'],
+    ];
+    const runs = splitDocuments([
+      ...[1, 2, 3, 4, 5, 6].map((n) => urarPage(n)),
+      ...addenda,
+      ...[1, 2].map((n) => cdPage(n, 2)),
+    ]);
+    t.deepEqual(
+      runs.map((r) => [r.documentClass, r.pages.length]),
+      [
+        ['appraisal', 6 + addenda.length],
+        ['closing_disclosure', 2],
+      ],
+    );
+    // The report's own numbering runs on past its form's: "Page 7 of 9" after "Page 6 of 6" and "Page 6 of 9".
+    const numbered = splitDocuments([
+      ...[1, 2, 3, 4, 5, 6].map((n) => [...urarPage(n), `Page ${n} of 9`]),
+      ...[7, 8, 9].map((n) => ['Lender: First Bank', 'Borrower: John Smith', 'Property notes', `Page ${n} of 9`]),
+      ['Thank you for your business'],
+    ]);
+    t.deepEqual(
+      numbered.map((r) => [r.documentClass, r.pages]),
+      [
+        ['appraisal', [0, 1, 2, 3, 4, 5, 6, 7, 8]],
+        ['other', [9]],
+      ],
+    );
+    // Another form, even filed under the report's number, starts its own document.
+    const another = splitDocuments([
+      ...[1, 2, 3, 4, 5, 6].map((n) => urarPage(n, '2024-0815')),
+      ['Closing Disclosure', 'File # 2024-0815', 'CLOSING DISCLOSURE PAGE 1 OF 1'],
+    ]);
+    t.deepEqual(
+      another.map((r) => [r.documentClass, r.pages.length]),
+      [
+        ['appraisal', 6],
+        ['closing_disclosure', 1],
+      ],
+    );
+  },
+);
+
+test('a Note keeps its riders, addendum and allonge; a Deed of Trust its exhibits and riders, each numbered on its own', (t) => {
+  const note = [1, 2, 3].map((n) => [
+    ...(n === 1 ? ['NOTE'] : ['5. BORROWER’S RIGHT TO PREPAY']),
+    `MULTISTATE FIXED RATE NOTE—Single Family Form 3200 1/01 Page ${n} of 3`,
+  ]);
+  const deed = [1, 2, 3, 4].map((n) => [
+    ...(n === 1 ? ['DEED OF TRUST'] : ['UNIFORM COVENANTS']),
+    `Form 3005 1/01 Page ${n} of 4`,
+  ]);
+  const runs = splitDocuments([
+    ...note,
+    ['PREPAYMENT RIDER', 'Form 3200 Page 1 of 1'],
+    ['ADDENDUM TO NOTE', 'This Addendum is made this 1st day of March'],
+    ['ALLONGE TO NOTE', 'Pay to the order of'],
+    ...deed,
+    ['EXHIBIT A', 'LEGAL DESCRIPTION', 'Lot 7, Block 3'],
+    ['1-4 FAMILY RIDER', '(Assignment of Rents)', 'MULTISTATE 1-4 FAMILY RIDER Form 3170 1/01 Page 1 of 2'],
+    ['F. BORROWER’S OCCUPANCY', 'MULTISTATE 1-4 FAMILY RIDER Form 3170 1/01 Page 2 of 2'],
+    ['CONDOMINIUM RIDER', 'Form 3140 1/01 Page 1 of 1'],
+    ['Harborview Medical Group', 'EARNINGS STATEMENT / PAY SLIP'],
+  ]);
+  t.deepEqual(
+    runs.map((r) => [r.documentClass, r.pages]),
+    [
+      ['note', [0, 1, 2, 3, 4, 5]],
+      ['security_instrument', [6, 7, 8, 9, 10, 11, 12, 13]],
+      ['pay_stub', [14]],
+    ],
+  );
+});
