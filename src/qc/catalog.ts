@@ -122,6 +122,15 @@ export const CATALOG = [
     check: 'Two Closing Disclosures disagree on loan terms and neither is dated later.',
   },
   {
+    code: 'DOC-013',
+    severity: 'medium',
+    category: 'consistency',
+    title: 'Loan application contradicts itself',
+    regulation: null,
+    check:
+      'The URLA contradicts itself: a section marked "Does not apply" is filled in, or a stated total is not the sum of its components.',
+  },
+  {
     code: 'APR-001',
     severity: 'critical',
     category: 'compliance',

@@ -151,6 +151,11 @@ export interface UrlaFields {
   wageEarner?: Located<boolean>;
   /** Each employment the application lists (Sections 1b–1d on the official form). */
   employments?: UrlaEmployment[];
+  /**
+   * Where the application contradicts itself (the official form): a section marked "Does not apply" that
+   * is filled in, or a total that is not the sum of its components. The filled values are the ones read.
+   */
+  contradictions?: UrlaContradiction[];
   /** Income from other sources (Section 1e): alimony, retirement, rental … a month. */
   otherIncome?: { source?: string; monthly: Located<Cents> }[];
   /** Accounts and other assets (Sections 2a and 2b). */
@@ -163,6 +168,23 @@ export interface UrlaFields {
     monthly?: Located<Cents>;
     paidOff?: boolean;
   }[];
+}
+
+/** One value of the official form, named as the form names it ("Employer", "Base"), where it stands. */
+export interface UrlaFormValue {
+  label: string;
+  at: Located<string | Cents | boolean>;
+}
+
+/** One place where the application contradicts itself: what one side says, and what the other does. */
+export interface UrlaContradiction {
+  /** The form's section: "1b", "2a". */
+  section: string;
+  kind: 'not_applicable_but_filled' | 'total_not_sum';
+  /** The box checked ("Does not apply"), or the total stated. */
+  says: UrlaFormValue;
+  /** The values filled in despite it, or the components the total should be the sum of. */
+  yet: UrlaFormValue[];
 }
 
 /** Monthly income components of an employment, as Form 1003 lists them. */

@@ -12,8 +12,10 @@ import {
   type IncomeComponent,
   type IsoDate,
   type Located,
+  type UrlaContradiction,
   type UrlaEmployment,
   type UrlaFields,
+  type UrlaFormValue,
 } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
 import type { FormField } from '../reading/pdf-text.js';
@@ -58,7 +60,7 @@ export function extractOfficialUrla(fields: Map<string, FormField>, pages: reado
     (e): e is UrlaEmployment => e !== undefined,
   );
   const current = employments.find((e) => e.current);
-  return withoutUndefined<UrlaFields>({
+  const urla = withoutUndefined<UrlaFields>({
     borrower: form.located('1a.Name', personName),
     otherBorrowers: form.otherBorrowers(),
     currentAddress: form.address(),
@@ -116,6 +118,11 @@ export function extractOfficialUrla(fields: Map<string, FormField>, pages: reado
       }) ?? []),
     ]),
   });
+  return form.contradictions.length > 0 ? { ...urla, contradictions: form.contradictions } : urla;
+}
+
+function isLocated(value: unknown): value is Located<string | Cents> {
+  return typeof value === 'object' && value !== null && 'value' in value && 'page' in value;
 }
 
 function nonEmpty<T>(items: T[]): T[] | undefined {
@@ -124,6 +131,9 @@ function nonEmpty<T>(items: T[]): T[] | undefined {
 
 /** The form's fields read as values: text with its spaces and line breaks evened out, amounts, boxes, dates. */
 class OfficialForm {
+  /** Where the form contradicts itself, as its sections are read. */
+  readonly contradictions: UrlaContradiction[] = [];
+
   constructor(
     private readonly fields: Map<string, FormField>,
     private readonly pages: readonly PageLayout[],
@@ -211,11 +221,11 @@ class OfficialForm {
 
   /**
    * An employment of Section 1b or 1c (current: income by component) or 1d (previous: dates, its gross
-   * monthly income as its total); none when the section says "Does not apply" or names no employer and no
-   * income.
+   * monthly income as its total); none when the section names no employer and no income. A section marked
+   * "Does not apply" that is filled in is read all the same, and the contradiction noted, as is a total that
+   * is not the sum of its components.
    */
   employment(section: '1b' | '1c' | '1d', current: boolean): UrlaEmployment | undefined {
-    if (this.checked(`${section}.Does_Not_Apply`) || this.checked(`${section}.Does_Not_Apply1`)) return undefined;
     const employer = this.located(`${section}.Employer`, organisationName);
     const income: Partial<Record<IncomeComponent, Located<Cents>>> = {};
     if (current)
@@ -233,6 +243,33 @@ class OfficialForm {
           ? { value: components.reduce((sum, a) => sum + a.value, 0), page: components[0]!.page }
           : undefined;
     if (!employer && !monthlyTotal) return undefined;
+    const box = this.notApplicable(section);
+    if (box)
+      this.contradictions.push({
+        section,
+        kind: 'not_applicable_but_filled',
+        says: box,
+        yet: [
+          ...(employer ? [{ label: 'Employer', at: employer }] : []),
+          ...Object.entries(income).map(([component, at]) => ({
+            label: COMPONENT_FIELDS[component as IncomeComponent],
+            at,
+          })),
+          ...(!current && stated ? [{ label: 'Gross monthly income', at: stated }] : []),
+        ],
+      });
+    const sum = components.reduce((total, a) => total + a.value, 0);
+    // A total a dollar off its components is rounding; more is a figure that does not add up.
+    if (stated && stated.value > 0 && components.length > 0 && Math.abs(stated.value - sum) > 100)
+      this.contradictions.push({
+        section,
+        kind: 'total_not_sum',
+        says: { label: 'Total', at: stated },
+        yet: Object.entries(income).map(([component, at]) => ({
+          label: COMPONENT_FIELDS[component as IncomeComponent],
+          at,
+        })),
+      });
     const share = this.checked(`${section}.Ownership_More`)
       ? '25_percent_or_more'
       : this.checked(`${section}.Ownership_Less`)
@@ -259,16 +296,35 @@ class OfficialForm {
   }
 
   /**
-   * A table's rows, numbered from 1, as `row` reads each (undefined: an empty row); none when the section
-   * says "Does not apply".
+   * A table's rows, numbered from 1, as `row` reads each (undefined: an empty row). Rows filled in a
+   * section marked "Does not apply" are read all the same, and the contradiction noted.
    */
-  rows<T>(section: string, row: (n: number) => T | undefined): T[] | undefined {
-    if (this.checked(`${section}.Does_Not_Apply`)) return undefined;
+  rows<T extends object>(section: string, row: (n: number) => T | undefined): T[] | undefined {
     const rows: T[] = [];
     for (let n = 1; n <= MAX_ROWS; n++) {
       const read = row(n);
       if (read !== undefined) rows.push(read);
     }
-    return rows.length > 0 ? rows : undefined;
+    if (rows.length === 0) return undefined;
+    const box = this.notApplicable(section);
+    if (box)
+      this.contradictions.push({
+        section,
+        kind: 'not_applicable_but_filled',
+        says: box,
+        // Each row's amounts, named by what the row says it is ("row 1, First Harbor Bank").
+        yet: rows.flatMap((r, i) => {
+          const named = Object.values(r).filter((v): v is string => typeof v === 'string');
+          const label = [`row ${i + 1}`, ...named].join(', ');
+          return Object.values(r).flatMap((v) => (isLocated(v) ? [{ label, at: v }] : []));
+        }),
+      });
+    return rows;
+  }
+
+  /** The section's "Does not apply" box where it is checked. */
+  private notApplicable(section: string): UrlaFormValue | undefined {
+    const key = [`${section}.Does_Not_Apply`, `${section}.Does_Not_Apply1`].find((k) => this.checked(k));
+    return key ? { label: 'Does not apply', at: fromFormField(this.fields.get(key)!, true, this.pages) } : undefined;
   }
 }

@@ -1,7 +1,8 @@
-// The consistency rules between documents, DOC-010 to DOC-012 (RULES.md): one borrower, one property,
-// and one set of loan terms on Closing Disclosures that no later date supersedes.
+// The consistency rules, DOC-010 to DOC-013 (RULES.md): between documents, one borrower, one property,
+// and one set of loan terms on Closing Disclosures that no later date supersedes; within the loan
+// application, no section that says two things at once.
 import type { Rule, RuleHit } from '../catalog.js';
-import type { ClosingDisclosureFields, DocumentOf, Located, LoanDocument, LoanFile } from '../fields.js';
+import type { ClosingDisclosureFields, DocumentOf, Located, LoanDocument, LoanFile, UrlaFormValue } from '../fields.js';
 import { oneProperty, personKeys } from './names.js';
 import type { Evidence } from '../finding.js';
 import {
@@ -19,6 +20,7 @@ export const rules: Rule[] = [
   { code: 'DOC-010', check: (loan) => borrowerMismatch(loan) },
   { code: 'DOC-011', check: (loan) => propertyMismatch(loan) },
   { code: 'DOC-012', check: (loan) => conflictingClosingDisclosures(loan) },
+  { code: 'DOC-013', check: (loan) => applicationContradictions(loan) },
 ];
 
 interface Printed {
@@ -200,4 +202,53 @@ const UNDATED = 'undated';
 /** Two CDs are of one loan unless both print a Loan ID and the IDs differ. */
 function sameLoan(a: ClosingDisclosureFields, b: ClosingDisclosureFields): boolean {
   return !a.loanId || !b.loanId || a.loanId.value === b.loanId.value;
+}
+
+/** What each section of the official URLA is, as a QC reviewer names it. */
+const URLA_SECTIONS: Record<string, string> = {
+  '1b': 'Section 1b (current employment)',
+  '1c': 'Section 1c (additional employment)',
+  '1d': 'Section 1d (previous employment)',
+  '1e': 'Section 1e (income from other sources)',
+  '2a': 'Section 2a (bank, retirement and other accounts)',
+  '2b': 'Section 2b (other assets and credits)',
+  '2c': 'Section 2c (liabilities)',
+  '2d': 'Section 2d (other liabilities and expenses)',
+};
+
+/** A form value as a summary quotes it: an amount as money, a name as printed. */
+function formValue({ label, at }: UrlaFormValue): string {
+  if (typeof at.value === 'boolean') return `"${label}" ${at.value ? 'checked' : 'unchecked'}`;
+  return `${label} ${typeof at.value === 'number' ? formatMoney(at.value) : at.value}`;
+}
+
+// DOC-013: the official URLA's own contradictions, one finding a section and kind, naming both sides: a
+// section marked "Does not apply" that is filled in (the engine reads what it states, and says so here),
+// or a stated total that is not the sum of its components.
+function applicationContradictions(loan: LoanFile): RuleHit[] {
+  return documentsOf(loan, 'urla').flatMap((urla) =>
+    (urla.fields.contradictions ?? []).map((c) => {
+      const section = URLA_SECTIONS[c.section] ?? `Section ${c.section}`;
+      const yet = listOf(c.yet.map(formValue));
+      const summary =
+        c.kind === 'not_applicable_but_filled'
+          ? `${cite(urla, c.says.at)} marks ${section} "Does not apply", yet fills in ${yet}; the review ` +
+            'reads what the section states.'
+          : `${cite(urla, c.says.at)} states ${section}'s total monthly income as ` +
+            `${formatMoney(c.says.at.value as number)}, yet its components (${yet}) sum to ` +
+            `${formatMoney(c.yet.reduce((sum, v) => sum + (v.at.value as number), 0))}.`;
+      return {
+        subject: `${urla.filename}:${c.section}:${c.kind}`,
+        summary,
+        evidence: [c.says, ...c.yet].map((v) =>
+          evidenceOf(
+            urla,
+            `section_${c.section}_${v.label}`.toLowerCase().replace(/[^a-z0-9]+/g, '_'),
+            v.at,
+            formValue(v),
+          ),
+        ),
+      };
+    }),
+  );
 }

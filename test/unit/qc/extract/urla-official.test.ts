@@ -87,15 +87,76 @@ test('the first copy in detail: its other employments, other income, assets and 
   ]);
 });
 
-test('a section marked "Does not apply" gives nothing, whatever its fields hold', async (t) => {
+test('a section marked "Does not apply" that is filled in is read, and the contradiction kept with both sides', async (t) => {
+  // The borrower's current employment (1b) marked "Does not apply" yet filled, beside an additional one (1c).
   const urla = await urlaOf(
-    await filled({ _1a_Name: 'Lena M Ortiz', _1c_Employer: 'Ghost Employer Inc', _1c_Base: '5,000.00' }, [
-      '_1c_Does_Not_Apply',
-    ]),
+    await filled(
+      {
+        _1a_Name: 'Lena M Ortiz',
+        _1b_Employer: 'Ridgeline Surveying Inc',
+        _1b_Base: '6,000.00',
+        _1c_Employer: 'Valley Weekend Rentals',
+        _1c_Base: '800.00',
+      },
+      ['_1b_Does_Not_Apply1'],
+    ),
   );
-  t.is(urla.borrower?.value, 'Lena M Ortiz');
-  t.is(urla.employments, undefined);
-  t.is(urla.employer, undefined);
+  t.deepEqual(
+    urla.employments?.map((e) => [e.employer?.value, e.income.base?.value]),
+    [
+      ['Ridgeline Surveying Inc', 600_000],
+      ['Valley Weekend Rentals', 80_000],
+    ],
+  );
+  t.is(urla.employer?.value, 'Ridgeline Surveying Inc');
+  t.deepEqual(plain(urla.contradictions), [
+    {
+      section: '1b',
+      kind: 'not_applicable_but_filled',
+      says: { label: 'Does not apply', at: { value: true } },
+      yet: [
+        { label: 'Employer', at: { value: 'Ridgeline Surveying Inc' } },
+        { label: 'Base', at: { value: 600_000 } },
+      ],
+    },
+  ]);
+  t.is(urla.contradictions?.[0]?.says.at.page, 1, 'the box is located');
+});
+
+test('a total that is not the sum of its components, and a table filled under "Does not apply", are contradictions', async (t) => {
+  const urla = await urlaOf(
+    await filled(
+      {
+        _1a_Name: 'Lena M Ortiz',
+        _1b_Employer: 'Ridgeline Surveying Inc',
+        _1b_Base: '5,000.00',
+        _1b_Bonus: '1,000.00',
+        _1b_IncomeTotal: '6,500.00',
+        _2b_Cash1: '12,000.00',
+      },
+      ['_2b_Does_Not_Apply'],
+    ),
+  );
+  t.deepEqual(
+    plain(urla.contradictions)?.map((c: { section: string; kind: string }) => [c.section, c.kind]),
+    [
+      ['1b', 'total_not_sum'],
+      ['2b', 'not_applicable_but_filled'],
+    ],
+  );
+  t.like(urla.assets?.[0], { value: { value: 1_200_000 } });
+});
+
+test('forms that agree with themselves have no contradiction: the sample, every copy, a total a cent off by rounding', async (t) => {
+  t.is((await urlaOf(OFFICIAL_URLA_SAMPLE)).contradictions, undefined);
+  for (const copy of OFFICIAL_URLA_COPIES)
+    t.is((await urlaOf(await filled(copy.text, copy.checked))).contradictions, undefined, copy.name);
+  const rounded = await urlaOf(
+    await filled({ _1b_Employer: 'Acme', _1b_Base: '3,333.33', _1b_Bonus: '3,333.33', _1b_IncomeTotal: '6,666.67' }),
+  );
+  t.is(rounded.contradictions, undefined);
+  // "Does not apply" over an empty section is what the box is for.
+  t.is((await urlaOf(await filled({ _1a_Name: 'Lena M Ortiz' }, ['_1c_Does_Not_Apply']))).contradictions, undefined);
 });
 
 async function findingsOf(bytes: Uint8Array): Promise<{ code: string; cites: string[] }[]> {
@@ -125,3 +186,34 @@ test(
     );
   },
 );
+
+test('DOC-013 names the section and both sides of a contradiction', async (t) => {
+  const analysis = await analyseDocuments(
+    [{ id: '0', filename: 'urla.pdf', mime: 'application/pdf', objectKey: '0' }],
+    async () =>
+      filled(
+        {
+          _1a_Name: 'Lena M Ortiz',
+          _1b_Employer: 'Ridgeline Surveying Inc',
+          _1b_Base: '6,000.00',
+          _1c_Employer: 'Valley Weekend Rentals',
+          _1c_Base: '800.00',
+        },
+        ['_1b_Does_Not_Apply1'],
+      ),
+    () => {},
+    { concurrency: 1 },
+  );
+  const found = analysis.findings.filter((f) => f.code === 'DOC-013');
+  t.is(found.length, 1);
+  t.regex(found[0]!.summary, /Section 1b \(current employment\) "Does not apply"/);
+  t.regex(found[0]!.summary, /Employer Ridgeline Surveying Inc and Base \$6,000\.00/);
+  t.deepEqual(
+    found[0]!.evidence.map((e) => [e.field, e.value]),
+    [
+      ['section_1b_does_not_apply', '"Does not apply" checked'],
+      ['section_1b_employer', 'Employer Ridgeline Surveying Inc'],
+      ['section_1b_base', 'Base $6,000.00'],
+    ],
+  );
+});
