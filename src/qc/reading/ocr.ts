@@ -21,15 +21,17 @@ import { ReaderUnavailable } from './unavailable.js';
 import { loopTurns } from './loop-turns.js';
 import { baselineAt, MAX_SKEW, skewOf, turnedBitmap } from './skew.js';
 import { readUpright, turnsOfOsd, type QuarterTurns } from './orientation.js';
-import { probeNativeTesseract, tesseractHocr, tesseractOrientation } from './tesseract-cli.js';
+import { CpuTimeExceeded, probeNativeTesseract, tesseractHocr, tesseractOrientation } from './tesseract-cli.js';
 import { errorMessage } from '../error-message.js';
 
 /** What OCR of one file yields; an unreadable file is a finding for the caller, never an exception. */
 export type OcrRead = { readable: true; pages: PageText[] } | { readable: false; reason: string };
 
 /**
- * A page still unfinished after this is abandoned as illegible (its worker is killed and replaced). A
- * dense 300-dpi page takes 5–7 s here; a Letter page of pure noise takes 70–90 s and reads as nothing.
+ * A recognition that spends this much time on a page is abandoned as illegible (its worker is killed and
+ * replaced). Native tesseract's runs count their own CPU time (tesseract-cli.ts), so a busy machine that
+ * makes a page wait for a core never cuts it short; tesseract.js's count wall time, and a page cut short
+ * so is read once more. A dense 300-dpi page takes 5–7 s here; a Letter page of pure noise 70–90 s.
  */
 export const OCR_PAGE_TIMEOUT_MS = 60_000;
 const WORKER_START_TIMEOUT_MS = 60_000;
@@ -400,7 +402,28 @@ function retire(slot: Slot): void {
   void slot.worker.then((worker) => worker.stop('retired')).catch(() => undefined);
 }
 
+/**
+ * Reads one page on a worker of the pool. A page cut short for anything but the recognition's own cost
+ * (a worker that crashed, a wall-clock limit on a starved machine) is read once more on a fresh worker
+ * before it is called illegible; one that spent its whole CPU-time limit is illegible at once.
+ */
 async function recognize(bitmap: OcrBitmap, number: number): Promise<PageText> {
+  const first = await recognizeOnce(bitmap, number);
+  if (first.ok || first.error instanceof CpuTimeExceeded || first.error instanceof ReaderUnavailable)
+    return settle(first);
+  processLog.warn(`OCR: page ${number} was cut short (${errorMessage(first.error)}); reading it again`);
+  return settle(await recognizeOnce(bitmap, number));
+}
+
+type Recognised = { ok: true; page: PageText } | { ok: false; error: unknown; number: number };
+
+function settle(r: Recognised): PageText {
+  if (r.ok) return r.page;
+  if (r.error instanceof ReaderUnavailable) throw r.error;
+  return illegiblePage(r.number);
+}
+
+async function recognizeOnce(bitmap: OcrBitmap, number: number): Promise<Recognised> {
   const slot = await acquire();
   let worker: OcrWorker;
   try {
@@ -410,21 +433,21 @@ async function recognize(bitmap: OcrBitmap, number: number): Promise<PageText> {
     // caller fail and retry.
     live.delete(slot);
     dispatch();
-    throw new ReaderUnavailable(errorMessage(err));
+    return { ok: false, error: new ReaderUnavailable(errorMessage(err)), number };
   }
   let page: ReadPage;
   try {
     page = await worker.read(bitmap);
-  } catch {
-    // A timeout or a tesseract failure on this page. The worker may be wedged or its heap spoiled:
-    // replace it, and report the page as illegible rather than failing the whole document.
+  } catch (error) {
+    // A time limit or a tesseract failure on this page. The worker may be wedged or its heap spoiled:
+    // replace it; the page is read again or reported illegible rather than failing the whole document.
     live.delete(slot);
     dispatch();
     await worker.stop('page abandoned');
-    return illegiblePage(number);
+    return { ok: false, error, number };
   }
   release(slot, worker);
-  return toPageText(page, number);
+  return { ok: true, page: toPageText(page, number) };
 }
 
 async function startWorker(): Promise<OcrWorker> {

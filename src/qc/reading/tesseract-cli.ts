@@ -21,6 +21,35 @@ const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 /** `--version` and `--list-langs` answer in milliseconds; a binary that does not is not used. */
 const PROBE_TIMEOUT_MS = 10_000;
 
+/**
+ * A run's time limit counts the CPU time tesseract itself spends (read from /proc): on a busy machine a
+ * page waits for a core, and waiting says nothing of the page. Past this many times the limit in wall
+ * time, a run that is starved or stuck is stopped all the same.
+ */
+const WALL_LIMIT_FACTOR = 10;
+/** How often a run's CPU time is looked at. */
+const CPU_POLL_MS = 250;
+/** Linux's clock ticks a second (USER_HZ), the unit of /proc/<pid>/stat's times. */
+const CLOCK_TICKS = 100;
+
+/** A run that spent its whole CPU-time limit: the page itself costs that much (noise, a huge image). */
+export class CpuTimeExceeded extends Error {
+  override name = 'CpuTimeExceeded';
+}
+
+/** The CPU time (user and system, ms) the process has spent, or undefined where /proc cannot say. */
+export function cpuTimeMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // Fields after the command name (in parentheses, which may hold spaces): state, …, utime, stime.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether native tesseract can be used here, and if not why (said in the log line of the fallback). */
 export type NativeTesseract = { usable: true; version: string } | { usable: false; reason: string };
 
@@ -137,7 +166,8 @@ export function tesseractEnvironment(): NodeJS.ProcessEnv {
 }
 
 /**
- * OCRs one bitmap (as a PGM file) into hOCR; rejects on a failed run, and kills the process after `timeoutMs`.
+ * OCRs one bitmap (as a PGM file) into hOCR; rejects on a failed run, and kills the process once it has
+ * spent `timeoutMs` of CPU time (CpuTimeExceeded), or ten times that in wall time.
  * The image goes in as a file, not on stdin: tesseract reads stdin a character at a time through
  * std::cin, which cost it 0.08–0.1 s of CPU on a 300-dpi page (7% of reading it), against a few
  * milliseconds here to write the file (into the page cache; it is removed once read).
@@ -215,7 +245,16 @@ function run(args: string[], input: Uint8Array, timeoutMs: number, signal?: Abor
       failure ??= reason;
       child.kill('SIGKILL');
     };
-    const timer = setTimeout(() => stop(new Error(`${BINARY} timed out after ${timeoutMs} ms`)), timeoutMs);
+    const started = Date.now();
+    const timer = setInterval(() => {
+      const pid = child.pid;
+      const cpu = pid === undefined ? undefined : cpuTimeMs(pid);
+      const wall = Date.now() - started;
+      // Where /proc cannot say (another system), wall time stands in for the CPU time.
+      if ((cpu ?? wall) > timeoutMs) stop(new CpuTimeExceeded(`${BINARY} spent more than ${timeoutMs} ms on the page`));
+      else if (wall > timeoutMs * WALL_LIMIT_FACTOR)
+        stop(new Error(`${BINARY} ran for ${wall} ms (${cpu ?? '?'} ms of CPU): starved or stuck`));
+    }, CPU_POLL_MS);
     const aborted = () => stop(new Error(`${BINARY} was stopped`));
     if (signal?.aborted) aborted();
     signal?.addEventListener('abort', aborted, { once: true });
@@ -233,12 +272,12 @@ function run(args: string[], input: Uint8Array, timeoutMs: number, signal?: Abor
     child.stdin.end(input);
     // Spawning failed (no binary): nothing ran, so nothing else will report.
     child.on('error', (e) => {
-      clearTimeout(timer);
+      clearInterval(timer);
       signal?.removeEventListener('abort', aborted);
       reject(failure ?? e);
     });
     child.on('close', (code, killedBy) => {
-      clearTimeout(timer);
+      clearInterval(timer);
       signal?.removeEventListener('abort', aborted);
       if (failure) reject(failure);
       else if (code !== 0)
