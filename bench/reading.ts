@@ -19,6 +19,7 @@ import { DEGRADATIONS, degradedPages, imagePdf, TURNED_DPI, turnedPages } from '
 import {
   appraisalWithAddenda,
   deedWithExhibitsAndRiders,
+  loanFileWithLongDocuments,
   longBundle,
   noteWithRiders,
 } from '../test/support/long-documents.js';
@@ -423,18 +424,9 @@ await assembledCorpus('assembled loan files (scans)', await assembleBundles(corp
 await assembledCorpus(
   'long documents with their addenda and riders',
   await Promise.all(
-    [
-      [appraisalWithAddenda()],
-      [noteWithRiders(), deedWithExhibitsAndRiders()],
-      [
-        'cfpb/cd_sample_fixed_rate_h25b.pdf',
-        appraisalWithAddenda(),
-        'cfpb/le_sample_fixed_rate_h24b.pdf',
-        noteWithRiders(),
-        deedWithExhibitsAndRiders(),
-        'public-docs/clean/paystub_okafor.pdf',
-      ],
-    ].map(async (parts, i) => ({ name: `long documents ${i + 1}`, ...(await longBundle(parts)) })),
+    [[appraisalWithAddenda()], [noteWithRiders(), deedWithExhibitsAndRiders()], loanFileWithLongDocuments()].map(
+      async (parts, i) => ({ name: `long documents ${i + 1}`, ...(await longBundle(parts)) }),
+    ),
   ),
 );
 

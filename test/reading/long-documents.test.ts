@@ -9,6 +9,7 @@ import { pagesSplitRight } from '../support/bundles.js';
 import {
   appraisalWithAddenda,
   deedWithExhibitsAndRiders,
+  loanFileWithLongDocuments,
   longBundle,
   noteWithRiders,
   type LongDocument,
@@ -38,14 +39,7 @@ for (const [make, documentClass] of [
 }
 
 test('a loan file with the long documents between other forms splits at every true boundary', async (t) => {
-  const { bundle, documents } = await documentsOf([
-    'cfpb/cd_sample_fixed_rate_h25b.pdf',
-    appraisalWithAddenda(),
-    'cfpb/le_sample_fixed_rate_h24b.pdf',
-    noteWithRiders(),
-    deedWithExhibitsAndRiders(),
-    'public-docs/clean/paystub_okafor.pdf',
-  ]);
+  const { bundle, documents } = await documentsOf(loanFileWithLongDocuments());
   const documentOf = new Map(documents.flatMap((d, i) => d.pages.map((p) => [p.number, i] as const)));
   t.is(pagesSplitRight(bundle.pages, documentOf), bundle.pages.length);
   t.deepEqual(

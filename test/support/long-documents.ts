@@ -182,6 +182,18 @@ function drawPage(page: PDFPage, spec: PageSpec, font: PDFFont, bold: PDFFont): 
     page.drawRectangle({ x: 72, y: y - 20 - (p + 1) * 190, width: 300, height: 170, color: rgb(0.6, 0.6, 0.6) });
 }
 
+/** A loan file with the long documents between other forms of the corpus: each page's document known. */
+export function loanFileWithLongDocuments(): (LongDocument | string)[] {
+  return [
+    'cfpb/cd_sample_fixed_rate_h25b.pdf',
+    appraisalWithAddenda(),
+    'cfpb/le_sample_fixed_rate_h24b.pdf',
+    noteWithRiders(),
+    deedWithExhibitsAndRiders(),
+    'public-docs/clean/paystub_okafor.pdf',
+  ];
+}
+
 export interface LongBundle {
   bytes: Uint8Array;
   /** For each page (1-based, in order), the document it belongs to. */

@@ -235,40 +235,31 @@ class OfficialForm {
       }
     const stated = current ? this.money(`${section}.IncomeTotal`) : this.money(`${section}.Gross_Monthly_Income`);
     const components = Object.values(income).filter((a) => a.value > 0);
+    const sum = components.reduce((total, a) => total + a.value, 0);
     // A total left blank or zero is the components' sum, a value worked out, so located on no box.
     const monthlyTotal =
       stated && stated.value > 0
         ? stated
         : components.length > 0
-          ? { value: components.reduce((sum, a) => sum + a.value, 0), page: components[0]!.page }
+          ? { value: sum, page: components[0]!.page }
           : undefined;
     if (!employer && !monthlyTotal) return undefined;
-    const box = this.notApplicable(section);
-    if (box)
-      this.contradictions.push({
-        section,
-        kind: 'not_applicable_but_filled',
-        says: box,
-        yet: [
-          ...(employer ? [{ label: 'Employer', at: employer }] : []),
-          ...Object.entries(income).map(([component, at]) => ({
-            label: COMPONENT_FIELDS[component as IncomeComponent],
-            at,
-          })),
-          ...(!current && stated ? [{ label: 'Gross monthly income', at: stated }] : []),
-        ],
-      });
-    const sum = components.reduce((total, a) => total + a.value, 0);
+    const componentValues: UrlaFormValue[] = Object.entries(income).map(([component, at]) => ({
+      label: COMPONENT_FIELDS[component as IncomeComponent],
+      at,
+    }));
+    this.filledDespiteNotApplicable(section, [
+      ...(employer ? [{ label: 'Employer', at: employer }] : []),
+      ...componentValues,
+      ...(!current && stated ? [{ label: 'Gross monthly income', at: stated }] : []),
+    ]);
     // A total a dollar off its components is rounding; more is a figure that does not add up.
     if (stated && stated.value > 0 && components.length > 0 && Math.abs(stated.value - sum) > 100)
       this.contradictions.push({
         section,
         kind: 'total_not_sum',
         says: { label: 'Total', at: stated },
-        yet: Object.entries(income).map(([component, at]) => ({
-          label: COMPONENT_FIELDS[component as IncomeComponent],
-          at,
-        })),
+        yet: componentValues,
       });
     const share = this.checked(`${section}.Ownership_More`)
       ? '25_percent_or_more'
@@ -306,25 +297,27 @@ class OfficialForm {
       if (read !== undefined) rows.push(read);
     }
     if (rows.length === 0) return undefined;
-    const box = this.notApplicable(section);
-    if (box)
-      this.contradictions.push({
-        section,
-        kind: 'not_applicable_but_filled',
-        says: box,
-        // Each row's amounts, named by what the row says it is ("row 1, First Harbor Bank").
-        yet: rows.flatMap((r, i) => {
-          const named = Object.values(r).filter((v): v is string => typeof v === 'string');
-          const label = [`row ${i + 1}`, ...named].join(', ');
-          return Object.values(r).flatMap((v) => (isLocated(v) ? [{ label, at: v }] : []));
-        }),
-      });
+    // Each row's amounts, named by what the row says it is ("row 1, First Harbor Bank").
+    this.filledDespiteNotApplicable(
+      section,
+      rows.flatMap((r, i) => {
+        const named = Object.values(r).filter((v): v is string => typeof v === 'string');
+        const label = [`row ${i + 1}`, ...named].join(', ');
+        return Object.values(r).flatMap((v) => (isLocated(v) ? [{ label, at: v }] : []));
+      }),
+    );
     return rows;
   }
 
-  /** The section's "Does not apply" box where it is checked. */
-  private notApplicable(section: string): UrlaFormValue | undefined {
+  /** Notes the contradiction when the section's "Does not apply" box is checked over the values `filled`. */
+  private filledDespiteNotApplicable(section: string, filled: UrlaFormValue[]): void {
     const key = [`${section}.Does_Not_Apply`, `${section}.Does_Not_Apply1`].find((k) => this.checked(k));
-    return key ? { label: 'Does not apply', at: fromFormField(this.fields.get(key)!, true, this.pages) } : undefined;
+    if (!key || filled.length === 0) return;
+    this.contradictions.push({
+      section,
+      kind: 'not_applicable_but_filled',
+      says: { label: 'Does not apply', at: fromFormField(this.fields.get(key)!, true, this.pages) },
+      yet: filled,
+    });
   }
 }

@@ -87,20 +87,21 @@ test('the first copy in detail: its other employments, other income, assets and 
   ]);
 });
 
-test('a section marked "Does not apply" that is filled in is read, and the contradiction kept with both sides', async (t) => {
-  // The borrower's current employment (1b) marked "Does not apply" yet filled, beside an additional one (1c).
-  const urla = await urlaOf(
-    await filled(
-      {
-        _1a_Name: 'Lena M Ortiz',
-        _1b_Employer: 'Ridgeline Surveying Inc',
-        _1b_Base: '6,000.00',
-        _1c_Employer: 'Valley Weekend Rentals',
-        _1c_Base: '800.00',
-      },
-      ['_1b_Does_Not_Apply1'],
-    ),
+/** The borrower's current employment (1b) marked "Does not apply" yet filled, beside an additional one (1c). */
+const currentMarkedNotApplicable = () =>
+  filled(
+    {
+      _1a_Name: 'Lena M Ortiz',
+      _1b_Employer: 'Ridgeline Surveying Inc',
+      _1b_Base: '6,000.00',
+      _1c_Employer: 'Valley Weekend Rentals',
+      _1c_Base: '800.00',
+    },
+    ['_1b_Does_Not_Apply1'],
   );
+
+test('a section marked "Does not apply" that is filled in is read, and the contradiction kept with both sides', async (t) => {
+  const urla = await urlaOf(await currentMarkedNotApplicable());
   t.deepEqual(
     urla.employments?.map((e) => [e.employer?.value, e.income.base?.value]),
     [
@@ -190,17 +191,7 @@ test(
 test('DOC-013 names the section and both sides of a contradiction', async (t) => {
   const analysis = await analyseDocuments(
     [{ id: '0', filename: 'urla.pdf', mime: 'application/pdf', objectKey: '0' }],
-    async () =>
-      filled(
-        {
-          _1a_Name: 'Lena M Ortiz',
-          _1b_Employer: 'Ridgeline Surveying Inc',
-          _1b_Base: '6,000.00',
-          _1c_Employer: 'Valley Weekend Rentals',
-          _1c_Base: '800.00',
-        },
-        ['_1b_Does_Not_Apply1'],
-      ),
+    currentMarkedNotApplicable,
     () => {},
     { concurrency: 1 },
   );
