@@ -9,6 +9,7 @@ import {
   isCancellation,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
+import { atRest } from '../src/reviews/states.js';
 import { InternalStateKey, ReviewStatusKey } from '../src/temporal/search-attribute-keys.js';
 import { bookkeeper } from './activity-options.js';
 import { NOT_AT_REST, type DeleteReviewRequest } from './messages.js';
@@ -36,7 +37,7 @@ export class Deletion {
         message: 'There is no review to delete.',
         nonRetryable: true,
       });
-    if (request.onlyAtRest && internalState !== 'released' && internalState !== 'failed')
+    if (request.onlyAtRest && !atRest(internalState))
       throw ApplicationFailure.create({
         type: NOT_AT_REST,
         message: `The review is not at rest (${internalState}): it is kept.`,

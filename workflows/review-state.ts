@@ -3,7 +3,7 @@
 // a field). What follows a transition for the world outside (the read model, search attributes, the UI,
 // webhooks) is ReviewProgress's (progress.ts).
 import type { Dispute } from '../src/reviews/pipeline.js';
-import type { InternalState } from '../src/reviews/states.js';
+import { atRest, type InternalState } from '../src/reviews/states.js';
 import type { ReviewWorkflowInput, ReviewWorkflowState } from './messages.js';
 
 export class ReviewState {
@@ -51,7 +51,7 @@ export class ReviewState {
   /** A run that continues a recorded review: its releases so far, and a pipeline cut off mid-way to run again. */
   resumed(releases: number): void {
     this.s.releases = releases;
-    if (this.s.internalState !== 'released' && this.s.internalState !== 'failed') this.s.reassessmentPending = true;
+    if (!atRest(this.s.internalState)) this.s.reassessmentPending = true;
   }
 
   /** The create's documents are recorded: the review exists (a live one is analysed next). */

@@ -167,7 +167,7 @@ export async function findReviewRecord(
   return row && { organizationId: row.organization_id, record: recordFromRow(row) };
 }
 
-function recordFromRow(row: ReviewRow): ReviewRecord {
+export function recordFromRow(row: ReviewRow): ReviewRecord {
   return {
     review: reviewFromRow(row),
     internalState: InternalStateSchema.parse(row.internal_state),

@@ -32,3 +32,11 @@ const PROJECTION: Record<InternalState, ReviewStatus> = {
 export function customerStatus(state: InternalState): ReviewStatus {
   return PROJECTION[state];
 }
+
+/**
+ * A review at rest: its report released, or failed; nothing of it is in flight. (The SQL of
+ * src/db/retention.ts and the partial indexes name the same two states literally.)
+ */
+export function atRest(state: InternalState): boolean {
+  return state === 'released' || state === 'failed';
+}
