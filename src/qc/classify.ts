@@ -386,12 +386,13 @@ export function splitDocuments(pages: readonly PageLines[]): DocumentRun[] {
       return;
     }
     const names = cls === null && footer === undefined ? coverOf(lines) : undefined;
-    if (current !== undefined && names !== undefined && coverSheet(lines)) {
-      // A cover sheet (a short page naming a form in its heading) starts the document of that form: the
-      // untitled pages after it (an excerpt of the form, its instructions) are the form's. A second cover of
-      // the same form (a fax cover before the form's own) joins the first.
+    if (names !== undefined && coverSheet(lines)) {
+      // A cover sheet (a short page naming a form in its heading) starts the document of that form, the
+      // file's first page as any other: the untitled pages after it (an excerpt of the form, its
+      // instructions) are the form's. A second cover of the same form (a fax cover before the form's own)
+      // joins the first.
       covers.add(index);
-      if (current.pages.every((i) => covers.has(i)) && current.documentClass === names)
+      if (current?.pages.every((i) => covers.has(i)) && current.documentClass === names)
         current.pages.push(...pending.pages, index);
       else runs.push({ documentClass: names, pages: [...pending.pages, index] });
       pending = { pages: [] };

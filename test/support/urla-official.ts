@@ -1,9 +1,10 @@
 // Copies of the official URLA (Form 1003, 2021, test/corpus/public-docs/urla-official) filled here as other
 // lenders' systems fill it: other values and people, co-borrowers, two current employers, a self-employed
-// owner, boxes in other states, values with stray spaces and line breaks, a total left zero. The unit tests
-// and `npm run bench:reading` read them.
+// owner, boxes in other states, values with stray spaces and line breaks, a total left zero; flattened or
+// redrawn as PDF tools leave them; and the copies pypdf filled (the corpus folder's fill-with-pypdf.py). The
+// unit and reading tests and `npm run bench:reading` read them.
 import { readFileSync } from 'node:fs';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument, PDFDropdown, StandardFonts } from 'pdf-lib';
 import type { UrlaFields } from '../../src/qc/fields.js';
 
 const folder = new URL('../corpus/public-docs/urla-official/', import.meta.url);
@@ -39,6 +40,18 @@ export function urlaAsExpected(urla: UrlaFields): UrlaExpected {
   };
 }
 
+/** A reading's employments as "current Employer 1,100,000" (the monthly total in cents), in the form's order. */
+export function employmentsAsExpected(urla: UrlaFields): string[] {
+  return (urla.employments ?? []).map(
+    (e) => `${e.current ? 'current' : 'previous'} ${e.employer?.value ?? '?'} ${e.monthlyTotal?.value ?? '?'}`,
+  );
+}
+
+/** A reading's contradictions as "1b not_applicable_but_filled". */
+export function contradictionsAsExpected(urla: UrlaFields): string[] {
+  return (urla.contradictions ?? []).map((c) => `${c.section} ${c.kind}`);
+}
+
 /** The filled sample's values (its JSON). */
 export const OFFICIAL_URLA_SAMPLE_EXPECTED: UrlaExpected = (() => {
   const { fields: f } = JSON.parse(readFileSync(new URL('urla_1003_sample_filled.json', folder), 'utf8')) as {
@@ -59,7 +72,10 @@ export const OFFICIAL_URLA_SAMPLE_EXPECTED: UrlaExpected = (() => {
   };
 })();
 
-/** The blank official form filled with `text` (by the fields' own names, `_1b_Base`) and `checked` boxes. */
+/**
+ * The blank official form filled with `text` (by the fields' own names, `_1b_Base`; a dropdown's choice as its
+ * text) and `checked` boxes.
+ */
 export async function fillOfficialUrla(
   text: Record<string, string>,
   checked: readonly string[] = [],
@@ -73,12 +89,67 @@ export async function fillOfficialUrla(
     if (!field) throw new Error(`no field ${name}`);
     return field.getName();
   };
-  for (const [name, value] of Object.entries(text)) form.getTextField(byName(name)).setText(value);
+  for (const [name, value] of Object.entries(text)) {
+    const field = form.getField(byName(name));
+    if (field instanceof PDFDropdown) field.select(value);
+    else form.getTextField(byName(name)).setText(value);
+  }
   for (const name of checked) form.getCheckBox(byName(name)).check();
   // Without its XFA copy of the data, the AcroForm fields are the form's values for every reader.
   form.deleteXFA();
   return doc.save();
 }
+
+/** `pdf` flattened as pdf-lib flattens a form: every field's appearance drawn into its page, the fields gone. */
+export async function flattened(pdf: Uint8Array): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(pdf);
+  doc.getForm().flatten();
+  return doc.save();
+}
+
+/** `pdf` with its fields' appearance streams drawn again (in Helvetica), as a viewer that saves a form does. */
+export async function appearancesRedrawn(pdf: Uint8Array): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(pdf);
+  doc.getForm().updateFieldAppearances(await doc.embedFont(StandardFonts.Helvetica));
+  return doc.save();
+}
+
+/** The filled sample's one employment, as employmentsAsExpected gives it. */
+export const OFFICIAL_URLA_SAMPLE_EMPLOYMENTS = ['current Cascade Valley Dental Group 660000'];
+
+/** Copies filled by pypdf (the folder's fill-with-pypdf.py), each with what must be read from it. */
+export const PYPDF_COPIES = {
+  /** Values in the fields, two current employments, previous employment "Does not apply". */
+  filled: {
+    bytes: readFileSync(new URL('urla_1003_pypdf_filled.pdf', folder)),
+    expected: {
+      borrower: 'Priya N Raman',
+      currentAddress: '5120 Cedar Hollow Dr, Raleigh, NC 27606',
+      employer: 'Triangle Biologics Inc',
+      position: 'Lab Director',
+      startDate: '2017-04-12',
+      selfEmployed: false,
+      monthlyIncome: 875_000,
+      monthlyEmploymentIncome: 935_000,
+    } satisfies UrlaExpected,
+    employments: ['current Triangle Biologics Inc 935000', 'current Wake Tech Community College 115000'],
+    contradictions: [] as string[],
+  },
+  /** Flattened: Section 1b marked "Does not apply" yet filled, its total $500 over its one component. */
+  flattenedContradictory: {
+    bytes: readFileSync(new URL('urla_1003_pypdf_flattened.pdf', folder)),
+    expected: {
+      borrower: 'Tomas R Lindqvist',
+      currentAddress: '88 Quarry Road, Barre, VT 05641',
+      employer: 'Granite State Freight LLC',
+      selfEmployed: false,
+      monthlyIncome: 420_000,
+      monthlyEmploymentIncome: 470_000,
+    } satisfies UrlaExpected,
+    employments: ['current Granite State Freight LLC 470000', 'current Green Mountain Rentals 130000'],
+    contradictions: ['1b not_applicable_but_filled', '1b total_not_sum'],
+  },
+};
 
 /** Copies filled otherwise, each with what must be read from it. */
 export const OFFICIAL_URLA_COPIES: {
@@ -86,6 +157,8 @@ export const OFFICIAL_URLA_COPIES: {
   text: Record<string, string>;
   checked?: string[];
   expected: UrlaExpected;
+  /** Every employment, as employmentsAsExpected gives it. */
+  employments: string[];
 }[] = [
   {
     name: 'a self-employed owner with a second job, stray spaces and line breaks, a total left zero',
@@ -95,6 +168,7 @@ export const OFFICIAL_URLA_COPIES: {
       _1a_Address_St: '18 Harbor View Rd',
       _1a_Address_Unit: 'Apt 4',
       _1a_Address_City: 'Portland',
+      _1a_Address_State: 'OR',
       _1a_Address_Zip: '97201',
       _1b_Employer: 'Volkov\nMarine Services LLC',
       _1b_Position: 'Owner',
@@ -124,7 +198,6 @@ export const OFFICIAL_URLA_COPIES: {
     expected: {
       borrower: 'Dmitri A Volkov',
       otherBorrowers: ['Ana Volkov', 'Pavel Volkov'],
-      // The state is the blank form's dropdown default, kept as the filler left it.
       currentAddress: '18 Harbor View Rd, Apt 4, Portland, OR 97201',
       employer: 'Volkov Marine Services LLC',
       position: 'Owner',
@@ -133,6 +206,11 @@ export const OFFICIAL_URLA_COPIES: {
       monthlyIncome: 980_000,
       monthlyEmploymentIncome: 1_100_000,
     },
+    employments: [
+      'current Volkov Marine Services LLC 1100000',
+      'current Harbor Pilots Association 200000',
+      'previous Columbia Tug Co 610000',
+    ],
   },
   {
     name: 'an individual application, a wage earner with overtime, a day-less start date',
@@ -140,6 +218,7 @@ export const OFFICIAL_URLA_COPIES: {
       _1a_Name: 'MARIA L GUTIERREZ',
       _1a_Address_St: '700 W Adams St',
       _1a_Address_City: 'Phoenix',
+      _1a_Address_State: 'AZ',
       _1a_Address_Zip: '85007',
       _1b_Employer: 'Desert Sun Health System',
       _1b_Position: 'Registered Nurse',
@@ -152,7 +231,7 @@ export const OFFICIAL_URLA_COPIES: {
     checked: ['_1a_Individual', '_1a_Unmarried'],
     expected: {
       borrower: 'MARIA L GUTIERREZ',
-      currentAddress: '700 W Adams St, Phoenix, OR 85007',
+      currentAddress: '700 W Adams St, Phoenix, AZ 85007',
       employer: 'Desert Sun Health System',
       position: 'Registered Nurse',
       startDate: '2020-11-01',
@@ -160,6 +239,7 @@ export const OFFICIAL_URLA_COPIES: {
       monthlyIncome: 541_667,
       monthlyEmploymentIncome: 625_000,
     },
+    employments: ['current Desert Sun Health System 625000'],
   },
   {
     name: 'a co-borrower listed last name first, an owner of less than 25% who is employed',
@@ -168,6 +248,7 @@ export const OFFICIAL_URLA_COPIES: {
       _1a_Borrower_s_Name: 'Adeyemi, Grace O',
       _1a_Address_St: '41 Elm Court',
       _1a_Address_City: 'Columbus',
+      _1a_Address_State: 'OH',
       _1a_Address_Zip: '43215',
       _1b_Employer: 'Buckeye Logistics Partners',
       _1b_Position: 'Dispatcher',
@@ -182,7 +263,7 @@ export const OFFICIAL_URLA_COPIES: {
     expected: {
       borrower: 'Samuel K Adeyemi',
       otherBorrowers: ['Adeyemi, Grace O'],
-      currentAddress: '41 Elm Court, Columbus, OR 43215',
+      currentAddress: '41 Elm Court, Columbus, OH 43215',
       employer: 'Buckeye Logistics Partners',
       position: 'Dispatcher',
       startDate: '2019-01-09',
@@ -190,5 +271,6 @@ export const OFFICIAL_URLA_COPIES: {
       monthlyIncome: 490_000,
       monthlyEmploymentIncome: 515_000,
     },
+    employments: ['current Buckeye Logistics Partners 515000'],
   },
 ];

@@ -41,14 +41,23 @@ const COMPONENT_FIELDS: Record<IncomeComponent, string> = {
 /** Rows the form's tables hold at most (1e three, 2a five, 2b four, 2c five, 2d three). */
 const MAX_ROWS = 9;
 
+/**
+ * A field of the official form as "section.name" ("1b.Base") by its full name; undefined for another
+ * form's field or a copy in the pages' running header.
+ */
+export function officialFieldKey(name: string): string | undefined {
+  const path = name.split('.');
+  if (path.some((part) => part.startsWith('#pageSet'))) return undefined;
+  const m = OFFICIAL_NAME.exec(path.at(-1) ?? '');
+  return m ? `${m[1]}.${m[2]}` : undefined;
+}
+
 /** The official form's fields by "section.name" ("1b.Base"), or undefined when `formFields` holds none. */
 export function officialUrlaFields(formFields: readonly FormField[]): Map<string, FormField> | undefined {
   const fields = new Map<string, FormField>();
   for (const field of formFields) {
-    const path = field.name.split('.');
-    if (path.some((part) => part.startsWith('#pageSet'))) continue;
-    const m = OFFICIAL_NAME.exec(path.at(-1) ?? '');
-    if (m && !fields.has(`${m[1]}.${m[2]}`)) fields.set(`${m[1]}.${m[2]}`, field);
+    const key = officialFieldKey(field.name);
+    if (key && !fields.has(key)) fields.set(key, field);
   }
   return fields.size > 0 ? fields : undefined;
 }

@@ -1,11 +1,13 @@
-// The loan application (URLA, Form 1003): the official form from its own fields (urla-official.ts), another
-// fillable application from fields named like its captions, else its printed labels.
+// The loan application (URLA, Form 1003): the official form from its own fields (urla-official.ts), or from
+// where a flattened or printed copy puts them (urla-printed.ts); another fillable application from fields
+// named like its captions, else its printed labels.
 import type { z } from 'zod';
 import type { Located, UrlaFields } from '../fields.js';
 import type { PageLayout } from '../reading/layout.js';
 import type { FormField } from '../reading/pdf-text.js';
 import { amount, fromFormField, labelled, onLine, plainText, withoutUndefined } from './labels.js';
 import { extractOfficialUrla, officialUrlaFields } from './urla-official.js';
+import { printedOfficialUrlaFields } from './urla-printed.js';
 import { FormValue, findDate, organisationName, personName } from './values.js';
 
 /** AcroForm field names, compared as lowercase letters and digits ("Borrower.Name" → "borrowername"). */
@@ -29,7 +31,7 @@ const LABELS = {
 
 export function extractUrla(pages: readonly PageLayout[], formFields: readonly FormField[]): UrlaFields {
   // The official form keeps every value in its own fields, and its page text is the blank form's captions.
-  const official = officialUrlaFields(formFields);
+  const official = officialUrlaFields(formFields) ?? printedOfficialUrlaFields(pages);
   if (official) return extractOfficialUrla(official, pages);
   const form = (name: RegExp) => formFields.find((f) => name.test(f.name.toLowerCase().replace(/[^a-z0-9]/g, '')));
   // A form field holds what a filler typed: validated like printed text (a caption is no name).

@@ -21,7 +21,13 @@ import { ReaderUnavailable } from './unavailable.js';
 import { loopTurns } from './loop-turns.js';
 import { baselineAt, MAX_SKEW, skewOf, turnedBitmap } from './skew.js';
 import { readUpright, turnsOfOsd, type QuarterTurns } from './orientation.js';
-import { CpuTimeExceeded, probeNativeTesseract, tesseractHocr, tesseractOrientation } from './tesseract-cli.js';
+import {
+  CpuTimeExceeded,
+  probeNativeTesseract,
+  tesseractHocr,
+  tesseractOrientation,
+  WALL_LIMIT_FACTOR,
+} from './tesseract-cli.js';
 import { errorMessage } from '../error-message.js';
 
 /** What OCR of one file yields; an unreadable file is a finding for the caller, never an exception. */
@@ -30,8 +36,11 @@ export type OcrRead = { readable: true; pages: PageText[] } | { readable: false;
 /**
  * A recognition that spends this much time on a page is abandoned as illegible (its worker is killed and
  * replaced). Native tesseract's runs count their own CPU time (tesseract-cli.ts), so a busy machine that
- * makes a page wait for a core never cuts it short; tesseract.js's count wall time, and a page cut short
- * so is read once more. A dense 300-dpi page takes 5–7 s here; a Letter page of pure noise 70–90 s.
+ * makes a page wait for a core never cuts it short. tesseract.js recognises in a thread of this process,
+ * whose CPU time Node 20 does not tell apart: its runs get WALL_LIMIT_FACTOR times this in wall time, the
+ * native runs' backstop, which a 2-core machine at load 20 (a tenth of a core each) does not reach on a
+ * legible page; a page cut short is read once more. A dense 300-dpi page takes 5–7 s here; a Letter page of
+ * pure noise 70–90 s.
  */
 export const OCR_PAGE_TIMEOUT_MS = 60_000;
 const WORKER_START_TIMEOUT_MS = 60_000;
@@ -583,7 +592,7 @@ async function startTesseractJs(): Promise<OcrWorker> {
       );
       job.catch(() => undefined); // if the timeout or a crash wins the race, the job is abandoned
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('OCR timed out')), settings.pageTimeoutMs);
+        timer = setTimeout(() => reject(new Error('OCR timed out')), settings.pageTimeoutMs * WALL_LIMIT_FACTOR);
       });
       return (await Promise.race([job, death, timeout])).data;
     } finally {

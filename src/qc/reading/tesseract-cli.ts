@@ -26,7 +26,7 @@ const PROBE_TIMEOUT_MS = 10_000;
  * page waits for a core, and waiting says nothing of the page. Past this many times the limit in wall
  * time, a run that is starved or stuck is stopped all the same.
  */
-const WALL_LIMIT_FACTOR = 10;
+export const WALL_LIMIT_FACTOR = 10;
 /** How often a run's CPU time is looked at. */
 const CPU_POLL_MS = 250;
 /** Linux's clock ticks a second (USER_HZ), the unit of /proc/<pid>/stat's times. */

@@ -189,6 +189,25 @@ test('a cover sheet naming a form joins the document of that form after it, not 
   );
 });
 
+test("a cover sheet on a file's first page starts the form it names, with the untitled excerpt after it", (t) => {
+  const runs = splitDocuments([
+    [
+      'FEBRUARY 7, 2014',
+      'H-25(F) Mortgage Loan Transaction Closing Disclosure – Refinance',
+      'This is a sample of the completed disclosures for a refinance.',
+    ],
+    ['J. TOTAL CLOSING COSTS (Borrower-Paid) $5,977.57', 'Calculating Cash to Close'],
+    ['Uniform Residential Loan Application', 'Section 1: Borrower Information'],
+  ]);
+  t.deepEqual(
+    runs.map((r) => [r.documentClass, r.pages]),
+    [
+      ['closing_disclosure', [0, 1]],
+      ['urla', [2]],
+    ],
+  );
+});
+
 /** A Closing Disclosure's page as the classifier reads it: its running footer, the first page its title too. */
 const cdPage = (n: number, of = 5, title = 'Closing Disclosure') => [
   ...(n === 1 ? [title, 'Date Issued 4/15/2013'] : ['Loan Costs']),
