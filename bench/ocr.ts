@@ -9,7 +9,6 @@
 // `npm run bench:ocr -- --resolutions` measures instead what a scanned PDF's render resolution costs and
 // gains (docs/reading.md): image-only PDFs of the same pages scanned at 150, 200 and 300 dpi (JPEG 85),
 // read through ocrPdfPages rendering at 200 dpi, 300 dpi and the scan's own resolution.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,7 +17,8 @@ import { loadConfigOrExit } from '../src/config.js';
 import { configureOcr, ocrEngine, ocrImage, ocrPdfPages, terminateOcr } from '../src/qc/reading/ocr.js';
 import { readPdf, terminatePdfThreads } from '../src/qc/reading/pdf-threads.js';
 import { renderPdfPage } from '../src/qc/reading/render.js';
-import { nativeModels, probeNativeTesseract, tesseractEnvironment } from '../src/qc/reading/tesseract-cli.js';
+import { probeNativeTesseract } from '../src/qc/reading/tesseract-cli.js';
+import { limited, tesseractText } from './plain/tesseract.js';
 import { imagePdf } from '../test/support/degrade.js';
 import { alternate, report } from './side-by-side.js';
 
@@ -83,39 +83,6 @@ async function corpusPages(dpi: number): Promise<Page[]> {
     }
   }
   return pages;
-}
-
-/** Runs `tasks` at most `limit` at a time. */
-async function limited<T>(limit: number, tasks: readonly (() => Promise<T>)[]): Promise<T[]> {
-  const results: T[] = new Array(tasks.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < tasks.length) {
-        const index = next++;
-        results[index] = await tasks[index]!();
-      }
-    }),
-  );
-  return results;
-}
-
-/** Plain native tesseract, as one would run it on a page image with our models: text on stdout. */
-function tesseractText(file: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('tesseract', [file, 'stdout', '--tessdata-dir', nativeModels(), '-l', 'eng'], {
-      env: tesseractEnvironment(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`tesseract ${file} exited with ${code}: ${err.trim()}`)),
-    );
-  });
 }
 
 /** The service's path: files read OCR_WORKERS at a time, as the analysis reads them (activities/analysis.ts). */

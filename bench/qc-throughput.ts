@@ -1,9 +1,10 @@
 // `npm run bench:qc`: pages per second of the full QC analysis (read, OCR where needed, split, classify,
 // extract, every rule) on a 300-page package of text-layer PDFs and on 30 scanned pages (image-only PDFs),
 // as 30 one-page files and as one 30-page file, against poppler's `pdftotext` on the same files as the
-// reference. OCR runs OCR_WORKERS workers and the engine reads as many files at once, as the worker
-// process does, whose pdf.js threads and OCR workers are already running (a warm-up run starts them). The
-// packages are built from the CFPB model forms of test/corpus; nothing is downloaded.
+// reference, and for the scanned pages against OCR alone (the tesseract CLI on the same pages). OCR runs
+// OCR_WORKERS workers and the engine reads as many files at once, as the worker process does, whose pdf.js
+// threads and OCR workers are already running (a warm-up run starts them). The packages are built from the
+// CFPB model forms of test/corpus; nothing is downloaded.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,9 @@ import { analyseDocuments, type DocumentToAnalyse } from '../src/qc/analyse.js';
 import { tesseractOcr } from '../src/qc/reading/document.js';
 import { configureOcr, terminateOcr } from '../src/qc/reading/ocr.js';
 import { configurePdfThreads, terminatePdfThreads } from '../src/qc/reading/pdf-threads.js';
+import { RENDER_DPI } from '../src/qc/reading/page.js';
 import { renderPdfPage } from '../src/qc/reading/render.js';
+import { limited, tesseractText } from './plain/tesseract.js';
 
 const run = promisify(execFile);
 const corpus = new URL('../test/corpus/cfpb/', import.meta.url);
@@ -113,6 +116,25 @@ async function pdftotext(files: PackageFile[]): Promise<number> {
   return (performance.now() - start) / 1000;
 }
 
+/** Seconds the tesseract CLI takes over every page of `files`, rendered at RENDER_DPI beforehand. */
+async function tesseractAlone(dir: string, files: readonly PackageFile[], processes: number): Promise<number> {
+  const images: string[] = [];
+  for (const [i, f] of files.entries()) {
+    const bytes = new Uint8Array(await readFile(f.path));
+    for (let n = 1; n <= f.pages; n++) {
+      const path = join(dir, `ocr-alone-${i}-${n}.png`);
+      await writeFile(path, await renderPdfPage(bytes, n, RENDER_DPI));
+      images.push(path);
+    }
+  }
+  const start = performance.now();
+  await limited(
+    processes,
+    images.map((path) => () => tesseractText(path, RENDER_DPI)),
+  );
+  return (performance.now() - start) / 1000;
+}
+
 async function main() {
   await run('pdftotext', ['-v']).catch(() => {
     throw new Error('pdftotext is missing: apt-get install poppler-utils');
@@ -146,6 +168,16 @@ async function main() {
           `(${ours.findings} findings, peak RSS ${ours.peakRssMiB} MiB); pdftotext ` +
           `${reference.toFixed(2)} s = ${refRate.toFixed(1)} pages/s; ` +
           `ratio ${(ourRate / refRate).toFixed(3)}`,
+      );
+      if (label === '300-page text-layer package') continue;
+      // OCR alone on the same pages: each page as the analysis gives it to OCR (rendered at RENDER_DPI),
+      // read by the tesseract CLI with the same models, OCR_WORKERS processes at a time.
+      const ocrAlone = await tesseractAlone(dir, files, ocrWorkers);
+      const ocrRate = pages / ocrAlone;
+      console.log(
+        `${label}: OCR alone (tesseract CLI, ${ocrWorkers} processes, the same pages at ${RENDER_DPI} dpi) ` +
+          `${ocrAlone.toFixed(1)} s = ${ocrRate.toFixed(2)} pages/s; the full analysis at ` +
+          `${(ourRate / ocrRate).toFixed(2)} × OCR alone`,
       );
     }
   } finally {

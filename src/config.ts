@@ -457,6 +457,9 @@ function temporalTls(e: z.infer<typeof envSchema>): { tls?: NonNullable<Config['
   };
 }
 
+/** Every variable the service reads by its own name (docs/operations.md's table names each once). */
+export const ENVIRONMENT_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 /** The object-storage settings' older names, taken when the S3_* name is not given. */
 const STORAGE_ALIASES = [
   'ENDPOINT',
@@ -468,6 +471,9 @@ const STORAGE_ALIASES = [
   'PRESIGN_ACCESS_KEY',
   'PRESIGN_SECRET_KEY',
 ].map((n) => [`S3_${n}`, `MINIO_${n}`] as const);
+
+/** The older names of the object-storage settings. */
+export const STORAGE_ALIAS_VARIABLES: readonly string[] = STORAGE_ALIASES.map(([, alias]) => alias);
 
 /** The environment with each MINIO_* name read as its S3_* one; both given and different is an error. */
 function withStorageAliases(source: Record<string, string | undefined>): Record<string, string | undefined> {

@@ -199,9 +199,14 @@ function normalise(page: PageLines): { lines: readonly string[]; headings: reado
 /** Lines from the top of a page where a title may stand in body size; a cover sheet's sits lower. */
 const TITLE_LINES = 8;
 
-/** The running footers of the integrated disclosures: "LOAN ESTIMATE  PAGE 2 OF 3 • LOAN ID # ...". */
+/**
+ * The running footers of the integrated disclosures: "LOAN ESTIMATE  PAGE 2 OF 3 • LOAN ID # ...". A CD's
+ * is in capitals, or numbers its page: "Closing Disclosure for Disclosure Provided to Seller" closing a
+ * cover sheet is prose.
+ */
 const FOOTERS: [DocumentClass, RegExp][] = [
-  ['closing_disclosure', /^(?:CLOSING DISCLOSURE|DECLARACI[OÓ]N DE CIERRE)\b/i],
+  ['closing_disclosure', /^(?:CLOSING DISCLOSURE|DECLARACI[OÓ]N DE CIERRE)\b/],
+  ['closing_disclosure', /^(?:closing disclosure|declaraci[oó]n de cierre)\b.*\b(?:page|p[aá]gina)\s*\d/i],
   ['loan_estimate', /^(?:LOAN ESTIMATE|ESTIMACI[OÓ]N DE(?:L)? PR[EÉ]STAMO)\b.*\b(?:PAGE|P[AÁ]GINA)\s*\d/i],
 ];
 

@@ -5,11 +5,24 @@
 // unit and reading tests and `npm run bench:reading` read them.
 import { readFileSync } from 'node:fs';
 import { PDFDocument, PDFDropdown, StandardFonts } from 'pdf-lib';
-import type { UrlaFields } from '../../src/qc/fields.js';
+import type { DocumentOf, UrlaFields } from '../../src/qc/fields.js';
+import { analyseFile } from '../../src/qc/logical-documents.js';
 
 const folder = new URL('../corpus/public-docs/urla-official/', import.meta.url);
 export const OFFICIAL_URLA_BLANK = readFileSync(new URL('urla_1003_blank.pdf', folder));
 export const OFFICIAL_URLA_SAMPLE = readFileSync(new URL('urla_1003_sample_filled.pdf', folder));
+
+/** The one URLA a PDF holds, read by the engine (its text layer and fields; no OCR). */
+export async function urlaOf(bytes: Uint8Array): Promise<UrlaFields> {
+  const { documents } = await analyseFile('urla.pdf', 'application/pdf', bytes);
+  if (documents.length !== 1 || documents[0]!.documentClass !== 'urla')
+    throw new Error(`one URLA expected, not ${documents.map((d) => d.documentClass).join(', ')}`);
+  return (documents[0] as DocumentOf<'urla'>).fields;
+}
+
+/** The values of a reading, where they stand left aside. */
+export const withoutPlaces = (o: unknown) =>
+  o === undefined ? undefined : JSON.parse(JSON.stringify(o, (k, v) => (k === 'box' || k === 'page' ? undefined : v)));
 
 /** What a reader must take from a copy, as UrlaFields names them (amounts in cents). */
 export interface UrlaExpected {

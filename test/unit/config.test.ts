@@ -3,10 +3,10 @@ import test from 'ava';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, ENVIRONMENT_VARIABLES, loadConfig, STORAGE_ALIAS_VARIABLES } from '../../src/config.js';
 import { describeTemporalConnection, temporalConnectionOptions } from '../../src/temporal/connection.js';
 
 test('defaults give a working local configuration', (t) => {
@@ -333,4 +333,23 @@ test("traces are kept as OTEL_TRACES_SAMPLER says; unless told, one in ten, a ca
     });
     t.regex(err!.message, new RegExp(key), `${key}=${value}`);
   }
+});
+
+test("operations.md's configuration table names every variable the service reads, once, and no other", (t) => {
+  const doc = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
+  const section = doc.slice(doc.indexOf('## Configuration'), doc.indexOf('## Rotating secrets'));
+  const named = section
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .flatMap((line) => [...line.split('|')[1]!.matchAll(/`([A-Z][A-Z0-9_]*\*?)`/g)].map((m) => m[1]!));
+  // The older storage names stand in one row as MINIO_PRESIGN_* for both of theirs.
+  const expand = (name: string) =>
+    name.endsWith('*') ? STORAGE_ALIAS_VARIABLES.filter((alias) => alias.startsWith(name.slice(0, -1))) : [name];
+  const documented = named.flatMap(expand);
+  t.deepEqual(
+    documented.filter((name, i) => documented.indexOf(name) !== i),
+    [],
+    'named twice',
+  );
+  t.deepEqual([...documented].sort(), [...ENVIRONMENT_VARIABLES, ...STORAGE_ALIAS_VARIABLES].sort());
 });

@@ -208,6 +208,27 @@ test("a cover sheet on a file's first page starts the form it names, with the un
   );
 });
 
+test("a cover sheet ending in the form's name in prose starts a new document after an unnumbered excerpt", (t) => {
+  const runs = splitDocuments([
+    ['FEBRUARY 7, 2014', 'H-25(F) Mortgage Loan Transaction Closing Disclosure – Refinance', 'This is a sample.'],
+    ['J. TOTAL CLOSING COSTS (Borrower-Paid) $5,977.57', 'Calculating Cash to Close'],
+    [
+      'JUNE 2015',
+      'H-25(I) Mortgage Loan Transaction Closing Disclosure – Modification to',
+      'Closing Disclosure for Disclosure Provided to Seller – Model Form',
+    ],
+    ['Closing Disclosure', 'Closing Information', 'CLOSING DISCLOSURE PAGE 1 OF 2'],
+    ['Closing Cost Details', 'CLOSING DISCLOSURE PAGE 2 OF 2'],
+  ]);
+  t.deepEqual(
+    runs.map((r) => [r.documentClass, r.pages]),
+    [
+      ['closing_disclosure', [0, 1]],
+      ['closing_disclosure', [2, 3, 4]],
+    ],
+  );
+});
+
 /** A Closing Disclosure's page as the classifier reads it: its running footer, the first page its title too. */
 const cdPage = (n: number, of = 5, title = 'Closing Disclosure') => [
   ...(n === 1 ? [title, 'Date Issued 4/15/2013'] : ['Loan Costs']),

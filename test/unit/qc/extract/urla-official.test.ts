@@ -4,8 +4,7 @@
 // values with stray spaces and line breaks, a total left blank).
 import test from 'ava';
 import { analyseDocuments } from '../../../../src/qc/analyse.js';
-import type { DocumentOf, UrlaFields } from '../../../../src/qc/fields.js';
-import { analyseFile } from '../../../../src/qc/logical-documents.js';
+import type { UrlaFields } from '../../../../src/qc/fields.js';
 import { terminatePdfThreads } from '../../../../src/qc/reading/pdf-threads.js';
 import {
   fillOfficialUrla as filled,
@@ -15,22 +14,14 @@ import {
   OFFICIAL_URLA_SAMPLE_EXPECTED,
   type UrlaExpected,
   urlaAsExpected,
+  urlaOf,
+  withoutPlaces,
 } from '../../../support/urla-official.js';
 
 test.after.always(() => terminatePdfThreads());
 
-async function urlaOf(bytes: Uint8Array): Promise<UrlaFields> {
-  const { documents } = await analyseFile('urla.pdf', 'application/pdf', bytes);
-  if (documents.length !== 1 || documents[0]!.documentClass !== 'urla')
-    throw new Error(`one URLA expected, not ${documents.map((d) => d.documentClass).join(', ')}`);
-  return (documents[0] as DocumentOf<'urla'>).fields;
-}
-
-/** The values of a reading, where they stand left aside. */
-const plain = (o: unknown) => JSON.parse(JSON.stringify(o, (k, v) => (k === 'box' || k === 'page' ? undefined : v)));
-
 /** What the reader took, in the shape of what it must take, its blanks left out. */
-const asExpected = (urla: UrlaFields): UrlaExpected => plain(urlaAsExpected(urla));
+const asExpected = (urla: UrlaFields): UrlaExpected => withoutPlaces(urlaAsExpected(urla));
 
 test('the filled sample reads as its JSON says, from the official field names', async (t) => {
   const urla = await urlaOf(OFFICIAL_URLA_SAMPLE);
@@ -52,7 +43,7 @@ for (const copy of OFFICIAL_URLA_COPIES)
 test(
   'the blank official form gives no values at all (its ' + 'dropdowns’ defaults and its captions are none)',
   async (t) => {
-    t.deepEqual(plain(await urlaOf(blank)), {});
+    t.deepEqual(withoutPlaces(await urlaOf(blank)), {});
   },
 );
 
@@ -75,9 +66,11 @@ test('the first copy in detail: its other employments, other income, assets and 
     [false, 'Columbia Tug Co', '2009-07-01', '2015-02-01'],
   );
   t.is(previous?.monthlyTotal?.value, 610_000);
-  t.deepEqual(plain(urla.otherIncome), [{ source: 'Foster Care', monthly: { value: 45_000 } }]);
-  t.deepEqual(plain(urla.assets), [{ kind: 'Bonds', institution: 'First Harbor Bank', value: { value: 2_450_000 } }]);
-  t.deepEqual(plain(urla.liabilities), [
+  t.deepEqual(withoutPlaces(urla.otherIncome), [{ source: 'Foster Care', monthly: { value: 45_000 } }]);
+  t.deepEqual(withoutPlaces(urla.assets), [
+    { kind: 'Bonds', institution: 'First Harbor Bank', value: { value: 2_450_000 } },
+  ]);
+  t.deepEqual(withoutPlaces(urla.liabilities), [
     {
       kind: 'Installment',
       creditor: 'Harbor Auto Finance',
@@ -110,7 +103,7 @@ test('a section marked "Does not apply" that is filled in is read, and the contr
     ],
   );
   t.is(urla.employer?.value, 'Ridgeline Surveying Inc');
-  t.deepEqual(plain(urla.contradictions), [
+  t.deepEqual(withoutPlaces(urla.contradictions), [
     {
       section: '1b',
       kind: 'not_applicable_but_filled',
@@ -139,7 +132,7 @@ test('a total that is not the sum of its components, and a table filled under "D
     ),
   );
   t.deepEqual(
-    plain(urla.contradictions)?.map((c: { section: string; kind: string }) => [c.section, c.kind]),
+    withoutPlaces(urla.contradictions)?.map((c: { section: string; kind: string }) => [c.section, c.kind]),
     [
       ['1b', 'total_not_sum'],
       ['2b', 'not_applicable_but_filled'],
