@@ -168,6 +168,11 @@ class OfficialForm {
     return this.located(key, (text) => parseAmount(text.replace(/\s+/g, '')));
   }
 
+  /** A scan's OCR was unsure of what the field holds. */
+  uncertain(key: string): boolean {
+    return this.fields.get(key)?.uncertain === true;
+  }
+
   checked(key: string): boolean {
     const value = this.fields.get(key)?.value;
     return value === true || (typeof value === 'string' && !UNCHECKED.has(value.trim().toLowerCase()));
@@ -242,9 +247,15 @@ class OfficialForm {
         const amount = this.money(`${section}.${COMPONENT_FIELDS[component]}`);
         if (amount) income[component] = amount;
       }
-    const stated = current ? this.money(`${section}.IncomeTotal`) : this.money(`${section}.Gross_Monthly_Income`);
+    const totalKey = current ? `${section}.IncomeTotal` : `${section}.Gross_Monthly_Income`;
+    const stated = this.money(totalKey);
     const components = Object.values(income).filter((a) => a.value > 0);
     const sum = components.reduce((total, a) => total + a.value, 0);
+    // A scan's amount OCR was unsure of is read, but asserts no contradiction: a misread digit is no
+    // total that fails to add up.
+    const unsure =
+      this.uncertain(totalKey) ||
+      (current && INCOME_COMPONENTS.some((c) => this.uncertain(`${section}.${COMPONENT_FIELDS[c]}`)));
     // A total left blank or zero is the components' sum, a value worked out, so located on no box.
     const monthlyTotal =
       stated && stated.value > 0
@@ -263,7 +274,7 @@ class OfficialForm {
       ...(!current && stated ? [{ label: 'Gross monthly income', at: stated }] : []),
     ]);
     // A total a dollar off its components is rounding; more is a figure that does not add up.
-    if (stated && stated.value > 0 && components.length > 0 && Math.abs(stated.value - sum) > 100)
+    if (!unsure && stated && stated.value > 0 && components.length > 0 && Math.abs(stated.value - sum) > 100)
       this.contradictions.push({
         section,
         kind: 'total_not_sum',

@@ -156,6 +156,12 @@ function sameCaption(word: TextItem, captions: readonly Caption[]): TextItem | u
   return captions.some((c) => c.text === text && shared(c.rect, rect) > 0) ? undefined : word;
 }
 
+/**
+ * OCR's confidence below which a word of a filled field is a guess: on the scanned form legible values read
+ * 90–96, a misread figure ("5250.00," for "$ 6,250.00") and the noise of a box's edges 0–25.
+ */
+const MIN_WORD_CONFIDENCE = 50;
+
 /** Slack (points) around a caption on a scan, where OCR places a glyph a little off the blank's. */
 const CAPTION_SLACK = 1;
 
@@ -185,7 +191,9 @@ function withoutCaptions(word: TextItem, captions: readonly Caption[]): TextItem
   if (text === '') return undefined;
   if (text === word.text) return word;
   const start = kept.join('').indexOf(text);
-  return { ...word, text, x: word.x + start * perChar, width: text.length * perChar };
+  // OCR's confidence was in the glued word, caption and all: what is left of it has none of its own.
+  const { confidence: _glued, ...rest } = word;
+  return { ...rest, text, x: word.x + start * perChar, width: text.length * perChar };
 }
 
 function rectOf(w: TextItem): Rect {
@@ -254,11 +262,13 @@ export function printedOfficialUrlaFields(
               .join(' ');
       if (value === false || value === '') continue;
       const box = page.boxOf(held);
+      const uncertain = kind === 'text' && held.some((w) => (w.confidence ?? 100) < MIN_WORD_CONFIDENCE);
       fields.set(key, {
         name: key,
         value,
         page: page.number,
         rect: kind === 'box' ? [rect[0], rect[1], rect[2], rect[3]] : [box.x0, box.y0, box.x1, box.y1],
+        ...(uncertain && { uncertain }),
       });
     }
   }

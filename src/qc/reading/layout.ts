@@ -60,6 +60,7 @@ function wordsOf(item: TextItem): Word[] {
       height: item.height,
       piece,
       ...(item.ink && { ink: item.ink }),
+      ...(item.confidence !== undefined && { confidence: item.confidence }),
     };
   });
 }

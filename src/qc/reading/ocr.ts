@@ -707,7 +707,15 @@ function toPageText(page: ReadPage, number: number): PageText {
       }
       const { x0, x1, y0, y1 } = word.bbox;
       const ink = { bottom: round((page.height - y1) * scale), top: round((page.height - y0) * scale) };
-      items.push({ text, x: round(x0 * scale), y, width: round((x1 - x0) * scale), height, ink });
+      items.push({
+        text,
+        x: round(x0 * scale),
+        y,
+        width: round((x1 - x0) * scale),
+        height,
+        ink,
+        ...(word.confidence !== undefined && { confidence: word.confidence }),
+      });
     }
   }
   return {

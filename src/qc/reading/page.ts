@@ -14,6 +14,8 @@ export interface TextItem {
    * that layout groups them): where a word of a tilted line stands on the page.
    */
   ink?: { bottom: number; top: number };
+  /** OCR's confidence in the word, 0–100 (a text layer's words and the box finder's marks have none). */
+  confidence?: number;
 }
 
 export interface PageText {

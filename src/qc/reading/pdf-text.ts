@@ -13,6 +13,8 @@ export interface FormField {
   page: number | null;
   /** The widget's rectangle in PDF user space, when pdf.js knows it. */
   rect?: [number, number, number, number];
+  /** Read from a scan, where OCR was unsure of a word of it (urla-printed.ts): a value, but a guess. */
+  uncertain?: true;
 }
 
 export type PdfReading =
