@@ -6,9 +6,8 @@
 // read exactly as printed against those expected (test/corpus/expected.ts), values read from blank forms
 // (want none), pages split into the right document, findings as expected (a scan's are its clean twin's),
 // seconds per page. OCR runs OCR_WORKERS workers (default 2), as the worker process does.
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { availableParallelism, setPriority } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { PDFDocument } from 'pdf-lib';
 import { analyseDocuments, type Analysis, type DocumentToAnalyse } from '../src/qc/analyse.js';
 import type { DocumentOf, LoanDocument } from '../src/qc/fields.js';
@@ -16,10 +15,10 @@ import { tesseractOcr } from '../src/qc/reading/document.js';
 import { configureOcr, terminateOcr } from '../src/qc/reading/ocr.js';
 import { setPaperFlattening } from '../src/qc/reading/images.js';
 import { terminatePdfThreads } from '../src/qc/reading/pdf-threads.js';
-import { BACKGROUND_NICE } from '../src/runtime/background-priority.js';
 import { CFPB, FILLED, type Expected } from '../test/corpus/expected.js';
 import { type AssembledBundle, assembleBundles, corpusDocuments, pagesSplitRight } from '../test/support/bundles.js';
 import { DEGRADATIONS, degradedPages, imagePdf, TURNED_DPI, turnedPages } from '../test/support/degrade.js';
+import { withCoresSaturated } from '../test/support/machine-load.js';
 import {
   appraisalWithAddenda,
   deedWithExhibitsAndRiders,
@@ -289,20 +288,6 @@ async function assembledCorpus(name: string, bundles: readonly AssembledBundle[]
   rows.push(row);
 }
 
-/** `work` while every core spins a process at the readers' own priority (src/runtime/background-priority.ts). */
-async function saturated<T>(work: () => Promise<T>): Promise<T> {
-  const busy = Array.from({ length: availableParallelism() }, () => {
-    const child = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
-    setPriority(child.pid!, BACKGROUND_NICE);
-    return child;
-  });
-  try {
-    return await work();
-  } finally {
-    for (const child of busy) child.kill('SIGKILL');
-  }
-}
-
 const twins = new Map<string, string>();
 async function twinFindings(upload: Upload): Promise<string> {
   let found = twins.get(upload.filename);
@@ -368,7 +353,9 @@ const scans = await scanCases([
 await formCorpus('scans', scans);
 // The same scans while every core is kept busy by another process at the readers' own priority, as a
 // lender's worker is at month-end: the same fields and findings (no page illegible for want of a core).
-await saturated(() => formCorpus(`scans, all ${availableParallelism()} cores saturated by other processes`, scans));
+await withCoresSaturated(() =>
+  formCorpus(`scans, all ${availableParallelism()} cores saturated by other processes`, scans),
+);
 
 // Every corpus scan with its pages turned as scanner feeds and phones deliver them: the first sideways
 // (a quarter turn clockwise), the next upside down, the next a quarter turn the other way, the next upright;

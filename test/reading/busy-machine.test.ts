@@ -3,14 +3,12 @@
 // the limit, then let go) reads its page whole. And with both cores saturated by other processes, a scanned
 // form reads the same fields as on a quiet machine, with no page called illegible.
 import test from 'ava';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { availableParallelism, setPriority } from 'node:os';
-import { BACKGROUND_NICE } from '../../src/runtime/background-priority.js';
 import { analyseFile } from '../../src/qc/logical-documents.js';
 import { tesseractOcr } from '../../src/qc/reading/document.js';
 import { configureOcr, ocrImage, ocrEngine, terminateOcr } from '../../src/qc/reading/ocr.js';
 import { terminatePdfThreads } from '../../src/qc/reading/pdf-threads.js';
+import { withCoresSaturated } from '../support/machine-load.js';
 import { drawScan } from '../support/scan-image.js';
 
 test.after.always(async () => {
@@ -86,21 +84,11 @@ test.serial('with both cores saturated by other processes, a scanned form reads 
     }));
   };
   const quiet = await read();
-  // At the readers' own priority: they saturate what the readers get, while the rest of the test suite,
-  // running beside this file, keeps its share of the machine.
-  const busy: ChildProcess[] = Array.from({ length: availableParallelism() }, () => {
-    const child = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
-    setPriority(child.pid!, BACKGROUND_NICE);
-    return child;
-  });
-  try {
-    const loaded = await read();
-    t.deepEqual(loaded, quiet);
-    t.true(
-      quiet.every((d) => d.confidence.every(Boolean)),
-      'every page legible',
-    );
-  } finally {
-    for (const p of busy) p.kill('SIGKILL');
-  }
+  // At the readers' own priority: the rest of the test suite, running beside this file, keeps its share.
+  const loaded = await withCoresSaturated(read);
+  t.deepEqual(loaded, quiet);
+  t.true(
+    quiet.every((d) => d.confidence.every(Boolean)),
+    'every page legible',
+  );
 });

@@ -91,7 +91,7 @@ function placement(
     for (const [key, value] of entries) if (key) seen.set(key, seen.has(key) ? null : value);
     return seen;
   };
-  const blankWords = unique(blank.words.map((w) => [anchorText(w[0]), w] as const).map(([k, w]) => [k, w]));
+  const blankWords = unique(blank.words.map((w) => [anchorText(w[0]), w]));
   const pageWords = unique(page.words.map((w) => [anchorText(w.text), w]));
   const pairs: { from: [number, number]; to: [number, number] }[] = [];
   for (const [key, word] of pageWords) {
