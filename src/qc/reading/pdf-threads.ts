@@ -245,19 +245,23 @@ class PdfSession {
     deadline: number,
     take: (reply: PdfReply) => T | null,
   ): Promise<T | null> {
-    const thread = await this.usableThread(deadline);
-    const budget = Math.min(timeoutMs, deadline - Date.now());
-    if (!thread || budget < MIN_REQUEST_MS) return null;
-    let reply: PdfReply;
-    try {
-      reply = await thread.ask(request, budget);
-    } catch (err) {
-      if (!(err instanceof ThreadStalled)) throw err;
-      this.thread = null;
-      this.stalls++;
-      return null;
+    for (let attempt = 1; ; attempt++) {
+      const thread = await this.usableThread(deadline);
+      const budget = Math.min(timeoutMs, deadline - Date.now());
+      if (!thread || budget < MIN_REQUEST_MS) return null;
+      try {
+        return take(await thread.ask(request, budget, { alone: attempt > 1 }));
+      } catch (err) {
+        if (!(err instanceof ThreadStalled)) throw err;
+        this.thread = null;
+        // The memory watch cannot tell the file to blame from a page read beside it (watchMemory): a
+        // request it stopped is sent once more, in a fresh thread once the memory is back, with no other
+        // request in flight (soleRequest). Stopped again, the page is the one to blame: it is illegible.
+        if (err.forMemory && attempt === 1) continue;
+        this.stalls++;
+        return null;
+      }
     }
-    return take(reply);
   }
 
   /** Drops the PDF from its thread and gives the thread back; one that does not answer is terminated. */
@@ -313,6 +317,13 @@ async function openIn(thread: PdfThread, bytes: Uint8Array, rendering: boolean, 
 /** The thread overran its budget, ran out of heap or crashed; it has been terminated. */
 class ThreadStalled extends Error {
   override name = 'ThreadStalled';
+  /** Stopped by the memory watch, which stops any request working beside the one to blame (watchMemory). */
+  readonly forMemory: boolean;
+
+  constructor(message: string, o: { forMemory?: boolean } = {}) {
+    super(message);
+    this.forMemory = o.forMemory ?? false;
+  }
 }
 
 const idle: PdfThread[] = [];
@@ -384,8 +395,8 @@ let watchdog: NodeJS.Timeout | undefined;
 
 /**
  * Polls resident memory while any thread works; past the limit, every working thread during whose request
- * it grew by more than MEMORY_GROWTH_MB is terminated (the one to blame cannot be told from outside; one
- * working beside it may lose a page too). A decode grows memory as it writes, at a few hundred MB a
+ * it grew by more than MEMORY_GROWTH_MB is terminated (the one to blame cannot be told from outside, so
+ * one working beside it is stopped too; PdfSession.ask sends a stopped request once more). A decode grows memory as it writes, at a few hundred MB a
  * second, so a poll every 20 ms stops it a few MB past the limit.
  */
 function watchMemory(): void {
@@ -401,9 +412,10 @@ function watchMemory(): void {
     for (const [thread, atStart] of [...working]) {
       if (rssMb - atStart <= MEMORY_GROWTH_MB) continue;
       lastMemoryStop = Date.now();
+      memoryStops++;
       thread.stop(
         `the worker's memory reached ${Math.round(rssMb)} MiB, over its ${settings.memoryLimitMb} MiB limit`,
-        { awaitExit: true },
+        { forMemory: true },
       );
     }
   }, MEMORY_POLL_MS);
@@ -412,25 +424,44 @@ function watchMemory(): void {
 
 /** How long after a thread is stopped for memory a request waits for the memory to come back. */
 const MEMORY_WAIT_MS = 2_000;
-/** When a thread was last stopped for memory (epoch ms). */
+/** When a thread was last stopped for memory (epoch ms), and how many requests have been. */
 let lastMemoryStop = 0;
+let memoryStops = 0;
+
+/** Requests the memory watch has stopped in this process, the ones to blame and bystanders alike. */
+export function requestsStoppedForMemory(): number {
+  return memoryStops;
+}
+
+/** Requests the threads are working on now (the memory watch's charge). */
+export function pdfRequestsInFlight(): number {
+  return working.size;
+}
+/**
+ * A request sent again after the memory watch stopped it runs with no other request in flight (requests
+ * sent meanwhile wait for it): stopped again, it is the one to blame, not a bystander once more.
+ */
+let soleRequest: Promise<void> | null = null;
 
 /**
- * Resolves once resident memory is under the limit, or at once unless a thread was stopped for memory in
- * the last MEMORY_WAIT_MS. A stopped thread's memory is given back some milliseconds after it ends (V8
- * frees ArrayBuffers on a background thread); a request begun at once would be stopped for memory not its
- * own. Some of it is never given back to the system: a process that stays over the limit does not wait.
+ * Whether resident memory is under the limit: waited for while a thread was stopped for memory in the last
+ * MEMORY_WAIT_MS. A stopped thread's memory is given back some milliseconds after it ends (V8 frees
+ * ArrayBuffers on a background thread); a request begun at once would be stopped for memory not its own.
+ * Some of it is never given back to the system: a process that stays over the limit does not wait.
  */
-async function memoryUnderLimit(): Promise<void> {
+async function memoryUnderLimit(room = 0): Promise<boolean> {
+  const under = () => residentMb() + room <= settings.memoryLimitMb;
   while (Date.now() < lastMemoryStop + MEMORY_WAIT_MS) {
-    if (residentMb() <= settings.memoryLimitMb) return;
+    if (under()) return true;
     await new Promise((r) => setTimeout(r, MEMORY_POLL_MS));
   }
+  return under();
 }
 
 class PdfThread {
   private pending: { resolve: (reply: PdfReply) => void; reject: (err: Error) => void } | null = null;
   private exited = false;
+  private stopped: ThreadStalled | null = null;
 
   private constructor(private readonly worker: Thread) {
     worker.on('message', (reply: PdfReply) => {
@@ -441,7 +472,7 @@ class PdfThread {
     // A crash or ERR_WORKER_OUT_OF_MEMORY: whatever was asked is abandoned.
     const died = (why: string) => {
       this.exited = true;
-      this.fail(new ThreadStalled(why));
+      this.fail(this.stopped ?? new ThreadStalled(why));
     };
     worker.on('error', (err) => died(err.message));
     worker.on('exit', () => died('the pdf.js thread exited'));
@@ -479,11 +510,35 @@ class PdfThread {
   }
 
   /** Sends one request and waits for its reply; on a timeout or a death the thread is terminated. */
-  async ask(request: PdfRequest, timeoutMs: number): Promise<PdfReply> {
+  async ask(request: PdfRequest, timeoutMs: number, o: { alone?: boolean } = {}): Promise<PdfReply> {
     if (this.exited) throw new ThreadStalled('the pdf.js thread has exited');
     // Sessions hold a thread alone and await each reply; a second request would take the first's reply.
     if (this.pending) throw new Error('a pdf.js thread answers one request at a time');
     await memoryUnderLimit();
+    while (soleRequest) await soleRequest;
+    if (!o.alone) return this.send(request, timeoutMs);
+    let done = () => {};
+    soleRequest = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    try {
+      while (working.size > 0) await new Promise((r) => setTimeout(r, MEMORY_POLL_MS));
+      // Sent again only with room under the limit for the growth the watch blames, so that a page to
+      // blame is stopped near the limit again, not that growth past it.
+      if (!(await memoryUnderLimit(MEMORY_GROWTH_MB))) {
+        await this.terminate();
+        throw new ThreadStalled(
+          `no room under the worker's ${settings.memoryLimitMb} MiB memory limit to read it again`,
+        );
+      }
+      return await this.send(request, timeoutMs);
+    } finally {
+      soleRequest = null;
+      done();
+    }
+  }
+
+  private send(request: PdfRequest, timeoutMs: number): Promise<PdfReply> {
     if (this.exited) throw new ThreadStalled('the pdf.js thread has exited');
     const reply = this.wait(timeoutMs);
     try {
@@ -504,17 +559,18 @@ class PdfThread {
    * is abandoned once the thread has ended (a second at most: one blocked in native code ends later), so
    * that the next request, in a fresh thread, starts once this one's memory is given back.
    */
-  stop(why: string, o: { awaitExit?: boolean } = {}): void {
+  stop(why: string, o: { forMemory?: boolean } = {}): void {
     if (this.exited) return;
     working.delete(this);
+    // What the request is failed with, whether the thread's exit or the wait below comes first.
+    const stopped = new ThreadStalled(why, o);
+    this.stopped = stopped;
     const ended = this.terminate().catch(() => {});
-    if (!o.awaitExit) {
-      this.fail(new ThreadStalled(why));
+    if (!o.forMemory) {
+      this.fail(stopped);
       return;
     }
-    void Promise.race([ended, new Promise((r) => setTimeout(r, 1_000))]).finally(() =>
-      this.fail(new ThreadStalled(why)),
-    );
+    void Promise.race([ended, new Promise((r) => setTimeout(r, 1_000))]).finally(() => this.fail(stopped));
   }
 
   private fail(err: Error): void {

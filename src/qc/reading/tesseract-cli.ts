@@ -2,7 +2,7 @@
 // temporary file, hOCR on stdout. About twice as fast as tesseract.js's wasm build on the same page and core.
 import { lowerProcessPriority } from '../../runtime/background-priority.js';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -225,9 +225,13 @@ async function withPageImage<T>(bitmap: OcrBitmap, use: (file: string) => Promis
 }
 let images = 0;
 
-/** A private folder of this process for the page images tesseract reads, made once. */
+/** A private folder of this process for the page images tesseract reads, made once, removed at its exit. */
 function imageFolder(): string {
-  pageImages ??= mkdtempSync(path.join(tmpdir(), 'loan-review-ocr-pages-'));
+  if (!pageImages) {
+    const folder = mkdtempSync(path.join(tmpdir(), 'loan-review-ocr-pages-'));
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+    pageImages = folder;
+  }
   mkdirSync(pageImages, { recursive: true }); // cleaned meanwhile (a tmp reaper): made again
   return pageImages;
 }
