@@ -1,6 +1,7 @@
 // The memory watch on pdf.js threads (reading/pdf-threads.ts): a page whose decoding takes the process
-// over its memory limit is stopped and illegible; a page read beside it is read. A file of its own: the process keeps memory a stopped
-// thread held, and other tests' budgets must not be read in a process left so large.
+// over its memory limit is stopped and illegible; a page read beside it is read. A file of its own: the
+// process keeps memory a stopped thread held, and other tests' budgets must not be read in a process left
+// so large.
 import test from 'ava';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';

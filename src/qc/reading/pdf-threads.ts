@@ -255,8 +255,9 @@ class PdfSession {
         if (!(err instanceof ThreadStalled)) throw err;
         this.thread = null;
         // The memory watch cannot tell the file to blame from a page read beside it (watchMemory): a
-        // request it stopped is sent once more, in a fresh thread once the memory is back, with no other
-        // request in flight (soleRequest). Stopped again, the page is the one to blame: it is illegible.
+        // request it stopped is sent once more, in a fresh thread once the memory is back with room for
+        // it, with no other request in flight (soleRequest). Stopped again, or with no room, the page is
+        // illegible.
         if (err.forMemory && attempt === 1) continue;
         this.stalls++;
         return null;
@@ -396,8 +397,8 @@ let watchdog: NodeJS.Timeout | undefined;
 /**
  * Polls resident memory while any thread works; past the limit, every working thread during whose request
  * it grew by more than MEMORY_GROWTH_MB is terminated (the one to blame cannot be told from outside, so
- * one working beside it is stopped too; PdfSession.ask sends a stopped request once more). A decode grows memory as it writes, at a few hundred MB a
- * second, so a poll every 20 ms stops it a few MB past the limit.
+ * one working beside it is stopped too; PdfSession.ask sends a stopped request once more). A decode grows
+ * memory as it writes, at a few hundred MB a second, so a poll every 20 ms stops it a few MB past the limit.
  */
 function watchMemory(): void {
   if (watchdog || working.size === 0) return;
