@@ -10,15 +10,14 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { PDFDocument } from 'pdf-lib';
 import { ReportSchema } from '../../src/reviews/report.js';
 import { ReviewSchema } from '../../src/reviews/review.js';
 import { call, form } from '../support/http.js';
 import { documentValidator } from '../support/openapi-validator.js';
 import { registerEndpoint, waitForReview } from '../support/reviews.js';
 import { apiRoot, closeShared, db, newOrganization, stack } from '../support/stack.js';
-import { SourceServer } from '../support/source-server.js';
-import { pdf, zip } from '../support/fixtures.js';
+import { sharedSources } from '../support/source-server.js';
+import { fillWorkingDocument, pdf, zip } from '../support/fixtures.js';
 
 test.after.always(closeShared);
 
@@ -70,19 +69,20 @@ const packageZip = zip([
   { name: 'closing-disclosure.pdf', data: closingDisclosure },
 ]);
 
+/** This process's file host, serving the package the guide's signed URL names. */
+const fileHost = Promise.all([sharedSources(), packageZip]).then(([{ server }, data]) => {
+  server.file('/LN-1002.zip', data, 'application/zip');
+  return `https://127.0.0.1:${server.port}`;
+});
+
 /** The report PDF of a released review with its first finding marked cleared: the working document sent back. */
 async function markedReport(key: string, reviewId: string): Promise<Buffer> {
   const res = await call(stack.apiUrl, 'GET', `/reviews/${reviewId}/report`, { key });
   if (res.status !== 200) throw new Error(`report: ${res.status} ${res.text}`);
   const report = ReportSchema.parse(res.body);
-  const download = await fetch(report.report_pdf_url!);
-  const doc = await PDFDocument.load(new Uint8Array(await download.arrayBuffer()));
-  const decision = doc
-    .getForm()
-    .getFields()
-    .find((f) => f.getName().endsWith('.decision'));
-  if (decision) doc.getForm().getDropdown(decision.getName()).select('cleared');
-  return Buffer.from(await doc.save());
+  const pdfBytes = Buffer.from(await (await fetch(report.report_pdf_url!)).arrayBuffer());
+  const first = report.issues[0];
+  return fillWorkingDocument(pdfBytes, first ? { [first.id]: { decision: 'cleared' } } : {});
 }
 
 /** The id of the review's first event, once it is recorded (just after the review is released). */
@@ -96,7 +96,7 @@ async function announced(reviewId: string): Promise<string> {
 }
 
 /** An organization with what the guide's variables name, and a folder with the files its commands send. */
-async function reader(files: SourceServer): Promise<{ env: Record<string, string>; folder: string }> {
+async function reader(): Promise<{ env: Record<string, string>; folder: string }> {
   const org = await newOrganization();
   const key = org.liveKey;
   const created = await call(stack.apiUrl, 'POST', '/reviews', {
@@ -118,7 +118,6 @@ async function reader(files: SourceServer): Promise<{ env: Record<string, string
     'report-marked.pdf': await markedReport(key, reviewId),
   };
   for (const [name, data] of Object.entries(placed)) await writeFile(path.join(folder, name), data);
-  files.file('/LN-1002.zip', await packageZip, 'application/zip');
   return {
     folder,
     env: { KEY: key, REVIEW_ID: reviewId, ENDPOINT_ID: endpoint.id, EVENT_ID: eventId },
@@ -181,10 +180,9 @@ test('the guide has a command for every endpoint', (t) => {
 for (const block of blocks) {
   const title = `docs/api.md line ${block.line}: ${block.script.split('\n')[0]!.slice(0, 80)}`;
   test(title, async (t) => {
-    const files = await SourceServer.start();
-    const { env, folder } = await reader(files);
+    const { env, folder } = await reader();
     try {
-      const answers = await run(block.script, env, folder, `https://127.0.0.1:${files.port}`);
+      const answers = await run(block.script, env, folder, await fileHost);
       t.is(answers.length, (block.script.match(/^\s*curl /gm) ?? []).length, 'every command answered');
       const validator = await documentValidator(apiRoot);
       for (const a of answers) {
@@ -195,7 +193,6 @@ for (const block of blocks) {
       }
       if (block.status !== undefined) t.is(answers[0]!.status, block.status, 'the status the guide names');
     } finally {
-      await files.close();
       await rm(folder, { recursive: true, force: true });
     }
   });

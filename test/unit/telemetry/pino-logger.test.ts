@@ -2,11 +2,9 @@
 // out, a value never breaking its line, the same records as short lines for a terminal, and the last lines
 // of a process that exits written before it does.
 import test from 'ava';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import type { LogLevel } from '../../../src/telemetry/logger.js';
 import { createLogger, type LogFormat } from '../../../src/telemetry/pino-logger.js';
+import { runScript } from '../../support/script-process.js';
 
 const AT = new Date('2026-11-27T10:00:00.000Z');
 
@@ -93,15 +91,7 @@ test("pretty lines are pino-pretty's, one a record: the level, the service, the 
 /** What a process importing the logger writes to stderr, given the script's body, and its exit code. */
 async function processOutput(body: string): Promise<{ stderr: string; code: number | null }> {
   const moduleUrl = new URL('../../../src/telemetry/pino-logger.ts', import.meta.url).href;
-  const script = `const { createLogger, exitAfterLogs } = await import(${JSON.stringify(moduleUrl)});\n${body}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-    cwd: fileURLToPath(new URL('../../..', import.meta.url)),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const [code] = (await once(child, 'close')) as [number | null];
-  return { stderr, code };
+  return runScript(`const { createLogger, exitAfterLogs } = await import(${JSON.stringify(moduleUrl)});\n${body}`);
 }
 
 test('the lines logged before a process exits are on its stderr, pretty ones too', async (t) => {

@@ -2,10 +2,10 @@
 // not with time passed. The page images it reads leave nothing behind.
 import test from 'ava';
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { runScript } from '../../../support/script-process.js';
 import { cpuTimeMs } from '../../../../src/qc/reading/tesseract-cli.js';
 
 test('a process that works gains CPU time; one that sleeps does not; a process that is gone has none', async (t) => {
@@ -33,17 +33,9 @@ test('the folder of page images tesseract reads goes with the process that made 
       await tesseractOrientation({ grey: new Uint8Array(64 * 64).fill(255), width: 64, height: 64 }, 5_000);
       console.log(readdirSync(process.env.TMPDIR).join(','));
     `;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      env: { ...process.env, TMPDIR: tmp },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    const [code] = await once(child, 'exit');
-    t.is(code, 0);
-    t.regex(out, /loan-review-ocr-pages-/, 'made while it ran');
+    const { stdout, stderr, code } = await runScript(script, { env: { ...process.env, TMPDIR: tmp } });
+    t.is(code, 0, stderr);
+    t.regex(stdout, /loan-review-ocr-pages-/, 'made while it ran');
     const left = (await readdir(tmp)).filter((name) => name.startsWith('loan-review-ocr-pages-'));
     t.deepEqual(left, [], 'removed when it ended');
   } finally {
