@@ -28,7 +28,15 @@ export async function waitForReview(
   for (;;) {
     last = await getReviewRecordById(db(), reviewId);
     if (last && done(last)) break;
-    if (Date.now() > deadline) throw new Error(`review ${reviewId} never got there; last seen ${JSON.stringify(last)}`);
+    if (Date.now() > deadline) {
+      // What the workflow says of its last analysis (documents unreadable, a primary document found) tells
+      // a failure's reader why the review stopped where it did.
+      const workflow = await workflowState(reviewId).then(
+        ({ internalState, lastAnalysis, detail }) => JSON.stringify({ internalState, lastAnalysis, detail }),
+        (err: unknown) => `not queried: ${String(err)}`,
+      );
+      throw new Error(`review ${reviewId} never got there; last seen ${JSON.stringify(last)}; workflow ${workflow}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   const res = await call(base, 'GET', `/reviews/${reviewId}`, { key });
