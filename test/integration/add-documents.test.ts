@@ -28,7 +28,7 @@ async function createReview(org: TestOrganization, key = org.liveKey, first?: Bu
   const res = await call(stack.apiUrl, 'POST', '/reviews', {
     key,
     form: form([
-      { name: 'cd.pdf', data: first ?? (await pdf(`Closing Disclosure ${randomUUID()}`)), type: 'application/pdf' },
+      { name: 'cd.pdf', data: first ?? (await pdf(`Closing Disclosure\n${randomUUID()}`)), type: 'application/pdf' },
     ]),
   });
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
@@ -343,7 +343,7 @@ test(
       120_000,
     );
     // A file host that answers at once and sends the body a second before the time a source may take.
-    const slowPdf = await pdf(`Appraisal ${randomUUID()}`);
+    const slowPdf = await pdf(`Appraisal\n${randomUUID()}`);
     const slowUrl = files.handle(`/slow-${randomUUID()}.pdf`, (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': slowPdf.length });
       setTimeout(() => res.end(slowPdf), config.limits.sourceFetchIdleMs - 1_000);
@@ -358,15 +358,15 @@ test(
     // The others begin while the slow one is being fetched.
     await new Promise((r) => setTimeout(r, 300));
     const sends = [
-      { form: form([{ name: 'note.pdf', data: await pdf(`Note ${randomUUID()}`), type: 'application/pdf' }]) },
+      { form: form([{ name: 'note.pdf', data: await pdf(`Note\n${randomUUID()}`), type: 'application/pdf' }]) },
       {
         form: form([
-          { name: 'paystub.pdf', data: await pdf(`Earnings Statement ${randomUUID()}`), type: 'application/pdf' },
+          { name: 'paystub.pdf', data: await pdf(`Earnings Statement\n${randomUUID()}`), type: 'application/pdf' },
         ]),
       },
       {
         form: form([
-          { name: 'w2.pdf', data: await pdf(`Wage and Tax Statement ${randomUUID()}`), type: 'application/pdf' },
+          { name: 'w2.pdf', data: await pdf(`Wage and Tax Statement\n${randomUUID()}`), type: 'application/pdf' },
         ]),
       },
       { form: form([{ name: 'tool.pdf', data: elf }]) },
@@ -403,7 +403,7 @@ test(
   async (t) => {
     const org = await newOrganization();
     const review = await createReview(org);
-    const note = await pdf(`Note ${randomUUID()}`);
+    const note = await pdf(`Note\n${randomUUID()}`);
     const answers = await Promise.all(
       [0, 1].map(() =>
         add(org.liveKey, review.review_id, { form: form([{ name: 'note.pdf', data: note, type: 'application/pdf' }]) }),

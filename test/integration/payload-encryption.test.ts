@@ -220,7 +220,7 @@ test(
     const created = await call(stack.apiUrl, 'POST', '/reviews', {
       key: addOrg.liveKey,
       form: form(
-        [{ name: named(`first-cd-${marker}.pdf`), data: await pdf(`Closing Disclosure ${marker}`) }],
+        [{ name: named(`first-cd-${marker}.pdf`), data: await pdf(`Closing Disclosure\n${marker}`) }],
         fields('addition'),
       ),
     });
@@ -228,7 +228,7 @@ test(
     const review = ReviewSchema.parse(created.body);
     const added = await call(stack.apiUrl, 'POST', `/reviews/${review.review_id}/documents`, {
       key: addOrg.liveKey,
-      form: form([{ name: named(`second-note-${marker}.pdf`), data: await pdf(`Note ${marker}`) }]),
+      form: form([{ name: named(`second-note-${marker}.pdf`), data: await pdf(`Note\n${marker}`) }]),
     });
     t.is(added.status, 200, added.text);
     const blankName = named(`blank-addition-${marker}.pdf`);

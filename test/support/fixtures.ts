@@ -8,6 +8,10 @@ import type { Finding } from '../../src/qc/finding.js';
 import { renderReport } from '../../src/report/render.js';
 import { releaseContent } from '../../src/reviews/report.js';
 
+/**
+ * A one-page PDF of `text`, a line per "\n". A title is a line of its own (classify.ts, titleClass): text
+ * that makes a file unique goes on a line below it, or "Closing Disclosure de7e…" is no title.
+ */
 export async function pdf(text = 'Closing Disclosure'): Promise<Buffer> {
   const doc = await PDFDocument.create();
   const page = doc.addPage([612, 792]);
