@@ -78,7 +78,9 @@ const inputs: Input[] = [
     filename: 'photo-59mp.jpg',
     make: async () => {
       const [first] = await samples();
-      const png = await renderPdfPage(first!, 1, 300);
+      // Page 2: a CFPB sample's first page is its cover note, which is no form, and a review of it alone
+      // would settle awaiting documents instead of completing.
+      const png = await renderPdfPage(first!, 2, 300);
       return sharp(png)
         .flatten({ background: '#ffffff' })
         .resize(6700, 8800, { fit: 'fill' })
