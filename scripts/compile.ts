@@ -3,7 +3,7 @@
 // in each process. esbuild bundles each entry with our own modules (packages stay imports, resolved from
 // node_modules at run time) into .build/, one directory below the repository's root like src/ and
 // worker/, so that a module's `new URL('..', import.meta.url)` still names the root. The entries of the
-// pdf.js thread and of the working-document parser's thread are compiled beside the worker, where
+// worker's threads (pdf.js, the working-document parser, extraction) are compiled beside the worker, where
 // src/runtime/thread-entry.ts looks for them when run compiled. A stamp lists what the last build read,
 // with a hash of it: a build whose inputs are unchanged is reused, one whose inputs changed is made again.
 import { createHash } from 'node:crypto';
@@ -35,6 +35,7 @@ export const SERVICES: CompileTarget = {
     worker: 'worker/main.ts',
     'pdf-thread': 'src/qc/reading/pdf-thread.ts',
     'marker-thread': 'src/working-document/marker-thread.ts',
+    'extraction-thread': 'src/qc/extraction-thread.ts',
   },
   root: ROOT,
   outDir: BUILD_DIR,

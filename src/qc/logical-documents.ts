@@ -1,6 +1,7 @@
 // One uploaded file as the logical documents it holds: read (text layer, OCR), split by page into
 // documents, each classified and its fields extracted.
 import { pageFooter, splitDocuments } from './classify.js';
+import { documentsInThread, INLINE_EXTRACTION_PAGES } from './extraction-threads.js';
 import { extractFields } from './extract/document.js';
 import type { LoanDocument, PageInfo } from './fields.js';
 import { readFile, type FileReading, type Ocr } from './reading/document.js';
@@ -16,7 +17,11 @@ export async function analyseFile(
 ): Promise<{ documents: LoanDocument[]; unreadable: string | null }> {
   const reading = await readFile(bytes, mime, ocr, deadline);
   if (!reading.readable) return { documents: [], unreadable: reading.reason };
-  return { documents: documentsOfReading(filename, reading), unreadable: null };
+  const documents =
+    reading.pages.length > INLINE_EXTRACTION_PAGES
+      ? await documentsInThread({ filename, reading })
+      : documentsOfReading(filename, reading);
+  return { documents, unreadable: null };
 }
 
 /** A file's reading split into logical documents, each classified and its fields extracted. */

@@ -63,7 +63,13 @@ test(
     'thread, built into .build/ beside the worker',
   (t) => {
     // src/runtime/thread-entry.ts looks for ./<name>.js beside the compiled module that imports it.
-    t.deepEqual(Object.keys(SERVICES.entries).sort(), ['api', 'marker-thread', 'pdf-thread', 'worker']);
+    t.deepEqual(Object.keys(SERVICES.entries).sort(), [
+      'api',
+      'extraction-thread',
+      'marker-thread',
+      'pdf-thread',
+      'worker',
+    ]);
     t.is(SERVICES.outDir, join(SERVICES.root, '.build'));
   },
 );
