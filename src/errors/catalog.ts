@@ -50,7 +50,7 @@ export const ERROR_CATALOG = {
     status: 404,
     when:
       "no such review in your organization (another organization's review looks the same); for " +
-      "reports and added documents, also a review of the other mode than your key's",
+      "reports, added documents and deletion, also a review of the other mode than your key's",
     retry: 'no',
   },
   report_not_ready: {

@@ -40,7 +40,8 @@ export interface PdfThreadSettings {
   /**
    * The process's resident memory (MiB) past which a thread whose request grew it by MEMORY_GROWTH_MB
    * is terminated, its page illegible. pdf.js keeps decoded streams in ArrayBuffers, outside the heap
-   * ceiling below: a content stream that inflates to 512 MiB took the worker to 1,883 MiB. The worker's
+   * ceiling below: a content stream that inflates to 512 MiB takes the worker to some 1,900 MiB unwatched
+   * and some 1,300 MiB with this watch (npm run bench:worker-memory). The worker's
    * budget is 1.5 GiB. The limit is for a runaway request, not for load: the test suite's worker, reading
    * four reviews at once, reaches 1.5 GiB with no request to blame.
    */
