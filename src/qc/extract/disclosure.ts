@@ -17,6 +17,9 @@ import {
   parseDate,
   parseMoney,
   parseRate,
+  parseMortgageRate,
+  MAX_GRACE_DAYS,
+  MAX_LATE_FEE_PERCENT,
   parseTermMonths,
   streetAddress,
 } from './values.js';
@@ -107,18 +110,8 @@ export function calculation<T>(
   );
 }
 
-/**
- * A mortgage's interest rate or APR: above 0 and at most 25%. OCR that turns "4%" into "49%" gives no rate
- * rather than a wrong one (TIP, a share of the loan amount, runs past 100% and is not bounded).
- */
-const MORTGAGE_RATE: Matcher = {
-  test: (text) => {
-    const rate = parseRate(text);
-    return rate !== undefined && rate > 0 && rate <= 0.25;
-  },
-};
-const MAX_GRACE_DAYS = 45;
-const MAX_LATE_FEE_PERCENT = 10;
+/** A mortgage's interest rate or APR (parseMortgageRate's bounds). */
+const MORTGAGE_RATE: Matcher = { test: (text) => parseMortgageRate(text) !== undefined };
 
 const PURPOSES = ['Purchase', 'Refinance', 'Construction', 'Home Equity Loan'];
 /** The Spanish forms (H-28) print the same closed lists in Spanish; the fields hold the English entry. */

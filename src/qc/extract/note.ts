@@ -15,12 +15,17 @@ import {
   proseMoney,
 } from './prose.js';
 import { signaturesOf } from './signatures.js';
-import { parseRate } from './values.js';
+import { MAX_GRACE_DAYS, MAX_LATE_FEE_PERCENT, parseMortgageRate, parseRate } from './values.js';
+
+/** A term read outside its plausible range is a misreading, as on the disclosures (values.ts). */
+function inRange(value: number | undefined, min: number, max: number): number | undefined {
+  return value !== undefined && value >= min && value <= max ? value : undefined;
+}
 
 export function extractNote(pages: readonly PageLayout[]): NoteFields {
   return withoutUndefined({
     principal: fromProse(pages, new RegExp(String.raw`promise to pay\s+${PROSE_MONEY}`, 'i'), proseMoney),
-    interestRate: fromProse(pages, /yearly rate of\s+(\d{1,2}(?:\.\d+)?\s?%)/i, parseRate),
+    interestRate: fromProse(pages, /yearly rate of\s+(\d{1,2}(?:\.\d+)?\s?%)/i, parseMortgageRate),
     monthlyPayment: fromProse(
       pages,
       new RegExp(String.raw`monthly payments? will be in the amount of\s+${PROSE_MONEY}`, 'i'),
@@ -36,12 +41,12 @@ export function extractNote(pages: readonly PageLayout[]): NoteFields {
     lateChargeGraceDays: fromProse(
       pages,
       new RegExp(String.raw`by the end of\s+${COUNT}\s+calendar days after the date it is due`, 'i'),
-      proseCount,
+      (text) => inRange(proseCount(text), 1, MAX_GRACE_DAYS),
     ),
     lateChargePercent: fromProse(
       pages,
       /amount of the charge will be\s+(\d{1,2}(?:\.\d+)?\s?%)\s+of my overdue payment/i,
-      parseRate,
+      (text) => inRange(parseRate(text), Number.MIN_VALUE, MAX_LATE_FEE_PERCENT / 100),
     ),
     prepaymentPenaltyYears: prepaymentPenaltyYears(pages),
     ...signaturesOf(pages),

@@ -79,6 +79,21 @@ export function parseRate(text: string): Rate | undefined {
   return m ? Number((Number(m[1]) / 100).toFixed(9)) : undefined;
 }
 
+/**
+ * A mortgage's interest rate or APR: above 0 and at most 25%, wherever it is printed. OCR that turns "4%"
+ * into "49%" gives no rate rather than a wrong one (TIP, a share of the loan amount, runs past 100% and is
+ * not bounded).
+ */
+export function parseMortgageRate(text: string): Rate | undefined {
+  const rate = parseRate(text);
+  return rate !== undefined && rate > 0 && rate <= 0.25 ? rate : undefined;
+}
+
+/** A late charge's grace period past this many days is a misreading ("75 days" for 15), not a term. */
+export const MAX_GRACE_DAYS = 45;
+/** A late charge over this percent of the payment is a misreading, not a term. */
+export const MAX_LATE_FEE_PERCENT = 10;
+
 const MONTHS = [
   'january',
   'february',
