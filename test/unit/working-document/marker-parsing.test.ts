@@ -30,7 +30,7 @@ test.serial(
       t.true(turns >= 5, `${turns} turns of the event loop`);
       // The same parse, where its failure is said: it was stopped at its budget.
       await t.throwsAsync(readWorkingDocumentFields(slow), {
-        message: /fields could not be read: the parse took longer than 300 ms/,
+        message: /fields could not be read: the parse failed: it took longer than 300 ms/,
       });
     } finally {
       clearInterval(ticker);
