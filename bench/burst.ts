@@ -1,14 +1,16 @@
 // `npm run bench:burst`: 20 simultaneous creates of one 2-document package (a CFPB Loan Estimate and
 // Closing Disclosure) against the ideal schedule of their analyses, 20 × one review's time alone ÷ the
 // organization's analysis slots: the burst should keep every slot busy (the target: it completes within
-// 1.1 × that + 2 s, none lost). Each round measures the lone review first, then the burst. Starts its own
+// 1.1 × that + 2 s, none lost). Each round measures the lone review first, then the burst. Also by CPU:
+// the slots' busy share over the burst (target ≥ 90%) and the workers' CPU-seconds for the burst against
+// 20 × one lone review's (target ≤ 1.1 ×: a burst may share the cores, not waste them). Starts its own
 // stack in a throw-away directory and stops it afterwards; any review lost or figure missing fails the run.
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createSql, type Sql } from '../src/db/client.js';
-import { withThrowawayStack } from '../scripts/stack/throwaway.js';
+import { cpuSeconds, withThrowawayStack } from '../scripts/stack/throwaway.js';
 import { allCompleted } from './reviews-completed.js';
 import { alternate, report, summary } from './side-by-side.js';
 
@@ -25,6 +27,8 @@ interface Package {
 
 interface Round {
   seconds: number;
+  /** CPU-seconds the two worker processes (reviews and analyses) spent on the round. */
+  workerCpu: number;
   /** Seconds each review spent analysing (from its `analysing` transition to the next). */
   analysing: number[];
 }
@@ -42,7 +46,7 @@ async function main() {
   const serviceEnv = { RATE_LIMIT_PER_MINUTE: '100000', MAX_CONCURRENT_ANALYSES: String(availableParallelism()) };
   await withThrowawayStack(
     { durable: true, compiled: true, serviceEnv, log: (l) => console.error(`# ${l}`) },
-    async ({ stack, api, key }) => {
+    async ({ stack, api, key, pids }) => {
       const sql = createSql(stack.config, { max: 2 });
       try {
         // The limit the workflow's reviewPolicy activity applies: the organization's own, else the configured one.
@@ -67,12 +71,15 @@ async function main() {
          * Creates `n` reviews at once and waits until every one is completed with its report; seconds from
          * the first request.
          */
+        const workersCpu = async () => (await cpuSeconds(pids.worker)) + (await cpuSeconds(pids.analysis));
         const run = async (n: number): Promise<Round> => {
+          const cpu0 = await workersCpu();
           const t0 = performance.now();
           const ids = await Promise.all(Array.from({ length: n }, create));
           await completedWithReports(sql, api, key, ids);
           const seconds = (performance.now() - t0) / 1000;
-          return { seconds, analysing: await analysingSeconds(sql, ids) };
+          const workerCpu = (await workersCpu()) - cpu0;
+          return { seconds, workerCpu, analysing: await analysingSeconds(sql, ids) };
         };
 
         // A first review warms the worker's readers and code paths, so the first round measures what the rest do.
@@ -104,6 +111,9 @@ async function main() {
           summary({ label: '', samples: xs.map((value) => ({ value, load: 0 })) }).median;
         const concurrency = bursts.map((b) => b.analysing.reduce((a, s) => a + s, 0) / b.seconds);
         const fmt = (xs: number[], digits = 2) => xs.map((x) => x.toFixed(digits)).join(', ');
+        const busy = median(concurrency) / slots;
+        // Each burst against 20 × the lone review of its own round.
+        const cpuRatios = bursts.map((b, i) => b.workerCpu / (BURST * lone[i]!.workerCpu));
         report({
           what: `${BURST} simultaneous creates`,
           unit: 's',
@@ -119,7 +129,11 @@ async function main() {
             `one 2-document review alone, created to completed: ${fmt(lone.map((r) => r.seconds))} s ` +
               `(its analysis ${fmt(lone.flatMap((r) => r.analysing))} s)`,
             `analyses at once over each burst (time analysing ÷ the burst's time): ` +
-              `${fmt(concurrency)}, median ${median(concurrency).toFixed(2)} of ${slots}`,
+              `${fmt(concurrency)}, median ${median(concurrency).toFixed(2)} of ${slots}: the slots ` +
+              `${(busy * 100).toFixed(0)}% busy (target ≥ 90%) ${busy >= 0.9 ? '✓' : '✗'}`,
+            `the workers' CPU-seconds: each burst ${fmt(bursts.map((b) => b.workerCpu))}, one review alone ` +
+              `${fmt(lone.map((r) => r.workerCpu))}; burst ÷ (${BURST} × alone) ${fmt(cpuRatios)}, median ` +
+              `${median(cpuRatios).toFixed(2)} (target ≤ 1.1) ${median(cpuRatios) <= 1.1 ? '✓' : '✗'}`,
             // What sharing the machine costs each analysis: the ideal takes it to cost what it does alone.
             `one analysis in a burst took ${median(bursts.flatMap((b) => b.analysing)).toFixed(2)} s ` +
               `(median; alone ${median(lone.flatMap((r) => r.analysing)).toFixed(2)} s) on ${cpus().length} cores`,

@@ -4,11 +4,13 @@
 // later start, each stopped cleanly (SIGTERM, exit 0). Plain: PostgreSQL, MinIO and the Temporal dev
 // server alone, from the same binaries with the same arguments, started at once in a directory of their
 // own (also started once untimed first), until each answers (Postgres a query, MinIO its liveness
-// endpoint, Temporal the namespace). `npm run bench:startup -- 5` runs five rounds (default 3).
+// endpoint, Temporal the namespace). Every round begins once the one-minute load average is at most 2 (the
+// target's condition), and reports the CPU-seconds its processes spent until ready. `npm run
+// bench:startup -- 5` runs five rounds (default 3).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { alternate, MIN_ROUNDS, report } from './side-by-side.js';
@@ -30,6 +32,49 @@ const rounds = Number(process.argv[2] ?? MIN_ROUNDS);
 const POLL_MS = 50;
 const READY_WITHIN_MS = 180_000;
 const log = (line: string) => console.error(line);
+/** A round begins once the one-minute load average is at most this (the target is set at load ≤ 2)... */
+const QUIET_LOAD = 2;
+/** ...or after this long, said in the notes. */
+const QUIET_WITHIN_MS = 10 * 60_000;
+/** Rounds that began above QUIET_LOAD, their load then. */
+const noisy: number[] = [];
+
+/** Waits until the machine is quiet (QUIET_LOAD), at most QUIET_WITHIN_MS. */
+async function quiet(): Promise<void> {
+  const deadline = Date.now() + QUIET_WITHIN_MS;
+  while (loadavg()[0]! > QUIET_LOAD && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5_000));
+  if (loadavg()[0]! > QUIET_LOAD) noisy.push(loadavg()[0]!);
+}
+
+/**
+ * CPU-seconds spent by every process this one started, directly or not, and is still running (each
+ * with its reaped children): what a round's processes cost until the moment it is called.
+ */
+async function descendantsCpuSeconds(): Promise<number> {
+  const stats = new Map<number, { ppid: number; ticks: number }>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    if (!stat) continue;
+    // The fields after the command name (which may hold spaces): ppid is 4; utime, stime, cutime, cstime 14–17.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    stats.set(Number(entry), {
+      ppid: Number(f[1]),
+      ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]),
+    });
+  }
+  const ours = (pid: number): boolean => {
+    for (let p = stats.get(pid)?.ppid; p !== undefined && p > 1; p = stats.get(p)?.ppid)
+      if (p === process.pid) return true;
+    return false;
+  };
+  let ticks = 0;
+  for (const [pid, s] of stats) if (ours(pid)) ticks += s.ticks;
+  return ticks / 100;
+}
+
+/** CPU-seconds each side's rounds spent until ready. */
+const cpu = { here: [] as number[], plain: [] as number[] };
 
 async function freePorts(): Promise<StackPorts> {
   const keys = [
@@ -81,6 +126,7 @@ await chmod(dataDir, 0o755);
 
 /** `npm start` on fresh ports: seconds from launch to /readyz 200, then stopped with SIGTERM (exit 0). */
 async function npmStart(): Promise<number> {
+  await quiet();
   const ports = await freePorts();
   const env: Record<string, string> = {
     PATH: process.env.PATH!,
@@ -108,12 +154,14 @@ async function npmStart(): Promise<number> {
   npm.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   const exited = once(npm, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   try {
-    return await secondsUntil(
+    const seconds = await secondsUntil(
       started,
       'npm start',
       () => answers200(`http://127.0.0.1:${ports.api}/readyz`),
       () => (npm.exitCode !== null ? `exited ${npm.exitCode} before ready:\n${output}` : undefined),
     );
+    cpu.here.push(await descendantsCpuSeconds());
+    return seconds;
   } finally {
     if (npm.exitCode === null) npm.kill('SIGTERM');
     const [code, signal] = await exited;
@@ -152,6 +200,7 @@ await mkdir(join(plainDir, 'logs'), { recursive: true });
 
 /** The three servers started at once: seconds from launch until every one answers, then stopped. */
 async function servers(): Promise<number> {
+  await quiet();
   const ports = await freePorts();
   const env = { PATH: process.env.PATH!, HOME: process.env.HOME! };
   const namespace = 'default';
@@ -200,6 +249,7 @@ async function servers(): Promise<number> {
       secondsUntil(started, 'MinIO', () => minioAnswers(ports.minio)),
       secondsUntil(started, 'Temporal', () => temporalAnswers(`127.0.0.1:${ports.temporal}`, namespace)),
     ]);
+    cpu.plain.push(await descendantsCpuSeconds());
     return Math.max(...times);
   } finally {
     await supervisor.stopAll();
@@ -209,6 +259,8 @@ async function servers(): Promise<number> {
 try {
   log(`warming up: a first npm start (initdb, migrations, builds) and a first start of the servers, not timed`);
   log(`  first npm start: ${(await npmStart()).toFixed(2)} s; servers: ${(await servers()).toFixed(2)} s`);
+  cpu.here.length = 0;
+  cpu.plain.length = 0;
   const sides = await alternate(
     rounds,
     { label: 'npm start → /readyz 200', measure: npmStart },
@@ -223,6 +275,10 @@ try {
     notes: [
       'here: a second `npm start` of a data directory until /readyz answers 200; plain: the three ' +
         'servers started in parallel until each answers',
+      `each round began at a one-minute load of at most ${QUIET_LOAD}` +
+        (noisy.length ? ` but ${noisy.length}, which began at ${noisy.map((l) => l.toFixed(1)).join(', ')}` : ''),
+      `CPU-seconds until ready: here ${cpu.here.map((c) => c.toFixed(2)).join(', ')}, plain ` +
+        `${cpu.plain.map((c) => c.toFixed(2)).join(', ')} (every process of the round)`,
     ],
   });
 } finally {
