@@ -18,6 +18,7 @@ export const BENCHMARKS: readonly { script: string; expects: readonly string[] }
   { script: 'bench/upload.ts', expects: ['200 MiB single-file create'] },
   { script: 'bench/ocr.ts', expects: ['OCR of scanned pages'] },
   { script: 'bench/burst.ts', expects: ['20 simultaneous creates'] },
+  { script: 'bench/loan-file.ts', expects: ['150-page loan file, created → completed'] },
   {
     script: 'bench/create-burst.ts',
     expects: ['200 simultaneous multipart creates', '200 simultaneous creates by signed URL'],
