@@ -71,7 +71,8 @@ async function main() {
          * Creates `n` reviews at once and waits until every one is completed with its report; seconds from
          * the first request.
          */
-        const workersCpu = async () => (await cpuSeconds(pids.worker)) + (await cpuSeconds(pids.analysis));
+        const workersCpu = async () =>
+          (await cpuSeconds(pids.worker)) + (await cpuSeconds(pids.analysis, { children: true }));
         const run = async (n: number): Promise<Round> => {
           const cpu0 = await workersCpu();
           const t0 = performance.now();

@@ -98,10 +98,15 @@ export async function memoryMiB(pid: number, which: 'VmRSS' | 'VmHWM' = 'VmRSS')
   return Number(new RegExp(`${which}:\\s+(\\d+) kB`).exec(status)![1]) / 1024;
 }
 
-/** A process's CPU time so far, user and system, all threads (/proc/<pid>/stat, in clock ticks of 1/100 s). */
-export async function cpuSeconds(pid: number): Promise<number> {
+/**
+ * A process's CPU time so far, user and system, all threads (/proc/<pid>/stat, in clock ticks of 1/100 s);
+ * with `children`, also that of the child processes it has waited for (native tesseract runs).
+ */
+export async function cpuSeconds(pid: number, o: { children?: boolean } = {}): Promise<number> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  // The fields after the command name (which may hold spaces) in parentheses; utime and stime are 14 and 15.
+  // The fields after the command name (which may hold spaces) in parentheses; utime and stime are 14 and
+  // 15, cutime and cstime (waited-for children) 16 and 17.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  const own = Number(fields[11]) + Number(fields[12]);
+  return (o.children ? own + Number(fields[13]) + Number(fields[14]) : own) / 100;
 }
