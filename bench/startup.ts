@@ -261,6 +261,7 @@ try {
   log(`  first npm start: ${(await npmStart()).toFixed(2)} s; servers: ${(await servers()).toFixed(2)} s`);
   cpu.here.length = 0;
   cpu.plain.length = 0;
+  noisy.length = 0;
   const sides = await alternate(
     rounds,
     { label: 'npm start → /readyz 200', measure: npmStart },
