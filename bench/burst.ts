@@ -67,12 +67,13 @@ async function main() {
           return (JSON.parse(text) as { review_id: string }).review_id;
         };
 
+        /** The CPU-seconds of the two worker processes so far (with the analysis worker's tesseract runs). */
+        const workersCpu = async () =>
+          (await cpuSeconds(pids.worker)) + (await cpuSeconds(pids.analysis, { children: true }));
         /**
          * Creates `n` reviews at once and waits until every one is completed with its report; seconds from
          * the first request.
          */
-        const workersCpu = async () =>
-          (await cpuSeconds(pids.worker)) + (await cpuSeconds(pids.analysis, { children: true }));
         const run = async (n: number): Promise<Round> => {
           const cpu0 = await workersCpu();
           const t0 = performance.now();

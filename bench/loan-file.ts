@@ -141,7 +141,8 @@ async function main() {
     const blobs = await Promise.all(files.map(async (f) => ({ name: f.name, data: await readFile(f.path) })));
 
     await withThrowawayStack({ durable: true, compiled: true, log: () => {} }, async ({ stack, api, key, pids }) => {
-      // Polled in the read model the API answers from, as often as the API's rate limit would not allow.
+      // Completion is read in the read model the API answers from: the API polled every 0.1 s would refuse
+      // the key past its rate limit.
       const sql = createSql(stack.config, { max: 1 });
       const workersCpu = async () =>
         (await cpuSeconds(pids.worker)) + (await cpuSeconds(pids.analysis, { children: true }));

@@ -67,10 +67,9 @@ async function main() {
           `${api}/reviews`,
         ]);
         const seconds = (performance.now() - t0) / 1000;
-        const [text = '', status] = [
-          stdout.slice(0, stdout.lastIndexOf('\n')),
-          stdout.slice(stdout.lastIndexOf('\n') + 1),
-        ];
+        // The body, then the status on a line of its own (-w).
+        const text = stdout.slice(0, stdout.lastIndexOf('\n'));
+        const status = stdout.slice(stdout.lastIndexOf('\n') + 1);
         if (status !== '201') throw new Error(`create failed: ${status} ${text}`);
         const review = JSON.parse(text) as { review_id: string; document_count: number };
         if (review.document_count !== 1) throw new Error(`the create kept ${review.document_count} documents`);
