@@ -8,7 +8,6 @@
 // service's OCR resolution, untimed), two processes at a time as the worker runs two. Target: created →
 // completed ≤ 1.5 × that sum. Alternating rounds on one stack, after a warm-up review.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +16,7 @@ import { PDFDocument } from 'pdf-lib';
 import { RENDER_DPI } from '../src/qc/reading/page.js';
 import { renderPdfPage } from '../src/qc/reading/render.js';
 import { createSql } from '../src/db/client.js';
-import { cpuSeconds, withThrowawayStack } from '../scripts/stack/throwaway.js';
+import { cpuSeconds, processCpu, withThrowawayStack } from '../scripts/stack/throwaway.js';
 import { limited, tesseractText } from './plain/tesseract.js';
 import { allCompleted } from './reviews-completed.js';
 import { alternate, report } from './side-by-side.js';
@@ -112,13 +111,6 @@ async function loanPackage(dir: string): Promise<LoanFile[]> {
   return files;
 }
 
-/** CPU-seconds of this process's children that have ended (pdftotext and tesseract runs). */
-function childrenCpuSeconds(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[13]) + Number(fields[14])) / 100;
-}
-
 async function main() {
   await run('pdftotext', ['-v']).catch(() => {
     throw new Error('pdftotext is missing: apt-get install poppler-utils');
@@ -184,7 +176,8 @@ async function main() {
         {
           label: `pdftotext + tesseract CLI on the same pages, ${PROCESSES} at a time`,
           measure: async () => {
-            const cpu0 = childrenCpuSeconds();
+            // This process's ended children: the pdftotext and tesseract runs.
+            const cpu0 = (await processCpu('self')).children;
             const t0 = performance.now();
             await limited(
               PROCESSES,
@@ -198,7 +191,11 @@ async function main() {
               images.map((path) => () => tesseractText(path, RENDER_DPI)),
             );
             const t2 = performance.now();
-            floors.push({ text: (t1 - t0) / 1000, ocr: (t2 - t1) / 1000, cpu: childrenCpuSeconds() - cpu0 });
+            floors.push({
+              text: (t1 - t0) / 1000,
+              ocr: (t2 - t1) / 1000,
+              cpu: (await processCpu('self')).children - cpu0,
+            });
             return (t2 - t0) / 1000;
           },
         },

@@ -9,7 +9,7 @@
 // bench:startup -- 5` runs five rounds (default 3).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { chmod, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
@@ -26,6 +26,7 @@ import {
   type StackPorts,
 } from '../scripts/stack/stack.js';
 import { Supervisor } from '../scripts/stack/supervisor.js';
+import { processCpu, type ProcessCpu } from '../scripts/stack/throwaway.js';
 
 const rounds = Number(process.argv[2] ?? MIN_ROUNDS);
 // Both sides are polled alike, so that neither gains from the other's probing interval.
@@ -51,26 +52,21 @@ async function quiet(): Promise<void> {
  * with its reaped children): what a round's processes cost until the moment it is called.
  */
 async function descendantsCpuSeconds(): Promise<number> {
-  const stats = new Map<number, { ppid: number; ticks: number }>();
+  const stats = new Map<number, ProcessCpu>();
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    if (!stat) continue;
-    // The fields after the command name (which may hold spaces): ppid is 4; utime, stime, cutime, cstime 14–17.
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    stats.set(Number(entry), {
-      ppid: Number(f[1]),
-      ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]),
-    });
+    // A process may end between the listing and the read.
+    const cpu = await processCpu(Number(entry)).catch(() => undefined);
+    if (cpu) stats.set(Number(entry), cpu);
   }
   const ours = (pid: number): boolean => {
     for (let p = stats.get(pid)?.ppid; p !== undefined && p > 1; p = stats.get(p)?.ppid)
       if (p === process.pid) return true;
     return false;
   };
-  let ticks = 0;
-  for (const [pid, s] of stats) if (ours(pid)) ticks += s.ticks;
-  return ticks / 100;
+  let seconds = 0;
+  for (const [pid, cpu] of stats) if (ours(pid)) seconds += cpu.own + cpu.children;
+  return seconds;
 }
 
 /** CPU-seconds each side's rounds spent until ready. */

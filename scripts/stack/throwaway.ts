@@ -98,15 +98,30 @@ export async function memoryMiB(pid: number, which: 'VmRSS' | 'VmHWM' = 'VmRSS')
   return Number(new RegExp(`${which}:\\s+(\\d+) kB`).exec(status)![1]) / 1024;
 }
 
+/** A process's parent and CPU time so far, in seconds: its own (every thread) and its waited-for children's. */
+export interface ProcessCpu {
+  ppid: number;
+  own: number;
+  children: number;
+}
+
+/** /proc/<pid>/stat (clock ticks of 1/100 s) as ProcessCpu; 'self' is this process. */
+export async function processCpu(pid: number | 'self'): Promise<ProcessCpu> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command name (which may hold spaces) in parentheses: ppid is 4, utime and stime
+  // 14 and 15, cutime and cstime (waited-for children) 16 and 17.
+  const fields = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
+  return { ppid: fields[1]!, own: (fields[11]! + fields[12]!) / 100, children: (fields[13]! + fields[14]!) / 100 };
+}
+
 /**
- * A process's CPU time so far, user and system, all threads (/proc/<pid>/stat, in clock ticks of 1/100 s);
- * with `children`, also that of the child processes it has waited for (native tesseract runs).
+ * A process's CPU time so far, user and system, all threads; with `children`, also that of the child
+ * processes it has waited for (native tesseract runs).
  */
 export async function cpuSeconds(pid: number, o: { children?: boolean } = {}): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  // The fields after the command name (which may hold spaces) in parentheses; utime and stime are 14 and
-  // 15, cutime and cstime (waited-for children) 16 and 17.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const own = Number(fields[11]) + Number(fields[12]);
-  return (o.children ? own + Number(fields[13]) + Number(fields[14]) : own) / 100;
+  const cpu = await processCpu(pid);
+  return o.children ? cpu.own + cpu.children : cpu.own;
 }
