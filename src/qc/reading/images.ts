@@ -77,10 +77,17 @@ export async function openImage(bytes: Uint8Array, mime: string): Promise<ImageF
   };
 }
 
-/** Greys a picture already rendered at OCR resolution (a PDF page), keeping its size. */
-export async function bitmapFromImage(encoded: Uint8Array): Promise<OcrBitmap> {
-  const header = await headerOf(encoded, 0);
-  return toOcrBitmap(sharp(encoded, decodeOptions(0)), header.width, header.height, false);
+/** A page drawn as pixels: RGBA, rows top to bottom. */
+export interface RgbaPixels {
+  rgba: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** Greys a page already rendered at OCR resolution (a PDF page), keeping its size. */
+export async function bitmapFromRgba({ rgba, width, height }: RgbaPixels): Promise<OcrBitmap> {
+  checkPixels(width, height);
+  return toOcrBitmap(sharp(rgba, { raw: { width, height, channels: 4 } }), width, height, false);
 }
 
 function decodeOptions(page: number): SharpOptions {

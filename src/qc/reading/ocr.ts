@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
 import { inkImage, otsuThreshold, withCheckBoxes, type InkImage, type OcrWord } from './check-boxes.js';
 import { parseHocr } from './hocr.js';
-import { ImageRefused, bitmapFromImage, openImage, pgmOf, type ImageFrames, type OcrBitmap } from './images.js';
+import { ImageRefused, bitmapFromRgba, openImage, pgmOf, type ImageFrames, type OcrBitmap } from './images.js';
 import { languageOf, type OcrLanguage } from './language.js';
 import { pageTextOf } from './layout.js';
 import { illegiblePage, OCR_PAGE_WIDTH, RENDER_DPI, type PageText, type TextItem } from './page.js';
@@ -156,10 +156,10 @@ export async function ocrPdfPages(
     }
     const numberAt = (index: number) => pageNumbers[index]!;
     const pages = await recognisePages(pageNumbers.length, numberAt, deadline, async (index) => {
-      const png = await pdf.render(numberAt(index), dpi, deadline);
-      if (!png) return illegiblePage(numberAt(index));
+      const pixels = await pdf.render(numberAt(index), dpi, deadline);
+      if (!pixels) return illegiblePage(numberAt(index));
       try {
-        return await bitmapFromImage(png);
+        return await bitmapFromRgba(pixels);
       } catch {
         return illegiblePage(numberAt(index));
       }
