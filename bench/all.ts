@@ -17,6 +17,7 @@ export const BENCHMARKS: readonly { script: string; expects: readonly string[] }
   { script: 'bench/review-list.ts', expects: ['GET /v1/reviews with a filter, 1,000,000 reviews'] },
   { script: 'bench/upload.ts', expects: ['200 MiB single-file create'] },
   { script: 'bench/ocr.ts', expects: ['OCR of scanned pages'] },
+  { script: 'bench/qc-throughput.ts', expects: ['300 text-layer pages', '30 scanned pages'] },
   { script: 'bench/burst.ts', expects: ['20 simultaneous creates'] },
   { script: 'bench/loan-file.ts', expects: ['150-page loan file, created → completed'] },
   {

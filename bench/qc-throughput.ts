@@ -1,10 +1,11 @@
 // `npm run bench:qc`: pages per second of the full QC analysis (read, OCR where needed, split, classify,
-// extract, every rule) on a 300-page package of text-layer PDFs and on 30 scanned pages (image-only PDFs),
-// as 30 one-page files and as one 30-page file, against poppler's `pdftotext` on the same files as the
-// reference, and for the scanned pages against OCR alone (the tesseract CLI on the same pages). OCR runs
-// OCR_WORKERS workers and the engine reads as many files at once, as the worker process does, whose pdf.js
-// threads and OCR workers are already running (a warm-up run starts them). The packages are built from the
-// CFPB model forms of test/corpus; nothing is downloaded.
+// extract, every rule) against the floor the plain tools set on the same pages and cores, in alternating
+// rounds: a 300-page package of text-layer PDFs against poppler's `pdftotext`, and 30 scanned pages
+// (image-only PDFs, one a file) against the tesseract CLI on the same pages as the analysis hands them to
+// OCR. Both sides use two processes or threads at a time, as the worker reads two files and OCRs two pages
+// at once. The analysis runs in this process as the worker runs it, its pdf.js threads and OCR workers
+// already started (a warm-up run starts them). The packages are built from the CFPB model forms of
+// test/corpus; nothing is downloaded.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,13 +16,18 @@ import { loadConfig } from '../src/config.js';
 import { analyseDocuments, type DocumentToAnalyse } from '../src/qc/analyse.js';
 import { tesseractOcr } from '../src/qc/reading/document.js';
 import { configureOcr, terminateOcr } from '../src/qc/reading/ocr.js';
-import { configurePdfThreads, terminatePdfThreads } from '../src/qc/reading/pdf-threads.js';
+import { configurePdfThreads, readPdf, terminatePdfThreads } from '../src/qc/reading/pdf-threads.js';
 import { RENDER_DPI } from '../src/qc/reading/page.js';
 import { renderPdfPage } from '../src/qc/reading/render.js';
+import { processCpu } from '../scripts/stack/throwaway.js';
 import { limited, tesseractText } from './plain/tesseract.js';
+import { alternate, report } from './side-by-side.js';
 
 const run = promisify(execFile);
 const corpus = new URL('../test/corpus/cfpb/', import.meta.url);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Files or pages at once on either side: the worker's two pdf.js threads, OCR_WORKERS tesseract runs. */
+const AT_ONCE = 2;
 
 interface PackageFile {
   path: string;
@@ -59,16 +65,6 @@ async function scannedPackage(dir: string, targetPages: number): Promise<Package
   return files;
 }
 
-/** The same scanned pages as one image-only PDF, whose pages OCR reads several at a time. */
-async function scannedFile(dir: string, targetPages: number): Promise<PackageFile[]> {
-  const doc = await PDFDocument.create();
-  for await (const { png } of scannedPages(targetPages))
-    doc.addPage([612, 792]).drawImage(await doc.embedPng(png), LETTER);
-  const path = join(dir, 'scanned-package.pdf');
-  await writeFile(path, await doc.save());
-  return [{ path, pages: doc.getPageCount() }];
-}
-
 const LETTER = { x: 0, y: 0, width: 612, height: 792 };
 
 async function* scannedPages(targetPages: number): AsyncGenerator<{ name: string; png: Uint8Array }> {
@@ -86,18 +82,21 @@ async function* scannedPages(targetPages: number): AsyncGenerator<{ name: string
   }
 }
 
-async function analyse(
-  files: PackageFile[],
-  concurrency: number,
-): Promise<{ seconds: number; findings: number; peakRssMiB: number }> {
+interface Analysis {
+  seconds: number;
+  findings: number;
+  /** CPU-seconds of this process (every thread) and of its tesseract runs. */
+  cpu: { own: number; tesseract: number };
+}
+
+async function analyse(files: readonly PackageFile[], concurrency: number): Promise<Analysis> {
   const docs: DocumentToAnalyse[] = files.map((f, i) => ({
     id: String(i),
     filename: f.path.split('/').pop()!,
     mime: 'application/pdf',
     objectKey: f.path,
   }));
-  let peak = process.memoryUsage.rss();
-  const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 100);
+  const before = await processCpu('self');
   const start = performance.now();
   const result = await analyseDocuments(
     docs,
@@ -106,18 +105,38 @@ async function analyse(
     { ocr: tesseractOcr, concurrency },
   );
   const seconds = (performance.now() - start) / 1000;
-  clearInterval(sample);
-  return { seconds, findings: result.findings.length, peakRssMiB: Math.round(peak / 1024 / 1024) };
+  const after = await processCpu('self');
+  return {
+    seconds,
+    findings: result.findings.length,
+    cpu: { own: after.own - before.own, tesseract: after.children - before.children },
+  };
 }
 
-async function pdftotext(files: PackageFile[]): Promise<number> {
+/** Seconds the reading alone takes (pdf.js threads: text, where words are drawn, form fields), AT_ONCE files at a time. */
+async function readingAlone(files: readonly PackageFile[]): Promise<number> {
   const start = performance.now();
-  for (const f of files) await run('pdftotext', ['-layout', f.path, '-'], { maxBuffer: 64 * 1024 * 1024 });
+  await limited(
+    AT_ONCE,
+    files.map((f) => async () => {
+      const reading = await readPdf(new Uint8Array(await readFile(f.path)));
+      if (!reading.readable) throw new Error(`${f.path}: ${reading.reason}`);
+    }),
+  );
   return (performance.now() - start) / 1000;
 }
 
-/** Seconds the tesseract CLI takes over every page of `files`, rendered at RENDER_DPI beforehand. */
-async function tesseractAlone(dir: string, files: readonly PackageFile[], processes: number): Promise<number> {
+async function pdftotext(files: readonly PackageFile[]): Promise<number> {
+  const start = performance.now();
+  await limited(
+    AT_ONCE,
+    files.map((f) => () => run('pdftotext', ['-layout', f.path, '-'], { maxBuffer: 64 * 1024 * 1024 })),
+  );
+  return (performance.now() - start) / 1000;
+}
+
+/** Every page of `files` rendered at RENDER_DPI as the analysis hands it to OCR, as PNG files for the CLI. */
+async function pageImages(dir: string, files: readonly PackageFile[]): Promise<string[]> {
   const images: string[] = [];
   for (const [i, f] of files.entries()) {
     const bytes = new Uint8Array(await readFile(f.path));
@@ -127,12 +146,96 @@ async function tesseractAlone(dir: string, files: readonly PackageFile[], proces
       images.push(path);
     }
   }
-  const start = performance.now();
-  await limited(
-    processes,
-    images.map((path) => () => tesseractText(path, RENDER_DPI)),
+  return images;
+}
+
+const pages = (files: readonly PackageFile[]) => files.reduce((s, f) => s + f.pages, 0);
+const median = (xs: readonly number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const m = sorted.length / 2;
+  return sorted.length % 2 ? sorted[Math.floor(m)]! : (sorted[m - 1]! + sorted[m]!) / 2;
+};
+const list = (xs: readonly number[], digits = 2) => xs.map((x) => x.toFixed(digits)).join(', ');
+
+async function textComparison(files: readonly PackageFile[]): Promise<void> {
+  const n = pages(files);
+  const runs: Analysis[] = [];
+  const reading: number[] = [];
+  const sides = await alternate(
+    ROUNDS,
+    {
+      label: `the full analysis, ${AT_ONCE} files at a time`,
+      measure: async () => {
+        const r = await analyse(files, AT_ONCE);
+        runs.push(r);
+        reading.push(n / (await readingAlone(files)));
+        return n / r.seconds;
+      },
+    },
+    { label: `\`pdftotext -layout\`, ${AT_ONCE} processes`, measure: async () => n / (await pdftotext(files)) },
   );
-  return (performance.now() - start) / 1000;
+  report({
+    what: `${n} text-layer pages`,
+    unit: 'pages/s',
+    higherIsBetter: true,
+    ...sides,
+    target: 0.5,
+    notes: [
+      `${files.length} PDFs (the 4 CFPB forms over and over); ${runs[0]!.findings} findings`,
+      `the reading alone (text, where each word is drawn, form fields; no split, extraction or rule): ` +
+        `${list(reading, 1)} pages/s, ${(median(reading) / median(sides.plain.samples.map((s) => s.value))).toFixed(2)} ` +
+        `× pdftotext`,
+      `the analysis's CPU-seconds a page: ${list(
+        runs.map((r) => r.cpu.own / n),
+        3,
+      )}`,
+    ],
+  });
+}
+
+async function scannedComparison(files: readonly PackageFile[], images: readonly string[]): Promise<void> {
+  const n = pages(files);
+  const runs: Analysis[] = [];
+  const cli: number[] = [];
+  const sides = await alternate(
+    ROUNDS,
+    {
+      label: `the full analysis, ${AT_ONCE} OCR workers`,
+      measure: async () => {
+        const r = await analyse(files, AT_ONCE);
+        runs.push(r);
+        return n / r.seconds;
+      },
+    },
+    {
+      label: `the tesseract CLI on the same ${RENDER_DPI}-dpi pages, ${AT_ONCE} processes`,
+      measure: async () => {
+        const cpu0 = (await processCpu('self')).children;
+        const start = performance.now();
+        await limited(
+          AT_ONCE,
+          images.map((path) => () => tesseractText(path, RENDER_DPI)),
+        );
+        const seconds = (performance.now() - start) / 1000;
+        cli.push((await processCpu('self')).children - cpu0);
+        return n / seconds;
+      },
+    },
+  );
+  report({
+    what: `${n} scanned pages`,
+    unit: 'pages/s',
+    higherIsBetter: true,
+    ...sides,
+    target: 0.85,
+    notes: [
+      `${files.length} image-only PDFs of a page each, the CFPB forms' pages drawn at 200 dpi; ` +
+        `${runs[0]!.findings} findings`,
+      `CPU-seconds a page: the analysis's tesseract runs ${list(runs.map((r) => r.cpu.tesseract / n))}, the ` +
+        `CLI's ${list(cli.map((c) => c / n))}; the analysis's own process besides them ` +
+        `${list(runs.map((r) => r.cpu.own / n))}`,
+    ],
+  });
 }
 
 async function main() {
@@ -140,50 +243,27 @@ async function main() {
     throw new Error('pdftotext is missing: apt-get install poppler-utils');
   });
   const { ocrWorkers } = loadConfig().qc;
+  if (ocrWorkers !== AT_ONCE) throw new Error(`run with OCR_WORKERS=${AT_ONCE} (the plain side runs ${AT_ONCE})`);
   configureOcr({ workers: ocrWorkers });
   // This process holds the packages and every result besides the readers, so the worker's memory limit
   // would stop its pages: it is lifted here (bench:worker-memory measures the worker under it).
   configurePdfThreads({ memoryLimitMb: 16_384 });
-  console.log(`OCR workers: ${ocrWorkers}`);
   const dir = await mkdtemp(join(tmpdir(), 'qc-bench-'));
   try {
-    const packages = [
-      ['300-page text-layer package', await textPackage(dir, 300)],
-      ['30-page scanned package', await scannedPackage(dir, 30)],
-      ['30-page scanned PDF', await scannedFile(dir, 30)],
-    ] as const;
-    // A worker process keeps its pdf.js threads and OCR workers between reviews: start them before timing,
-    // with one text and one scanned file, and say what that cost.
-    const warmUp = await analyse([packages[0][1][0]!, packages[1][1][0]!], ocrWorkers);
-    console.log(`warm-up (pdf.js threads and OCR workers starting, 2 files): ${warmUp.seconds.toFixed(1)} s`);
-    for (const [label, files] of packages) {
-      const pages = files.reduce((s, f) => s + f.pages, 0);
-      const ours = await analyse(files, ocrWorkers);
-      const reference = await pdftotext(files);
-      const ourRate = pages / ours.seconds;
-      const refRate = pages / reference;
-      console.log(
-        `${label}: ${files.length} files, ${pages} pages; QC analysis ${ours.seconds.toFixed(1)} s = ` +
-          `${ourRate.toFixed(ourRate < 10 ? 2 : 1)} pages/s ` +
-          `(${ours.findings} findings, peak RSS ${ours.peakRssMiB} MiB); pdftotext ` +
-          `${reference.toFixed(2)} s = ${refRate.toFixed(1)} pages/s; ` +
-          `ratio ${(ourRate / refRate).toFixed(3)}`,
-      );
-      if (label === '300-page text-layer package') continue;
-      // OCR alone on the same pages: each page as the analysis gives it to OCR (rendered at RENDER_DPI),
-      // read by the tesseract CLI with the same models, OCR_WORKERS processes at a time.
-      const ocrAlone = await tesseractAlone(dir, files, ocrWorkers);
-      const ocrRate = pages / ocrAlone;
-      console.log(
-        `${label}: OCR alone (tesseract CLI, ${ocrWorkers} processes, the same pages at ${RENDER_DPI} dpi) ` +
-          `${ocrAlone.toFixed(1)} s = ${ocrRate.toFixed(2)} pages/s; the full analysis at ` +
-          `${(ourRate / ocrRate).toFixed(2)} × OCR alone`,
-      );
-    }
+    const text = await textPackage(dir, 300);
+    const scanned = await scannedPackage(dir, 30);
+    const images = await pageImages(dir, scanned);
+    // A worker process keeps its pdf.js threads and OCR workers between reviews: start them before timing.
+    await analyse([text[0]!, scanned[0]!], ocrWorkers);
+    await textComparison(text);
+    await scannedComparison(scanned, images);
   } finally {
     await Promise.all([terminateOcr(), terminatePdfThreads()]);
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-await main();
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
