@@ -113,7 +113,7 @@ async function analyse(files: readonly PackageFile[], concurrency: number): Prom
   };
 }
 
-/** Seconds the reading alone takes (pdf.js threads: text, where words are drawn, form fields), AT_ONCE files at a time. */
+/** Seconds the reading alone takes (pdf.js: text, where words are drawn, form fields), AT_ONCE files at a time. */
 async function readingAlone(files: readonly PackageFile[]): Promise<number> {
   const start = performance.now();
   await limited(
@@ -174,6 +174,7 @@ async function textComparison(files: readonly PackageFile[]): Promise<void> {
     },
     { label: `\`pdftotext -layout\`, ${AT_ONCE} processes`, measure: async () => n / (await pdftotext(files)) },
   );
+  const plainRate = median(sides.plain.samples.map((s) => s.value));
   report({
     what: `${n} text-layer pages`,
     unit: 'pages/s',
@@ -183,8 +184,7 @@ async function textComparison(files: readonly PackageFile[]): Promise<void> {
     notes: [
       `${files.length} PDFs (the 4 CFPB forms over and over); ${runs[0]!.findings} findings`,
       `the reading alone (text, where each word is drawn, form fields; no split, extraction or rule): ` +
-        `${list(reading, 1)} pages/s, ${(median(reading) / median(sides.plain.samples.map((s) => s.value))).toFixed(2)} ` +
-        `× pdftotext`,
+        `${list(reading, 1)} pages/s, ${(median(reading) / plainRate).toFixed(2)} × pdftotext`,
       `the analysis's CPU-seconds a page: ${list(
         runs.map((r) => r.cpu.own / n),
         3,
