@@ -58,11 +58,18 @@ async function descendants(root: number): Promise<number[]> {
   return found;
 }
 
-const alive = (pid: number) =>
-  readFile(`/proc/${pid}/stat`, 'utf8').then(
-    (s) => !/^\d+ \(.*\) Z /.test(s),
-    () => false,
-  );
+const commandLine = async (pid: number) =>
+  (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replaceAll('\0', ' ');
+
+/**
+ * Whether the process still runs: not gone, not a zombie, and not exiting. A process whose memory is
+ * already released (its command line reads empty: it has left its program) is exiting, and on a loaded
+ * machine can be caught so at the moment npm exits.
+ */
+const alive = async (pid: number) => {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  return stat !== null && !/^\d+ \(.*\) Z /.test(stat) && (await commandLine(pid)) !== '';
+};
 
 /** Starts `npm start` with only what a user's shell would have, and resolves once its output says `until`. */
 async function npmStart(
@@ -105,9 +112,6 @@ async function userEnv(): Promise<{ env: Record<string, string>; ports: Record<s
     if (process.env[v]) env[v] = process.env[v]!;
   return { env, ports };
 }
-
-const commandLine = async (pid: number) =>
-  (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replaceAll('\0', ' ');
 
 /** Sends `signal` to npm's own process; asserts it exits 0 leaving no process of `tree` and no port behind. */
 async function stopsCleanly(
