@@ -10,9 +10,9 @@ import { readFile } from 'node:fs/promises';
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createSql, type Sql } from '../src/db/client.js';
-import { cpuSeconds, withThrowawayStack } from '../scripts/stack/throwaway.js';
+import { withThrowawayStack, workersCpuSeconds } from '../scripts/stack/throwaway.js';
 import { allCompleted } from './reviews-completed.js';
-import { alternate, report, summary } from './side-by-side.js';
+import { alternate, median, report, summary } from './side-by-side.js';
 
 const BURST = 20;
 const ROUNDS = Number(process.argv[2] ?? 3);
@@ -67,20 +67,17 @@ async function main() {
           return (JSON.parse(text) as { review_id: string }).review_id;
         };
 
-        /** The CPU-seconds of the two worker processes so far (with the analysis worker's tesseract runs). */
-        const workersCpu = async () =>
-          (await cpuSeconds(pids.worker)) + (await cpuSeconds(pids.analysis, { children: true }));
         /**
          * Creates `n` reviews at once and waits until every one is completed with its report; seconds from
          * the first request.
          */
         const run = async (n: number): Promise<Round> => {
-          const cpu0 = await workersCpu();
+          const cpu0 = await workersCpuSeconds(pids);
           const t0 = performance.now();
           const ids = await Promise.all(Array.from({ length: n }, create));
           await completedWithReports(sql, api, key, ids);
           const seconds = (performance.now() - t0) / 1000;
-          const workerCpu = (await workersCpu()) - cpu0;
+          const workerCpu = (await workersCpuSeconds(pids)) - cpu0;
           return { seconds, workerCpu, analysing: await analysingSeconds(sql, ids) };
         };
 
@@ -109,8 +106,6 @@ async function main() {
         );
         const ideal = summary(sides.plain).median;
         const bound = 1.1 * ideal + 2;
-        const median = (xs: number[]) =>
-          summary({ label: '', samples: xs.map((value) => ({ value, load: 0 })) }).median;
         const concurrency = bursts.map((b) => b.analysing.reduce((a, s) => a + s, 0) / b.seconds);
         const fmt = (xs: number[], digits = 2) => xs.map((x) => x.toFixed(digits)).join(', ');
         const busy = median(concurrency) / slots;

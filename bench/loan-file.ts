@@ -7,21 +7,18 @@
 // the text-layer files and the tesseract CLI over the scanned pages (rendered beforehand at the
 // service's OCR resolution, untimed), two processes at a time as the worker runs two. Target: created →
 // completed ≤ 1.5 × that sum. Alternating rounds on one stack, after a warm-up review.
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { PDFDocument } from 'pdf-lib';
 import { RENDER_DPI } from '../src/qc/reading/page.js';
-import { renderPdfPage } from '../src/qc/reading/render.js';
 import { createSql } from '../src/db/client.js';
-import { cpuSeconds, processCpu, withThrowawayStack } from '../scripts/stack/throwaway.js';
-import { limited, tesseractText } from './plain/tesseract.js';
+import { processCpu, withThrowawayStack, workersCpuSeconds } from '../scripts/stack/throwaway.js';
+import { pdftotextSeconds, requirePdftotext } from './plain/pdftotext.js';
+import { limited, pageImages, tesseractText } from './plain/tesseract.js';
 import { allCompleted } from './reviews-completed.js';
 import { alternate, report } from './side-by-side.js';
 
-const run = promisify(execFile);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PUBLIC = new URL('../test/corpus/public-docs/', import.meta.url);
 const CFPB = new URL('../test/corpus/cfpb/', import.meta.url);
@@ -112,36 +109,27 @@ async function loanPackage(dir: string): Promise<LoanFile[]> {
 }
 
 async function main() {
-  await run('pdftotext', ['-v']).catch(() => {
-    throw new Error('pdftotext is missing: apt-get install poppler-utils');
-  });
+  await requirePdftotext();
   const dir = await mkdtemp(join(tmpdir(), 'loan-file-bench-'));
   try {
     const files = await loanPackage(dir);
     const textPages = files.filter((f) => !f.scanned).reduce((s, f) => s + f.pages, 0);
     const scannedPages = files.filter((f) => f.scanned).reduce((s, f) => s + f.pages, 0);
     // The scanned pages as the analysis hands them to OCR, rendered once, before any round.
-    const images: string[] = [];
-    for (const f of files.filter((x) => x.scanned)) {
-      const bytes = new Uint8Array(await readFile(f.path));
-      for (let n = 1; n <= f.pages; n++) {
-        const path = join(dir, `${f.name}-${n}.png`);
-        await writeFile(path, await renderPdfPage(bytes, n, RENDER_DPI));
-        images.push(path);
-      }
-    }
+    const images = await pageImages(
+      dir,
+      files.filter((f) => f.scanned),
+    );
     const blobs = await Promise.all(files.map(async (f) => ({ name: f.name, data: await readFile(f.path) })));
 
     await withThrowawayStack({ durable: true, compiled: true, log: () => {} }, async ({ stack, api, key, pids }) => {
       // Completion is read in the read model the API answers from: the API polled every 0.1 s would refuse
       // the key past its rate limit.
       const sql = createSql(stack.config, { max: 1 });
-      const workersCpu = async () =>
-        (await cpuSeconds(pids.worker)) + (await cpuSeconds(pids.analysis, { children: true }));
       const endToEnd = async (): Promise<{ seconds: number; cpu: number }> => {
         const body = new FormData();
         for (const b of blobs) body.append('documents', new Blob([b.data], { type: 'application/pdf' }), b.name);
-        const cpu0 = await workersCpu();
+        const cpu0 = await workersCpuSeconds(pids);
         const t0 = performance.now();
         const res = await fetch(`${api}/reviews`, {
           method: 'POST',
@@ -156,7 +144,7 @@ async function main() {
         };
         if (count !== files.length) throw new Error(`the create kept ${count} of ${files.length} files`);
         await allCompleted(sql, [id], { timeoutMs: COMPLETED_WITHIN_MS, pollMs: 100 });
-        return { seconds: (performance.now() - t0) / 1000, cpu: (await workersCpu()) - cpu0 };
+        return { seconds: (performance.now() - t0) / 1000, cpu: (await workersCpuSeconds(pids)) - cpu0 };
       };
 
       // Warms the worker's readers and code paths, so that the first round measures what the others do.
@@ -179,11 +167,9 @@ async function main() {
             // This process's ended children: the pdftotext and tesseract runs.
             const cpu0 = (await processCpu('self')).children;
             const t0 = performance.now();
-            await limited(
+            await pdftotextSeconds(
+              files.filter((f) => !f.scanned).map((f) => f.path),
               PROCESSES,
-              files
-                .filter((f) => !f.scanned)
-                .map((f) => () => run('pdftotext', ['-layout', f.path, '-'], { maxBuffer: 64 * 1024 * 1024 })),
             );
             const t1 = performance.now();
             await limited(

@@ -6,11 +6,9 @@
 // at once. The analysis runs in this process as the worker runs it, its pdf.js threads and OCR workers
 // already started (a warm-up run starts them). The packages are built from the CFPB model forms of
 // test/corpus; nothing is downloaded.
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { PDFDocument } from 'pdf-lib';
 import { loadConfig } from '../src/config.js';
 import { analyseDocuments, type DocumentToAnalyse } from '../src/qc/analyse.js';
@@ -20,10 +18,10 @@ import { configurePdfThreads, readPdf, terminatePdfThreads } from '../src/qc/rea
 import { RENDER_DPI } from '../src/qc/reading/page.js';
 import { renderPdfPage } from '../src/qc/reading/render.js';
 import { processCpu } from '../scripts/stack/throwaway.js';
-import { limited, tesseractText } from './plain/tesseract.js';
-import { alternate, report } from './side-by-side.js';
+import { limited, pageImages, tesseractText } from './plain/tesseract.js';
+import { pdftotextSeconds, requirePdftotext } from './plain/pdftotext.js';
+import { alternate, median, report } from './side-by-side.js';
 
-const run = promisify(execFile);
 const corpus = new URL('../test/corpus/cfpb/', import.meta.url);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Files or pages at once on either side: the worker's two pdf.js threads, OCR_WORKERS tesseract runs. */
@@ -126,35 +124,7 @@ async function readingAlone(files: readonly PackageFile[]): Promise<number> {
   return (performance.now() - start) / 1000;
 }
 
-async function pdftotext(files: readonly PackageFile[]): Promise<number> {
-  const start = performance.now();
-  await limited(
-    AT_ONCE,
-    files.map((f) => () => run('pdftotext', ['-layout', f.path, '-'], { maxBuffer: 64 * 1024 * 1024 })),
-  );
-  return (performance.now() - start) / 1000;
-}
-
-/** Every page of `files` rendered at RENDER_DPI as the analysis hands it to OCR, as PNG files for the CLI. */
-async function pageImages(dir: string, files: readonly PackageFile[]): Promise<string[]> {
-  const images: string[] = [];
-  for (const [i, f] of files.entries()) {
-    const bytes = new Uint8Array(await readFile(f.path));
-    for (let n = 1; n <= f.pages; n++) {
-      const path = join(dir, `ocr-alone-${i}-${n}.png`);
-      await writeFile(path, await renderPdfPage(bytes, n, RENDER_DPI));
-      images.push(path);
-    }
-  }
-  return images;
-}
-
 const pages = (files: readonly PackageFile[]) => files.reduce((s, f) => s + f.pages, 0);
-const median = (xs: readonly number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const m = sorted.length / 2;
-  return sorted.length % 2 ? sorted[Math.floor(m)]! : (sorted[m - 1]! + sorted[m]!) / 2;
-};
 const list = (xs: readonly number[], digits = 2) => xs.map((x) => x.toFixed(digits)).join(', ');
 
 async function textComparison(files: readonly PackageFile[]): Promise<void> {
@@ -172,7 +142,15 @@ async function textComparison(files: readonly PackageFile[]): Promise<void> {
         return n / r.seconds;
       },
     },
-    { label: `\`pdftotext -layout\`, ${AT_ONCE} processes`, measure: async () => n / (await pdftotext(files)) },
+    {
+      label: `\`pdftotext -layout\`, ${AT_ONCE} processes`,
+      measure: async () =>
+        n /
+        (await pdftotextSeconds(
+          files.map((f) => f.path),
+          AT_ONCE,
+        )),
+    },
   );
   const plainRate = median(sides.plain.samples.map((s) => s.value));
   report({
@@ -239,9 +217,7 @@ async function scannedComparison(files: readonly PackageFile[], images: readonly
 }
 
 async function main() {
-  await run('pdftotext', ['-v']).catch(() => {
-    throw new Error('pdftotext is missing: apt-get install poppler-utils');
-  });
+  await requirePdftotext();
   const { ocrWorkers } = loadConfig().qc;
   if (ocrWorkers !== AT_ONCE) throw new Error(`run with OCR_WORKERS=${AT_ONCE} (the plain side runs ${AT_ONCE})`);
   configureOcr({ workers: ocrWorkers });

@@ -39,13 +39,22 @@ export interface Summary {
 export const RESULT_PREFIX = 'BENCH-RESULT ';
 export const MIN_ROUNDS = 3;
 
+/** The median of `xs` (the mean of the middle two for an even count). */
+export function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const m = sorted.length / 2;
+  return sorted.length % 2 ? sorted[Math.floor(m)]! : (sorted[m - 1]! + sorted[m]!) / 2;
+}
+
 export function summary(side: Side): Summary {
   if (side.samples.length === 0) throw new Error(`no figures for ${side.label}`);
   const values = side.samples.map((s) => s.value).sort((a, b) => a - b);
-  const loads = side.samples.map((s) => s.load).sort((a, b) => a - b);
-  const middle = (xs: number[]) =>
-    xs.length % 2 ? xs[(xs.length - 1) / 2]! : (xs[xs.length / 2 - 1]! + xs[xs.length / 2]!) / 2;
-  return { min: values[0]!, median: middle(values), max: values[values.length - 1]!, load: middle(loads) };
+  return {
+    min: values[0]!,
+    median: median(values),
+    max: values[values.length - 1]!,
+    load: median(side.samples.map((s) => s.load)),
+  };
 }
 
 /** Here against plain, as "how many times as good": throughput here ÷ plain, or time plain ÷ here. */

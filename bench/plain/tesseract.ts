@@ -1,6 +1,10 @@
-// The plain alternative of OCR (bench/ocr.ts, bench/qc-throughput.ts): the tesseract CLI run by hand on a
-// page image with the service's models, text on stdout, a few processes at a time.
+// The plain alternative of OCR (bench/ocr.ts, bench/qc-throughput.ts, bench/loan-file.ts): the tesseract
+// CLI run by hand on a page image with the service's models, text on stdout, a few processes at a time.
 import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { RENDER_DPI } from '../../src/qc/reading/page.js';
+import { renderPdfPage } from '../../src/qc/reading/render.js';
 import { nativeModels, tesseractEnvironment } from '../../src/qc/reading/tesseract-cli.js';
 
 /** Runs `tasks` at most `limit` at a time. */
@@ -40,4 +44,21 @@ export function tesseractText(file: string, dpi?: number): Promise<string> {
       code === 0 ? resolve(out) : reject(new Error(`tesseract ${file} exited with ${code}: ${err.trim()}`)),
     );
   });
+}
+
+/**
+ * Every page of the PDFs `files` rendered at RENDER_DPI, as the analysis hands it to OCR, into PNG files
+ * of `dir` for the CLI; their paths, in page order.
+ */
+export async function pageImages(dir: string, files: readonly { path: string; pages: number }[]): Promise<string[]> {
+  const images: string[] = [];
+  for (const f of files) {
+    const bytes = new Uint8Array(await readFile(f.path));
+    for (let n = 1; n <= f.pages; n++) {
+      const path = join(dir, `ocr-alone-${basename(f.path)}-${n}.png`);
+      await writeFile(path, await renderPdfPage(bytes, n, RENDER_DPI));
+      images.push(path);
+    }
+  }
+  return images;
 }

@@ -125,3 +125,8 @@ export async function cpuSeconds(pid: number, o: { children?: boolean } = {}): P
   const cpu = await processCpu(pid);
   return o.children ? cpu.own + cpu.children : cpu.own;
 }
+
+/** CPU-seconds of the stack's two worker processes so far (reviews, analyses with their tesseract runs). */
+export async function workersCpuSeconds(pids: ThrowawayStack['pids']): Promise<number> {
+  return (await cpuSeconds(pids.worker)) + (await cpuSeconds(pids.analysis, { children: true }));
+}
