@@ -3,6 +3,7 @@
 import sharp, { type Metadata, type Sharp, type SharpOptions } from 'sharp';
 import { MAX_IMAGE_PIXELS } from './page.js';
 import { flattenPaper } from './paper.js';
+import type { OcrPixels } from './render.js';
 import { errorMessage } from '../error-message.js';
 
 /** Most frames read from one multi-page TIFF. */
@@ -77,17 +78,14 @@ export async function openImage(bytes: Uint8Array, mime: string): Promise<ImageF
   };
 }
 
-/** A page drawn as pixels: RGBA, rows top to bottom. */
-export interface RgbaPixels {
-  rgba: Uint8Array;
-  width: number;
-  height: number;
-}
-
-/** Greys a page already rendered at OCR resolution (a PDF page), keeping its size. */
-export async function bitmapFromRgba({ rgba, width, height }: RgbaPixels): Promise<OcrBitmap> {
+/**
+ * A PDF page drawn for OCR (render.ts renderPageForOcr), at OCR resolution already: greyed as an image is,
+ * unless it came grey (its plane is then what greying would give), and its paper evened out.
+ */
+export async function bitmapOfRender({ data, channels, width, height }: OcrPixels): Promise<OcrBitmap> {
   checkPixels(width, height);
-  return toOcrBitmap(sharp(rgba, { raw: { width, height, channels: 4 } }), width, height, false);
+  if (channels === 1) return { grey: paperFlattening ? await flattenPaper(data, width, height) : data, width, height };
+  return toOcrBitmap(sharp(data, { raw: { width, height, channels } }), width, height, false);
 }
 
 function decodeOptions(page: number): SharpOptions {

@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import Tesseract from 'tesseract.js';
 import { inkImage, otsuThreshold, withCheckBoxes, type InkImage, type OcrWord } from './check-boxes.js';
 import { parseHocr } from './hocr.js';
-import { ImageRefused, bitmapFromRgba, openImage, pgmOf, type ImageFrames, type OcrBitmap } from './images.js';
+import { ImageRefused, bitmapOfRender, openImage, pgmOf, type ImageFrames, type OcrBitmap } from './images.js';
 import { languageOf, type OcrLanguage } from './language.js';
 import { pageTextOf } from './layout.js';
 import { illegiblePage, OCR_PAGE_WIDTH, RENDER_DPI, type PageText, type TextItem } from './page.js';
@@ -159,7 +159,7 @@ export async function ocrPdfPages(
       const pixels = await pdf.render(numberAt(index), dpi, deadline);
       if (!pixels) return illegiblePage(numberAt(index));
       try {
-        return await bitmapFromRgba(pixels);
+        return await bitmapOfRender(pixels);
       } catch {
         return illegiblePage(numberAt(index));
       }

@@ -3,9 +3,15 @@
 // only this thread, which the main thread can time out and terminate, while activities keep heartbeating.
 import { parentPort } from 'node:worker_threads';
 import { formFieldsOf, readPdfPage, type FormField, type PdfPageReading } from './pdf-text.js';
-import type { RgbaPixels } from './images.js';
 import { openPdf, type PdfDocument } from './pdfjs.js';
-import { openPdfForRendering, PdfRefused, renderPagePixels, type PagePixels } from './render.js';
+import {
+  openPdfForRendering,
+  PdfRefused,
+  renderPageForOcr,
+  renderPagePixels,
+  type OcrPixels,
+  type PagePixels,
+} from './render.js';
 import { errorMessage } from '../error-message.js';
 import { lowerThisThreadsPriority } from '../../runtime/background-priority.js';
 
@@ -26,7 +32,7 @@ export type PdfReply =
   | { type: 'unavailable'; reason: string }
   | { type: 'page'; reading: PdfPageReading }
   | { type: 'fields'; formFields: FormField[] }
-  | ({ type: 'rendered' } & RgbaPixels)
+  | ({ type: 'rendered' } & OcrPixels)
   | ({ type: 'pixels' } & PagePixels)
   | { type: 'failed'; reason: string }
   | { type: 'closed' };
@@ -43,11 +49,7 @@ port.on('message', (request: PdfRequest) => {
     (reply) =>
       port.postMessage(
         reply,
-        reply.type === 'rendered'
-          ? [reply.rgba.buffer as ArrayBuffer]
-          : reply.type === 'pixels'
-            ? [reply.data.buffer as ArrayBuffer]
-            : [],
+        reply.type === 'rendered' || reply.type === 'pixels' ? [reply.data.buffer as ArrayBuffer] : [],
       ),
     (err: unknown) => port.postMessage({ type: 'failed', reason: errorMessage(err) } satisfies PdfReply),
   );
@@ -95,12 +97,8 @@ async function answer(request: PdfRequest): Promise<PdfReply> {
       return { type: 'page', reading: await readPdfPage(opened(), request.page) };
     case 'fields':
       return { type: 'fields', formFields: await formFieldsOf(opened()) };
-    case 'render': {
-      // For OCR: the viewport's whole pixels rounded down (at least one), as renderPdfPage's PNG has them,
-      // so that a page read from its PDF and the same page's PNG read as an image are one bitmap.
-      const { data, width, height } = await renderPagePixels(opened(), request.page, request.dpi, wholeDown);
-      return { type: 'rendered', rgba: data, width, height };
-    }
+    case 'render':
+      return { type: 'rendered', ...(await renderPageForOcr(opened(), request.page, request.dpi)) };
     case 'pixels':
       return { type: 'pixels', ...(await renderPagePixels(opened(), request.page, request.dpi)) };
     case 'close':
@@ -108,8 +106,6 @@ async function answer(request: PdfRequest): Promise<PdfReply> {
       return { type: 'closed' };
   }
 }
-
-const wholeDown = (size: number) => Math.max(1, Math.floor(size));
 
 function opened(): PdfDocument {
   if (!pdf) throw new Error('no PDF is open');

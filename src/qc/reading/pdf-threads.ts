@@ -9,8 +9,7 @@ import { illegiblePage, type PageText } from './page.js';
 import type { PdfReply, PdfRequest } from './pdf-thread.js';
 import { threadEntry } from '../../runtime/thread-entry.js';
 import type { PdfReading } from './pdf-text.js';
-import type { RgbaPixels } from './images.js';
-import type { PagePixels } from './render.js';
+import type { OcrPixels, PagePixels } from './render.js';
 import { ReaderUnavailable } from './unavailable.js';
 import { errorMessage } from '../error-message.js';
 
@@ -170,10 +169,10 @@ export async function readPdf(bytes: Uint8Array, callerDeadline = Infinity): Pro
 export interface PdfRenderer {
   readonly numPages: number;
   /**
-   * The page as RGBA pixels for OCR, or null when it cannot be rendered within its budget or before
-   * `deadline` (epoch ms): it is illegible.
+   * The page as pixels for OCR (render.ts renderPageForOcr), or null when it cannot be rendered within its
+   * budget or before `deadline` (epoch ms): it is illegible.
    */
-  render(page: number, dpi: number, deadline?: number): Promise<RgbaPixels | null>;
+  render(page: number, dpi: number, deadline?: number): Promise<OcrPixels | null>;
   /** The page as raw pixels with where user space lands on them (render.ts renderPagePixels); null as render. */
   pixels(page: number, dpi: number, deadline?: number): Promise<PagePixels | null>;
   close(): Promise<void>;
@@ -190,7 +189,7 @@ export async function openPdfRenderer(bytes: Uint8Array): Promise<PdfRenderer | 
     numPages: session.numPages,
     render: (page, dpi, deadline = Infinity) =>
       session.ask({ type: 'render', page, dpi }, settings.renderTimeoutMs, deadline, (r) =>
-        r.type === 'rendered' ? { rgba: r.rgba, width: r.width, height: r.height } : null,
+        r.type === 'rendered' ? { data: r.data, channels: r.channels, width: r.width, height: r.height } : null,
       ),
     pixels: (page, dpi, deadline = Infinity) =>
       session.ask({ type: 'pixels', page, dpi }, settings.renderTimeoutMs, deadline, (r) =>

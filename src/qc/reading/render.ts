@@ -23,29 +23,85 @@ export interface PagePixels {
 }
 
 /**
- * Page `pageNumber` drawn at `dpi` (capped at MAX_RENDER_PIXELS) on white, as raw pixels: for cutting
- * pictures out of, and for OCR, where a PNG would be encoded only to be decoded again (a scanned page's
- * PNG costs some 80 ms of CPU to encode and 250 to decode). `whole` makes the viewport's size whole
- * pixels: up (every point drawn, for pictures) or down (as renderPdfPage's PNG, for OCR).
+ * Page `pageNumber` drawn at `dpi` (capped at MAX_RENDER_PIXELS) on white, as raw pixels for cutting
+ * pictures out of; the viewport's size made whole pixels upwards, so every point is drawn.
  */
-export async function renderPagePixels(
-  pdf: PdfDocument,
-  pageNumber: number,
-  dpi: number,
-  whole: (size: number) => number = Math.ceil,
-): Promise<PagePixels> {
-  const page = await pdf.getPage(pageNumber);
-  try {
+export async function renderPagePixels(pdf: PdfDocument, pageNumber: number, dpi: number): Promise<PagePixels> {
+  return withPage(pdf, pageNumber, async (page) => {
     const viewport = page.getViewport({ scale: renderScale(page, dpi) });
-    const { data, width, height } = await drawPage(page, viewport, Infinity, whole);
+    const { data, width, height } = await drawPage(page, viewport);
     return {
       data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
       width,
       height,
       transform: [...viewport.transform],
     };
+  });
+}
+
+/** A page drawn for OCR, rows top to bottom: one byte a pixel where every pixel is an opaque grey, else RGBA. */
+export interface OcrPixels {
+  data: Uint8Array;
+  channels: 1 | 4;
+  width: number;
+  height: number;
+}
+
+/**
+ * Page `pageNumber` drawn for OCR at `dpi` (capped at MAX_RENDER_PIXELS), as raw pixels: a PNG would be
+ * encoded only to be decoded again (a scanned page's PNG costs some 80 ms of CPU to encode and 250 to
+ * decode). The viewport's size is rounded down to whole pixels (at least one), as renderPdfPage's PNG has
+ * it, so that a page read from its PDF and the same page's PNG read as an image are one bitmap. A page
+ * drawn in greys alone (a grey scan, most forms) comes as its grey plane (greyPlane).
+ */
+export async function renderPageForOcr(pdf: PdfDocument, pageNumber: number, dpi: number): Promise<OcrPixels> {
+  return withPage(pdf, pageNumber, async (page) => {
+    const viewport = page.getViewport({ scale: renderScale(page, dpi) });
+    const wholeDown = (size: number) => Math.max(1, Math.floor(size));
+    const { data, width, height } = await drawn(
+      page,
+      viewport,
+      Infinity,
+      wholeDown,
+      (rgba): Omit<OcrPixels, 'width' | 'height'> => {
+        const grey = greyPlane(rgba);
+        return grey ? { data: grey, channels: 1 } : { data: new Uint8Array(rgba), channels: 4 };
+      },
+    );
+    return { ...data, width, height };
+  });
+}
+
+/**
+ * The red channel of opaque RGBA pixels when every pixel is grey (red, green and blue equal), else
+ * undefined. Greying RGBA is sharp's (libvips's sRGB to B_W, through linear light: some 90 ms of CPU a
+ * 300-dpi page) and it leaves a grey pixel as it is (a unit test checks every level), so a grey page's
+ * plane is the bitmap sharp would make of it, at a fifth of the cost.
+ */
+export function greyPlane(rgba: Uint8Array): Uint8Array | undefined {
+  if (!LITTLE_ENDIAN) return undefined;
+  const count = rgba.length >>> 2;
+  // Words of four bytes: alpha in the top byte, then blue, green, red.
+  const aligned = rgba.byteOffset % 4 === 0 ? rgba : rgba.slice();
+  const words = new Int32Array(aligned.buffer, aligned.byteOffset, count);
+  const grey = new Uint8Array(count);
+  for (let i = 0; i < count; i++) {
+    const word = words[i]!;
+    // Green equals red and blue equals green, and alpha is 255 (the top byte, sign-extended, is -1).
+    if (((word ^ (word << 8)) & 0xffff00) !== 0 || word >> 24 !== -1) return undefined;
+    grey[i] = word;
+  }
+  return grey;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** `use` of page `pageNumber`; its decoded images are dropped after (a long scanned PDF would hold them all). */
+async function withPage<T>(pdf: PdfDocument, pageNumber: number, use: (page: PdfPage) => Promise<T>): Promise<T> {
+  const page = await pdf.getPage(pageNumber);
+  try {
+    return await use(page);
   } finally {
-    // Drops the page's decoded images: a long scanned PDF would otherwise hold every page's pixels.
     page.cleanup();
   }
 }
@@ -71,14 +127,27 @@ export async function drawPage(
   cancelAfterMs = Infinity,
   whole: (size: number) => number = Math.ceil,
 ): Promise<{ data: Uint8ClampedArray; width: number; height: number }> {
+  return drawn(page, viewport, cancelAfterMs, whole, (rgba) => new Uint8ClampedArray(rgba));
+}
+
+/**
+ * `page` drawn as drawPage draws it, its pixels handed to `take` while the canvas holds them: `take`
+ * copies what it keeps, since the canvas's memory is freed after.
+ */
+async function drawn<T>(
+  page: PdfPage,
+  viewport: PageViewport,
+  cancelAfterMs: number,
+  whole: (size: number) => number,
+  take: (rgba: Uint8Array) => T,
+): Promise<{ data: T; width: number; height: number }> {
   const { createCanvas } = await canvasImport();
   const width = whole(viewport.width);
   const height = whole(viewport.height);
   const canvas = createCanvas(width, height);
   try {
+    // pdf.js fills the canvas white before it draws (its beginDrawing), so it is not filled here too.
     const context = canvas.getContext('2d');
-    context.fillStyle = '#ffffff';
-    context.fillRect(0, 0, width, height);
     // pdf.js types its canvas as the DOM's; @napi-rs/canvas implements the part pdf.js draws with.
     type RenderParameters = Parameters<typeof page.render>[0];
     const task = page.render({
@@ -92,10 +161,10 @@ export async function drawPage(
     } finally {
       clearTimeout(timer);
     }
-    // The canvas's own pixels, copied before the canvas is shrunk below (which frees them). It is opaque
-    // (filled white first), so its premultiplied pixels are plain RGBA: getImageData would un-premultiply
-    // each one, some 90 ms of a 300-dpi page.
-    return { data: new Uint8ClampedArray(canvas.data()), width, height };
+    // The canvas's own pixels (canvas.data() is a view of them, not a copy). It is opaque (pdf.js filled
+    // it white), so its premultiplied pixels are plain RGBA: getImageData would un-premultiply each one,
+    // some 90 ms of a 300-dpi page.
+    return { data: take(canvas.data()), width, height };
   } finally {
     // The canvas's native surface would wait for the thread's garbage collector; it is given back now.
     canvas.width = 1;
@@ -129,14 +198,10 @@ export async function renderPdfPage(
 ): Promise<Uint8Array> {
   const document = pdf instanceof Uint8Array ? await openPdfForRendering(pdf) : pdf;
   try {
-    const page = await document.getPage(pageNumber);
-    try {
+    return await withPage(document, pageNumber, async (page) => {
       const png = await renderPageAsImage(document, pageNumber, { canvasImport, scale: renderScale(page, dpi) });
       return new Uint8Array(png);
-    } finally {
-      // Drops the page's decoded images: a long scanned PDF would otherwise hold every page's pixels.
-      page.cleanup();
-    }
+    });
   } finally {
     if (document !== pdf) await document.destroy();
   }
