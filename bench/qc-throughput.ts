@@ -17,7 +17,7 @@ import { configureOcr, terminateOcr } from '../src/qc/reading/ocr.js';
 import { configurePdfThreads, readPdf, terminatePdfThreads } from '../src/qc/reading/pdf-threads.js';
 import { RENDER_DPI } from '../src/qc/reading/page.js';
 import { renderPdfPage } from '../src/qc/reading/render.js';
-import { processCpu } from '../scripts/stack/throwaway.js';
+import { processTreeCpu } from '../scripts/stack/throwaway.js';
 import { limited, pageImages, tesseractText } from './plain/tesseract.js';
 import { pdftotextSeconds, requirePdftotext } from './plain/pdftotext.js';
 import { alternate, median, report } from './side-by-side.js';
@@ -83,7 +83,7 @@ async function* scannedPages(targetPages: number): AsyncGenerator<{ name: string
 interface Analysis {
   seconds: number;
   findings: number;
-  /** CPU-seconds of this process (every thread) and of its tesseract runs. */
+  /** CPU-seconds of this process (every thread) with its process helper, and of their tesseract runs. */
   cpu: { own: number; tesseract: number };
 }
 
@@ -94,7 +94,7 @@ async function analyse(files: readonly PackageFile[], concurrency: number): Prom
     mime: 'application/pdf',
     objectKey: f.path,
   }));
-  const before = await processCpu('self');
+  const before = await processTreeCpu(process.pid);
   const start = performance.now();
   const result = await analyseDocuments(
     docs,
@@ -103,7 +103,7 @@ async function analyse(files: readonly PackageFile[], concurrency: number): Prom
     { ocr: tesseractOcr, concurrency },
   );
   const seconds = (performance.now() - start) / 1000;
-  const after = await processCpu('self');
+  const after = await processTreeCpu(process.pid);
   return {
     seconds,
     findings: result.findings.length,
@@ -188,14 +188,14 @@ async function scannedComparison(files: readonly PackageFile[], images: readonly
     {
       label: `the tesseract CLI on the same ${RENDER_DPI}-dpi pages, ${AT_ONCE} processes`,
       measure: async () => {
-        const cpu0 = (await processCpu('self')).children;
+        const cpu0 = (await processTreeCpu(process.pid)).children;
         const start = performance.now();
         await limited(
           AT_ONCE,
           images.map((path) => () => tesseractText(path, RENDER_DPI)),
         );
         const seconds = (performance.now() - start) / 1000;
-        cli.push((await processCpu('self')).children - cpu0);
+        cli.push((await processTreeCpu(process.pid)).children - cpu0);
         return n / seconds;
       },
     },
@@ -210,7 +210,7 @@ async function scannedComparison(files: readonly PackageFile[], images: readonly
       `${files.length} image-only PDFs of a page each, the CFPB forms' pages drawn at 200 dpi; ` +
         `${runs[0]!.findings} findings`,
       `CPU-seconds a page: the analysis's tesseract runs ${list(runs.map((r) => r.cpu.tesseract / n))}, the ` +
-        `CLI's ${list(cli.map((c) => c / n))}; the analysis's own process besides them ` +
+        `CLI's ${list(cli.map((c) => c / n))}; the analysis's own processes (with its process helper) besides them ` +
         `${list(runs.map((r) => r.cpu.own / n))}`,
     ],
   });

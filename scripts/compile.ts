@@ -36,6 +36,7 @@ export const SERVICES: CompileTarget = {
     'pdf-thread': 'src/qc/reading/pdf-thread.ts',
     'marker-thread': 'src/working-document/marker-thread.ts',
     'extraction-thread': 'src/qc/extraction-thread.ts',
+    'spawner-process': 'src/runtime/spawner-process.ts',
   },
   root: ROOT,
   outDir: BUILD_DIR,

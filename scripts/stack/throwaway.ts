@@ -1,7 +1,7 @@
 // A stack of one's own for a benchmark or a fault test: every server on free ports in a throw-away
 // directory (as npm test has it), an organization with a live key, and the API's and worker's process
 // ids to measure; stopped and removed afterwards.
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSql } from '../../src/db/client.js';
@@ -118,12 +118,38 @@ export async function processCpu(pid: number | 'self'): Promise<ProcessCpu> {
 }
 
 /**
- * A process's CPU time so far, user and system, all threads; with `children`, also that of the child
- * processes it has waited for (native tesseract runs).
+ * The CPU time so far of a process and every process under it still running (the worker's process helper,
+ * which starts its tesseract runs, spawner.ts): `own` theirs, every thread, `children` that of the processes
+ * they have waited for (the tesseract runs that have ended).
+ */
+export async function processTreeCpu(pid: number): Promise<Omit<ProcessCpu, 'ppid'>> {
+  const parents = new Map<number, number>();
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const cpu = await processCpu(Number(name)).catch(() => undefined);
+    if (cpu) parents.set(Number(name), cpu.ppid);
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
+  let own = 0;
+  let children = 0;
+  for (const member of tree) {
+    // One that ended meanwhile counts in its parent's children.
+    const cpu = await processCpu(member).catch(() => undefined);
+    own += cpu?.own ?? 0;
+    children += cpu?.children ?? 0;
+  }
+  return { own, children };
+}
+
+/**
+ * A process's CPU time so far, user and system, all threads; with `children`, also that of the processes
+ * under it (processTreeCpu: native tesseract runs).
  */
 export async function cpuSeconds(pid: number, o: { children?: boolean } = {}): Promise<number> {
-  const cpu = await processCpu(pid);
-  return o.children ? cpu.own + cpu.children : cpu.own;
+  if (!o.children) return (await processCpu(pid)).own;
+  const cpu = await processTreeCpu(pid);
+  return cpu.own + cpu.children;
 }
 
 /** CPU-seconds of the stack's two worker processes so far (reviews, analyses with their tesseract runs). */

@@ -8,6 +8,7 @@ import { analyseFile } from '../../src/qc/logical-documents.js';
 import { tesseractOcr } from '../../src/qc/reading/document.js';
 import { configureOcr, ocrImage, ocrEngine, terminateOcr } from '../../src/qc/reading/ocr.js';
 import { terminatePdfThreads } from '../../src/qc/reading/pdf-threads.js';
+import { spawnerPid } from '../../src/runtime/spawner.js';
 import { withCoresSaturated } from '../support/machine-load.js';
 import { drawScan } from '../support/scan-image.js';
 
@@ -16,15 +17,16 @@ test.after.always(async () => {
   await terminatePdfThreads();
 });
 
-/** The pids of this process's tesseract children running now. */
-function tesseractChildren(): number[] {
+/** The pids of the tesseract runs this process has started (by way of its process helper) running now. */
+async function tesseractChildren(): Promise<number[]> {
+  const helper = await spawnerPid();
   return readdirSync('/proc').flatMap((entry) => {
     if (!/^\d+$/.test(entry)) return [];
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      return comm === 'tesseract' && ppid === process.pid ? [Number(entry)] : [];
+      return comm === 'tesseract' && ppid === helper ? [Number(entry)] : [];
     } catch {
       return [];
     }
@@ -47,7 +49,7 @@ test.serial('a tesseract run stopped for longer than the page limit, then let go
     let stopped = 0;
     const held = (async () => {
       for (const until = Date.now() + 30_000; Date.now() < until && stopped === 0; await sleep(5)) {
-        for (const pid of tesseractChildren()) {
+        for (const pid of await tesseractChildren()) {
           process.kill(pid, 'SIGSTOP');
           stopped++;
           // Twice the limit in wall time, spending no CPU at all: as a page waits on a machine at load 20.

@@ -59,8 +59,8 @@ test('a changed lockfile or a missing stamp builds again', async (t) => {
 });
 
 test(
-  "the services are the API, the worker, the pdf.js thread and the working-document parser's " +
-    'thread, built into .build/ beside the worker',
+  "the services are the API, the worker, the pdf.js thread, the working-document parser's and the " +
+    "extraction's threads and the worker's process helper, built into .build/ beside the worker",
   (t) => {
     // src/runtime/thread-entry.ts looks for ./<name>.js beside the compiled module that imports it.
     t.deepEqual(Object.keys(SERVICES.entries).sort(), [
@@ -68,6 +68,7 @@ test(
       'extraction-thread',
       'marker-thread',
       'pdf-thread',
+      'spawner-process',
       'worker',
     ]);
     t.is(SERVICES.outDir, join(SERVICES.root, '.build'));

@@ -20,6 +20,7 @@ import { openPdfRenderer } from './pdf-threads.js';
 import { ReaderUnavailable } from './unavailable.js';
 import { loopTurns } from './loop-turns.js';
 import { baselineAt, MAX_SKEW, skewOf, turnedBitmap } from './skew.js';
+import { stopSpawner } from '../../runtime/spawner.js';
 import { readUpright, turnsOfOsd, type QuarterTurns } from './orientation.js';
 import {
   CpuTimeExceeded,
@@ -275,6 +276,8 @@ export async function terminateOcr(): Promise<void> {
       if (worker) await worker.stop('OCR was shut down');
     }),
   );
+  // Native tesseract's runs are started by the process helper: it goes too (a later run starts it again).
+  await stopSpawner();
 }
 
 // ---------------------------------------------------------------------------------------------------

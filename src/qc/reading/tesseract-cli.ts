@@ -1,7 +1,5 @@
 // Native tesseract (Debian's `tesseract-ocr`, 5.x) run as a child process per page: the bitmap in a
 // temporary file, hOCR on stdout. About twice as fast as tesseract.js's wasm build on the same page and core.
-import { lowerProcessPriority } from '../../runtime/background-priority.js';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -10,6 +8,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { pgmHeader, type OcrBitmap } from './images.js';
 import type { OcrLanguage } from './language.js';
+import { spawnProcess, type SpawnedProcess } from '../../runtime/spawner.js';
 
 /** The binary looked for on PATH; scripts/stack/tesseract.ts installs it, the Dockerfile too. */
 const BINARY = 'tesseract';
@@ -103,10 +102,8 @@ export async function probeNativeTesseract(signal?: AbortSignal): Promise<Native
   let version: string;
   let languages: string;
   try {
-    version = (await run(['--version'], new Uint8Array(), PROBE_TIMEOUT_MS, signal)).stdout;
-    languages = (
-      await run(['--list-langs', '--tessdata-dir', nativeModels()], new Uint8Array(), PROBE_TIMEOUT_MS, signal)
-    ).stdout;
+    version = (await run(['--version'], PROBE_TIMEOUT_MS, signal)).stdout;
+    languages = (await run(['--list-langs', '--tessdata-dir', nativeModels()], PROBE_TIMEOUT_MS, signal)).stdout;
   } catch (err) {
     signal?.throwIfAborted();
     return {
@@ -180,7 +177,7 @@ export async function tesseractHocr(
 ): Promise<string> {
   return withPageImage(
     bitmap,
-    async (file) => (await run(tesseractArguments(file, language), new Uint8Array(), timeoutMs, signal)).stdout,
+    async (file) => (await run(tesseractArguments(file, language), timeoutMs, signal)).stdout,
   );
 }
 
@@ -196,10 +193,7 @@ export async function tesseractOrientation(
 ): Promise<string | undefined> {
   const args = (file: string) => [file, 'stdout', '--tessdata-dir', nativeModels(), '--psm', '0', '--dpi', '300'];
   try {
-    return await withPageImage(
-      bitmap,
-      async (file) => (await run(args(file), new Uint8Array(), timeoutMs, signal)).stdout,
-    );
+    return await withPageImage(bitmap, async (file) => (await run(args(file), timeoutMs, signal)).stdout);
   } catch {
     signal?.throwIfAborted();
     // "Too few characters. Skipping this page" exits 1: a page with little text has no orientation to tell.
@@ -237,56 +231,76 @@ function imageFolder(): string {
 }
 let pageImages: string | undefined;
 
-function run(args: string[], input: Uint8Array, timeoutMs: number, signal?: AbortSignal): Promise<{ stdout: string }> {
+/**
+ * Runs tesseract with `args` (started by the process helper, spawner.ts, at background priority), its
+ * output kept; rejects on a failed run, one over its budget, or an abort of `signal`.
+ */
+function run(args: string[], timeoutMs: number, signal?: AbortSignal): Promise<{ stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(BINARY, args, { env: tesseractEnvironment(), stdio: ['pipe', 'pipe', 'pipe'] });
-    lowerProcessPriority(child.pid);
-    const out: Buffer[] = [];
+    const out: Uint8Array[] = [];
     let outBytes = 0;
     let err = '';
     let failure: Error | undefined;
+    let child: SpawnedProcess | undefined;
+    let timer: NodeJS.Timeout | undefined;
     const stop = (reason: Error) => {
       failure ??= reason;
-      child.kill('SIGKILL');
+      child?.kill();
     };
-    const started = Date.now();
-    const timer = setInterval(() => {
-      const pid = child.pid;
-      const cpu = pid === undefined ? undefined : cpuTimeMs(pid);
-      const wall = Date.now() - started;
-      // Where /proc cannot say (another system), wall time stands in for the CPU time.
-      if ((cpu ?? wall) > timeoutMs) stop(new CpuTimeExceeded(`${BINARY} spent more than ${timeoutMs} ms on the page`));
-      else if (wall > timeoutMs * WALL_LIMIT_FACTOR)
-        stop(new Error(`${BINARY} ran for ${wall} ms (${cpu ?? '?'} ms of CPU): starved or stuck`));
-    }, CPU_POLL_MS);
     const aborted = () => stop(new Error(`${BINARY} was stopped`));
+    const done = () => {
+      clearInterval(timer);
+      signal?.removeEventListener('abort', aborted);
+    };
     if (signal?.aborted) aborted();
     signal?.addEventListener('abort', aborted, { once: true });
-    child.stdout.on('data', (chunk: Buffer) => {
-      outBytes += chunk.length;
-      if (outBytes > MAX_OUTPUT_BYTES) stop(new Error(`${BINARY} wrote more than ${MAX_OUTPUT_BYTES} bytes`));
-      else out.push(chunk);
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      // Its diagnostics ("Estimating resolution", "Detected 88 diacritics") are kept only to explain a failure.
-      if (err.length < 4096) err += chunk.toString('utf8');
-    });
-    // A process that exits before reading all of its input breaks the pipe: its exit status says why.
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(input);
-    // Spawning failed (no binary): nothing ran, so nothing else will report.
-    child.on('error', (e) => {
-      clearInterval(timer);
-      signal?.removeEventListener('abort', aborted);
-      reject(failure ?? e);
-    });
-    child.on('close', (code, killedBy) => {
-      clearInterval(timer);
-      signal?.removeEventListener('abort', aborted);
-      if (failure) reject(failure);
-      else if (code !== 0)
-        reject(new Error(`${BINARY} exited with ${code ?? killedBy}: ${err.trim().split('\n').slice(-2).join(' ')}`));
-      else resolve({ stdout: Buffer.concat(out).toString('utf8') });
-    });
+    const listeners = {
+      stdout(chunk: Uint8Array) {
+        outBytes += chunk.length;
+        if (outBytes > MAX_OUTPUT_BYTES) stop(new Error(`${BINARY} wrote more than ${MAX_OUTPUT_BYTES} bytes`));
+        else out.push(chunk);
+      },
+      stderr(chunk: Uint8Array) {
+        // Its diagnostics ("Estimating resolution", "Detected 88 diacritics") are kept only to explain a failure.
+        if (err.length < 4096) err += Buffer.from(chunk).toString('utf8');
+      },
+    };
+    spawnProcess(BINARY, args, tesseractEnvironment(), listeners, { background: true }).then(
+      (started) => {
+        child = started;
+        // Stopped (aborted) while it was being started.
+        if (failure) started.kill();
+        const begun = Date.now();
+        timer = setInterval(() => {
+          const cpu = cpuTimeMs(started.pid);
+          const wall = Date.now() - begun;
+          // Where /proc cannot say (another system), wall time stands in for the CPU time.
+          if ((cpu ?? wall) > timeoutMs)
+            stop(new CpuTimeExceeded(`${BINARY} spent more than ${timeoutMs} ms on the page`));
+          else if (wall > timeoutMs * WALL_LIMIT_FACTOR)
+            stop(new Error(`${BINARY} ran for ${wall} ms (${cpu ?? '?'} ms of CPU): starved or stuck`));
+        }, CPU_POLL_MS);
+        started.closed.then(
+          ({ code, signal: killedBy }) => {
+            done();
+            if (failure) reject(failure);
+            else if (code !== 0)
+              reject(
+                new Error(`${BINARY} exited with ${code ?? killedBy}: ${err.trim().split('\n').slice(-2).join(' ')}`),
+              );
+            else resolve({ stdout: Buffer.concat(out).toString('utf8') });
+          },
+          (e: unknown) => {
+            done();
+            reject(failure ?? e);
+          },
+        );
+      },
+      // Not started (no binary, no helper): nothing ran, so nothing else will report.
+      (e: unknown) => {
+        done();
+        reject(failure ?? e);
+      },
+    );
   });
 }
