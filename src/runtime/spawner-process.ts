@@ -5,7 +5,8 @@ import { lowerProcessPriority } from './background-priority.js';
 import type { SpawnerReply, SpawnerRequest } from './spawner.js';
 
 const children = new Map<number, ChildProcess>();
-const send = (reply: SpawnerReply) => process.send?.(reply);
+// A reply the worker can no longer take is dropped: the worker is gone, and 'disconnect' stops this one.
+const send = (reply: SpawnerReply) => process.send?.(reply, () => undefined);
 
 process.on('message', (request: SpawnerRequest) => {
   if (request.type === 'kill') {
@@ -30,8 +31,12 @@ process.on('message', (request: SpawnerRequest) => {
   });
 });
 
-// The process that started this one is gone (it exited or was killed): what it asked for is of no use.
-process.on('disconnect', () => {
+// The process that started this one is gone (it exited or was killed), or this one is told to stop with
+// it: what was asked for is of no use, and no run it started outlives it.
+const stop = () => {
   for (const child of children.values()) child.kill('SIGKILL');
   process.exit(0);
-});
+};
+process.on('disconnect', stop);
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

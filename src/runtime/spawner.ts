@@ -68,14 +68,18 @@ export async function spawnProcess(
     pending.set(id, { listeners, started: { resolve, reject } });
     // Kept referenced while anything it started runs: this process waits for their answers.
     spawner.channel?.ref();
-    spawner.send({
+    const request: SpawnerRequest = {
       type: 'spawn',
       id,
       command,
       args: [...args],
       env,
       background: o.background ?? false,
-    } satisfies SpawnerRequest);
+    };
+    spawner.send(request, (err) => {
+      // The helper went away meanwhile (its exit fails what was pending; this is for the send alone).
+      if (err && pending.delete(id)) reject(err);
+    });
   });
 }
 
@@ -134,6 +138,11 @@ async function startHelper(self: () => Promise<Helper>): Promise<Helper> {
   };
   child.once('disconnect', () => gone('its channel closed'));
   child.once('exit', (code, signal) => gone(String(signal ?? code)));
+  // A failed kill or send of its own: it is as good as gone (and an 'error' with no listener would throw).
+  child.on('error', (err) => {
+    gone(err.message);
+    child.kill('SIGKILL');
+  });
   // An idle helper does not keep this process alive.
   child.unref();
   child.channel?.unref();
@@ -153,8 +162,9 @@ function answer(child: ChildProcess, pending: Map<number, Pending>, reply: Spawn
       p.started.resolve({
         pid: reply.pid,
         kill: () => {
+          // A helper gone meanwhile took the process with it (or left it to its own budget).
           if (pending.has(reply.id) && child.connected)
-            child.send({ type: 'kill', id: reply.id } satisfies SpawnerRequest);
+            child.send({ type: 'kill', id: reply.id } satisfies SpawnerRequest, () => undefined);
         },
         closed,
       });

@@ -87,3 +87,12 @@ test.serial('output of many megabytes comes whole and in order', async (t) => {
   t.is(lines[0], '1');
   t.is(lines[999_999], '1000000');
 });
+
+test.serial('stopping the helper stops what it runs', async (t) => {
+  const running = await spawnProcess('sleep', ['30'], { PATH: process.env.PATH }, collect().listeners);
+  await stopSpawner();
+  await t.throwsAsync(running.closed, { message: /helper exited/ });
+  // Gone, or a zombie of the exited helper on its way to init.
+  const stat = await readFile(`/proc/${running.pid}/stat`, 'utf8').catch(() => '');
+  t.true(stat === '' || / Z /.test(stat), stat);
+});
