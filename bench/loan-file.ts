@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { RENDER_DPI } from '../src/qc/reading/page.js';
 import { createSql } from '../src/db/client.js';
-import { processCpu, withThrowawayStack, workersCpuSeconds } from '../scripts/stack/throwaway.js';
+import { processTreeCpu, withThrowawayStack, workersCpuSeconds } from '../scripts/stack/throwaway.js';
 import { pdftotextSeconds, requirePdftotext } from './plain/pdftotext.js';
 import { limited, pageImages, tesseractText } from './plain/tesseract.js';
 import { allCompleted } from './reviews-completed.js';
@@ -164,8 +164,8 @@ async function main() {
         {
           label: `pdftotext + tesseract CLI on the same pages, ${PROCESSES} at a time`,
           measure: async () => {
-            // This process's ended children: the pdftotext and tesseract runs.
-            const cpu0 = (await processCpu('self')).children;
+            // The ended pdftotext and tesseract runs (started by this process's process helper).
+            const cpu0 = (await processTreeCpu(process.pid)).children;
             const t0 = performance.now();
             await pdftotextSeconds(
               files.filter((f) => !f.scanned).map((f) => f.path),
@@ -180,7 +180,7 @@ async function main() {
             floors.push({
               text: (t1 - t0) / 1000,
               ocr: (t2 - t1) / 1000,
-              cpu: (await processCpu('self')).children - cpu0,
+              cpu: (await processTreeCpu(process.pid)).children - cpu0,
             });
             return (t2 - t0) / 1000;
           },

@@ -1,11 +1,11 @@
 // The plain alternative of OCR (bench/ocr.ts, bench/qc-throughput.ts, bench/loan-file.ts): the tesseract
 // CLI run by hand on a page image with the service's models, text on stdout, a few processes at a time.
-import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { RENDER_DPI } from '../../src/qc/reading/page.js';
 import { renderPdfPage } from '../../src/qc/reading/render.js';
 import { nativeModels, tesseractEnvironment } from '../../src/qc/reading/tesseract-cli.js';
+import { runPlain } from './run.js';
 
 /** Runs `tasks` at most `limit` at a time. */
 export async function limited<T>(limit: number, tasks: readonly (() => Promise<T>)[]): Promise<T[]> {
@@ -24,26 +24,8 @@ export async function limited<T>(limit: number, tasks: readonly (() => Promise<T
 
 /** `tesseract file stdout` in English with the service's models (and `--dpi` when the image does not say). */
 export function tesseractText(file: string, dpi?: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const args = [
-      file,
-      'stdout',
-      '--tessdata-dir',
-      nativeModels(),
-      '-l',
-      'eng',
-      ...(dpi ? ['--dpi', String(dpi)] : []),
-    ];
-    const child = spawn('tesseract', args, { env: tesseractEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`tesseract ${file} exited with ${code}: ${err.trim()}`)),
-    );
-  });
+  const args = [file, 'stdout', '--tessdata-dir', nativeModels(), '-l', 'eng', ...(dpi ? ['--dpi', String(dpi)] : [])];
+  return runPlain('tesseract', args, tesseractEnvironment());
 }
 
 /**
