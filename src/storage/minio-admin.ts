@@ -82,24 +82,41 @@ export function signedHeaders(
   return { ...headers, authorization };
 }
 
-async function adminCall(
+/**
+ * How long a call is tried again while MinIO answers 503: a server that has just started answers
+ * XMinioServerNotInitialized ("please try again") until its users and policies are loaded.
+ */
+export const NOT_READY_RETRY_MS = 30_000;
+const NOT_READY_PAUSE_MS = 250;
+
+export async function adminCall(
   target: MinioAdminTarget,
   method: 'PUT' | 'GET',
   operation: string,
   query: Record<string, string>,
   body: Buffer = Buffer.alloc(0),
+  retryForMs = NOT_READY_RETRY_MS,
 ): Promise<void> {
   const path = `${ADMIN_PREFIX}/${operation}`;
   const url = new URL(path, target.endpoint);
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
-  const res = await fetch(url, {
-    method,
-    headers: signedHeaders(target, method, path, query, body),
-    ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
-    signal: AbortSignal.timeout(30_000),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`MinIO admin ${operation} answered ${res.status}: ${text.slice(0, 500)}`);
+  const started = Date.now();
+  for (;;) {
+    // Signed afresh each time: the signature carries its time.
+    const res = await fetch(url, {
+      method,
+      headers: signedHeaders(target, method, path, query, body),
+      ...(body.length > 0 ? { body: new Uint8Array(body) } : {}),
+      signal: AbortSignal.timeout(30_000),
+    });
+    const text = await res.text();
+    if (res.ok) return;
+    if (res.status === 503 && Date.now() - started < retryForMs) {
+      await new Promise((resolve) => setTimeout(resolve, NOT_READY_PAUSE_MS));
+      continue;
+    }
+    throw new Error(`MinIO admin ${operation} answered ${res.status}: ${text.slice(0, 500)}`);
+  }
 }
 
 /** Creates or replaces the canned policy `name`. */
