@@ -52,7 +52,7 @@ export interface OcrPixels {
  * encoded only to be decoded again (a scanned page's PNG costs some 80 ms of CPU to encode and 250 to
  * decode). The viewport's size is rounded down to whole pixels (at least one), as renderPdfPage's PNG has
  * it, so that a page read from its PDF and the same page's PNG read as an image are one bitmap. A page
- * drawn in greys alone (a grey scan, most forms) comes as its grey plane (greyPlane).
+ * drawn in greys alone (a grey scan) comes as its grey plane (greyPlane).
  */
 export async function renderPageForOcr(pdf: PdfDocument, pageNumber: number, dpi: number): Promise<OcrPixels> {
   return withPage(pdf, pageNumber, async (page) => {
@@ -118,16 +118,15 @@ function renderScale(page: PdfPage, dpi: number): number {
 
 /**
  * `page` drawn through `viewport` on white, as RGBA pixels (rows top to bottom), the viewport's size made
- * whole by `whole`. A drawing still going after `cancelAfterMs` is cancelled and rejects: pdf.js yields
+ * whole pixels upwards. A drawing still going after `cancelAfterMs` is cancelled and rejects: pdf.js yields
  * between batches of operators, so a timer can stop a page that draws slowly.
  */
 export async function drawPage(
   page: PdfPage,
   viewport: PageViewport,
   cancelAfterMs = Infinity,
-  whole: (size: number) => number = Math.ceil,
 ): Promise<{ data: Uint8ClampedArray; width: number; height: number }> {
-  return drawn(page, viewport, cancelAfterMs, whole, (rgba) => new Uint8ClampedArray(rgba));
+  return drawn(page, viewport, cancelAfterMs, Math.ceil, (rgba) => new Uint8ClampedArray(rgba));
 }
 
 /**
