@@ -184,14 +184,20 @@ test.serial(
     await mkdir(hanging, { recursive: true });
     await writeFile(join(hanging, 'tesseract'), '#!/bin/sh\nexec sleep 120\n', { mode: 0o755 });
     env.PATH = `${hanging}:${env.PATH}`;
-    // As soon as the servers are launched and the stack waits for them: the worker and the API are starting.
+    // Once the servers are launched and the stack waits for them, and the probe (started by way of a
+    // helper process, which may itself take a moment to start) is seen running: the stack cannot become
+    // ready before it ends, and it does not end for two minutes.
     const { npm, output } = await npmStart(env, 'ready (');
-    const running = await Promise.all((await descendants(npm.pid!)).map(commandLine));
+    started.push(npm.pid!);
+    let running: string[] = [];
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+      running = await Promise.all((await descendants(npm.pid!)).map(commandLine));
+      if (running.some((c) => c.startsWith('sleep 120'))) break;
+    }
     t.true(
       running.some((c) => c.startsWith('sleep 120')),
-      `the hanging probe runs:\n${running.join('\n')}`,
+      `the hanging probe runs within 30 s:\n${running.join('\n')}`,
     );
-    started.push(npm.pid!);
     t.notRegex(output(), /is ready/, 'the signal comes before the stack is ready');
     await stopsCleanly(t, { npm, output, signal: 'SIGTERM', ports, tree: () => descendants(npm.pid!) });
     t.notRegex(output(), /is ready/, 'a stack stopped while starting is not announced');
