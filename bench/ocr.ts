@@ -16,9 +16,8 @@ import sharp from 'sharp';
 import { loadConfigOrExit } from '../src/config.js';
 import { configureOcr, ocrEngine, ocrImage, ocrPdfPages, terminateOcr } from '../src/qc/reading/ocr.js';
 import { readPdf, terminatePdfThreads } from '../src/qc/reading/pdf-threads.js';
-import { renderPdfPage } from '../src/qc/reading/render.js';
 import { probeNativeTesseract } from '../src/qc/reading/tesseract-cli.js';
-import { limited, tesseractText } from './plain/tesseract.js';
+import { limited, pagePng, tesseractText } from './plain/tesseract.js';
 import { imagePdf } from '../test/support/degrade.js';
 import { alternate, report } from './side-by-side.js';
 
@@ -77,7 +76,7 @@ async function corpusPages(dpi: number): Promise<Page[]> {
       const truth = words(page.text);
       // A cover page of a few words says little about reading; every form page has hundreds.
       if (truth.length < 50) continue;
-      const rendered = await renderPdfPage(bytes, page.number, dpi);
+      const rendered = await pagePng(new Uint8Array(bytes), page.number, dpi);
       const png = await sharp(rendered).flatten({ background: '#ffffff' }).greyscale().png().toBuffer();
       pages.push({ name: `${file} p${page.number}`, png, truth });
     }

@@ -16,9 +16,8 @@ import { tesseractOcr } from '../src/qc/reading/document.js';
 import { configureOcr, terminateOcr } from '../src/qc/reading/ocr.js';
 import { configurePdfThreads, readPdf, terminatePdfThreads } from '../src/qc/reading/pdf-threads.js';
 import { RENDER_DPI } from '../src/qc/reading/page.js';
-import { renderPdfPage } from '../src/qc/reading/render.js';
 import { processTreeCpu } from '../scripts/stack/throwaway.js';
-import { limited, pageImages, tesseractText } from './plain/tesseract.js';
+import { limited, pageImages, pagePng, tesseractText } from './plain/tesseract.js';
 import { pdftotextSeconds, requirePdftotext } from './plain/pdftotext.js';
 import { alternate, median, report } from './side-by-side.js';
 
@@ -74,7 +73,7 @@ async function* scannedPages(targetPages: number): AsyncGenerator<{ name: string
       const count = (await PDFDocument.load(bytes)).getPageCount();
       for (let n = 1; n <= count; n++) {
         if (made++ >= targetPages) return;
-        yield { name: `scan-${copy}-${n}-${name}`, png: await renderPdfPage(bytes, n, 200) };
+        yield { name: `scan-${copy}-${n}-${name}`, png: await pagePng(bytes, n, 200) };
       }
     }
   }

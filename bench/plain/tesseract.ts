@@ -2,8 +2,9 @@
 // CLI run by hand on a page image with the service's models, text on stdout, a few processes at a time.
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import sharp from 'sharp';
 import { RENDER_DPI } from '../../src/qc/reading/page.js';
-import { renderPdfPage } from '../../src/qc/reading/render.js';
+import { openPdfRenderer } from '../../src/qc/reading/pdf-threads.js';
 import { nativeModels, tesseractEnvironment } from '../../src/qc/reading/tesseract-cli.js';
 import { runPlain } from './run.js';
 
@@ -29,6 +30,25 @@ export function tesseractText(file: string, dpi?: number): Promise<string> {
 }
 
 /**
+ * Page `n` of a PDF drawn at `dpi` as a PNG (the pixels of render.ts's renderPdfPage), in the service's
+ * own pdf.js threads: a benchmark that measures the analysis in its process must not load pdf.js on its
+ * main thread, which the worker's never does (pdf.js and its source maps would grow the heap every
+ * garbage collection of the measured analysis marks, some 120 MiB).
+ */
+export async function pagePng(bytes: Uint8Array, n: number, dpi: number): Promise<Uint8Array> {
+  const renderer = await openPdfRenderer(bytes);
+  if ('refused' in renderer) throw new Error(`the page cannot be drawn: ${renderer.refused}`);
+  try {
+    const pixels = await renderer.render(n, dpi);
+    if (!pixels) throw new Error(`page ${n} did not render`);
+    const { data, channels, width, height } = pixels;
+    return new Uint8Array(await sharp(data, { raw: { width, height, channels } }).png().toBuffer());
+  } finally {
+    await renderer.close();
+  }
+}
+
+/**
  * Every page of the PDFs `files` rendered at RENDER_DPI, as the analysis hands it to OCR, into PNG files
  * of `dir` for the CLI; their paths, in page order.
  */
@@ -38,7 +58,7 @@ export async function pageImages(dir: string, files: readonly { path: string; pa
     const bytes = new Uint8Array(await readFile(f.path));
     for (let n = 1; n <= f.pages; n++) {
       const path = join(dir, `ocr-alone-${basename(f.path)}-${n}.png`);
-      await writeFile(path, await renderPdfPage(bytes, n, RENDER_DPI));
+      await writeFile(path, await pagePng(bytes, n, RENDER_DPI));
       images.push(path);
     }
   }

@@ -3,9 +3,9 @@
 // what the process's other work shares, and nothing is kept from one request to the next. The threads of
 // one pool are bounded: at most `max` at once, later requests waiting for one, so that many heavy requests
 // at once cost the process that many heaps at most.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { Semaphore } from 'async-mutex';
-import { threadEntry } from './thread-entry.js';
+import { startThread } from './thread-entry.js';
 
 export interface ThreadBudget {
   /** From the thread's start (loading its modules included) to its answer. */
@@ -71,9 +71,7 @@ export class OneShotThreads<Request, Reply> {
     const { timeoutMs, heapMb } = this.budget;
     let thread: Worker;
     try {
-      thread = new Worker(await threadEntry(this.name, this.source), {
-        resourceLimits: { maxOldGenerationSizeMb: heapMb },
-      });
+      thread = await startThread(this.name, this.source, { resourceLimits: { maxOldGenerationSizeMb: heapMb } });
       this.started++;
     } catch (err) {
       return { answered: false, reason: `its thread could not start: ${(err as Error).message}` };

@@ -20,10 +20,15 @@ export interface OcrWord {
   symbols?: readonly { text: string; bbox: PixelBox }[];
 }
 
-/** A binarised page: `ink(x, y)` is true for a dark pixel; coordinates outside the page are paper. */
+/**
+ * A binarised page: `ink(x, y)` is true for a dark pixel (`grey` below `threshold`); coordinates outside
+ * the page are paper.
+ */
 export interface InkImage {
   width: number;
   height: number;
+  grey: Uint8Array;
+  threshold: number;
   ink(x: number, y: number): boolean;
 }
 
@@ -38,6 +43,8 @@ export function inkImage(grey: Uint8Array, width: number, height: number, thresh
   return {
     width,
     height,
+    grey,
+    threshold,
     ink: (x, y) => x >= 0 && y >= 0 && x < width && y < height && grey[y * width + x]! < threshold,
   };
 }
@@ -246,41 +253,54 @@ function inkInside(image: InkImage, s: PixelBox): number {
   return all === 0 ? 0 : ink / all;
 }
 
-/** The bounding boxes of the 8-connected shapes of ink inside `region`. */
-function shapesIn(image: InkImage, region: PixelBox): PixelBox[] {
+/**
+ * The bounding boxes of the 8-connected shapes of ink inside `region` (within the page). The region's ink
+ * is read once, row by row, into a mask (a flood looks at each pixel from up to eight neighbours); a
+ * pixel's mark is cleared once its shape has taken it.
+ */
+export function shapesIn(image: InkImage, within: PixelBox): PixelBox[] {
+  const region = {
+    x0: Math.max(0, within.x0),
+    y0: Math.max(0, within.y0),
+    x1: Math.min(image.width - 1, within.x1),
+    y1: Math.min(image.height - 1, within.y1),
+  };
   const w = region.x1 - region.x0 + 1;
   const h = region.y1 - region.y0 + 1;
-  const seen = new Uint8Array(w * h);
-  const shapes: PixelBox[] = [];
-  const stack: number[] = [];
+  if (w <= 0 || h <= 0) return [];
+  const { grey, threshold } = image;
+  const ink = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      if (seen[y * w + x] || !image.ink(region.x0 + x, region.y0 + y)) continue;
-      const box = { x0: x, y0: y, x1: x, y1: y };
-      seen[y * w + x] = 1;
-      stack.push(y * w + x);
-      while (stack.length > 0) {
-        const at = stack.pop()!;
-        const px = at % w;
-        const py = (at - px) / w;
-        if (px < box.x0) box.x0 = px;
-        if (px > box.x1) box.x1 = px;
-        if (py < box.y0) box.y0 = py;
-        if (py > box.y1) box.y1 = py;
-        for (let dy = -1; dy <= 1; dy++) {
-          for (let dx = -1; dx <= 1; dx++) {
-            const nx = px + dx;
-            const ny = py + dy;
-            if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
-            const next = ny * w + nx;
-            if (seen[next] || !image.ink(region.x0 + nx, region.y0 + ny)) continue;
-            seen[next] = 1;
-            stack.push(next);
-          }
+    const from = (region.y0 + y) * image.width + region.x0;
+    for (let x = 0; x < w; x++) if (grey[from + x]! < threshold) ink[y * w + x] = 1;
+  }
+  const shapes: PixelBox[] = [];
+  // Each pixel is pushed at most once (its mark is cleared as it is): the stack never outgrows the region.
+  const stack = new Int32Array(w * h);
+  for (let start = 0; start < ink.length; start++) {
+    if (!ink[start]) continue;
+    ink[start] = 0;
+    let top = 0;
+    stack[top++] = start;
+    let [x0, y0, x1, y1] = [w, h, -1, -1];
+    while (top > 0) {
+      const at = stack[--top]!;
+      const py = Math.floor(at / w);
+      const px = at - py * w;
+      if (px < x0) x0 = px;
+      if (px > x1) x1 = px;
+      if (py < y0) y0 = py;
+      if (py > y1) y1 = py;
+      for (let ny = Math.max(0, py - 1); ny <= Math.min(h - 1, py + 1); ny++) {
+        for (let nx = Math.max(0, px - 1); nx <= Math.min(w - 1, px + 1); nx++) {
+          const next = ny * w + nx;
+          if (!ink[next]) continue;
+          ink[next] = 0;
+          stack[top++] = next;
         }
       }
-      shapes.push({ x0: region.x0 + box.x0, y0: region.y0 + box.y0, x1: region.x0 + box.x1, y1: region.y0 + box.y1 });
     }
+    shapes.push({ x0: region.x0 + x0, y0: region.y0 + y0, x1: region.x0 + x1, y1: region.y0 + y1 });
   }
   return shapes;
 }

@@ -4,10 +4,10 @@
 // own, every request to it has a time budget, and a thread that overruns it (or runs out of its heap)
 // is terminated: the page it was on becomes illegible, and reading goes on from the next page in a fresh
 // thread. The main thread only waits.
-import { Worker as Thread } from 'node:worker_threads';
+import type { Worker as Thread } from 'node:worker_threads';
 import { illegiblePage, type PageText } from './page.js';
 import type { PdfReply, PdfRequest } from './pdf-thread.js';
-import { threadEntry } from '../../runtime/thread-entry.js';
+import { startThread } from '../../runtime/thread-entry.js';
 import type { PdfReading } from './pdf-text.js';
 import type { OcrPixels, PagePixels } from './render.js';
 import { ReaderUnavailable } from './unavailable.js';
@@ -23,8 +23,8 @@ export interface PdfThreadSettings {
   /** Rendering one page for OCR; a Letter scan at 300 dpi takes well under a second. */
   renderTimeoutMs: number;
   /**
-   * Threads at most, each holding one open PDF; more files wait. An idle thread costs some 50 MiB
-   * (src/runtime/thread-entry.ts), a reading one up to its heap ceiling below plus the streams it
+   * Threads at most, each holding one open PDF; more files wait. An idle thread costs some 80 MiB once
+   * it has read a file (src/runtime/thread-entry.ts), a reading one up to its heap ceiling below plus the streams it
    * decoded, so the count bounds the worker's memory as much as its speed. Two keep both cores of the target
    * machine busy.
    */
@@ -492,7 +492,7 @@ class PdfThread {
   static async start(gone: (thread: PdfThread) => void): Promise<PdfThread> {
     let worker: Thread;
     try {
-      worker = new Thread(await threadEntry('pdf-thread', new URL('./pdf-thread.ts', import.meta.url)), {
+      worker = await startThread('pdf-thread', new URL('./pdf-thread.ts', import.meta.url), {
         resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
       });
     } catch (err) {

@@ -7,7 +7,9 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILD_DIR } from '../../../src/build-output.js';
-import { threadEntry } from '../../../src/runtime/thread-entry.js';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import { startThread, threadEntry } from '../../../src/runtime/thread-entry.js';
 
 const pdfThreadEntry = () =>
   threadEntry('pdf-thread', new URL('../../../src/qc/reading/pdf-thread.ts', import.meta.url));
@@ -29,4 +31,16 @@ test(
 
 test('the entry is compiled once per process: every thread starts from the same file', async (t) => {
   t.is((await pdfThreadEntry()).href, (await pdfThreadEntry()).href);
+});
+
+test('a thread starts without source maps, though the process runs with them and a plain thread inherits them', async (t) => {
+  const probe = new URL('./threads/source-maps-probe.ts', import.meta.url);
+  const answer = async (thread: Worker) => {
+    const [enabled] = (await once(thread, 'message')) as [boolean];
+    await thread.terminate();
+    return enabled;
+  };
+  t.true(process.sourceMapsEnabled, 'tests run with source maps (tsx), as the services do (--enable-source-maps)');
+  t.true(await answer(new Worker(await threadEntry('source-maps-probe', probe))), 'inherited by a plain thread');
+  t.false(await answer(await startThread('source-maps-probe', probe)));
 });

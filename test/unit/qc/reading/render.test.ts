@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { bitmapOfRender, openImage } from '../../../../src/qc/reading/images.js';
 import { openPdfRenderer, terminatePdfThreads } from '../../../../src/qc/reading/pdf-threads.js';
 import { RENDER_DPI } from '../../../../src/qc/reading/page.js';
+import { flattenPaper } from '../../../../src/qc/reading/paper.js';
 import { greyPlane, renderPdfPage } from '../../../../src/qc/reading/render.js';
 
 test.after.always(() => terminatePdfThreads());
@@ -74,6 +75,20 @@ test('greying leaves every grey level as it is, so a grey plane is what greying 
     .toBuffer();
   t.deepEqual([...greyed], [...Array(256).keys()]);
   t.deepEqual(greyPlane(levels), new Uint8Array(greyed));
+});
+
+test('an opaque render greys without flattening to what flattening and greying give, for every colour', async (t) => {
+  // All 2^24 opaque colours, one a pixel: a render's alpha is dropped rather than flattened (bitmapOfRender).
+  const side = 4096;
+  const colours = new Uint8Array(side * side * 4);
+  for (let i = 0; i < side * side; i++) colours.set([(i >> 16) & 255, (i >> 8) & 255, i & 255, 255], i * 4);
+  const raw = { raw: { width: side, height: side, channels: 4 as const } };
+  const flattened = await sharp(colours, raw).flatten({ background: '#ffffff' }).grayscale().raw().toBuffer();
+  t.is(flattened.length, side * side);
+  // Both as OCR gets them, paper evened out after greying.
+  const expected = await flattenPaper(flattened, side, side);
+  const { grey } = await bitmapOfRender({ data: colours, channels: 4, width: side, height: side });
+  t.is(Buffer.compare(Buffer.from(grey), Buffer.from(expected)), 0);
 });
 
 test('a grey plane is refused for one coloured or one translucent pixel', (t) => {
