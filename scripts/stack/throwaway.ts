@@ -117,27 +117,34 @@ export async function processCpu(pid: number | 'self'): Promise<ProcessCpu> {
   return { ppid: fields[1]!, own: (fields[11]! + fields[12]!) / 100, children: (fields[13]! + fields[14]!) / 100 };
 }
 
+/** `pid` and every process under it still running, each with its CPU time so far, from one reading of /proc. */
+export async function processTree(pid: number): Promise<(ProcessCpu & { pid: number })[]> {
+  const table = new Map<number, ProcessCpu>();
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    // One gone meanwhile is not in the table.
+    const cpu = await processCpu(Number(name)).catch(() => undefined);
+    if (cpu) table.set(Number(name), cpu);
+  }
+  const root = table.get(pid);
+  if (!root) return [];
+  const tree = [{ pid, ...root }];
+  for (let i = 0; i < tree.length; i++)
+    for (const [child, cpu] of table) if (cpu.ppid === tree[i]!.pid) tree.push({ pid: child, ...cpu });
+  return tree;
+}
+
 /**
  * The CPU time so far of a process and every process under it still running (the worker's process helper,
  * which starts its tesseract runs, spawner.ts): `own` theirs, every thread, `children` that of the processes
  * they have waited for (the tesseract runs that have ended).
  */
 export async function processTreeCpu(pid: number): Promise<Omit<ProcessCpu, 'ppid'>> {
-  const parents = new Map<number, number>();
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const cpu = await processCpu(Number(name)).catch(() => undefined);
-    if (cpu) parents.set(Number(name), cpu.ppid);
-  }
-  const tree = [pid];
-  for (let i = 0; i < tree.length; i++) for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
   let own = 0;
   let children = 0;
-  for (const member of tree) {
-    // One that ended meanwhile counts in its parent's children.
-    const cpu = await processCpu(member).catch(() => undefined);
-    own += cpu?.own ?? 0;
-    children += cpu?.children ?? 0;
+  for (const member of await processTree(pid)) {
+    own += member.own;
+    children += member.children;
   }
   return { own, children };
 }

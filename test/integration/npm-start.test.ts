@@ -8,12 +8,13 @@
 import test, { type ExecutionContext } from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { currentBuild } from '../../scripts/compile-entry.mjs';
 import { freePort, isPortFree } from '../../scripts/stack/ports.js';
 import { REPO_ROOT } from '../../scripts/stack/stack.js';
+import { processTree } from '../../scripts/stack/throwaway.js';
 
 const PORT_VARIABLES = [
   'PORT',
@@ -30,33 +31,8 @@ const PORT_VARIABLES = [
   'ANALYSIS_OPS_PORT',
 ] as const;
 
-/** Parent pid of every process on the machine (Linux /proc). */
-async function parents(): Promise<Map<number, number>> {
-  const map = new Map<number, number>();
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => '');
-    // The command name, in parentheses, may hold spaces: the fields after its closing one are fixed.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (fields[1]) map.set(Number(name), Number(fields[1]));
-  }
-  return map;
-}
-
-async function descendants(root: number): Promise<number[]> {
-  const ppid = await parents();
-  const found: number[] = [];
-  const frontier = [root];
-  while (frontier.length > 0) {
-    const parent = frontier.pop()!;
-    for (const [pid, p] of ppid) {
-      if (p !== parent) continue;
-      found.push(pid);
-      frontier.push(pid);
-    }
-  }
-  return found;
-}
+/** The processes under `root` (not itself), still running. */
+const descendants = async (root: number) => (await processTree(root)).slice(1).map((p) => p.pid);
 
 const commandLine = async (pid: number) =>
   (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).replaceAll('\0', ' ');
