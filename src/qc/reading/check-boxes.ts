@@ -258,7 +258,7 @@ function inkInside(image: InkImage, s: PixelBox): number {
  * is read once, row by row, into a mask (a flood looks at each pixel from up to eight neighbours); a
  * pixel's mark is cleared once its shape has taken it.
  */
-export function shapesIn(image: InkImage, within: PixelBox): PixelBox[] {
+function shapesIn(image: InkImage, within: PixelBox): PixelBox[] {
   const region = {
     x0: Math.max(0, within.x0),
     y0: Math.max(0, within.y0),
