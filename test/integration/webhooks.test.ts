@@ -289,12 +289,22 @@ test(
     const org = await newOrganization();
     const host = `pace-${randomUUID()}.example`;
     const slots = await Promise.all(Array.from({ length: 20 }, () => takeDeliverySlot(db(), org.id, host, 5)));
-    const at = slots.map((s) => s.at.getTime()).sort((a, b) => a - b);
-    t.is(new Set(at).size, 20, 'no slot given twice');
-    // A host idle until now: its first 6 (one second at 5 a second, and the one due now) go at once.
-    const immediate = slots.filter((s) => s.at.getTime() <= s.now.getTime()).length;
-    t.is(immediate, 6);
-    for (let i = 6; i < at.length; i++) t.is(at[i]! - at[i - 1]!, 200, `slot ${i}`);
+    const ordered = slots.map((s) => ({ at: s.at.getTime(), now: s.now.getTime() })).sort((a, b) => a.at - b.at);
+    t.is(new Set(ordered.map((s) => s.at)).size, 20, 'no slot given twice');
+    // A host idle until now: its first slot is a full second back, so one second's worth (5, and the one
+    // due now) go at once.
+    t.true(ordered[0]!.now - ordered[0]!.at >= 1_000);
+    // Each later slot comes 1 / rate after the one before it. The slots are taken at the same time, but a
+    // taker the database reaches more than a second after that slot's time (a loaded machine) gets a slot
+    // within one second of its own time instead: between the two, never sooner. How many of the 20 went at
+    // once therefore depends on how fast the database served them, and is only logged.
+    for (let i = 1; i < ordered.length; i++) {
+      const paced = ordered[i - 1]!.at + 200;
+      const { at, now } = ordered[i]!;
+      if (now - 1_000 <= paced) t.is(at, paced, `slot ${i}`);
+      else t.true(at >= paced && at <= now - 1_000, `slot ${i}, taken late`);
+    }
+    t.log(`${ordered.filter((s) => s.at <= s.now).length} of 20 due at once (6 when the database keeps up)`);
     // Another host has its own schedule.
     const other = await takeDeliverySlot(db(), org.id, `pace-${randomUUID()}.example`, 5);
     t.true(other.at.getTime() <= other.now.getTime());
