@@ -17,7 +17,7 @@ import { loadConfigOrExit } from '../src/config.js';
 import { configureOcr, ocrEngine, ocrImage, ocrPdfPages, terminateOcr } from '../src/qc/reading/ocr.js';
 import { readPdf, terminatePdfThreads } from '../src/qc/reading/pdf-threads.js';
 import { probeNativeTesseract } from '../src/qc/reading/tesseract-cli.js';
-import { limited, pagePng, tesseractText } from './plain/tesseract.js';
+import { limited, pagePngs, tesseractText } from './plain/tesseract.js';
 import { imagePdf } from '../test/support/degrade.js';
 import { alternate, report } from './side-by-side.js';
 
@@ -72,13 +72,16 @@ async function corpusPages(dpi: number): Promise<Page[]> {
     const bytes = readFileSync(new URL(file, CORPUS));
     const layer = await readPdf(bytes);
     if (!layer.readable) throw new Error(`${file}: ${layer.reason}`);
-    for (const page of layer.pages) {
-      const truth = words(page.text);
-      // A cover page of a few words says little about reading; every form page has hundreds.
-      if (truth.length < 50) continue;
-      const rendered = await pagePng(new Uint8Array(bytes), page.number, dpi);
-      const png = await sharp(rendered).flatten({ background: '#ffffff' }).greyscale().png().toBuffer();
-      pages.push({ name: `${file} p${page.number}`, png, truth });
+    // A cover page of a few words says little about reading; every form page has hundreds.
+    const read = layer.pages.filter((page) => words(page.text).length >= 50);
+    const rendered = await pagePngs(
+      new Uint8Array(bytes),
+      read.map((page) => page.number),
+      dpi,
+    );
+    for (const [i, page] of read.entries()) {
+      const png = await sharp(rendered[i]).flatten({ background: '#ffffff' }).greyscale().png().toBuffer();
+      pages.push({ name: `${file} p${page.number}`, png, truth: words(page.text) });
     }
   }
   return pages;

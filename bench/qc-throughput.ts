@@ -17,7 +17,7 @@ import { configureOcr, terminateOcr } from '../src/qc/reading/ocr.js';
 import { configurePdfThreads, readPdf, terminatePdfThreads } from '../src/qc/reading/pdf-threads.js';
 import { RENDER_DPI } from '../src/qc/reading/page.js';
 import { processTreeCpu } from '../scripts/stack/throwaway.js';
-import { limited, pageImages, pagePng, tesseractText } from './plain/tesseract.js';
+import { limited, pageImages, pagePngs, tesseractText } from './plain/tesseract.js';
 import { pdftotextSeconds, requirePdftotext } from './plain/pdftotext.js';
 import { alternate, median, report } from './side-by-side.js';
 
@@ -71,10 +71,13 @@ async function* scannedPages(targetPages: number): AsyncGenerator<{ name: string
     for (const name of samples) {
       const bytes = new Uint8Array(await readFile(new URL(name, corpus)));
       const count = (await PDFDocument.load(bytes)).getPageCount();
-      for (let n = 1; n <= count; n++) {
-        if (made++ >= targetPages) return;
-        yield { name: `scan-${copy}-${n}-${name}`, png: await pagePng(bytes, n, 200) };
+      const numbers = Array.from({ length: Math.min(count, targetPages - made) }, (_, i) => i + 1);
+      const pngs = await pagePngs(bytes, numbers, 200);
+      for (const [i, png] of pngs.entries()) {
+        made++;
+        yield { name: `scan-${copy}-${i + 1}-${name}`, png };
       }
+      if (made >= targetPages) return;
     }
   }
 }

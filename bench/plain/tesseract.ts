@@ -30,19 +30,23 @@ export function tesseractText(file: string, dpi?: number): Promise<string> {
 }
 
 /**
- * Page `n` of a PDF drawn at `dpi` as a PNG (the pixels of render.ts's renderPdfPage), in the service's
- * own pdf.js threads: a benchmark that measures the analysis in its process must not load pdf.js on its
- * main thread, which the worker's never does (pdf.js and its source maps would grow the heap every
- * garbage collection of the measured analysis marks, some 120 MiB).
+ * Pages `numbers` of a PDF drawn at `dpi` as PNGs (the pixels of render.ts's renderPdfPage), in the service's
+ * own pdf.js threads, the file opened once: a benchmark that measures the analysis in its process must not
+ * load pdf.js on its main thread, which the worker's never does (pdf.js and its source maps would grow the
+ * heap every garbage collection of the measured analysis marks, some 120 MiB).
  */
-export async function pagePng(bytes: Uint8Array, n: number, dpi: number): Promise<Uint8Array> {
+export async function pagePngs(bytes: Uint8Array, numbers: readonly number[], dpi: number): Promise<Uint8Array[]> {
   const renderer = await openPdfRenderer(bytes);
-  if ('refused' in renderer) throw new Error(`the page cannot be drawn: ${renderer.refused}`);
+  if ('refused' in renderer) throw new Error(`the pages cannot be drawn: ${renderer.refused}`);
   try {
-    const pixels = await renderer.render(n, dpi);
-    if (!pixels) throw new Error(`page ${n} did not render`);
-    const { data, channels, width, height } = pixels;
-    return new Uint8Array(await sharp(data, { raw: { width, height, channels } }).png().toBuffer());
+    const pngs: Uint8Array[] = [];
+    for (const n of numbers) {
+      const pixels = await renderer.render(n, dpi);
+      if (!pixels) throw new Error(`page ${n} did not render`);
+      const { data, channels, width, height } = pixels;
+      pngs.push(new Uint8Array(await sharp(data, { raw: { width, height, channels } }).png().toBuffer()));
+    }
+    return pngs;
   } finally {
     await renderer.close();
   }
@@ -55,10 +59,11 @@ export async function pagePng(bytes: Uint8Array, n: number, dpi: number): Promis
 export async function pageImages(dir: string, files: readonly { path: string; pages: number }[]): Promise<string[]> {
   const images: string[] = [];
   for (const f of files) {
-    const bytes = new Uint8Array(await readFile(f.path));
-    for (let n = 1; n <= f.pages; n++) {
-      const path = join(dir, `ocr-alone-${basename(f.path)}-${n}.png`);
-      await writeFile(path, await pagePng(bytes, n, RENDER_DPI));
+    const numbers = Array.from({ length: f.pages }, (_, i) => i + 1);
+    const pngs = await pagePngs(new Uint8Array(await readFile(f.path)), numbers, RENDER_DPI);
+    for (const [i, png] of pngs.entries()) {
+      const path = join(dir, `ocr-alone-${basename(f.path)}-${i + 1}.png`);
+      await writeFile(path, png);
       images.push(path);
     }
   }
