@@ -29,6 +29,7 @@ import {
   postgresUser,
   serverTlsFiles,
 } from './postgres.js';
+import { ONE_WRITE_PARTITION } from './temporal-partitions.js';
 import { Supervisor, type ChildSpec, type RestartPolicy, type Supervised } from './supervisor.js';
 import { ensureTesseract } from './tesseract.js';
 
@@ -234,6 +235,9 @@ export function temporalProcess(o: {
       'journal_mode=wal',
       '--sqlite-pragma',
       'synchronous=normal',
+      // Every task queue's tasks written to one partition (docs/operations.md#task-queue-partitions).
+      '--dynamic-config-value',
+      `${ONE_WRITE_PARTITION.key}=${ONE_WRITE_PARTITION.value}`,
     ],
     env: o.env,
     logFile: o.logFile,

@@ -9,6 +9,7 @@ import type { Config } from '../../src/config.js';
 import type { ChildSpec } from './supervisor.js';
 import { run } from './supervisor.js';
 import { CLUSTER_SERVER_NAME, type ClusterCertificates } from './test-certificates.js';
+import { ONE_WRITE_PARTITION } from './temporal-partitions.js';
 
 export interface ClusterPorts {
   frontend: number;
@@ -137,6 +138,8 @@ frontend.enableExecuteMultiOperation:
   - value: true
 frontend.enableUpdateWorkflowExecution:
   - value: true
+${ONE_WRITE_PARTITION.key}:
+  - value: ${ONE_WRITE_PARTITION.value}
 `;
 
 /** Writes the configuration under `dir` and returns how to run the server on it. */

@@ -8,6 +8,7 @@ import { parse } from 'yaml';
 import { loadConfig } from '../../src/config.js';
 import { SERVICE_USERS } from '../../src/storage/service-users.js';
 import { MINIO_SERVER } from '../../scripts/stack/go-binaries.js';
+import { ONE_WRITE_PARTITION } from '../../scripts/stack/temporal-partitions.js';
 
 interface Service {
   image?: string;
@@ -16,6 +17,7 @@ interface Service {
   environment?: Record<string, string>;
   deploy?: { replicas?: number };
   healthcheck?: unknown;
+  volumes?: string[];
   depends_on?: Record<string, { condition: string }>;
 }
 
@@ -120,6 +122,16 @@ test('the image runs a Node.js release line still supported (24, LTS until April
 
 test('MinIO is pinned to the release the local stack builds', (t) => {
   t.is(compose.services.minio!.image, `minio/minio:${MINIO_SERVER.label}`);
+});
+
+test("the Temporal server writes each task queue's tasks to one partition, as the local stack's servers do", (t) => {
+  const temporal = compose.services.temporal!;
+  const path = temporal.environment?.DYNAMIC_CONFIG_FILE_PATH;
+  const mount = temporal.volumes?.find((v) => v.split(':')[1] === path);
+  t.truthy(mount, 'the dynamic configuration file the server reads is mounted');
+  const file = new URL(`../../${mount!.split(':')[0]!.replace(/^\.\//, '')}`, import.meta.url);
+  const config = parse(readFileSync(file, 'utf8')) as Record<string, { value: unknown }[]>;
+  t.deepEqual(config[ONE_WRITE_PARTITION.key], [{ value: ONE_WRITE_PARTITION.value }]);
 });
 
 test('the api and worker environment passes config validation in production mode', (t) => {
