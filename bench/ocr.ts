@@ -73,15 +73,17 @@ async function corpusPages(dpi: number): Promise<Page[]> {
     const layer = await readPdf(bytes);
     if (!layer.readable) throw new Error(`${file}: ${layer.reason}`);
     // A cover page of a few words says little about reading; every form page has hundreds.
-    const read = layer.pages.filter((page) => words(page.text).length >= 50);
+    const read = layer.pages
+      .map((page) => ({ number: page.number, truth: words(page.text) }))
+      .filter((page) => page.truth.length >= 50);
     const rendered = await pagePngs(
       new Uint8Array(bytes),
       read.map((page) => page.number),
       dpi,
     );
-    for (const [i, page] of read.entries()) {
+    for (const [i, { number, truth }] of read.entries()) {
       const png = await sharp(rendered[i]).flatten({ background: '#ffffff' }).greyscale().png().toBuffer();
-      pages.push({ name: `${file} p${page.number}`, png, truth: words(page.text) });
+      pages.push({ name: `${file} p${number}`, png, truth });
     }
   }
   return pages;
