@@ -126,8 +126,17 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     t.timeout(300_000);
     const { env, ports } = await userEnv();
     const { npm, output } = await npmStart(env);
-    const tree = await descendants(npm.pid!);
+    const members = (await processTree(npm.pid!)).slice(1);
+    const tree = members.map((p) => p.pid);
     started.push(npm.pid!, ...tree);
+    // The launcher's tesseract probes ran by way of a process helper, which it stopped once they were
+    // done: a helper of its own would be left to exit after it, a moment after npm had. The workers' own
+    // helpers are stopped by the workers as they stop, before the launcher moves on to the servers.
+    for (const p of members) {
+      const command = await commandLine(p.pid);
+      if (command.includes('spawner-process'))
+        t.regex(await commandLine(p.ppid), /\.build\/worker\.js/, `the parent of ${p.pid} ${command}`);
+    }
     const stackProcesses = (await Promise.all(tree.map(commandLine))).join('\n');
     // The stack under npm: API, worker, Temporal, MinIO and PostgreSQL are all its descendants; the API
     // and the worker run compiled, as production does, not their TypeScript through tsx.
