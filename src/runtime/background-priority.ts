@@ -2,7 +2,7 @@
 // read) is latency work, and on a machine of few cores the two share the CPU. The threads and processes
 // that read (pdf.js threads, native OCR) run at a lower scheduling priority, so that whatever else the
 // machine does goes first and they take every cycle left over: an idle machine still reads at full speed.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 
 /** The nice value of reading threads and processes (0 is normal, 19 the lowest). */
@@ -25,7 +25,8 @@ export function lowerThisThreadsPriority(): void {
 /**
  * Lowers this whole process's priority: every thread it has (on Linux a priority is a thread's own, and
  * the runtime's compiler and garbage-collector threads are started before any code of ours runs); threads
- * started afterwards inherit it from the thread that starts them. A worker that only analyses.
+ * started afterwards inherit it from the thread that starts them. A worker that only analyses. A process
+ * that leads a session of its own lowers that session's scheduling group too (lowerOwnSessionGroup).
  */
 export function lowerThisProcessPriority(): void {
   if (process.platform !== 'linux') {
@@ -39,6 +40,27 @@ export function lowerThisProcessPriority(): void {
     threads = [String(process.pid)];
   }
   for (const tid of threads) lowerProcessPriority(Number(tid));
+  lowerOwnSessionGroup();
+}
+
+/**
+ * Linux shares the CPU between sessions before it weighs the nice values of threads within one (an
+ * "autogroup" per session, sched(7)): a process in a session of its own, as the stack's supervisor starts
+ * every service, competes with the API and Temporal as a group whatever its threads' nice values, and
+ * takes as large a share as each of them. Its group's own nice value lowers the group. Only a session
+ * leader lowers it: in a session shared with other work (a shell's) it would lower that work too. Where
+ * a CPU cgroup holds the process (a container, a systemd service) the cgroup's weight decides instead and
+ * the write changes nothing.
+ */
+function lowerOwnSessionGroup(): void {
+  try {
+    // /proc/self/stat: pid (comm) state ppid pgrp session …; comm may hold spaces and parentheses.
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const session = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+    if (session === process.pid) writeFileSync('/proc/self/autogroup', String(BACKGROUND_NICE));
+  } catch {
+    // No autogroups in this kernel, or not permitted: the threads' own nice values are what there is.
+  }
 }
 
 /** Lowers a child process's priority (a native OCR engine), before it has done much. */

@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { SERVICE_USERS } from '../../src/storage/service-users.js';
 import { MINIO_SERVER } from '../../scripts/stack/go-binaries.js';
 import { ONE_WRITE_PARTITION } from '../../scripts/stack/temporal-partitions.js';
+import { BACKGROUND_NICE } from '../../src/runtime/background-priority.js';
 
 interface Service {
   image?: string;
@@ -16,6 +17,7 @@ interface Service {
   command?: string[];
   environment?: Record<string, string>;
   deploy?: { replicas?: number };
+  cpu_shares?: number;
   healthcheck?: unknown;
   volumes?: string[];
   depends_on?: Record<string, { condition: string }>;
@@ -118,6 +120,15 @@ test('the image runs a Node.js release line still supported (24, LTS until April
   );
   t.truthy(from, 'the Dockerfile starts from a pinned node:<major>.<minor>-bookworm-slim');
   t.is(Number(from![1]), 24);
+});
+
+test('the analysis containers weigh on the CPU as nice 10 does against nice 0; every other service at the default', (t) => {
+  // The kernel's weights: nice 0 is 1024, nice 10 is 110. A container's threads' nice values count only
+  // among themselves, so the analysis worker's own lowering needs its container's weight to match.
+  t.is(BACKGROUND_NICE, 10);
+  t.is(compose.services.analysis!.cpu_shares, 110);
+  for (const [name, service] of Object.entries(compose.services))
+    if (name !== 'analysis') t.is(service.cpu_shares, undefined, name);
 });
 
 test('MinIO is pinned to the release the local stack builds', (t) => {

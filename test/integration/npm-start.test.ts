@@ -137,6 +137,19 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       if (command.includes('spawner-process'))
         t.regex(await commandLine(p.ppid), /\.build\/worker\.js/, `the parent of ${p.pid} ${command}`);
     }
+    // The analysis worker yields the CPU to the rest of the stack: every service leads a session of its
+    // own, and Linux shares the CPU between sessions before it weighs threads' nice values, so the
+    // worker's session group is lowered too (src/runtime/background-priority.ts); the API's is not.
+    const groupNice = async (queues: RegExp) => {
+      for (const p of members) {
+        const environ = (await readFile(`/proc/${p.pid}/environ`, 'utf8').catch(() => '')).split('\0');
+        if (environ.some((v) => queues.test(v)))
+          return (await readFile(`/proc/${p.pid}/autogroup`, 'utf8').catch(() => '')).trim();
+      }
+      return `no process with ${queues}`;
+    };
+    t.regex(await groupNice(/^WORKER_QUEUES=analysis$/), / nice 10$/, 'the analysis worker');
+    t.regex(await groupNice(/^WORKER_QUEUES=reviews$/), / nice 0$/, 'the review worker');
     const stackProcesses = (await Promise.all(tree.map(commandLine))).join('\n');
     // The stack under npm: API, worker, Temporal, MinIO and PostgreSQL are all its descendants; the API
     // and the worker run compiled, as production does, not their TypeScript through tsx.
