@@ -346,7 +346,7 @@ export function startService(
   logDir: string,
   echo: boolean,
   name: string = role,
-  from: { compiled?: Compiled['files'] | undefined; stdinOpenUntil?: Promise<unknown> } = {},
+  from: { compiled?: Compiled['files'] | undefined; stdinOpenUntil?: Promise<unknown>; background?: boolean } = {},
 ): Supervised {
   const entry = role === 'api' ? 'api/server.ts' : 'worker/main.ts';
   const program = from.compiled?.[role];
@@ -362,6 +362,7 @@ export function startService(
     stopSignal: 'SIGTERM',
     stopTimeoutMs: 20_000,
     ...(from.stdinOpenUntil ? { stdinOpenUntil: from.stdinOpenUntil } : {}),
+    ...(from.background ? { background: true } : {}),
   });
 }
 
@@ -600,6 +601,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
       {
         compiled: compiled?.files,
         stdinOpenUntil: gate,
+        background: true,
       },
     );
     const apiServiceEnv = apiEnvironment(serviceEnv, secrets);

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { lowerProcessPriority, lowerSessionGroup } from '../../src/runtime/background-priority.js';
 
 export interface ChildSpec {
   name: string;
@@ -24,6 +25,12 @@ export interface ChildSpec {
   /** The signal that asks for a clean shutdown (Postgres: SIGINT, a fast shutdown). */
   stopSignal?: NodeJS.Signals;
   stopTimeoutMs?: number;
+  /**
+   * Started at the readers' lower priority (src/runtime/background-priority.ts): its session's scheduling
+   * group and its first thread as soon as it runs, so that what it does before its own code lowers it
+   * (loading its modules) already yields to the rest of the stack.
+   */
+  background?: boolean;
 }
 
 export interface Supervised {
@@ -92,6 +99,10 @@ export class Supervisor {
       ...(spec.uid !== undefined ? { uid: spec.uid } : {}),
       ...(spec.gid !== undefined ? { gid: spec.gid } : {}),
     });
+    if (spec.background && child.pid !== undefined) {
+      lowerSessionGroup(child.pid);
+      lowerProcessPriority(child.pid);
+    }
     let alive = true;
     const forward = (chunk: Buffer) => {
       // Output can still arrive after 'exit' (stdio drains later): the exit line then goes first.

@@ -53,13 +53,23 @@ export function lowerThisProcessPriority(): void {
  * the write changes nothing.
  */
 function lowerOwnSessionGroup(): void {
+  lowerSessionGroup(process.pid);
+}
+
+/**
+ * Lowers the scheduling group of the session `pid` leads (lowerOwnSessionGroup says why); a process that
+ * leads none is left alone. A launcher calls it on a service it has just started in a session of its
+ * own, so that the service's start, before any code of its own runs, already yields.
+ */
+export function lowerSessionGroup(pid: number): void {
+  if (process.platform !== 'linux') return;
   try {
-    // /proc/self/stat: pid (comm) state ppid pgrp session …; comm may hold spaces and parentheses.
-    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // /proc/<pid>/stat: pid (comm) state ppid pgrp session …; comm may hold spaces and parentheses.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const session = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
-    if (session === process.pid) writeFileSync('/proc/self/autogroup', String(BACKGROUND_NICE));
+    if (session === pid) writeFileSync(`/proc/${pid}/autogroup`, String(BACKGROUND_NICE));
   } catch {
-    // No autogroups in this kernel, or not permitted: the threads' own nice values are what there is.
+    // No autogroups in this kernel, gone, or not permitted: the threads' own nice values are what there is.
   }
 }
 

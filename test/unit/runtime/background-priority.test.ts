@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdir, readFile } from 'node:fs/promises';
 import test from 'ava';
-import { BACKGROUND_NICE } from '../../../src/runtime/background-priority.js';
+import { BACKGROUND_NICE, lowerSessionGroup } from '../../../src/runtime/background-priority.js';
 
 const MODULE = new URL('../../../src/runtime/background-priority.ts', import.meta.url).href;
 
@@ -67,6 +67,26 @@ onLinux(
       t.is(await groupNice('self'), before);
     } finally {
       child.kill('SIGKILL');
+    }
+  },
+);
+
+onLinux(
+  'a launcher lowers the session group of a process it started in a session of its own, before that process runs code of its own',
+  async (t) => {
+    const before = await groupNice('self');
+    const own = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
+    const shared = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      lowerSessionGroup(own.pid!);
+      t.is(await groupNice(own.pid!), BACKGROUND_NICE);
+      // One that leads no session of its own shares the launcher's group: that is left alone.
+      lowerSessionGroup(shared.pid!);
+      t.is(await groupNice(shared.pid!), before);
+      t.is(await groupNice('self'), before);
+    } finally {
+      own.kill('SIGKILL');
+      shared.kill('SIGKILL');
     }
   },
 );
