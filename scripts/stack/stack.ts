@@ -29,7 +29,7 @@ import {
   postgresUser,
   serverTlsFiles,
 } from './postgres.js';
-import { ONE_WRITE_PARTITION } from './temporal-partitions.js';
+import { SERVICE_DYNAMIC_CONFIG } from './temporal-settings.js';
 import { Supervisor, type ChildSpec, type RestartPolicy, type Supervised } from './supervisor.js';
 import { ensureTesseract } from './tesseract.js';
 
@@ -235,9 +235,11 @@ export function temporalProcess(o: {
       'journal_mode=wal',
       '--sqlite-pragma',
       'synchronous=normal',
-      // Every task queue's tasks written to one partition (docs/operations.md#task-queue-partitions).
-      '--dynamic-config-value',
-      `${ONE_WRITE_PARTITION.key}=${ONE_WRITE_PARTITION.value}`,
+      // One write partition per task queue, eager activities (temporal-settings.ts).
+      ...SERVICE_DYNAMIC_CONFIG.flatMap(({ key, value }) => [
+        '--dynamic-config-value',
+        `${key}=${JSON.stringify(value)}`,
+      ]),
     ],
     env: o.env,
     logFile: o.logFile,

@@ -9,7 +9,7 @@ import type { Config } from '../../src/config.js';
 import type { ChildSpec } from './supervisor.js';
 import { run } from './supervisor.js';
 import { CLUSTER_SERVER_NAME, type ClusterCertificates } from './test-certificates.js';
-import { ONE_WRITE_PARTITION } from './temporal-partitions.js';
+import { SERVICE_DYNAMIC_CONFIG } from './temporal-settings.js';
 
 export interface ClusterPorts {
   frontend: number;
@@ -131,16 +131,14 @@ dynamicConfigClient:
 }
 
 // What the CLI's dev server sets too: a search attribute registered is usable at once, not a cache
-// refresh later, and update-with-start (a create) is served.
+// refresh later, and update-with-start (a create) is served; then the service's own (temporal-settings.ts).
 const DYNAMIC_CONFIG = `system.forceSearchAttributesCacheRefreshOnRead:
   - value: true
 frontend.enableExecuteMultiOperation:
   - value: true
 frontend.enableUpdateWorkflowExecution:
   - value: true
-${ONE_WRITE_PARTITION.key}:
-  - value: ${ONE_WRITE_PARTITION.value}
-`;
+${SERVICE_DYNAMIC_CONFIG.map(({ key, value }) => `${key}:\n  - value: ${JSON.stringify(value)}\n`).join('')}`;
 
 /** Writes the configuration under `dir` and returns how to run the server on it. */
 export async function temporalClusterProcess(o: {

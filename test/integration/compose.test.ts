@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 import { loadConfig } from '../../src/config.js';
 import { SERVICE_USERS } from '../../src/storage/service-users.js';
 import { MINIO_SERVER } from '../../scripts/stack/go-binaries.js';
-import { ONE_WRITE_PARTITION } from '../../scripts/stack/temporal-partitions.js';
+import { SERVICE_DYNAMIC_CONFIG } from '../../scripts/stack/temporal-settings.js';
 import { BACKGROUND_NICE } from '../../src/runtime/background-priority.js';
 
 interface Service {
@@ -135,14 +135,18 @@ test('MinIO is pinned to the release the local stack builds', (t) => {
   t.is(compose.services.minio!.image, `minio/minio:${MINIO_SERVER.label}`);
 });
 
-test("the Temporal server writes each task queue's tasks to one partition, as the local stack's servers do", (t) => {
+test("the Temporal server has the local stack's settings: one write partition per task queue, eager activities", (t) => {
   const temporal = compose.services.temporal!;
   const path = temporal.environment?.DYNAMIC_CONFIG_FILE_PATH;
   const mount = temporal.volumes?.find((v) => v.split(':')[1] === path);
   t.truthy(mount, 'the dynamic configuration file the server reads is mounted');
   const file = new URL(`../../${mount!.split(':')[0]!.replace(/^\.\//, '')}`, import.meta.url);
   const config = parse(readFileSync(file, 'utf8')) as Record<string, { value: unknown }[]>;
-  t.deepEqual(config[ONE_WRITE_PARTITION.key], [{ value: ONE_WRITE_PARTITION.value }]);
+  t.deepEqual(
+    SERVICE_DYNAMIC_CONFIG.map(({ key }) => key),
+    ['matching.numTaskqueueWritePartitions', 'system.enableActivityEagerExecution'],
+  );
+  for (const { key, value } of SERVICE_DYNAMIC_CONFIG) t.deepEqual(config[key], [{ value }], key);
 });
 
 test('the api and worker environment passes config validation in production mode', (t) => {
