@@ -26,7 +26,7 @@ export function lowerThisThreadsPriority(): void {
  * Lowers this whole process's priority: every thread it has (on Linux a priority is a thread's own, and
  * the runtime's compiler and garbage-collector threads are started before any code of ours runs); threads
  * started afterwards inherit it from the thread that starts them. A worker that only analyses. A process
- * that leads a session of its own lowers that session's scheduling group too (lowerOwnSessionGroup).
+ * that leads a session of its own lowers that session's scheduling group too (lowerSessionGroup).
  */
 export function lowerThisProcessPriority(): void {
   if (process.platform !== 'linux') {
@@ -40,26 +40,18 @@ export function lowerThisProcessPriority(): void {
     threads = [String(process.pid)];
   }
   for (const tid of threads) lowerProcessPriority(Number(tid));
-  lowerOwnSessionGroup();
-}
-
-/**
- * Linux shares the CPU between sessions before it weighs the nice values of threads within one (an
- * "autogroup" per session, sched(7)): a process in a session of its own, as the stack's supervisor starts
- * every service, competes with the API and Temporal as a group whatever its threads' nice values, and
- * takes as large a share as each of them. Its group's own nice value lowers the group. Only a session
- * leader lowers it: in a session shared with other work (a shell's) it would lower that work too. Where
- * a CPU cgroup holds the process (a container, a systemd service) the cgroup's weight decides instead and
- * the write changes nothing.
- */
-function lowerOwnSessionGroup(): void {
   lowerSessionGroup(process.pid);
 }
 
 /**
- * Lowers the scheduling group of the session `pid` leads (lowerOwnSessionGroup says why); a process that
- * leads none is left alone. A launcher calls it on a service it has just started in a session of its
- * own, so that the service's start, before any code of its own runs, already yields.
+ * Lowers the scheduling group of the session `pid` leads. Linux shares the CPU between sessions before it
+ * weighs the nice values of threads within one (an "autogroup" per session, sched(7)): a process in a
+ * session of its own, as the stack's supervisor starts every service, competes with the API and Temporal
+ * as a group whatever its threads' nice values, and takes as large a share as each of them. Its group's
+ * own nice value lowers the group. Only a session leader's is lowered: in a session shared with other
+ * work (a shell's) it would lower that work too. Where a CPU cgroup holds the process (a container, a
+ * systemd service) the cgroup's weight decides instead and the write changes nothing. The worker calls it
+ * on itself; a launcher on a service it has just started, so that its start already yields.
  */
 export function lowerSessionGroup(pid: number): void {
   if (process.platform !== 'linux') return;
