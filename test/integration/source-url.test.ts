@@ -2,11 +2,17 @@
 // stack's MinIO: what is fetched lands in staging whole; every refusal names documents[i].url and leaves
 // nothing behind; redirects are not followed; the connection goes only to the checked address.
 import test from 'ava';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fetchSources, type SourceFetchOptions } from '../../src/ingest/source-url.js';
 import { IngestRejection } from '../../src/ingest/rejection.js';
 import { pinnedRequest } from '../../src/outbound/pinned-https.js';
 import { SourceServer } from '../support/source-server.js';
+import { stack } from '../support/stack.js';
 import { pdf } from '../support/fixtures.js';
 import { bytesOf, keysUnder, storage } from '../support/objects.js';
 
@@ -153,22 +159,67 @@ test('a source that keeps sending, however slowly, is not idle: it is cut off on
   t.regex(err.message, /documents\[0\]\.url: the sources did not finish within 2 s in all/);
 });
 
+/**
+ * A file host in a process of its own, serving `body` at /held.pdf (its first 100 bytes, the rest 50 ms
+ * later): it goes on sending while this process's event loop is held. Resolves with its URL, a promise of
+ * the request's arrival, and how to stop it.
+ */
+async function hostInAnotherProcess(body: Buffer): Promise<{ url: string; asked: Promise<unknown>; stop: () => void }> {
+  const script = `
+    const { createServer } = require('node:https');
+    const { readFileSync } = require('node:fs');
+    const body = readFileSync(process.env.BODY);
+    const server = createServer({ cert: readFileSync(process.env.CERT), key: readFileSync(process.env.KEY) }, (req, res) => {
+      console.log('asked');
+      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': body.length });
+      res.write(body.subarray(0, 100));
+      setTimeout(() => res.end(body.subarray(100)), 50);
+    });
+    server.listen(0, '127.0.0.1', () => console.log('port ' + server.address().port));`;
+  const dir = await mkdtemp(join(tmpdir(), 'loan-review-held-source-'));
+  await writeFile(join(dir, 'held.pdf'), body);
+  const child = spawn(process.execPath, ['-e', script], {
+    env: { PATH: process.env.PATH, BODY: join(dir, 'held.pdf'), CERT: stack.tls.certFile, KEY: stack.tls.keyFile },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const next = (prefix: string) =>
+    new Promise<string>((resolve) => {
+      const seen = (line: string) => {
+        if (!line.startsWith(prefix)) return;
+        lines.off('line', seen);
+        resolve(line);
+      };
+      lines.on('line', seen);
+    });
+  const port = Number((await next('port ')).slice(5));
+  return {
+    url: `https://127.0.0.1:${port}/held.pdf?X-Signature=test&X-Expires=300`,
+    asked: next('asked'),
+    stop: () => {
+      child.kill('SIGKILL');
+      void rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 test('a worker whose event loop is held longer than the idle time does not blame the source', async (t) => {
   const body = await pdf('Closing Disclosure');
-  const url = server.handle('/held.pdf', (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': body.length });
-    res.write(body.subarray(0, 100));
-    // The rest comes at once after a short pause; meanwhile this process's loop is held for 1.5 s.
-    setTimeout(() => res.end(body.subarray(100)), 50);
-  });
-  const fetching = fetchSources([source(url)], options({ idleMs: 700 }));
-  await new Promise((r) => setTimeout(r, 20));
-  const until = Date.now() + 1_500;
-  while (Date.now() < until) {
-    // Busy, as a worker parsing another caller's file on its main thread would be.
+  const host = await hostInAnotherProcess(body);
+  try {
+    const fetching = fetchSources([source(host.url)], options({ idleMs: 700 }));
+    // Once the host has the request, this process's loop is held for 1.5 s while the host sends the body,
+    // as a worker parsing another caller's file on its main thread would hold it.
+    await host.asked;
+    const until = Date.now() + 1_500;
+    while (Date.now() < until) {
+      // Busy.
+    }
+    const [file] = await fetching;
+    t.is(file!.content?.size, body.length);
+  } finally {
+    host.stop();
   }
-  const [file] = await fetching;
-  t.is(file!.content?.size, body.length);
 });
 
 test('a connection closed mid-body is refused', async (t) => {
