@@ -11,6 +11,7 @@ import { freePort } from './ports.js';
 import { printServiceTrouble } from './service-trouble.js';
 import { startStack, type Stack, type StackPorts } from './stack.js';
 import type { RestartPolicy } from './supervisor.js';
+import { statFieldsAfterCommand } from '../../src/runtime/proc-stat.js';
 
 export interface ThrowawayStack {
   stack: Stack;
@@ -108,12 +109,7 @@ export interface ProcessCpu {
 /** /proc/<pid>/stat (clock ticks of 1/100 s) as ProcessCpu; 'self' is this process. */
 export async function processCpu(pid: number | 'self'): Promise<ProcessCpu> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  // The fields after the command name (which may hold spaces) in parentheses: ppid is 4, utime and stime
-  // 14 and 15, cutime and cstime (waited-for children) 16 and 17.
-  const fields = stat
-    .slice(stat.lastIndexOf(')') + 2)
-    .split(' ')
-    .map(Number);
+  const fields = statFieldsAfterCommand(stat).map(Number);
   return { ppid: fields[1]!, own: (fields[11]! + fields[12]!) / 100, children: (fields[13]! + fields[14]!) / 100 };
 }
 

@@ -4,6 +4,7 @@
 // machine does goes first and they take every cycle left over: an idle machine still reads at full speed.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
+import { statFieldsAfterCommand } from './proc-stat.js';
 
 /** The nice value of reading threads and processes (0 is normal, 19 the lowest). */
 export const BACKGROUND_NICE = 10;
@@ -56,9 +57,8 @@ export function lowerThisProcessPriority(): void {
 export function lowerSessionGroup(pid: number): void {
   if (process.platform !== 'linux') return;
   try {
-    // /proc/<pid>/stat: pid (comm) state ppid pgrp session …; comm may hold spaces and parentheses.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const session = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+    const session = Number(statFieldsAfterCommand(stat)[3]);
     if (session === pid) writeFileSync(`/proc/${pid}/autogroup`, String(BACKGROUND_NICE));
   } catch {
     // No autogroups in this kernel, gone, or not permitted: the threads' own nice values are what there is.

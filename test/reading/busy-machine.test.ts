@@ -11,6 +11,7 @@ import { terminatePdfThreads } from '../../src/qc/reading/pdf-threads.js';
 import { spawnerPid } from '../../src/runtime/spawner.js';
 import { withCoresSaturated } from '../support/machine-load.js';
 import { drawScan } from '../support/scan-image.js';
+import { statFieldsAfterCommand } from '../../src/runtime/proc-stat.js';
 
 test.after.always(async () => {
   await terminateOcr();
@@ -25,7 +26,7 @@ async function tesseractChildren(): Promise<number[]> {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const ppid = Number(statFieldsAfterCommand(stat)[1]);
       return comm === 'tesseract' && ppid === helper ? [Number(entry)] : [];
     } catch {
       return [];

@@ -9,6 +9,7 @@ import { gunzipSync } from 'node:zlib';
 import { pgmHeader, type OcrBitmap } from './images.js';
 import type { OcrLanguage } from './language.js';
 import { spawnProcess, type SpawnedProcess } from '../../runtime/spawner.js';
+import { statFieldsAfterCommand } from '../../runtime/proc-stat.js';
 
 /** The binary looked for on PATH; scripts/stack/tesseract.ts installs it, the Dockerfile too. */
 const BINARY = 'tesseract';
@@ -40,8 +41,7 @@ export class CpuTimeExceeded extends Error {
 export function cpuTimeMs(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    // Fields after the command name (in parentheses, which may hold spaces): state, …, utime, stime.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const fields = statFieldsAfterCommand(stat);
     const ticks = Number(fields[11]) + Number(fields[12]);
     return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS : undefined;
   } catch {

@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { readdir, readFile } from 'node:fs/promises';
 import test from 'ava';
 import { BACKGROUND_NICE, lowerSessionGroup } from '../../../src/runtime/background-priority.js';
+import { statFieldsAfterCommand } from '../../../src/runtime/proc-stat.js';
 
 const MODULE = new URL('../../../src/runtime/background-priority.ts', import.meta.url).href;
 
@@ -23,7 +24,7 @@ async function threadNices(pid: number): Promise<number[]> {
   return Promise.all(
     tids.map(async (tid) => {
       const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      return Number(statFieldsAfterCommand(stat)[16]);
     }),
   );
 }

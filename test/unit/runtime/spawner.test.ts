@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import test from 'ava';
 import { spawnerPid, spawnProcess, stopSpawner } from '../../../src/runtime/spawner.js';
+import { statFieldsAfterCommand } from '../../../src/runtime/proc-stat.js';
 
 test.after.always(() => stopSpawner());
 
@@ -23,7 +24,7 @@ const collect = () => {
 /** A process's parent pid and nice value (Linux /proc). */
 async function statOf(pid: number): Promise<{ ppid: number; nice: number }> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = statFieldsAfterCommand(stat);
   return { ppid: Number(fields[1]), nice: Number(fields[16]) };
 }
 
