@@ -24,7 +24,7 @@ export interface PdfThreadSettings {
   renderTimeoutMs: number;
   /**
    * Threads at most, each holding one open PDF; more files wait. An idle thread costs some 80 MiB once
-   * it has read a file (src/runtime/thread-entry.ts), a reading one up to its heap ceiling below plus the streams it
+   * it has read a file (src/runtime/thread-entry.ts), a reading one what its page holds plus the streams it
    * decoded, so the count bounds the worker's memory as much as its speed. Two keep both cores of the target
    * machine busy.
    */
@@ -62,12 +62,14 @@ export const DEFAULT_PDF_THREAD_SETTINGS: PdfThreadSettings = {
 /**
  * A thread's heap ceiling. A PDF built to exhaust memory kills its thread, not the worker process with
  * every activity it runs. Decoded streams and images live outside the heap: pdf.js's maxImageSize
- * (pdfjs.ts) bounds images, the memory watch below the rest. A smaller heap is collected sooner, and with
- * it the native canvas surfaces its objects hold, but costs time: on a 300-document package the worker
- * peaked at 1,600 MiB with 1,024, 1,417 MiB with 512 (bench:worker-memory), and bench:qc read 25.0 and
- * 20.4 text pages a second; at 256 it was 15.
+ * (pdfjs.ts) bounds images, the memory watch below the rest, and it stops a runaway heap as well (the
+ * heap is resident memory too). The ceiling is no lower because V8 sizes its collections by it: under
+ * 2 GiB it lets a heap grow by a smaller factor between collections (at 512 MiB, about 1.5 times the live
+ * heap against 4 times), and a thread reading pages, with a live heap of some 30 MiB and much short-lived
+ * garbage, collected so often that reading a form page took 70 ms of CPU instead of 34
+ * (`npm run bench:qc`: 27 text pages a second against 53, at 512 and 2,048).
  */
-const THREAD_HEAP_MB = 512;
+const THREAD_HEAP_MB = 2048;
 const THREAD_START_TIMEOUT_MS = 60_000;
 /**
  * Pages read from one PDF at most. pdf.js trusts a page tree's counts, so a 10 KB file can claim a
