@@ -64,10 +64,10 @@ export const DEFAULT_PDF_THREAD_SETTINGS: PdfThreadSettings = {
  * every activity it runs. Decoded streams and images live outside the heap: pdf.js's maxImageSize
  * (pdfjs.ts) bounds images, the memory watch below the rest, and it stops a runaway heap as well (the
  * heap is resident memory too). The ceiling is no lower because V8 sizes its collections by it: under
- * 2 GiB it lets a heap grow by a smaller factor between collections (at 512 MiB, about 1.5 times the live
- * heap against 4 times), and a thread reading pages, with a live heap of some 30 MiB and much short-lived
+ * 2 GiB its heap controller lets a heap grow by a smaller factor between collections (from 2 GiB on, by
+ * its largest), and a thread reading pages, with a live heap of some 30 MiB and much short-lived
  * garbage, collected so often that reading a form page took 70 ms of CPU instead of 34
- * (`npm run bench:qc`: 27 text pages a second against 53, at 512 and 2,048).
+ * (the reading alone in `npm run bench:qc`: 27 text pages a second against 64, at 512 and 2,048).
  */
 const THREAD_HEAP_MB = 2048;
 const THREAD_START_TIMEOUT_MS = 60_000;
