@@ -1,4 +1,5 @@
-// The inside of a working-document parser's thread (marker-parsing.ts): one request, one reply.
+// The inside of a working-document parser's thread (marker-parsing.ts): a reply to each request, one
+// request at a time.
 import { parentPort } from 'node:worker_threads';
 import { parseWorkingDocument, parseWorkingDocumentFields } from './marker.js';
 import type { ParseReply, ParseRequest } from './marker-parsing.js';
@@ -6,7 +7,7 @@ import type { ParseReply, ParseRequest } from './marker-parsing.js';
 const port = parentPort;
 if (!port) throw new Error('marker-thread.ts runs as a worker thread (see marker-parsing.ts)');
 
-port.once('message', (request: ParseRequest) => {
+port.on('message', (request: ParseRequest) => {
   const reply: Promise<ParseReply> =
     request.kind === 'inspect'
       ? parseWorkingDocument(request.bytes, request.secrets).then((found) => ({ kind: 'inspect', found }))

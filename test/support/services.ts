@@ -1,5 +1,6 @@
 // Extra API and worker processes for tests that stop, kill or misconfigure them without disturbing the
 // shared stack: each gets its own port and, where it matters, its own task queue.
+import { readFile } from 'node:fs/promises';
 import { loadConfig } from '../../src/config.js';
 import { freePort } from '../../scripts/stack/ports.js';
 import { startService, waitForApi, waitForWorker } from '../../scripts/stack/stack.js';
@@ -35,8 +36,7 @@ export class TestServices {
       `api-test-${process.pid}-${++this.count}`,
     );
     const root = `http://127.0.0.1:${port}`;
-    if (opts.waitReady ?? true) await waitForApi(root);
-    else await waitForHealthz(root);
+    await untilReadyOrExited(child, (opts.waitReady ?? true) ? waitForApi(root) : waitForHealthz(root));
     return { child, root, url: `${root}/v1` };
   }
 
@@ -50,7 +50,7 @@ export class TestServices {
       false,
       `worker-test-${process.pid}-${++this.count}`,
     );
-    await waitForWorker(loadConfig(env));
+    await untilReadyOrExited(child, waitForWorker(loadConfig(env)));
     return child;
   }
 
@@ -63,6 +63,25 @@ export class TestServices {
 
   stopAll(): Promise<void> {
     return this.supervisor.stopAll();
+  }
+}
+
+/**
+ * Waits for `ready`, unless the child exits first: then fails at once with the end of its log (a port
+ * taken between freePort and the bind, a bad setting), rather than after the whole wait.
+ */
+async function untilReadyOrExited(child: Supervised, ready: Promise<void>): Promise<void> {
+  let waiting = true;
+  const exited = child.exited.then(async (code) => {
+    if (!waiting) return;
+    const log = await readFile(child.spec.logFile, 'utf8').catch(() => '');
+    const tail = log.trimEnd().split('\n').slice(-20).join('\n');
+    throw new Error(`${child.spec.name} exited (${code ?? 'killed'}) before it was ready; its log ends:\n${tail}`);
+  });
+  try {
+    await Promise.race([ready, exited]);
+  } finally {
+    waiting = false;
   }
 }
 

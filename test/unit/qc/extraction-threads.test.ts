@@ -7,7 +7,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { analyseDocuments } from '../../../src/qc/analyse.js';
 import {
   configureExtraction,
-  extractionThreadsStarted,
+  extractionsInThreads,
   INLINE_EXTRACTION_PAGES,
 } from '../../../src/qc/extraction-threads.js';
 import { analyseFile, documentsOfReading } from '../../../src/qc/logical-documents.js';
@@ -46,9 +46,9 @@ test.serial("a long file's documents come from a thread, as extraction in place 
   if (!reading.readable) return t.fail(reading.reason);
   t.true(reading.pages.length > INLINE_EXTRACTION_PAGES);
 
-  const before = extractionThreadsStarted();
+  const before = extractionsInThreads();
   const { documents, unreadable } = await analyseFile('loan-file.pdf', 'application/pdf', bytes);
-  t.is(extractionThreadsStarted(), before + 1);
+  t.is(extractionsInThreads(), before + 1);
   t.is(unreadable, null);
   t.deepEqual(
     documents.map((d) => d.documentClass),
@@ -58,13 +58,13 @@ test.serial("a long file's documents come from a thread, as extraction in place 
 });
 
 test.serial('a file of a few pages is extracted in place, with no thread', async (t) => {
-  const before = extractionThreadsStarted();
+  const before = extractionsInThreads();
   const { documents } = await analyseFile('cd.pdf', 'application/pdf', sample('cd_sample_fixed_rate_h25b.pdf'));
   t.deepEqual(
     documents.map((d) => d.documentClass),
     ['closing_disclosure'],
   );
-  t.is(extractionThreadsStarted(), before);
+  t.is(extractionsInThreads(), before);
 });
 
 test.serial(

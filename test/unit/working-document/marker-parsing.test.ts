@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import {
   configureMarkerParsing,
   MAX_PARSE_THREADS,
+  parseThreadCounts,
   parseThreadsRunning,
 } from '../../../src/working-document/marker-parsing.js';
 import { inspectWorkingDocument, readWorkingDocumentFields } from '../../../src/working-document/marker.js';
@@ -61,6 +62,46 @@ test.serial('parses come from one bounded pool: six crafted files at once run tw
     t.is(parseThreadsRunning(), 0);
   } finally {
     clearInterval(sampler);
+    configureMarkerParsing(previous);
+  }
+});
+
+test.serial('a thread that answered takes the next parse, and ends once idle for its idle time', async (t) => {
+  const previous = configureMarkerParsing({ idleMs: 400 });
+  try {
+    const bytes = await workingDocument({
+      reviewId: randomUUID(),
+      releaseId: randomUUID(),
+      secret,
+      findings: ['APR-001'],
+    });
+    const before = parseThreadCounts();
+    t.is(before.idle, 0);
+    await inspectWorkingDocument(bytes, secret);
+    t.deepEqual(parseThreadCounts(), { started: before.started + 1, idle: 1 });
+    await readWorkingDocumentFields(bytes);
+    t.deepEqual(parseThreadCounts(), { started: before.started + 1, idle: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    t.deepEqual(parseThreadCounts(), { started: before.started + 1, idle: 0 });
+    await inspectWorkingDocument(bytes, secret);
+    t.deepEqual(parseThreadCounts(), { started: before.started + 2, idle: 1 });
+  } finally {
+    configureMarkerParsing(previous);
+  }
+});
+
+test.serial('a thread stopped at its budget is not used again: the next parse gets a fresh one', async (t) => {
+  const previous = configureMarkerParsing({ timeoutMs: 300 });
+  try {
+    const before = parseThreadCounts();
+    t.is(await inspectWorkingDocument(slow, secret), null);
+    t.deepEqual(parseThreadCounts(), { started: before.started + 1, idle: 0 });
+    configureMarkerParsing(previous);
+    const mark = { reviewId: randomUUID(), releaseId: randomUUID() };
+    const bytes = await workingDocument({ ...mark, secret, findings: ['APR-001'] });
+    t.deepEqual(await inspectWorkingDocument(bytes, secret), { ...mark, fieldCount: 3 });
+    t.deepEqual(parseThreadCounts(), { started: before.started + 2, idle: 1 });
+  } finally {
     configureMarkerParsing(previous);
   }
 });
