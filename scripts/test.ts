@@ -4,13 +4,14 @@
 // script against the same throw-away stack instead of the suite (`npm run histories:record`). `--cluster`
 // first puts a secured Temporal cluster in the stack in place of the dev server (`npm run test:cluster`).
 import { spawn } from 'node:child_process';
-import { chmod, cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freePort } from './stack/ports.js';
 import { printServiceTrouble } from './stack/service-trouble.js';
 import { REPO_ROOT, startStack, type Stack, type StackPorts } from './stack/stack.js';
+import { Supervisor, type Supervised } from './stack/supervisor.js';
 import { createTestCertificates } from './stack/test-certificates.js';
 
 const started = Date.now();
@@ -47,6 +48,21 @@ async function runAva(env: Record<string, string>, args: string[], tally: Tally)
   });
 }
 
+/**
+ * Signals a process gets from its own fatal error (Node's abort on a failed assertion, a segfault), never
+ * from a fault test: those stop services with SIGKILL or SIGSTOP.
+ */
+const CRASH_SIGNALS: ReadonlySet<string> = new Set(['SIGABRT', 'SIGSEGV', 'SIGBUS', 'SIGILL', 'SIGFPE']);
+
+/** Lines of a crashed service's log printed with its crash: its last words are the crash's trace. */
+const CRASH_LOG_LINES = 40;
+
+async function printCrash(child: Supervised, signal: string): Promise<void> {
+  console.log(`# the stack's ${child.spec.name} crashed (${signal}) while the tests ran; its log ends:`);
+  const log = await readFile(child.spec.logFile, 'utf8').catch(() => '');
+  for (const line of log.trimEnd().split('\n').slice(-CRASH_LOG_LINES)) console.log(`#   ${line.slice(0, 400)}`);
+}
+
 async function runScript(env: Record<string, string>, script: string, args: string[]): Promise<number> {
   const child = spawn(process.execPath, ['--import=tsx', script, ...args], {
     cwd: REPO_ROOT,
@@ -78,6 +94,13 @@ async function main(): Promise<number> {
   };
   const tally: Tally = { passed: 0, failed: 0, skipped: 0, todo: 0 };
   let stack: Stack | undefined;
+  // A service of the stack that crashes fails the run by name: every test after it would fail for it
+  // (the test stack restarts nothing), each saying only what it saw.
+  const crashes: { child: Supervised; signal: string }[] = [];
+  const supervisor = new Supervisor();
+  supervisor.onUnexpectedExit = (child, _code, signal) => {
+    if (signal && CRASH_SIGNALS.has(signal)) crashes.push({ child, signal });
+  };
   let exitCode = 1;
   const cleanup = async () => {
     await stack?.stop();
@@ -99,6 +122,7 @@ async function main(): Promise<number> {
       ports,
       durable: false,
       echoServices: false,
+      supervisor,
       temporalCluster,
       // PostgreSQL offers TLS with the suite's certificate: database-tls.test.ts connects with verify-full.
       postgresTls: { certFile: tls.certFile, keyFile: tls.keyFile },
@@ -143,6 +167,8 @@ async function main(): Promise<number> {
     const avaExit = await runAva({ ...stack.serviceEnv, TEST_STACK_FILE: descriptor }, args, tally);
     // ava exits non-zero for failures it does not count as tests (a crashed file, an unhandled rejection).
     if (avaExit !== 0 && tally.failed === 0) tally.failed = 1;
+    for (const { child, signal } of crashes) await printCrash(child, signal);
+    tally.failed += crashes.length;
     exitCode = tally.failed > 0 || tally.passed === 0 ? 1 : 0;
     if (exitCode !== 0) await printServiceTrouble(join(dataDir, 'logs'));
   } catch (err) {

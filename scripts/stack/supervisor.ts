@@ -68,8 +68,11 @@ export class Supervisor {
   private readonly stopped = new AbortController();
   /** The steps of starting under way (see step): stopAll waits for them to end before it returns. */
   private readonly steps = new Set<Promise<unknown>>();
-  /** Called when a child exits while the stack is meant to be running, and is not (or no more) restarted. */
-  onUnexpectedExit: (child: Supervised, code: number | null) => void = () => {};
+  /**
+   * Called when a child exits while the stack is meant to be running, and is not (or no more) restarted:
+   * with its exit code, or the signal that ended it.
+   */
+  onUnexpectedExit: (child: Supervised, code: number | null, signal: NodeJS.Signals | null) => void = () => {};
   /** Called when a child is restarted, with why and after how long. */
   onRestart: (child: Supervised, code: number | null, delayMs: number) => void = () => {};
 
@@ -104,6 +107,7 @@ export class Supervisor {
       lowerProcessPriority(child.pid);
     }
     let alive = true;
+    let endedBy: NodeJS.Signals | null = null;
     const forward = (chunk: Buffer) => {
       // Output can still arrive after 'exit' (stdio drains later): the exit line then goes first.
       if (!log.writableEnded) log.write(chunk);
@@ -129,6 +133,7 @@ export class Supervisor {
       });
       child.once('exit', (code, signal) => {
         alive = false;
+        endedBy = signal;
         resolve(code);
         // The log ends once the child's output is drained, not at its exit.
         const done = () => log.end(`exited with ${code ?? signal}\n`);
@@ -145,7 +150,7 @@ export class Supervisor {
       const policy = this.restart;
       const fast = Date.now() - startedAt < (policy?.healthyMs ?? 0) ? fastFailures + 1 : 0;
       if (!policy || fast >= policy.maxFastFailures) {
-        this.onUnexpectedExit(supervised, code);
+        this.onUnexpectedExit(supervised, code, endedBy);
         return;
       }
       const delay = Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** Math.max(0, fast - 1));

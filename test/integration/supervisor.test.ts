@@ -1,6 +1,7 @@
 // The local stack's supervisor (`npm start`): a process that dies is restarted with backoff, one that keeps
-// dying at once is given up on, stopping the stack stops a restart that is pending, and a step of starting
-// (a probe, an install, a build) is killed with whatever it started.
+// dying at once is given up on (its exit reported with its code or signal), stopping the stack stops a
+// restart that is pending, and a step of starting (a probe, an install, a build) is killed with whatever
+// it started.
 import test from 'ava';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,11 +62,20 @@ test(
   'without a restart policy (tests) an exit is reported at once; stopping the stack cancels a ' + 'pending restart',
   async (t) => {
     const plain = new Supervisor();
-    const reported = new Promise<string>((resolve) => {
-      plain.onUnexpectedExit = (child) => resolve(child.spec.name);
+    const reports: string[] = [];
+    let reported = () => {};
+    plain.onUnexpectedExit = (child, code, signal) => {
+      reports.push(`${child.spec.name} ${code ?? signal}`);
+      reported();
+    };
+    const twoReports = new Promise<void>((resolve) => {
+      reported = () => reports.length === 2 && resolve();
     });
     plain.start(node('once', 'process.exit(1)'));
-    t.is(await reported, 'once');
+    // A process's own fatal error ends it by a signal, which is reported as such (npm test names crashes).
+    plain.start(node('aborts', 'process.abort()'));
+    await twoReports;
+    t.deepEqual(reports.sort(), ['aborts SIGABRT', 'once 1']);
     await plain.stopAll();
 
     const slow = new Supervisor({ ...POLICY, firstDelayMs: 500 });
