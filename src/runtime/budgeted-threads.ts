@@ -6,9 +6,9 @@
 // A thread that has answered waits for the next request and ends once it has been idle for `idleMs`. Ending
 // each thread at its answer made the process abort now and then on Node 20: V8 may still be compiling a
 // thread's hot code in the background while Node takes the thread's isolate off its platform, and the
-// compile job's call back into the platform fails an assertion (`NodePlatform::ForIsolate`;
-// nodejs/node#31752). An idle thread has nothing compiling, so threads end idle, and a busy one only when it
-// overruns or fails. What a request leaves in a thread's heap is garbage once it has answered.
+// compile job's call back into the platform fails an assertion (`NodePlatform::ForIsolate`: Node 20 takes
+// an isolate off the platform before disposing of it, which v8/node#208 reverses for later lines). An idle
+// thread has nothing compiling, so threads end idle, and a busy one only when it overruns or fails. What a request leaves in a thread's heap is garbage once it has answered.
 import type { Worker } from 'node:worker_threads';
 import { Semaphore } from 'async-mutex';
 import { startThread } from './thread-entry.js';
