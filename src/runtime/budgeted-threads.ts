@@ -85,7 +85,7 @@ export class BudgetedThreads<Request, Reply> {
   endIdle(): void {
     for (const entry of this.idle.splice(0)) {
       this.unwatch(entry);
-      void entry.thread.terminate();
+      stop(entry.thread);
     }
   }
 
@@ -126,7 +126,7 @@ export class BudgetedThreads<Request, Reply> {
         clearTimeout(timer);
         worker.off('message', onMessage).off('error', onError).off('exit', onExit);
         if (keep) this.keepIdle(worker, heapMb);
-        else void worker.terminate();
+        else stop(worker);
         resolve(outcome);
       };
       const onMessage = (reply: Reply) => finish({ answered: true, reply }, true);
@@ -158,7 +158,7 @@ export class BudgetedThreads<Request, Reply> {
       thread,
       heapMb,
       timer: setTimeout(() => {
-        if (this.forget(entry)) void thread.terminate();
+        if (this.forget(entry)) stop(thread);
       }, this.budget.idleMs).unref(),
       // A thread that fails or dies while idle is not used again.
       gone: () => this.forget(entry),
@@ -180,4 +180,10 @@ export class BudgetedThreads<Request, Reply> {
     clearTimeout(timer);
     thread.off('error', gone).off('exit', gone);
   }
+}
+
+/** Terminates a thread no request waits on: an error it may still report is no one's, and must not throw. */
+function stop(thread: Worker): void {
+  thread.on('error', () => {});
+  void thread.terminate();
 }
