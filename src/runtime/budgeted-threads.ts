@@ -8,7 +8,8 @@
 // thread's hot code in the background while Node takes the thread's isolate off its platform, and the
 // compile job's call back into the platform fails an assertion (`NodePlatform::ForIsolate`: Node 20 takes
 // an isolate off the platform before disposing of it, which v8/node#208 reverses for later lines). An idle
-// thread has nothing compiling, so threads end idle, and a busy one only when it overruns or fails. What a request leaves in a thread's heap is garbage once it has answered.
+// thread has nothing compiling, so threads end idle, and a busy one only when it overruns or fails. What a
+// request leaves in a thread's heap is garbage once it has answered.
 import type { Worker } from 'node:worker_threads';
 import { Semaphore } from 'async-mutex';
 import { startThread } from './thread-entry.js';
