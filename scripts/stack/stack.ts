@@ -235,7 +235,7 @@ export function temporalProcess(o: {
       'journal_mode=wal',
       '--sqlite-pragma',
       'synchronous=normal',
-      // One write partition per task queue, eager activities (temporal-settings.ts).
+      // One write partition per task queue, eager activities, prompt deletions (temporal-settings.ts).
       ...SERVICE_DYNAMIC_CONFIG.flatMap(({ key, value }) => [
         '--dynamic-config-value',
         `${key}=${JSON.stringify(value)}`,

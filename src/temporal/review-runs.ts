@@ -121,7 +121,9 @@ export async function deleteReviewRuns(
   );
   // The runs' histories hold the review's ids, labels and the like (sealed): none is kept. Each is
   // deleted once the run has ended (it ends as the update answers): deleting a run is not terminating
-  // it. Temporal deletes a history in the background once asked (a closed run's within a minute or two).
+  // it. Temporal deletes a history in the background once asked: a closed run's within seconds where its
+  // history service records its queue's progress every second (docs/operations.md#temporal-server-settings),
+  // minutes at Temporal's default of 30 s.
   const remove = (runId: string) =>
     temporal.workflowService
       .deleteWorkflowExecution({

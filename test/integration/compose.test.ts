@@ -135,7 +135,7 @@ test('MinIO is pinned to the release the local stack builds', (t) => {
   t.is(compose.services.minio!.image, `minio/minio:${MINIO_SERVER.label}`);
 });
 
-test("the Temporal server has the local stack's settings: one write partition per task queue, eager activities", (t) => {
+test("the Temporal server has the local stack's settings: one write partition per task queue, eager activities, prompt deletions", (t) => {
   const temporal = compose.services.temporal!;
   const path = temporal.environment?.DYNAMIC_CONFIG_FILE_PATH;
   const mount = temporal.volumes?.find((v) => v.split(':')[1] === path);
@@ -144,7 +144,11 @@ test("the Temporal server has the local stack's settings: one write partition pe
   const config = parse(readFileSync(file, 'utf8')) as Record<string, { value: unknown }[]>;
   t.deepEqual(
     SERVICE_DYNAMIC_CONFIG.map(({ key }) => key),
-    ['matching.numTaskqueueWritePartitions', 'system.enableActivityEagerExecution'],
+    [
+      'matching.numTaskqueueWritePartitions',
+      'system.enableActivityEagerExecution',
+      'history.transferProcessorUpdateAckInterval',
+    ],
   );
   for (const { key, value } of SERVICE_DYNAMIC_CONFIG) t.deepEqual(config[key], [{ value }], key);
 });
