@@ -9,6 +9,20 @@ export interface RetentionPolicy {
   retentionDays: number;
 }
 
+/** How the audit row of a deletion the retention made names who asked for it: `retention:<days>d`. */
+export const RETENTION_REQUESTER_PREFIX = 'retention:';
+
+/**
+ * Whether the review was deleted by a retention (its audit row says so): a deletion an earlier attempt of
+ * the retention carried out.
+ */
+export async function deletedByRetention(sql: Sql, reviewId: string): Promise<boolean> {
+  const [row] = await sql`
+    select 1 from review_deletions
+     where review_id = ${reviewId} and starts_with(requested_by, ${RETENTION_REQUESTER_PREFIX})`;
+  return row !== undefined;
+}
+
 /** The organizations that have a retention set. */
 export async function retentionPolicies(sql: Sql): Promise<RetentionPolicy[]> {
   const rows = await sql<{ id: string; retention_days: number }[]>`

@@ -4,27 +4,33 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { Sql } from '../db/client.js';
-import { expiredReview } from '../db/retention.js';
-import { deleteReviewRuns } from '../temporal/review-runs.js';
+import { deletedByRetention, expiredReview, RETENTION_REQUESTER_PREFIX } from '../db/retention.js';
+import { deleteReviewHistories, deleteReviewRuns } from '../temporal/review-runs.js';
 import { NOT_AT_REST } from '../../workflows/messages.js';
 
 export type RetentionOutcome = 'deleted' | 'kept';
 
 /** Who the audit row names for a deletion of the retention. */
 export function retentionRequester(retentionDays: number): string {
-  return `retention:${retentionDays}d`;
+  return `${RETENTION_REQUESTER_PREFIX}${retentionDays}d`;
 }
 
 /**
  * Deletes the review when it is past its organization's retention now (read again here: the sweep that
- * found it may be minutes old), else keeps it.
+ * found it may be minutes old), else keeps it. An attempt that finds the review already deleted by a
+ * retention finishes that deletion: the attempt before it may have ended (timed out, its worker gone)
+ * between the review's purge and asking Temporal to delete its histories.
  */
 export async function deleteExpiredReview(
   deps: { sql: Sql; temporal: Client; taskQueue: string },
   reviewId: string,
 ): Promise<RetentionOutcome> {
   const expired = await expiredReview(deps.sql, reviewId);
-  if (!expired) return 'kept';
+  if (!expired) {
+    if (!(await deletedByRetention(deps.sql, reviewId))) return 'kept';
+    await deleteReviewHistories(deps.temporal, reviewId);
+    return 'deleted';
+  }
   try {
     await deleteReviewRuns(deps.temporal, deps.taskQueue, expired.organizationId, expired.record, {
       requestedBy: retentionRequester(expired.retentionDays),

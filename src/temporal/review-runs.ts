@@ -3,6 +3,7 @@
 // new one when the last has closed, and a deletion, which goes through the run and then deletes the
 // histories of all the review's runs.
 import {
+  isGrpcServiceError,
   WithStartWorkflowOperation,
   WorkflowNotFoundError,
   type Client,
@@ -119,6 +120,15 @@ export async function deleteReviewRuns(
       startWorkflowOperation: continuingRun(taskQueue, organizationId, record),
     }),
   );
+  await deleteReviewHistories(temporal, reviewId);
+}
+
+/**
+ * Asks Temporal to delete every run's history of the review, once its last run has ended (waited for 30 s
+ * at most). Runs already deleted are not found, which is no failure: a deletion finished again deletes
+ * what is left.
+ */
+export async function deleteReviewHistories(temporal: Client, reviewId: string): Promise<void> {
   // The runs' histories hold the review's ids, labels and the like (sealed): none is kept. Each is
   // deleted once the run has ended (it ends as the update answers): deleting a run is not terminating
   // it. Temporal deletes a history in the background once asked: a closed run's within seconds where its
@@ -130,22 +140,39 @@ export async function deleteReviewRuns(
         namespace: temporal.options.namespace,
         workflowExecution: { workflowId: reviewId, runId },
       })
-      .catch((err: unknown) =>
+      .catch((err: unknown) => {
+        // Deleted already: the list still shows a run a moment after its history is gone.
+        if (isGrpcServiceError(err) && err.code === GRPC_NOT_FOUND) return;
         processLog.warn(`a history of review ${reviewId} was not deleted: it expires with its namespace's retention`, {
           review_id: reviewId,
           run_id: runId,
           error: err,
-        }),
-      );
+        });
+      });
   const handle = temporal.workflow.getHandle(reviewId);
   await temporal.withDeadline(Date.now() + 30_000, () => handle.result()).catch(() => undefined);
+  // The last run by its handle (the list may not show it yet), the earlier ones as the list shows them.
+  let last: string | undefined;
   try {
-    // The last run by its handle (the list may not show it yet), the earlier ones as the list shows them.
-    const { runId: last } = await handle.describe();
+    ({ runId: last } = await handle.describe());
     await remove(last);
+  } catch (err) {
+    // No last run: deleted already, by the deletion this one finishes.
+    if (!(err instanceof WorkflowNotFoundError)) {
+      processLog.warn(`the runs of review ${reviewId} were not found for deletion`, {
+        review_id: reviewId,
+        error: err,
+      });
+      return;
+    }
+  }
+  try {
     for await (const run of temporal.workflow.list({ query: `WorkflowId = '${reviewId}'` }))
       if (run.runId !== last) await remove(run.runId);
   } catch (err) {
-    processLog.warn(`the runs of review ${reviewId} were not found for deletion`, { review_id: reviewId, error: err });
+    processLog.warn(`the runs of review ${reviewId} were not listed for deletion`, { review_id: reviewId, error: err });
   }
 }
+
+/** gRPC's NOT_FOUND status, as Temporal's frontend answers for a run it does not have. */
+const GRPC_NOT_FOUND = 5;

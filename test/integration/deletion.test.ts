@@ -5,6 +5,7 @@
 // stopped, and nothing of it is written after. An organization's retention deletes its reviews the same
 // way once they have been at rest (released or failed) that many days, started by a Temporal Schedule.
 import test, { type ExecutionContext } from 'ava';
+import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { findReviewRecord } from '../../src/db/reviews.js';
@@ -17,6 +18,7 @@ import { call, errorCode, form } from '../support/http.js';
 import { keysUnder, storage } from '../support/objects.js';
 import { waitForInternalState, waitForReview } from '../support/reviews.js';
 import { retentionScheduleId } from '../../src/temporal/retention-schedule.js';
+import { deleteExpiredReview, retentionRequester } from '../../src/reviews/retention.js';
 import { closeShared, config, db, newOrganization, stack, temporalClient } from '../support/stack.js';
 
 const { temporal } = proto;
@@ -261,6 +263,37 @@ test("an organization's retention deletes its reviews at rest that long, live an
 
   t.is((await api('GET', `/reviews/${recent}`, org.liveKey)).status, 200, 'at rest 29 of 30 days: kept');
   t.is((await api('GET', `/reviews/${otherOrg}`, keeping.liveKey)).status, 200, 'no retention: kept');
+});
+
+test("a retention's deletion cut short after the review's purge is finished by its retry: the review's histories go too", async (t) => {
+  t.timeout(600_000);
+  const org = await newOrganization({ retentionDays: 30 });
+  const created = await api('POST', '/reviews', org.liveKey, {
+    form: form([{ name: 'cd.pdf', data: await pdf('Closing Disclosure') }], { reference_id: 'RET-RETRY' }),
+  });
+  t.is(created.status, 201, created.text);
+  const { review_id: id } = ReviewSchema.parse(created.body);
+  await waitForReview(org.liveKey, id, (r) => r.status === 'completed', 120_000);
+  await atRestSince(id, 31);
+  const found = await findReviewRecord(db(), id);
+  const client = await temporalClient();
+  // The attempt cut short: the review deleted through its workflow as the retention asks, and no more.
+  await updateReviewRun(() =>
+    client.workflow.executeUpdateWithStart(deleteReviewUpdate, {
+      args: [{ requestedBy: retentionRequester(30), requestedAt: new Date().toISOString(), onlyAtRest: true }],
+      startWorkflowOperation: continuingRun(config.temporal.taskQueue, org.id, found!.record),
+    }),
+  );
+  t.deepEqual(await rowsLeft(id), {});
+  await client.workflow.getHandle(id).result();
+  t.truthy(await client.workflow.getHandle(id).describe(), 'its histories are still there');
+
+  // The retry finds the review gone, by a retention, and finishes the deletion.
+  const deps = { sql: db(), temporal: client, taskQueue: config.temporal.taskQueue };
+  t.is(await deleteExpiredReview(deps, id), 'deleted');
+  t.false(await historiesLeft(t, id), 'no workflow history of it is left');
+  // A review no retention deleted is none of its business.
+  t.is(await deleteExpiredReview(deps, randomUUID()), 'kept');
 });
 
 test("the retention's deletion is refused by a review not at rest, which stays and completes: documents that arrived since the sweep are never deleted unread", async (t) => {
