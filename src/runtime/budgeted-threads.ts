@@ -29,7 +29,6 @@ export type ThreadOutcome<Reply> = { answered: true; reply: Reply } | { answered
 /** An answered thread waiting for the next request, and the timer that ends it. */
 interface IdleThread {
   thread: Worker;
-  heapMb: number;
   timer: NodeJS.Timeout;
   gone: () => void;
 }
@@ -54,7 +53,10 @@ export class BudgetedThreads<Request, Reply> {
     this.slots = new Semaphore(max);
   }
 
-  /** Changes the budget and returns the previous one (tests shorten it). Idle threads end. */
+  /**
+   * Changes the budget and returns the previous one (tests shorten it). Idle threads end, so every idle
+   * thread was started under the budget in force.
+   */
   configure(changes: Partial<ThreadBudget>): ThreadBudget {
     const previous = this.budget;
     this.budget = { ...this.budget, ...changes };
@@ -108,7 +110,7 @@ export class BudgetedThreads<Request, Reply> {
   private async runInThread(request: Request): Promise<ThreadOutcome<Reply>> {
     const { timeoutMs, heapMb } = this.budget;
     const begun = Date.now();
-    let thread = this.takeIdle(heapMb);
+    let thread = this.takeIdle();
     if (!thread) {
       try {
         thread = await startThread(this.name, this.source, { resourceLimits: { maxOldGenerationSizeMb: heapMb } });
@@ -126,7 +128,7 @@ export class BudgetedThreads<Request, Reply> {
         done = true;
         clearTimeout(timer);
         worker.off('message', onMessage).off('error', onError).off('exit', onExit);
-        if (keep) this.keepIdle(worker, heapMb);
+        if (keep) this.keepIdle(worker);
         else stop(worker);
         resolve(outcome);
       };
@@ -144,20 +146,17 @@ export class BudgetedThreads<Request, Reply> {
     });
   }
 
-  /** An idle thread of the budget's heap ceiling, no longer idle; none when there is none. */
-  private takeIdle(heapMb: number): Worker | undefined {
-    const i = this.idle.findIndex((t) => t.heapMb === heapMb);
-    if (i < 0) return undefined;
-    const [entry] = this.idle.splice(i, 1) as [IdleThread];
-    this.unwatch(entry);
-    return entry.thread;
+  /** An idle thread, no longer idle; none when there is none. */
+  private takeIdle(): Worker | undefined {
+    const entry = this.idle.pop();
+    if (entry) this.unwatch(entry);
+    return entry?.thread;
   }
 
   /** Keeps an answered thread for the next request, for `idleMs`; it keeps no process alive meanwhile. */
-  private keepIdle(thread: Worker, heapMb: number): void {
+  private keepIdle(thread: Worker): void {
     const entry: IdleThread = {
       thread,
-      heapMb,
       timer: setTimeout(() => {
         if (this.forget(entry)) stop(thread);
       }, this.budget.idleMs).unref(),
