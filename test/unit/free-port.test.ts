@@ -3,7 +3,7 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { freePort, portSearchRange } from '../../scripts/stack/ports.js';
+import { FETCH_BLOCKED_PORTS, freePort, portSearchRange } from '../../scripts/stack/ports.js';
 
 test('the ports handed out are distinct, bindable, and outside the ephemeral range', async (t) => {
   const ports: number[] = [];
@@ -35,4 +35,14 @@ test('the ports handed out are distinct, bindable, and outside the ephemeral ran
   );
   t.is(servers.length, ports.length);
   for (const s of servers) s.close();
+});
+
+test("the ports skipped besides busy ones are those fetch refuses to connect to ('bad port')", async (t) => {
+  for (const port of FETCH_BLOCKED_PORTS) {
+    const refused = await fetch(`http://127.0.0.1:${port}/`).then(
+      () => undefined,
+      (err: Error) => err,
+    );
+    t.regex(String((refused?.cause as Error | undefined)?.message), /bad port/, `port ${port}`);
+  }
 });
