@@ -1,6 +1,7 @@
 // Analysis for the review workflow: the organization's policy, fleet-wide analysis slots, and the
 // analysis itself (thin adapters over src/qc and src/db).
 import { Context } from '@temporalio/activity';
+import { CancelledFailure } from '@temporalio/common';
 import type { Config } from '../src/config.js';
 import type { Sql } from '../src/db/client.js';
 import { releaseAnalysisSlot, type SlotRequest } from '../src/db/analysis-slots.js';
@@ -16,6 +17,7 @@ import type { AnalysisSummary, PassBegun } from '../src/reviews/pipeline.js';
 import { beginPass, type PassRequest } from '../src/reviews/pass.js';
 import { saveReleaseDraft } from '../src/db/releases.js';
 import { readBuffer, type Storage } from '../src/storage/minio.js';
+import { BEAT_MS } from './heartbeat.js';
 
 /** The part of analyseToDraft's start-to-close timeout (60 min, workflows/review.ts) spent reading files. */
 const READING_SHARE_OF_TIMEOUT = 0.75;
@@ -26,14 +28,20 @@ interface AnalysisResult extends Omit<AnalysisSummary, 'releaseId' | 'findings'>
 }
 
 export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; storage: Storage; config: Config }) {
-  /** Reads and classifies every evidence document of the review and derives its findings. */
-  async function analyse(reviewId: string): Promise<AnalysisResult & { particulars: Particulars }> {
+  /**
+   * Reads and classifies every evidence document of the review and derives its findings; rejects with the
+   * cancellation once `stopped` is aborted.
+   */
+  async function analyse(
+    reviewId: string,
+    stopped: AbortSignal,
+  ): Promise<AnalysisResult & { particulars: Particulars }> {
     const docs = await evidenceDocuments(sql, reviewId);
     const ctx = Context.current();
     // A heartbeat on a clock as well as per document: one large document may take longer to read than
-    // the heartbeat timeout, and the worker is alive all the same.
+    // the heartbeat timeout, and the worker is alive all the same. Heartbeats also bring a cancellation.
     let done = 0;
-    const beat = setInterval(() => ctx.heartbeat(done), 5_000);
+    const beat = setInterval(() => ctx.heartbeat(done), BEAT_MS);
     // Reading stops (pages illegible, files unreadable) with a quarter of the activity's timeout left
     // for the rules and the bookkeeping below: a package too large to read in time (thousands of
     // scanned pages) is reported as far as it was read, rather than timed out and retried in vain.
@@ -48,6 +56,7 @@ export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; s
         ocr: timedOcr(tesseractOcr, (seconds) => workerMetrics.ocrSeconds.inc(seconds)),
         concurrency: config.qc.ocrWorkers,
         deadline,
+        signal: stopped,
       },
     ).finally(() => clearInterval(beat));
     // A file split into several logical documents records each class, in page order.
@@ -88,11 +97,35 @@ export function createAnalysisActivities({ sql, storage, config }: { sql: Sql; s
      * the draft of release `releaseId`; returns the counts.
      */
     async analyseToDraft(input: { reviewId: string; releaseId: string }): Promise<AnalysisSummary> {
-      const { findings, particulars, ...counts } = await timedWork(workerMetrics.analysisDuration, () =>
-        analyse(input.reviewId),
+      const stopped = cancelledByServer(Context.current());
+      const { findings, particulars, ...counts } = await timedWork(
+        workerMetrics.analysisDuration,
+        () => analyse(input.reviewId, stopped),
+        stopped,
       );
       await saveReleaseDraft(sql, { id: input.releaseId, reviewId: input.reviewId, findings, particulars });
       return { releaseId: input.releaseId, ...counts, findings: findings.length };
     },
   };
+}
+
+/**
+ * Aborted when Temporal cancels the activity (its review is being deleted, the attempt timed out), which it
+ * tells in the answer to a heartbeat: reading then stops at the pages under way and the activity ends
+ * cancelled, having written nothing. Not when the worker itself stops: a worker stopped with SIGTERM
+ * finishes the analyses it has (docs/operations.md), rather than leave them to be read again from the start.
+ */
+function cancelledByServer(ctx: Context): AbortSignal {
+  const { cancellationSignal } = ctx;
+  const stop = new AbortController();
+  const heard = () => {
+    const reason: unknown = cancellationSignal.reason;
+    const shutdown =
+      ctx.cancellationDetails?.workerShutdown === true ||
+      (reason instanceof CancelledFailure && reason.message === 'WORKER_SHUTDOWN');
+    if (!shutdown) stop.abort(reason);
+  };
+  if (cancellationSignal.aborted) heard();
+  else cancellationSignal.addEventListener('abort', heard, { once: true });
+  return stop.signal;
 }

@@ -3,8 +3,8 @@
 // another, rather than after its whole start-to-close timeout.
 import { Context } from '@temporalio/activity';
 
-/** How often a working activity says it is alive. */
-const BEAT_MS = 2_000;
+/** How often a working activity says it is alive (and hears of a cancellation). */
+export const BEAT_MS = 2_000;
 
 export async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
   const ctx = Context.current();

@@ -173,7 +173,7 @@ async function resolutions(): Promise<void> {
     const jpegs = await Promise.all(pages.map((p) => sharp(p.png).jpeg({ quality: 85 }).toBuffer()));
     const pdf = await imagePdf(jpegs);
     const numbers = pages.map((_, i) => i + 1);
-    await ocrPdfPages(pdf, numbers.slice(0, WORKERS), Infinity, DPI); // warm-up
+    await ocrPdfPages(pdf, numbers.slice(0, WORKERS), Infinity, { dpi: DPI }); // warm-up
     for (const [label, renderDpi] of [
       ['200 dpi', 200],
       ['300 dpi', 300],
@@ -181,7 +181,7 @@ async function resolutions(): Promise<void> {
     ] as const) {
       const figures: { rate: number; recall: number; load: number }[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        const { seconds, result } = await timed(() => ocrPdfPages(pdf, numbers, Infinity, renderDpi));
+        const { seconds, result } = await timed(() => ocrPdfPages(pdf, numbers, Infinity, { dpi: renderDpi }));
         if (!result.readable) throw new Error(result.reason);
         figures.push({
           rate: pages.length / seconds,

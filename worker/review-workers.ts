@@ -103,6 +103,10 @@ export class ReviewWorkers {
           ...common,
           taskQueue: analysisTaskQueue(o.taskQueue),
           maxConcurrentActivityTaskExecutions: o.analyses,
+          // A cancellation reaches an activity in the answer to its heartbeat, and the SDK sends heartbeats
+          // at most every 0.8 × the heartbeat timeout (16 s for an analysis) unless told otherwise: an
+          // analysis of a review being deleted would read on for that long.
+          maxHeartbeatThrottleInterval: '2 seconds',
         }),
       );
     }

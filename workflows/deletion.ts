@@ -1,7 +1,7 @@
 // A review's deletion, asked for by the API (deleteReviewUpdate): the review's work runs in a scope the
-// request cancels; once that work has stopped (an analysis or a render under way is waited for, so that
-// nothing writes after the purge), its objects and rows are removed and the run ends. Deleting twice
-// waits for the one deletion.
+// request cancels; once that work has stopped (waited for, so that nothing writes after the purge: an
+// analysis under way stops at the pages it is reading, a render under way is finished), its objects and
+// rows are removed and the run ends. Deleting twice waits for the one deletion.
 import {
   ApplicationFailure,
   CancellationScope,

@@ -51,6 +51,12 @@ export interface EngineOptions {
    * begun unreadable (DOC-009), so that the analysis ends within its activity's timeout. Default: none.
    */
   deadline?: number;
+  /**
+   * Aborted when the analysis is no longer wanted (Temporal cancelled its activity: the review is being
+   * deleted, or the attempt timed out): no further file or page is begun, and the analysis rejects with the
+   * signal's reason once the pages under way are done, rather than read the rest for nothing.
+   */
+  signal?: AbortSignal;
 }
 
 /** Why a file was not read at all: the analysis's deadline came first. */
@@ -64,11 +70,13 @@ export async function analyseDocuments(
 ): Promise<Analysis> {
   const found: Awaited<ReturnType<typeof analyseFile>>[] = [];
   const deadline = options.deadline ?? Infinity;
+  const { signal } = options;
   let next = 0;
+  let failed = false;
   let done = 0;
   // Each lane takes the next file in order; results are kept by index, so the loan file is in upload order.
   const lane = async () => {
-    while (next < docs.length) {
+    while (next < docs.length && !failed && !signal?.aborted) {
       const index = next++;
       const doc = docs[index]!;
       if (Date.now() >= deadline) {
@@ -77,16 +85,29 @@ export async function analyseDocuments(
         continue;
       }
       const bytes = await read(doc.objectKey);
-      found[index] = await analyseFile(doc.filename, doc.mime, bytes, options.ocr, deadline).catch((err: unknown) => {
-        // Storage and OCR-machine failures are the worker's and worth a retry; anything else this file
-        // provoked in reading or extraction makes it an unreadable file, a finding rather than a crash.
-        if (err instanceof ReaderUnavailable) throw err;
-        return { documents: [], unreadable: `could not be analysed (${errorMessage(err)})` };
-      });
+      found[index] = await analyseFile(doc.filename, doc.mime, bytes, options.ocr, deadline, signal).catch(
+        (err: unknown) => {
+          // Storage and OCR-machine failures are the worker's and worth a retry; anything else this file
+          // provoked in reading or extraction makes it an unreadable file, a finding rather than a crash.
+          // Stopped: the lanes end, and the analysis rejects below once none has a page under way.
+          if (err instanceof ReaderUnavailable || signal?.aborted) throw err;
+          return { documents: [], unreadable: `could not be analysed (${errorMessage(err)})` };
+        },
+      );
       progress(++done);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 1, docs.length)) }, lane));
+  const lanes = Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 1, docs.length)) }, () =>
+    lane().catch((err: unknown) => {
+      failed = true;
+      throw err;
+    }),
+  );
+  // A failed or stopped lane stops the others taking files, and every lane ends before this returns or
+  // rejects: none leaves pages of an analysis that is over in the readers.
+  const ended = await Promise.allSettled(lanes);
+  signal?.throwIfAborted();
+  for (const lane of ended) if (lane.status === 'rejected') throw lane.reason;
 
   const files: AnalysedFile[] = [];
   const loan: LoanFile = { documents: [], unreadable: [] };

@@ -14,8 +14,11 @@ export async function analyseFile(
   bytes: Uint8Array,
   ocr?: Ocr,
   deadline = Infinity,
+  signal?: AbortSignal,
 ): Promise<{ documents: LoanDocument[]; unreadable: string | null }> {
-  const reading = await readFile(bytes, mime, ocr, deadline);
+  const reading = await readFile(bytes, mime, ocr, deadline, signal);
+  // Stopped while it was read: its pages are not worth extracting (EngineOptions.signal, analyse.ts).
+  signal?.throwIfAborted();
   if (!reading.readable) return { documents: [], unreadable: reading.reason };
   const documents =
     reading.pages.length > INLINE_EXTRACTION_PAGES

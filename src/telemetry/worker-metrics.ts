@@ -12,7 +12,7 @@ const WORK_SECONDS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300, 600];
 export const workerMetrics = {
   analysisDuration: new Histogram({
     name: 'loan_review_analysis_duration_seconds',
-    help: "A review's analysis (reading every document and running the rules), by outcome (ok, error).",
+    help: "A review's analysis (reading every document and running the rules), by outcome (ok, error, cancelled).",
     labelNames: ['outcome'] as const,
     buckets: WORK_SECONDS,
     registers: [workerRegistry],
@@ -91,15 +91,22 @@ export function countAnalysis(
   for (const f of findings) workerMetrics.findings.inc({ code: f.code, severity: f.severity });
 }
 
-/** `work` timed into `histogram` with its outcome (ok, error). */
-export async function timedWork<T>(histogram: Histogram<'outcome'>, work: () => Promise<T>): Promise<T> {
+/**
+ * `work` timed into `histogram` with its outcome: ok, error, or cancelled (it failed once `cancelled` was
+ * aborted: stopped because it was no longer wanted).
+ */
+export async function timedWork<T>(
+  histogram: Histogram<'outcome'>,
+  work: () => Promise<T>,
+  cancelled?: AbortSignal,
+): Promise<T> {
   const end = histogram.startTimer();
   try {
     const result = await work();
     end({ outcome: 'ok' });
     return result;
   } catch (err) {
-    end({ outcome: 'error' });
+    end({ outcome: cancelled?.aborted ? 'cancelled' : 'error' });
     throw err;
   }
 }

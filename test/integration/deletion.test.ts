@@ -16,6 +16,7 @@ import { objectExists } from '../../src/storage/minio.js';
 import { longPdf, pdf } from '../support/fixtures.js';
 import { call, errorCode, form } from '../support/http.js';
 import { keysUnder, storage } from '../support/objects.js';
+import { scrape, total } from '../support/prometheus.js';
 import { waitForInternalState, waitForReview } from '../support/reviews.js';
 import { retentionScheduleId } from '../../src/temporal/retention-schedule.js';
 import { deleteExpiredReview, retentionRequester } from '../../src/reviews/retention.js';
@@ -162,15 +163,41 @@ test("another organization's key, or the other mode's, finds nothing to delete, 
   t.deepEqual(await rowsLeft(id), {});
 });
 
+/** Resolves once the review's analysis runs on a worker (not only waits on the analysis queue). */
+async function analysisRunning(reviewId: string): Promise<void> {
+  const handle = (await temporalClient()).workflow.getHandle(reviewId);
+  const { PENDING_ACTIVITY_STATE_STARTED } = temporal.api.enums.v1.PendingActivityState;
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const { raw } = await handle.describe();
+    const running = raw.pendingActivities?.some(
+      (a) => a.activityType?.name === 'analyseToDraft' && a.state === PENDING_ACTIVITY_STATE_STARTED,
+    );
+    if (running) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`review ${reviewId}: its analysis did not start within 120 s`);
+}
+
+/** Analyses the analysis worker has ended as cancelled so far (its duration histogram's count). */
+async function cancelledAnalyses(): Promise<number> {
+  const metrics = await scrape(`${stack.opsUrls.analysis}/metrics`);
+  return total(metrics, 'loan_review_analysis_duration_seconds_count', { outcome: 'cancelled' });
+}
+
 test('a review deleted mid-analysis: the analysis stops first, documents sent meanwhile are refused, and nothing of the review is written after', async (t) => {
   t.timeout(600_000);
   const org = await newOrganization();
+  const cancelledBefore = await cancelledAnalyses();
+  // Long enough that its analysis is still reading when the deletion's cancellation reaches it.
   const created = await api('POST', '/reviews', org.liveKey, {
-    form: form([{ name: 'cd-with-exhibits.pdf', data: await longPdf('Closing Disclosure', 150) }]),
+    form: form([{ name: 'cd-with-exhibits.pdf', data: await longPdf('Closing Disclosure', 1_500) }]),
   });
   t.is(created.status, 201, created.text);
   const { review_id: id } = ReviewSchema.parse(created.body);
   await waitForInternalState(id, 'analysing', 60_000);
+  await analysisRunning(id);
+  const asked = Date.now();
   const deleting = api('DELETE', `/reviews/${id}`, org.liveKey);
   // Documents sent once the deletion has asked the analysis to stop (and waits for it): refused as the
   // review's, never kept.
@@ -181,6 +208,9 @@ test('a review deleted mid-analysis: the analysis stops first, documents sent me
   t.is(errorCode(added), 'review_not_found', added.text);
   const deleted = await deleting;
   t.is(deleted.status, 204, deleted.text);
+  t.log(`the deletion answered ${((Date.now() - asked) / 1000).toFixed(1)} s after it was sent`);
+  // The analysis stopped at the pages it was reading, rather than reading the rest for nothing.
+  t.is(await cancelledAnalyses(), cancelledBefore + 1, 'the analysis under way ended cancelled');
   t.deepEqual(await rowsLeft(id), {});
   t.deepEqual(await objectsOf(id), []);
   // Nothing lands later: no release, no report, no event, no slot held.

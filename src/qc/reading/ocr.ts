@@ -105,9 +105,15 @@ function linked(folder: string, targets: readonly { file: string; target: string
 
 /**
  * OCRs an image of sniffed type `mime`: one page per TIFF frame, one page for any other type. Pages not
- * begun by `deadline` (epoch ms) are not read: they come back illegible, and so do those of ocrPdfPages.
+ * begun by `deadline` (epoch ms), or once `signal` is aborted, are not read: they come back illegible, and
+ * so do those of ocrPdfPages.
  */
-export async function ocrImage(bytes: Uint8Array, mime: string, deadline = Infinity): Promise<OcrRead> {
+export async function ocrImage(
+  bytes: Uint8Array,
+  mime: string,
+  deadline = Infinity,
+  signal?: AbortSignal,
+): Promise<OcrRead> {
   const unreadable = (err: unknown): OcrRead => ({
     readable: false,
     reason: err instanceof ImageRefused ? err.message : `image cannot be decoded (${errorMessage(err)})`,
@@ -130,6 +136,7 @@ export async function ocrImage(bytes: Uint8Array, mime: string, deadline = Infin
         refused.push(err);
         return STOP;
       }),
+    signal,
   );
   return refused.length === 0 ? { readable: true, pages } : unreadable(refused[0]);
 }
@@ -143,10 +150,10 @@ export async function ocrPdfPages(
   bytes: Uint8Array,
   pageNumbers: readonly number[],
   deadline = Infinity,
-  dpi = RENDER_DPI,
+  { dpi = RENDER_DPI, signal }: { dpi?: number; signal?: AbortSignal } = {},
 ): Promise<OcrRead> {
   // Past the deadline no page is begun: a renderer would be opened only to call every page illegible.
-  if (Date.now() >= deadline) return { readable: true, pages: pageNumbers.map(illegiblePage) };
+  if (Date.now() >= deadline || signal?.aborted) return { readable: true, pages: pageNumbers.map(illegiblePage) };
   const pdf = await openPdfRenderer(bytes);
   if ('refused' in pdf) return { readable: false, reason: pdf.refused };
   try {
@@ -156,15 +163,21 @@ export async function ocrPdfPages(
       }
     }
     const numberAt = (index: number) => pageNumbers[index]!;
-    const pages = await recognisePages(pageNumbers.length, numberAt, deadline, async (index) => {
-      const pixels = await pdf.render(numberAt(index), dpi, deadline);
-      if (!pixels) return illegiblePage(numberAt(index));
-      try {
-        return await bitmapOfRender(pixels);
-      } catch {
-        return illegiblePage(numberAt(index));
-      }
-    });
+    const pages = await recognisePages(
+      pageNumbers.length,
+      numberAt,
+      deadline,
+      async (index) => {
+        const pixels = await pdf.render(numberAt(index), dpi, deadline);
+        if (!pixels) return illegiblePage(numberAt(index));
+        try {
+          return await bitmapOfRender(pixels);
+        } catch {
+          return illegiblePage(numberAt(index));
+        }
+      },
+      signal,
+    );
     return { readable: true, pages };
   } finally {
     await pdf.close();
@@ -294,6 +307,7 @@ async function recognisePages(
   numberAt: (index: number) => number,
   deadline: number,
   prepare: (index: number) => Promise<OcrBitmap | PageText | typeof STOP>,
+  signal?: AbortSignal,
 ): Promise<PageText[]> {
   const pages: Promise<PageText>[] = [];
   const inFlight = new Set<Promise<void>>();
@@ -302,8 +316,10 @@ async function recognisePages(
     for (let index = 0; index < count && !failed; index++) {
       while (inFlight.size > settings.workers && !failed) await Promise.race(inFlight);
       if (failed) break;
-      // Past the deadline the rest are neither rendered nor decoded: the caller's time is up.
-      const prepared = Date.now() < deadline ? await prepare(index) : illegiblePage(numberAt(index));
+      // Past the deadline the rest are neither rendered nor decoded: the caller's time is up (or its
+      // reading is no longer wanted).
+      const begin = Date.now() < deadline && !signal?.aborted;
+      const prepared = begin ? await prepare(index) : illegiblePage(numberAt(index));
       if (prepared === STOP) break;
       const page = 'grey' in prepared ? recognize(prepared, numberAt(index)) : Promise.resolve(prepared);
       const settled: Promise<void> = page.then(

@@ -126,10 +126,10 @@ export async function terminatePdfThreads(): Promise<void> {
  * caller's deadline (epoch ms), whichever ends first. A PDF pdf.js cannot parse, cannot
  * open within its budget, or of more than MAX_PDF_PAGES pages, is unreadable. A page that overruns its
  * budget is illegible (DOC-006) and the pages after it are still read, up to MAX_STALLS such pages, the
- * file's budget or its text runs (`fileItems`); the pages left then are illegible too. Throws only
- * ReaderUnavailable (no thread).
+ * file's budget or its text runs (`fileItems`); the pages left then are illegible too, as are those left
+ * once `signal` is aborted. Throws only ReaderUnavailable (no thread).
  */
-export async function readPdf(bytes: Uint8Array, callerDeadline = Infinity): Promise<PdfReading> {
+export async function readPdf(bytes: Uint8Array, callerDeadline = Infinity, signal?: AbortSignal): Promise<PdfReading> {
   // Opened for rendering: a page's words are checked against its render (visible-text.ts).
   const opened = await PdfSession.open(bytes, true);
   if (!(opened instanceof PdfSession)) return { readable: false, reason: opened.refused };
@@ -142,7 +142,7 @@ export async function readPdf(bytes: Uint8Array, callerDeadline = Infinity): Pro
     let items = 0;
     let chars = 0;
     for (let n = 1; n <= session.numPages; n++) {
-      const more = items < settings.fileItems && chars < settings.fileChars;
+      const more = items < settings.fileItems && chars < settings.fileChars && !signal?.aborted;
       const reading = more
         ? await session.ask({ type: 'read', page: n }, settings.pageTimeoutMs, deadline, (r) =>
             r.type === 'page' ? r.reading : null,
@@ -157,10 +157,11 @@ export async function readPdf(bytes: Uint8Array, callerDeadline = Infinity): Pro
       chars += reading.page.text.length;
       if (reading.ocr) ocrPages.push(n);
     }
-    const formFields =
-      (await session.ask({ type: 'fields' }, settings.pageTimeoutMs, deadline, (r) =>
-        r.type === 'fields' ? r.formFields : null,
-      )) ?? [];
+    const formFields = signal?.aborted
+      ? []
+      : ((await session.ask({ type: 'fields' }, settings.pageTimeoutMs, deadline, (r) =>
+          r.type === 'fields' ? r.formFields : null,
+        )) ?? []);
     return { readable: true, pages, formFields, ocrPages };
   } finally {
     await session.close();

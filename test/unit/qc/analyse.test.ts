@@ -62,6 +62,39 @@ test('files read three at a time come back in upload order, an unreadable one li
   t.regex(doc009?.summary ?? '', /broken\.pdf \(could not be read/);
 });
 
+test('an analysis stopped by its signal begins no further file and rejects with its reason once no file is under way', async (t) => {
+  const bytes = new Map<string, Uint8Array>([
+    ['note.pdf', await pdf('NOTE')],
+    ['le.pdf', readFileSync(new URL('le_sample_fixed_rate_h24b.pdf', corpus))],
+    ['cd.pdf', readFileSync(new URL('cd_sample_fixed_rate_h25b.pdf', corpus))],
+    ['letter.pdf', await pdf('Dear borrower, thank you for your application.')],
+  ]);
+  const docs: DocumentToAnalyse[] = [...bytes.keys()].map((name, i) => ({
+    id: String(i),
+    filename: name,
+    mime: 'application/pdf',
+    objectKey: name,
+  }));
+  for (const concurrency of [1, 2]) {
+    const stop = new AbortController();
+    const reason = new Error('the review is being deleted');
+    const fetched: string[] = [];
+    const counted: number[] = [];
+    // Stopped as the second file arrives from storage: it is begun, and read no further.
+    const read = async (key: string) => {
+      fetched.push(key);
+      if (key === 'le.pdf') stop.abort(reason);
+      return bytes.get(key)!;
+    };
+    await t.throwsAsync(
+      analyseDocuments(docs, read, (n) => counted.push(n), { concurrency, signal: stop.signal }),
+      { is: reason },
+    );
+    t.deepEqual(fetched, ['note.pdf', 'le.pdf'], `${concurrency} at a time: no file begun after the stop`);
+    t.true(counted.length <= 1, `${concurrency} at a time: only the first file counted as read`);
+  }
+});
+
 test('a package of which nothing can be read says so (the review fails)', async (t) => {
   const analysis = await analyseDocuments(
     [{ id: '1', filename: 'broken.pdf', mime: 'application/pdf', objectKey: 'k' }],

@@ -197,6 +197,47 @@ for (const [allowance, limit] of [
   );
 }
 
+test('a reading whose signal is aborted begins no page and reads no form value: each page is illegible', async (t) => {
+  const doc = await PDFDocument.create();
+  for (let n = 1; n <= 3; n++) doc.addPage([612, 792]).drawText(`Page ${n}: Loan Amount $162,000`, { x: 40, y: 700 });
+  const field = doc.getForm().createTextField('loan.amount');
+  field.setText('162000');
+  field.addToPage(doc.getPage(0), { x: 40, y: 600, width: 120, height: 20 });
+  const bytes = await doc.save();
+  const read = await readPdf(bytes);
+  if (!read.readable) return t.fail(read.reason);
+  t.deepEqual(
+    read.pages.map((p) => p.source),
+    ['text_layer', 'text_layer', 'text_layer'],
+  );
+  t.deepEqual(
+    read.formFields.map((f) => f.value),
+    ['162000'],
+  );
+
+  const stopped = await readPdf(bytes, Infinity, AbortSignal.abort());
+  if (!stopped.readable) return t.fail(stopped.reason);
+  t.deepEqual(
+    stopped.pages.map((p) => [p.number, p.source, p.text]),
+    [
+      [1, 'ocr', ''],
+      [2, 'ocr', ''],
+      [3, 'ocr', ''],
+    ],
+  );
+  t.deepEqual(stopped.formFields, []);
+  // Nor are pages handed to OCR rendered.
+  const recognised = await ocrPdfPages(bytes, [1, 2], Infinity, { signal: AbortSignal.abort() });
+  if (!recognised.readable) return t.fail(recognised.reason);
+  t.deepEqual(
+    recognised.pages.map((p) => [p.number, p.confidence]),
+    [
+      [1, 0],
+      [2, 0],
+    ],
+  );
+});
+
 test('the budgets must be positive', (t) => {
   t.throws(() => configurePdfThreads({ pageTimeoutMs: 0 }), { instanceOf: RangeError });
   t.deepEqual(configurePdfThreads({}), DEFAULT_PDF_THREAD_SETTINGS);
