@@ -17,7 +17,7 @@ import { longPdf, pdf } from '../support/fixtures.js';
 import { call, errorCode, form } from '../support/http.js';
 import { keysUnder, storage } from '../support/objects.js';
 import { scrape, total } from '../support/prometheus.js';
-import { waitForInternalState, waitForReview } from '../support/reviews.js';
+import { analysisRunning, waitForInternalState, waitForReview } from '../support/reviews.js';
 import { retentionScheduleId } from '../../src/temporal/retention-schedule.js';
 import { deleteExpiredReview, retentionRequester } from '../../src/reviews/retention.js';
 import { closeShared, config, db, newOrganization, stack, temporalClient } from '../support/stack.js';
@@ -162,22 +162,6 @@ test("another organization's key, or the other mode's, finds nothing to delete, 
   t.is((await api('DELETE', `/reviews/${id}`, org.sandboxKey)).status, 204);
   t.deepEqual(await rowsLeft(id), {});
 });
-
-/** Resolves once the review's analysis runs on a worker (not only waits on the analysis queue). */
-async function analysisRunning(reviewId: string): Promise<void> {
-  const handle = (await temporalClient()).workflow.getHandle(reviewId);
-  const { PENDING_ACTIVITY_STATE_STARTED } = temporal.api.enums.v1.PendingActivityState;
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    const { raw } = await handle.describe();
-    const running = raw.pendingActivities?.some(
-      (a) => a.activityType?.name === 'analyseToDraft' && a.state === PENDING_ACTIVITY_STATE_STARTED,
-    );
-    if (running) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`review ${reviewId}: its analysis did not start within 120 s`);
-}
 
 /** Analyses the analysis worker has ended as cancelled so far (its duration histogram's count). */
 async function cancelledAnalyses(): Promise<number> {

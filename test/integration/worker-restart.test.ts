@@ -8,7 +8,13 @@ import { ReviewSchema } from '../../src/reviews/review.js';
 import { call, createBody, errorCode, form, whileUnavailable } from '../support/http.js';
 import { longPdf, pdf } from '../support/fixtures.js';
 import { leftUnder } from '../support/objects.js';
-import { registerEndpoint, transitions, waitForInternalState, waitForReview } from '../support/reviews.js';
+import {
+  analysisRunning,
+  registerEndpoint,
+  transitions,
+  waitForInternalState,
+  waitForReview,
+} from '../support/reviews.js';
 import { closeShared, db, newOrganization, temporalClient } from '../support/stack.js';
 import { TestServices } from '../support/services.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -159,20 +165,8 @@ test(
 
     // Kill once the analysis activity is running on the worker (not merely scheduled).
     await waitForInternalState(review_id, 'analysing', 30_000);
+    await analysisRunning(review_id, 30_000);
     const handle = (await temporalClient()).workflow.getHandle(review_id);
-    for (let i = 0; ; i++) {
-      const pending = (await handle.describe()).raw.pendingActivities ?? [];
-      if (
-        pending.some(
-          (a) =>
-            a.activityType?.name === 'analyseToDraft' &&
-            a.state === temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED,
-        )
-      )
-        break;
-      if (i > 600) throw new Error('the analysis never started');
-      await new Promise((r) => setTimeout(r, 50));
-    }
     await services.crash(worker);
     const [row] = await db()`select internal_state from reviews where id = ${review_id}`;
     t.is(row!.internal_state, 'analysing', 'killed before the analysis finished');
@@ -211,5 +205,58 @@ test(
       ['review.completed'],
     );
     await receiver.close();
+  },
+);
+
+test(
+  'a worker stopped with SIGTERM mid-analysis finishes the analysis before it exits: one attempt, read ' +
+    'once, and the review completes once another worker takes it on',
+  async (t) => {
+    t.timeout(360_000);
+    const queue = ownQueue();
+    const org = await newOrganization();
+    const worker = await services.worker(queue);
+    const api = await services.api(queue);
+    // Long enough to read (some 2 s on a free machine) that the SIGTERM lands while it is under way.
+    const res = await call(api.url, 'POST', '/reviews', {
+      key: org.liveKey,
+      form: form([{ name: 'cd-with-exhibits.pdf', data: await longPdf('Closing Disclosure', 100) }]),
+    });
+    t.is(res.status, 201, res.text);
+    const { review_id } = ReviewSchema.parse(res.body);
+    await waitForInternalState(review_id, 'analysing', 30_000);
+    await analysisRunning(review_id, 30_000);
+
+    const exited = services.stop(worker);
+    const [row] = await db()`select internal_state from reviews where id = ${review_id}`;
+    t.is(row!.internal_state, 'analysing', 'stopped before the analysis finished');
+    t.is(await exited, 0, 'the worker exits 0 once its analysis is done');
+
+    // The stopped worker's one attempt completed the analysis: Temporal records it, and no second attempt.
+    const handle = (await temporalClient()).workflow.getHandle(review_id);
+    const events = (await handle.fetchHistory()).events ?? [];
+    const scheduled = events.find(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'analyseToDraft',
+    )?.eventId;
+    const of = (e: (typeof events)[number]) =>
+      String(
+        e.activityTaskStartedEventAttributes?.scheduledEventId ??
+          e.activityTaskCompletedEventAttributes?.scheduledEventId ??
+          e.activityTaskFailedEventAttributes?.scheduledEventId ??
+          e.activityTaskCanceledEventAttributes?.scheduledEventId ??
+          e.activityTaskTimedOutEventAttributes?.scheduledEventId,
+      ) === String(scheduled);
+    t.deepEqual(
+      events.filter(of).map((e) => [String(e.eventType), e.activityTaskStartedEventAttributes?.attempt ?? null]),
+      [
+        [String(temporal.api.enums.v1.EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED), 1],
+        [String(temporal.api.enums.v1.EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED), null],
+      ],
+    );
+
+    // What follows the analysis is the next worker's: the review completes, once.
+    await services.worker(queue);
+    await waitForReview(org.liveKey, review_id, (r) => r.status === 'completed', 120_000, api.url);
+    t.is((await transitions(review_id)).filter((s) => s === 'released').length, 1);
   },
 );

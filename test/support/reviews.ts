@@ -5,6 +5,7 @@ import { deliveryAttempts } from '../../src/db/webhook-deliveries.js';
 import { ReviewSchema, type Review } from '../../src/reviews/review.js';
 import type { ReviewWorkflowState } from '../../workflows/messages.js';
 import { WorkflowUpdateFailedError, type WorkflowExecutionDescription } from '@temporalio/client';
+import proto from '@temporalio/proto';
 import { InternalStateKey } from '../../src/temporal/search-attribute-keys.js';
 import { queryState } from './history-outline.js';
 import { call } from './http.js';
@@ -56,6 +57,25 @@ export async function waitForInternalState(reviewId: string, internalState: stri
     if (Date.now() > deadline)
       throw new Error(`review ${reviewId} never reached ${internalState}; it is ${String(row?.internal_state)}`);
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Resolves once the review's analysis activity runs on a worker (not only waits on the analysis queue),
+ * as Temporal describes the review's run.
+ */
+export async function analysisRunning(reviewId: string, timeoutMs = 120_000): Promise<void> {
+  const handle = (await temporalClient()).workflow.getHandle(reviewId);
+  const { PENDING_ACTIVITY_STATE_STARTED } = proto.temporal.api.enums.v1.PendingActivityState;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { raw } = await handle.describe();
+    const running = raw.pendingActivities?.some(
+      (a) => a.activityType?.name === 'analyseToDraft' && a.state === PENDING_ACTIVITY_STATE_STARTED,
+    );
+    if (running) return;
+    if (Date.now() > deadline) throw new Error(`review ${reviewId}: its analysis did not start within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 

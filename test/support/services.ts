@@ -61,6 +61,17 @@ export class TestServices {
     await this.supervisor.remove(child);
   }
 
+  /**
+   * SIGTERM, as an orchestrator stops a replica, with no SIGKILL after it (the test's own timeout bounds
+   * the wait): resolves with its exit code once it has exited.
+   */
+  async stop(child: Supervised): Promise<number | null> {
+    if (child.process.pid !== undefined) process.kill(child.process.pid, 'SIGTERM');
+    const code = await child.exited;
+    await this.supervisor.remove(child);
+    return code;
+  }
+
   stopAll(): Promise<void> {
     return this.supervisor.stopAll();
   }
