@@ -18,6 +18,10 @@ const corpus = new URL('../../corpus/cfpb/', import.meta.url);
 
 test.after.always(() => terminateOcr());
 
+/** The PDFs of `bytes` as a review's documents, in its order, each stored under its name. */
+const pdfsToAnalyse = (bytes: Map<string, Uint8Array>): DocumentToAnalyse[] =>
+  [...bytes.keys()].map((name, i) => ({ id: String(i), filename: name, mime: 'application/pdf', objectKey: name }));
+
 test('files read three at a time come back in upload order, an unreadable one listed, each counted once', async (t) => {
   const bytes = new Map<string, Uint8Array>([
     ['cd.pdf', readFileSync(new URL('cd_sample_fixed_rate_h25b.pdf', corpus))],
@@ -26,12 +30,7 @@ test('files read three at a time come back in upload order, an unreadable one li
     ['le.pdf', readFileSync(new URL('le_sample_fixed_rate_h24b.pdf', corpus))],
     ['letter.pdf', await pdf('Dear borrower, thank you for your application.')],
   ]);
-  const docs: DocumentToAnalyse[] = [...bytes.keys()].map((name, i) => ({
-    id: String(i),
-    filename: name,
-    mime: 'application/pdf',
-    objectKey: name,
-  }));
+  const docs = pdfsToAnalyse(bytes);
   const counted: number[] = [];
   const analysis = await analyseDocuments(
     docs,
@@ -69,12 +68,7 @@ test('an analysis stopped by its signal begins no further file and rejects with 
     ['cd.pdf', readFileSync(new URL('cd_sample_fixed_rate_h25b.pdf', corpus))],
     ['letter.pdf', await pdf('Dear borrower, thank you for your application.')],
   ]);
-  const docs: DocumentToAnalyse[] = [...bytes.keys()].map((name, i) => ({
-    id: String(i),
-    filename: name,
-    mime: 'application/pdf',
-    objectKey: name,
-  }));
+  const docs = pdfsToAnalyse(bytes);
   for (const concurrency of [1, 2]) {
     const stop = new AbortController();
     const reason = new Error('the review is being deleted');
@@ -209,12 +203,7 @@ test('a Closing Disclosure page sent on its own (undated) is not taken for the f
     ['cd.pdf', full],
     ['cd-page-3.pdf', await fragment.save()],
   ]);
-  const docs: DocumentToAnalyse[] = [...bytes.keys()].map((name, i) => ({
-    id: String(i),
-    filename: name,
-    mime: 'application/pdf',
-    objectKey: name,
-  }));
+  const docs = pdfsToAnalyse(bytes);
   const analysis = await analyseDocuments(docs, async (key) => bytes.get(key)!);
   t.deepEqual(
     analysis.loan.documents.map((d) => [d.filename, d.documentClass]),
