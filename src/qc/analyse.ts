@@ -85,6 +85,8 @@ export async function analyseDocuments(
         continue;
       }
       const bytes = await read(doc.objectKey);
+      // Stopped while it came from storage: not opened at all.
+      if (signal?.aborted) break;
       found[index] = await analyseFile(doc.filename, doc.mime, bytes, options.ocr, deadline, signal).catch(
         (err: unknown) => {
           // Storage and OCR-machine failures are the worker's and worth a retry; anything else this file
