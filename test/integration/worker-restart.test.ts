@@ -1,7 +1,7 @@
 // Reviews live in Temporal, not in a worker: a worker killed with SIGKILL loses nothing, a create sent
 // while no worker runs is answered 503 in time and becomes no review (its retry creates it once a worker
 // returns), and an analysis cut off mid-way runs again elsewhere and the review completes exactly once.
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { randomUUID } from 'node:crypto';
 import proto from '@temporalio/proto';
 import { ReviewSchema } from '../../src/reviews/review.js';
@@ -28,6 +28,46 @@ test.after.always(async () => {
 
 // A task queue of its own per test, so killing its worker disturbs no other test.
 const ownQueue = () => ({ TEMPORAL_TASK_QUEUE: `restart-${randomUUID()}` });
+
+/**
+ * A worker and an API on a queue of their own, and a review of a `pages`-page Closing Disclosure created
+ * through them, once its analysis runs on that worker (not merely scheduled).
+ */
+async function analysingOnItsOwnWorker(t: ExecutionContext, key: string, pages: number) {
+  const queue = ownQueue();
+  const worker = await services.worker(queue);
+  const api = await services.api(queue);
+  const res = await call(api.url, 'POST', '/reviews', {
+    key,
+    form: form([{ name: 'cd-with-exhibits.pdf', data: await longPdf('Closing Disclosure', pages) }]),
+  });
+  t.is(res.status, 201, res.text);
+  const { review_id: reviewId } = ReviewSchema.parse(res.body);
+  await waitForInternalState(reviewId, 'analysing', 30_000);
+  await analysisRunning(reviewId, 30_000);
+  return { queue, worker, api, reviewId };
+}
+
+/** The events of the review's analysis activity in its history: each attempt's start, and how it ended. */
+async function analysisEvents(reviewId: string) {
+  const events = (await (await temporalClient()).workflow.getHandle(reviewId).fetchHistory()).events ?? [];
+  const scheduled = new Set(
+    events
+      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'analyseToDraft')
+      .map((e) => String(e.eventId)),
+  );
+  return events.filter((e) =>
+    scheduled.has(
+      String(
+        e.activityTaskStartedEventAttributes?.scheduledEventId ??
+          e.activityTaskCompletedEventAttributes?.scheduledEventId ??
+          e.activityTaskFailedEventAttributes?.scheduledEventId ??
+          e.activityTaskCanceledEventAttributes?.scheduledEventId ??
+          e.activityTaskTimedOutEventAttributes?.scheduledEventId,
+      ),
+    ),
+  );
+}
 
 test(
   'a create sent while no worker runs answers 503 and becomes no review, even once a worker takes its ' +
@@ -146,27 +186,14 @@ test(
     // A new worker, Temporal noticing the lost heartbeat (20 s) and reading the document again take minutes
     // on a machine busy with other suites.
     t.timeout(360_000);
-    const queue = ownQueue();
     const org = await newOrganization();
     const receiver = await WebhookReceiver.start();
     await registerEndpoint(org.liveKey, receiver.url);
-    const worker = await services.worker(queue);
-    const api = await services.api(queue);
     // Long enough to read (7 s on a free machine, against about a second from the activity's start to the
     // kill) that the kill lands while the analysis is under way, which is asserted below. No longer: the
     // second reading is the run's own work, and 1,500 pages (37 s free) outran the wait under CI's load.
-    const big = await longPdf('Closing Disclosure', 300);
-    const res = await call(api.url, 'POST', '/reviews', {
-      key: org.liveKey,
-      form: form([{ name: 'cd-with-exhibits.pdf', data: big }]),
-    });
-    t.is(res.status, 201, res.text);
-    const { review_id } = ReviewSchema.parse(res.body);
-
-    // Kill once the analysis activity is running on the worker (not merely scheduled).
-    await waitForInternalState(review_id, 'analysing', 30_000);
-    await analysisRunning(review_id, 30_000);
-    const handle = (await temporalClient()).workflow.getHandle(review_id);
+    const { queue, worker, api, reviewId: review_id } = await analysingOnItsOwnWorker(t, org.liveKey, 300);
+    // Killed once the analysis activity is running on the worker.
     await services.crash(worker);
     const [row] = await db()`select internal_state from reviews where id = ${review_id}`;
     t.is(row!.internal_state, 'analysing', 'killed before the analysis finished');
@@ -177,18 +204,8 @@ test(
     t.log(`completed ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill`);
 
     // The analysis activity was started again (a second attempt) after the kill.
-    const history = await handle.fetchHistory();
-    const scheduled = new Set(
-      (history.events ?? [])
-        .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'analyseToDraft')
-        .map((e) => String(e.eventId)),
-    );
-    const attempts = (history.events ?? [])
-      .filter(
-        (e) =>
-          e.activityTaskStartedEventAttributes &&
-          scheduled.has(String(e.activityTaskStartedEventAttributes.scheduledEventId)),
-      )
+    const attempts = (await analysisEvents(review_id))
+      .filter((e) => e.activityTaskStartedEventAttributes)
       .map((e) => e.activityTaskStartedEventAttributes!.attempt);
     t.true(
       attempts.some((a) => (a ?? 1) >= 2),
@@ -213,46 +230,24 @@ test(
     'once, and the review completes once another worker takes it on',
   async (t) => {
     t.timeout(360_000);
-    const queue = ownQueue();
     const org = await newOrganization();
-    const worker = await services.worker(queue);
-    const api = await services.api(queue);
     // Long enough to read (some 2 s on a free machine) that the SIGTERM lands while it is under way.
-    const res = await call(api.url, 'POST', '/reviews', {
-      key: org.liveKey,
-      form: form([{ name: 'cd-with-exhibits.pdf', data: await longPdf('Closing Disclosure', 100) }]),
-    });
-    t.is(res.status, 201, res.text);
-    const { review_id } = ReviewSchema.parse(res.body);
-    await waitForInternalState(review_id, 'analysing', 30_000);
-    await analysisRunning(review_id, 30_000);
+    const { queue, worker, api, reviewId: review_id } = await analysingOnItsOwnWorker(t, org.liveKey, 100);
 
     const stoppedAt = Date.now();
     t.is(await services.stop(worker), 0, 'the worker exits 0 once its analysis is done');
 
     // The stopped worker's one attempt completed the analysis: Temporal records it, and no second attempt.
-    const handle = (await temporalClient()).workflow.getHandle(review_id);
-    const events = (await handle.fetchHistory()).events ?? [];
-    const scheduled = events.find(
-      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'analyseToDraft',
-    )?.eventId;
-    const of = (e: (typeof events)[number]) =>
-      String(
-        e.activityTaskStartedEventAttributes?.scheduledEventId ??
-          e.activityTaskCompletedEventAttributes?.scheduledEventId ??
-          e.activityTaskFailedEventAttributes?.scheduledEventId ??
-          e.activityTaskCanceledEventAttributes?.scheduledEventId ??
-          e.activityTaskTimedOutEventAttributes?.scheduledEventId,
-      ) === String(scheduled);
+    const events = await analysisEvents(review_id);
     t.deepEqual(
-      events.filter(of).map((e) => [String(e.eventType), e.activityTaskStartedEventAttributes?.attempt ?? null]),
+      events.map((e) => [String(e.eventType), e.activityTaskStartedEventAttributes?.attempt ?? null]),
       [
         [String(temporal.api.enums.v1.EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED), 1],
         [String(temporal.api.enums.v1.EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED), null],
       ],
     );
     // It was under way when the SIGTERM came, and completed after it.
-    const completed = events.find((e) => e.activityTaskCompletedEventAttributes && of(e))?.eventTime;
+    const completed = events.find((e) => e.activityTaskCompletedEventAttributes)?.eventTime;
     t.true(
       Number(completed?.seconds ?? 0) * 1000 + (completed?.nanos ?? 0) / 1e6 > stoppedAt,
       'completed after the SIGTERM',
