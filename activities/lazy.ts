@@ -23,6 +23,7 @@ export const ACTIVITY_NAMES = [
   'publishEvent',
   'deliverWebhook',
   'purgeReview',
+  'deleteReviewHistories',
   'retentionPolicies',
   'expiredReviews',
   'deleteExpiredReview',

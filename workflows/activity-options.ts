@@ -75,6 +75,14 @@ export const webhooks = proxyActivities<ReviewActivities>({
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
 
+// A deleted review's histories (history-deletion.ts): tried again while the review's last run has not
+// ended or Temporal does not answer, for a day at most (the namespace's retention removes them after).
+export const historyDeletion = proxyActivities<ReviewActivities>({
+  startToCloseTimeout: '2 minutes',
+  scheduleToCloseTimeout: '1 day',
+  retry: { initialInterval: '1 second', maximumInterval: '5 minutes' },
+});
+
 // The retention's sweep. A deletion waits for the review's run to end and its histories to be asked
 // deleted (a minute at most); one that keeps failing is left to the next sweep, which finds it again.
 export const retention = proxyActivities<ReviewActivities>({

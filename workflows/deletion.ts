@@ -1,17 +1,21 @@
 // A review's deletion, asked for by the API (deleteReviewUpdate): the review's work runs in a scope the
 // request cancels; once that work has stopped (waited for, so that nothing writes after the purge: an
 // analysis under way stops at the pages it is reading, a render under way is finished), its objects and
-// rows are removed and the run ends. Deleting twice waits for the one deletion.
+// rows are removed, the workflow that makes sure its histories go is started (history-deletion.ts) and the
+// run ends. Deleting twice waits for the one deletion.
 import {
   ApplicationFailure,
   CancellationScope,
   condition,
   isCancellation,
+  ParentClosePolicy,
+  startChild,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import { atRest } from '../src/reviews/states.js';
 import { InternalStateKey, ReviewStatusKey } from '../src/temporal/search-attribute-keys.js';
 import { bookkeeper } from './activity-options.js';
+import { historiesDeletionId, reviewHistoriesDeletion } from './history-deletion.js';
 import { NOT_AT_REST, type DeleteReviewRequest } from './messages.js';
 import type { ReviewProgress } from './progress.js';
 
@@ -84,6 +88,12 @@ export class Deletion {
       { key: InternalStateKey, value: DELETED_STATE },
       { key: ReviewStatusKey, value: null },
     ]);
+    // Outlives this run (abandoned), so that the histories go whatever becomes of the deletion's asker.
+    await startChild(reviewHistoriesDeletion, {
+      workflowId: historiesDeletionId(reviewId),
+      args: [reviewId],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+    });
     this.done = true;
     return undefined;
   }

@@ -2,3 +2,4 @@
 export { reviewWorkflow } from './review.js';
 export { resendEventWorkflow } from './deliveries.js';
 export { retentionWorkflow } from './retention.js';
+export { reviewHistoriesDeletion } from './history-deletion.js';

@@ -5,7 +5,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { Sql } from '../db/client.js';
 import { deletedByRetention, expiredReview, RETENTION_REQUESTER_PREFIX } from '../db/retention.js';
-import { deleteReviewHistories, deleteReviewRuns } from '../temporal/review-runs.js';
+import { deleteReviewRuns } from '../temporal/review-runs.js';
 import { NOT_AT_REST } from '../../workflows/messages.js';
 
 export type RetentionOutcome = 'deleted' | 'kept';
@@ -18,19 +18,16 @@ export function retentionRequester(retentionDays: number): string {
 /**
  * Deletes the review when it is past its organization's retention now (read again here: the sweep that
  * found it may be minutes old), else keeps it. An attempt that finds the review already deleted by a
- * retention finishes that deletion: the attempt before it may have ended (timed out, its worker gone)
- * between the review's purge and asking Temporal to delete its histories.
+ * retention answers `deleted`: the attempt before it ended (timed out, its worker gone) once the review's
+ * workflow had purged it, and the workflow the run left behind deletes its histories
+ * (workflows/history-deletion.ts).
  */
 export async function deleteExpiredReview(
   deps: { sql: Sql; temporal: Client; taskQueue: string },
   reviewId: string,
 ): Promise<RetentionOutcome> {
   const expired = await expiredReview(deps.sql, reviewId);
-  if (!expired) {
-    if (!(await deletedByRetention(deps.sql, reviewId))) return 'kept';
-    await deleteReviewHistories(deps.temporal, reviewId);
-    return 'deleted';
-  }
+  if (!expired) return (await deletedByRetention(deps.sql, reviewId)) ? 'deleted' : 'kept';
   try {
     await deleteReviewRuns(deps.temporal, deps.taskQueue, expired.organizationId, expired.record, {
       requestedBy: retentionRequester(expired.retentionDays),

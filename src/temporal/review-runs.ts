@@ -1,7 +1,7 @@
 // A review's workflow runs as the API and the worker's retention reach them: how a run starts (the same
 // for a first run and one that continues a recorded review), an update sent to the running run or to a
 // new one when the last has closed, and a deletion, which goes through the run and then deletes the
-// histories of all the review's runs.
+// histories of all the review's runs (which the run leaves a workflow to finish, should the caller stop).
 import {
   isGrpcServiceError,
   WithStartWorkflowOperation,
@@ -102,7 +102,8 @@ export async function updateReviewRun<T>(send: () => Promise<T>): Promise<T> {
 
 /**
  * Deletes a review through its workflow (a run that continues it is started when none is running): the
- * run stops the review's work, removes its documents, reports and rows, and ends; then every run's
+ * run stops the review's work, removes its documents, reports and rows, starts the workflow that deletes
+ * its histories should this process not (workflows/history-deletion.ts), and ends; then every run's
  * history of the review is deleted from Temporal. Resolves once all of it is done; the workflow's refusal
  * (a WorkflowUpdateFailedError) and Temporal's failures are thrown.
  */
@@ -120,58 +121,54 @@ export async function deleteReviewRuns(
       startWorkflowOperation: continuingRun(taskQueue, organizationId, record),
     }),
   );
-  await deleteReviewHistories(temporal, reviewId);
+  // The run ends as the update answers; waited for a while, so that its own history goes now too.
+  const handle = temporal.workflow.getHandle(reviewId);
+  await temporal.withDeadline(Date.now() + 30_000, () => handle.result()).catch(() => undefined);
+  await deleteReviewHistories(temporal, reviewId).catch((err: unknown) => {
+    processLog.warn(`the histories of review ${reviewId} were not all deleted: its history-deletion workflow retries`, {
+      review_id: reviewId,
+      error: err,
+    });
+  });
 }
 
 /**
- * Asks Temporal to delete every run's history of the review, once its last run has ended (waited for 30 s
- * at most). Runs already deleted are not found, which is no failure: a deletion finished again deletes
- * what is left.
+ * Asks Temporal to delete every run's history of the review. Throws, to be tried again, while its last
+ * run has not ended (deleting a running run would terminate it) or Temporal does not answer. Runs already
+ * deleted are not found, which is no failure: a deletion tried again deletes what is left.
  */
 export async function deleteReviewHistories(temporal: Client, reviewId: string): Promise<void> {
-  // The runs' histories hold the review's ids, labels and the like (sealed): none is kept. Each is
-  // deleted once the run has ended (it ends as the update answers): deleting a run is not terminating
-  // it. Temporal deletes a history in the background once asked: a closed run's within seconds where its
-  // history service records its queue's progress every second (docs/operations.md#temporal-server-settings),
-  // minutes at Temporal's default of 30 s.
+  // The runs' histories hold the review's ids, labels and the like (sealed), and its reference in a search
+  // attribute (plain): none is kept. Temporal deletes a history in the background once asked: a closed
+  // run's within seconds where its history service records its queue's progress every second
+  // (docs/operations.md#temporal-server-settings), minutes at Temporal's default of 30 s.
   const remove = (runId: string) =>
     temporal.workflowService
       .deleteWorkflowExecution({
         namespace: temporal.options.namespace,
         workflowExecution: { workflowId: reviewId, runId },
       })
-      .catch((err: unknown) => {
-        // Deleted already: the list still shows a run a moment after its history is gone.
-        if (isGrpcServiceError(err) && err.code === GRPC_NOT_FOUND) return;
-        processLog.warn(`a history of review ${reviewId} was not deleted: it expires with its namespace's retention`, {
-          review_id: reviewId,
-          run_id: runId,
-          error: err,
-        });
-      });
-  const handle = temporal.workflow.getHandle(reviewId);
-  await temporal.withDeadline(Date.now() + 30_000, () => handle.result()).catch(() => undefined);
+      .then(
+        () => undefined,
+        (err: unknown) => {
+          // Deleted already: the list still shows a run a moment after its history is gone.
+          if (isGrpcServiceError(err) && err.code === GRPC_NOT_FOUND) return;
+          throw err;
+        },
+      );
   // The last run by its handle (the list may not show it yet), the earlier ones as the list shows them.
   let last: string | undefined;
   try {
-    ({ runId: last } = await handle.describe());
+    const run = await temporal.workflow.getHandle(reviewId).describe();
+    if (run.status.name === 'RUNNING') throw new Error(`the last run of review ${reviewId} has not ended`);
+    last = run.runId;
     await remove(last);
   } catch (err) {
-    // No last run: deleted already, by the deletion this one finishes.
-    if (!(err instanceof WorkflowNotFoundError)) {
-      processLog.warn(`the runs of review ${reviewId} were not found for deletion`, {
-        review_id: reviewId,
-        error: err,
-      });
-      return;
-    }
+    // No last run: deleted already.
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
   }
-  try {
-    for await (const run of temporal.workflow.list({ query: `WorkflowId = '${reviewId}'` }))
-      if (run.runId !== last) await remove(run.runId);
-  } catch (err) {
-    processLog.warn(`the runs of review ${reviewId} were not listed for deletion`, { review_id: reviewId, error: err });
-  }
+  for await (const run of temporal.workflow.list({ query: `WorkflowId = '${reviewId}'` }))
+    if (run.runId !== last) await remove(run.runId);
 }
 
 /** gRPC's NOT_FOUND status, as Temporal's frontend answers for a run it does not have. */

@@ -6,6 +6,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { ReviewSchema, type Review } from '../../src/reviews/review.js';
 import { ReportSchema } from '../../src/reviews/report.js';
 import { approveUpdate, deleteReviewUpdate } from '../../workflows/messages.js';
+import { historiesDeletionId } from '../../workflows/history-deletion.js';
 import type { retentionWorkflow } from '../../workflows/retention.js';
 import { findReviewRecord } from '../../src/db/reviews.js';
 import { continuingRun, updateReviewRun } from '../../src/temporal/review-runs.js';
@@ -186,6 +187,10 @@ const sweep = await client.workflow.start<typeof retentionWorkflow>('retentionWo
   taskQueue: config.temporal.taskQueue,
 });
 await save('retention-sweep', sweep.workflowId);
+
+// the workflow a deletion leaves to delete the review's histories (here, those the recorder kept: it asked
+// for the deletion through the workflow alone): a minute after the deletion
+await save('history-deletion', historiesDeletionId(analysing.review_id));
 
 await receiver.close();
 await closeShared();

@@ -11,6 +11,8 @@ import proto from '@temporalio/proto';
 import { findReviewRecord } from '../../src/db/reviews.js';
 import { continuingRun, updateReviewRun } from '../../src/temporal/review-runs.js';
 import { deleteReviewUpdate, NOT_AT_REST } from '../../workflows/messages.js';
+import { historiesDeletionId } from '../../workflows/history-deletion.js';
+import { OrgIdKey, ReferenceIdKey } from '../../src/temporal/search-attribute-keys.js';
 import { ReviewSchema } from '../../src/reviews/review.js';
 import { objectExists } from '../../src/storage/minio.js';
 import { longPdf, pdf } from '../support/fixtures.js';
@@ -279,7 +281,7 @@ test("an organization's retention deletes its reviews at rest that long, live an
   t.is((await api('GET', `/reviews/${otherOrg}`, keeping.liveKey)).status, 200, 'no retention: kept');
 });
 
-test("a retention's deletion cut short after the review's purge is finished by its retry: the review's histories go too", async (t) => {
+test("a deletion whose asker stopped once the review's workflow took it (a retention's attempt cut short) still removes the review's histories, by the workflow the run left; the retry answers deleted", async (t) => {
   t.timeout(600_000);
   const org = await newOrganization({ retentionDays: 30 });
   const created = await api('POST', '/reviews', org.liveKey, {
@@ -303,12 +305,20 @@ test("a retention's deletion cut short after the review's purge is finished by i
   );
   t.deepEqual(await rowsLeft(id), {});
   await client.workflow.getHandle(id).result();
-  t.truthy(await client.workflow.getHandle(id).describe(), 'its histories are still there');
+  t.truthy(await client.workflow.getHandle(id).describe(), 'its histories are there after the run ended');
 
-  // The retry finds the review gone, by a retention, and finishes the deletion.
+  // The workflow the deletion started outlives the run, and names no organization or reference of it.
+  const backstop = client.workflow.getHandle(historiesDeletionId(id));
+  const described = await backstop.describe();
+  t.is(described.status.name, 'RUNNING');
+  t.is(described.typedSearchAttributes.get(ReferenceIdKey), undefined);
+  t.is(described.typedSearchAttributes.get(OrgIdKey), undefined);
+  await backstop.result();
+  t.false(await historiesLeft(t, id), 'no workflow history of it is left');
+
+  // The retry finds the review gone, by a retention: deleted.
   const deps = { sql: db(), temporal: client, taskQueue: config.temporal.taskQueue };
   t.is(await deleteExpiredReview(deps, id), 'deleted');
-  t.false(await historiesLeft(t, id), 'no workflow history of it is left');
   // A review no retention deleted is none of its business.
   t.is(await deleteExpiredReview(deps, randomUUID()), 'kept');
 });

@@ -22,6 +22,7 @@ const REQUIRED = [
   'deletion-after-release',
   'deletion-mid-analysis',
   'failure',
+  'history-deletion',
   'retention-sweep',
   'sandbox',
 ];
@@ -99,8 +100,9 @@ test(
   'the recorded paths are the ones named: every create is an update that starts its run and one ' +
     'createReview activity on the ingest queue (multipart, source URL, sandbox, refused), no activity is ' +
     'local, runs end complete, the amendment continues a completed run and is rendered again when approved, ' +
-    'a deletion is an update that purges the review last (mid-analysis, or in a run it started once released), ' +
-    'and the retention sweep deletes each expired review by an activity',
+    'a deletion is an update that purges the review last (mid-analysis, or in a run it started once released) ' +
+    'and leaves a workflow of its own to delete its histories a minute later, and the retention sweep deletes ' +
+    'each expired review by an activity',
   async (t) => {
     for (const name of REQUIRED) {
       const history = await historyOf(name);
@@ -147,6 +149,22 @@ test(
     t.deepEqual(startInput(afterRelease).resumed, { internalState: 'released' });
     t.deepEqual(updates(afterRelease), ['deleteReview']);
     t.deepEqual(activityTasks(afterRelease), ['purgeReview']);
+    // After the purge, each starts the workflow that deletes its histories, and leaves it running when it ends.
+    for (const deletion of [midAnalysis, afterRelease]) {
+      const purged = deletion.events.findIndex(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'purgeReview',
+      );
+      const children = childrenStarted(deletion);
+      t.deepEqual(
+        children.map((c) => c.type),
+        ['reviewHistoriesDeletion'],
+      );
+      t.true(children[0]!.eventIndex > purged);
+      t.is(children[0]!.parentClosePolicy, 'PARENT_CLOSE_POLICY_ABANDON');
+    }
+    const historyDeletion = await historyOf('history-deletion');
+    t.deepEqual(timers(historyDeletion), ['60s']);
+    t.deepEqual(activityTasks(historyDeletion), ['deleteReviewHistories']);
     t.deepEqual(activityTasks(await historyOf('retention-sweep')), [
       'retentionPolicies',
       'expiredReviews',
@@ -154,6 +172,16 @@ test(
     ]);
   },
 );
+/** The child workflows a history started: type, parent-close policy and where the command is. */
+const childrenStarted = (h: HistoryJson) =>
+  h.events.flatMap((e, eventIndex) => {
+    const a = e.startChildWorkflowExecutionInitiatedEventAttributes as
+      | { workflowType?: { name: string }; parentClosePolicy?: string }
+      | undefined;
+    return a ? [{ type: a.workflowType?.name, parentClosePolicy: a.parentClosePolicy, eventIndex }] : [];
+  });
+/** The timers a history started, by their time to fire. */
+const timers = (h: HistoryJson) => h.events.flatMap((e) => e.timerStartedEventAttributes?.startToFireTimeout ?? []);
 /** The updates a history accepted, by name, in order. */
 const updates = (h: HistoryJson) =>
   h.events.flatMap((e) => {
