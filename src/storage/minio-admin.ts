@@ -1,10 +1,11 @@
 // The few calls of MinIO's admin API that give the service its own users (service-users.ts), made with
-// the root (or an admin) credentials by setup only: a canned policy, a user, the policy attached to it.
+// the root (or an admin) credentials by setup only: a canned policy, a user, the policy attached to it, once
+// the server has loaded what it had.
 // Requests are signed with AWS Signature V4 by the minio package's signer, as every MinIO request is; a
 // user's secret travels sealed as MinIO's admin client seals it (madmin EncryptData: PBKDF2-SHA256 from
 // the caller's secret key, then one sio stream of AES-256-GCM), never in the clear, even over plain HTTP.
 // The minio package has no admin API and no EncryptData; `mc admin` would need its binary in the image and
-// the root credentials on its command line, so these three calls and the seal are written here.
+// the root credentials on its command line, so these four calls and the seal are written here.
 import { createCipheriv, createHash, pbkdf2Sync, randomBytes } from 'node:crypto';
 import { signV4 } from 'minio/dist/esm/signing.mjs';
 
@@ -117,6 +118,17 @@ export async function adminCall(
     }
     throw new Error(`MinIO admin ${operation} answered ${res.status}: ${text.slice(0, 500)}`);
   }
+}
+
+/**
+ * Resolves once MinIO has loaded its users and policies since it started. It answers writes as soon as its
+ * IAM store exists (503 before), but its first load from disk then replaces the cache whatever was written
+ * meanwhile (cmd/iam-store.go, LoadIAMCache), so that a policy or user made in that moment is missing
+ * until the next periodic refresh, minutes later: attaching the policy answers 404 XMinioAdminNoSuchPolicy,
+ * or the user's key is refused. Listing users is answered only after that load; its answer is not needed.
+ */
+export function iamLoaded(target: MinioAdminTarget): Promise<void> {
+  return adminCall(target, 'GET', 'list-users', {});
 }
 
 /** Creates or replaces the canned policy `name`. */

@@ -4,7 +4,7 @@
 // three IAM users these policies (`npm run admin -- storage policies` prints them).
 import { UPLOADS_PREFIX } from './keys.js';
 import type { Config } from '../config.js';
-import { putCannedPolicy, putUser, setUserPolicy, type MinioAdminTarget } from './minio-admin.js';
+import { iamLoaded, putCannedPolicy, putUser, setUserPolicy, type MinioAdminTarget } from './minio-admin.js';
 
 export const STORAGE_ROLES = ['api', 'worker', 'reports'] as const;
 export type StorageRole = (typeof STORAGE_ROLES)[number];
@@ -70,6 +70,8 @@ export async function provisionServiceUsers(
   secrets: Partial<Record<StorageRole, string>>,
 ): Promise<StorageRole[]> {
   const made: StorageRole[] = [];
+  // Setup often runs the moment MinIO answers: what is written before its first load would be lost.
+  await iamLoaded(admin);
   for (const role of STORAGE_ROLES) {
     const secret = secrets[role];
     if (!secret) continue;
