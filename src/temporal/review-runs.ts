@@ -103,9 +103,10 @@ export async function updateReviewRun<T>(send: () => Promise<T>): Promise<T> {
 /**
  * Deletes a review through its workflow (a run that continues it is started when none is running): the
  * run stops the review's work, removes its documents, reports and rows, starts the workflow that deletes
- * its histories should this process not (workflows/history-deletion.ts), and ends; then every run's
- * history of the review is deleted from Temporal. Resolves once all of it is done; the workflow's refusal
- * (a WorkflowUpdateFailedError) and Temporal's failures are thrown.
+ * its histories should this process not (workflows/history-deletion.ts), and ends; then Temporal is asked
+ * to delete every run's history of the review. Resolves once the review is deleted and its histories asked
+ * for; the workflow's refusal (a WorkflowUpdateFailedError) and Temporal's failures to take the update are
+ * thrown, a failure to delete the histories is logged and left to that workflow.
  */
 export async function deleteReviewRuns(
   temporal: Client,
